@@ -1,0 +1,73 @@
+/** The contract between docplane and the platform API client (implemented in client.ts). */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type QueryValue = string | number | boolean | undefined;
+export type Query = Record<string, QueryValue>;
+
+export interface RequestOptions {
+  query?: Query;
+  /** JSON-serialisable request body. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /**
+   * Whether the client may retry on network errors, 5xx and 429. Defaults to true for GET, PUT, PATCH
+   * and DELETE and false for POST: a create is never blindly retried (apply looks it up first).
+   */
+  retry?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** Parsed JSON body, or undefined for an empty body (204, 205). */
+  body: T;
+}
+
+/** The list envelope of the API: `items` always, `next.page` and `count` maybe. */
+export interface ListEnvelope<T> {
+  items: T[];
+  next?: { page?: string } | null;
+  count?: number;
+}
+
+export interface ClientStats {
+  /** Requests sent, retries included. */
+  requests: number;
+  retries: number;
+  /** Requests per method. */
+  byMethod: Record<string, number>;
+}
+
+export interface ApiClient {
+  /** One request; throws ApiError for a non-2xx answer or when no answer came after the retries. */
+  request<T = unknown>(method: HttpMethod, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** Every item of a list, page after page (`limit=1000`, following `next.page`). */
+  paginate<T = unknown>(path: string, query?: Query): AsyncIterable<T>;
+  /** paginate, collected. */
+  listAll<T = unknown>(path: string, query?: Query): Promise<T[]>;
+  stats(): ClientStats;
+  close(): Promise<void>;
+}
+
+export interface ClientOptions {
+  /** Base URL such as http://127.0.0.1:4010 (a trailing /v1 is accepted). */
+  baseUrl: string;
+  token: string;
+  /** Per-request timeout in milliseconds (default 30000). */
+  timeoutMs?: number;
+  /** Attempts for a retryable request, the first included (default 5). */
+  maxAttempts?: number;
+  /** Ceiling on request rate, requests per second; undefined for none. */
+  maxRps?: number;
+  /** Connections kept open to the API (default 16). */
+  connections?: number;
+  /** Called with one line per exchange for --verbose; never given the token. */
+  log?: (line: string) => void;
+  /** Base of the backoff in milliseconds (default 200); tests make it small. */
+  backoffBaseMs?: number;
+  /** Upper bound of one wait in milliseconds (default 60000). */
+  maxWaitMs?: number;
+}

@@ -1,0 +1,71 @@
+/**
+ * The base of every command: the common flags of DESIGN §2 and the one place where errors become
+ * output and exit codes. A DocplaneError prints one clear line (and a hint); anything else is a bug.
+ * No stack trace reaches a user unless --verbose.
+ */
+import { Command, Errors, Flags } from '@oclif/core';
+import pc from 'picocolors';
+import { ConfigError, DocplaneError, ExitCode, formatConfigIssue } from '../core/errors.js';
+
+export const commonFlags = {
+  'api-url': Flags.string({
+    description: 'Base URL of the API, such as http://127.0.0.1:4010 (plain http only for loopback)',
+    env: 'DOCPLANE_API_URL',
+    helpGroup: 'GLOBAL',
+  }),
+  'token-file': Flags.string({
+    description: 'File holding the API token (else env DOCPLANE_TOKEN)',
+    helpGroup: 'GLOBAL',
+  }),
+  concurrency: Flags.integer({ description: 'Requests in flight at most', default: 8, min: 1, max: 256, helpGroup: 'GLOBAL' }),
+  timeout: Flags.integer({ description: 'Timeout of one request, in seconds', default: 30, min: 1, helpGroup: 'GLOBAL' }),
+  'max-rps': Flags.integer({ description: 'Ceiling on requests per second', min: 1, helpGroup: 'GLOBAL' }),
+  'no-color': Flags.boolean({ description: 'No colours (also env NO_COLOR)', default: false, helpGroup: 'GLOBAL' }),
+  verbose: Flags.boolean({ description: 'Log each request, and show stack traces of errors', default: false, helpGroup: 'GLOBAL' }),
+};
+
+export const configFlag = {
+  config: Flags.string({
+    char: 'c',
+    description: 'Config file or folder (default ./docplane.yaml, else ./docplane/)',
+  }),
+};
+
+export abstract class BaseCommand extends Command {
+  protected verbose(): boolean {
+    return this.argv.includes('--verbose');
+  }
+
+  protected colorEnabled(noColorFlag: boolean): boolean {
+    return !noColorFlag && !process.env.NO_COLOR && process.stdout.isTTY === true;
+  }
+
+  protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
+    const color = !process.env.NO_COLOR && process.stderr.isTTY === true;
+    const red = (s: string) => (color ? pc.red(s) : s);
+    const dim = (s: string) => (color ? pc.dim(s) : s);
+
+    // this.exit() and oclif's own exits pass through untouched.
+    if (err instanceof Errors.ExitError) throw err;
+
+    if (err instanceof ConfigError) {
+      for (const issue of err.issues) this.logToStderr(formatConfigIssue(issue));
+      this.logToStderr(red(`error: ${err.issues.length === 1 ? '1 problem' : `${err.issues.length} problems`} in the config`) + dim(` — ${err.hint}`));
+      process.exitCode = err.exitCode;
+    } else if (err instanceof DocplaneError) {
+      this.logToStderr(red(`error: ${err.message}`));
+      if (err.hint) this.logToStderr(dim(`  ${err.hint}`));
+      process.exitCode = err.exitCode;
+    } else if (err instanceof Errors.CLIError) {
+      // Flag and argument parsing errors.
+      this.logToStderr(red(`error: ${err.message.split('\n')[0]}`));
+      this.logToStderr(dim('  See --help for the flags.'));
+      process.exitCode = ExitCode.failure;
+    } else {
+      this.logToStderr(red(`error: unexpected failure: ${err?.message ?? String(err)}`));
+      this.logToStderr(dim('  This is a bug in docplane; run again with --verbose and report it.'));
+      process.exitCode = ExitCode.failure;
+    }
+    if (this.verbose() && err?.stack) this.logToStderr(dim(err.stack));
+  }
+}
