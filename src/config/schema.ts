@@ -124,7 +124,6 @@ export const Section = z.strictObject({
   description: z.string().max(256).nullable().optional(),
   icon: z.string().max(50).nullable().optional(),
   condition: z.string().max(1024).nullable().optional(),
-  default: z.boolean().optional(),
   siteSpaces: z.array(SiteSpace).optional().describe('Further spaces in the section, in order; the whole truth when present'),
 });
 
