@@ -1,0 +1,133 @@
+/** Pieces every rendering shares: the summary line, value and change formatting, grouping. */
+import { KINDS, type Action, type FieldChange, type JsonValue, type Kind, type Plan, type Step } from '../plan/types.js';
+import { isMaskText } from './redact.js';
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Whether any step would change something (what `--detailed-exitcode` answers 2 for). */
+function changeCount(plan: Plan): number {
+  const s = plan.summary;
+  return s.create + s.update + s.delete + s.other;
+}
+
+/**
+ * `Plan: 3 to create, 2 to update, 1 to delete, 4 other changes; 7 unmanaged.`, or
+ * `No changes. 7 unmanaged resources left alone.` The counts are the plan's own summary.
+ */
+export function summaryLine(plan: Plan): string {
+  const s = plan.summary;
+  if (changeCount(plan) === 0) {
+    return s.unmanaged > 0 ? `No changes. ${plural(s.unmanaged, 'unmanaged resource', 'unmanaged resources')} left alone.` : 'No changes.';
+  }
+  const counts = `${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${plural(s.other, 'other change', 'other changes')}`;
+  return `Plan: ${counts}${s.unmanaged > 0 ? `; ${s.unmanaged} unmanaged` : ''}.`;
+}
+
+/** The text rendering's mark for each action. */
+export const ACTION_SYMBOL: Record<Action, string> = {
+  create: '+',
+  update: '~',
+  delete: '-',
+  move: '»',
+  sort: '»',
+  restore: '↻',
+  publish: '⇡',
+};
+
+/** Actions counted as "other" in the summary; their step lines name the action. */
+export function isOtherAction(action: Action): boolean {
+  return action !== 'create' && action !== 'update' && action !== 'delete';
+}
+
+export const CHANGE_SYMBOL: Record<FieldChange['kind'], string> = { add: '+', remove: '-', change: '~' };
+
+const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
+
+/** A JSON-like one-line value: `"text"`, `{role: "member"}`, `["a", "b"]`; masks unquoted. */
+export function formatValue(value: JsonValue | undefined, maxLength = Infinity): string {
+  const text = formatInner(value);
+  return text.length > maxLength ? `${text.slice(0, Math.max(0, maxLength - 1))}…` : text;
+}
+
+function formatInner(value: JsonValue | undefined): string {
+  if (value === undefined) return '(absent)';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return isMaskText(value) ? value : JSON.stringify(value);
+  if (typeof value !== 'object') return String(value);
+  if (Array.isArray(value)) return `[${value.map(formatInner).join(', ')}]`;
+  const document = documentSummary(value);
+  if (document !== null) return document;
+  const entries = Object.entries(value).map(([k, v]) => `${IDENTIFIER.test(k) ? k : JSON.stringify(k)}: ${formatInner(v)}`);
+  return entries.length === 0 ? '{}' : `{${entries.join(', ')}}`;
+}
+
+/**
+ * A rich-text document reads as its text: the generated block keys and the node tree say nothing to a
+ * reviewer, and the planner compares documents by content anyway.
+ */
+function documentSummary(value: { [k: string]: JsonValue }): string | null {
+  if (value.object !== 'document' || !Array.isArray(value.nodes)) return null;
+  const textOf = (node: JsonValue): string => {
+    if (!node || typeof node !== 'object' || Array.isArray(node)) return '';
+    if (typeof node.text === 'string') return node.text;
+    const children = Array.isArray(node.leaves) ? node.leaves : Array.isArray(node.nodes) ? node.nodes : [];
+    return children.map(textOf).join('');
+  };
+  return `document ${JSON.stringify(value.nodes.map(textOf).join('\n\n'))}`;
+}
+
+/**
+ * The changes a step shows. Modules fill `changes` for updates; when a step has none (a create, a
+ * delete, a sort) the top-level fields of before/after stand in, so no step renders empty.
+ */
+export function changesOf(step: Step): FieldChange[] {
+  if (step.changes.length > 0) return step.changes;
+  const before = step.before ?? {};
+  const after = step.after ?? {};
+  const out: FieldChange[] = [];
+  for (const k of Object.keys(before)) {
+    if (!(k in after)) out.push({ path: k, kind: 'remove', before: before[k] });
+    else if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) out.push({ path: k, kind: 'change', before: before[k], after: after[k] });
+  }
+  for (const k of Object.keys(after)) if (!(k in before)) out.push({ path: k, kind: 'add', after: after[k] });
+  return out;
+}
+
+/** `title: "Old" → "New"`, `members["bob@acme.com"]: {role: "member"}` (without the mark). */
+export function formatChange(change: FieldChange, maxValueLength = Infinity): string {
+  const v = (x: JsonValue | undefined) => formatValue(x, maxValueLength);
+  if (change.kind === 'add') return `${change.path}: ${v(change.after)}`;
+  if (change.kind === 'remove') return `${change.path}: ${v(change.before)}`;
+  return `${change.path}: ${v(change.before)} → ${v(change.after)}`;
+}
+
+export function requestCount(step: Step): string {
+  const n = step.requests.length;
+  return n === 0 ? '(no requests)' : `(${plural(n, 'request', 'requests')})`;
+}
+
+/** Orgs in the plan's order, then any org that only a step or problem names (defensive: never drop a step). */
+export function orgsOf(plan: Plan): string[] {
+  const out = [...plan.orgs];
+  for (const o of [...plan.steps.map((s) => s.org), ...plan.problems.map((p) => p.org), ...Object.keys(plan.unmanaged)]) {
+    if (!out.includes(o)) out.push(o);
+  }
+  return out;
+}
+
+/** Kinds in the canonical order (KINDS), for tables and unmanaged counts. */
+export function kindOrder(a: Kind, b: Kind): number {
+  return KINDS.indexOf(a) - KINDS.indexOf(b);
+}
+
+/** `members: 3, teams: 2` for one org, in KINDS order; empty when nothing is unmanaged. */
+export function unmanagedList(counts: Partial<Record<Kind, number>> | undefined): string {
+  if (!counts) return '';
+  return (Object.entries(counts) as [Kind, number][])
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => kindOrder(a, b))
+    .map(([k, n]) => `${k}: ${n}`)
+    .join(', ');
+}

@@ -1,0 +1,39 @@
+/**
+ * Renderings of a plan: text (terminal), markdown (pull-request comment), json (programs). Every
+ * rendering masks secrets first; the renderers only accept a masked plan.
+ */
+import type { Secret } from '../core/secrets.js';
+import type { Plan } from '../plan/types.js';
+import { renderJson } from './json.js';
+import { renderMarkdown } from './markdown.js';
+import { maskPlan } from './redact.js';
+import { renderText } from './text.js';
+
+export type PlanFormat = 'text' | 'json' | 'markdown';
+
+export interface RenderOptions {
+  format: PlanFormat;
+  /** ANSI colours (text only); the command decides from the TTY, NO_COLOR and --no-color. */
+  color: boolean;
+  /** Values to mask wherever they appear. */
+  secrets: Secret[];
+}
+
+/** The plan rendered in the given format, secrets masked, without a trailing newline. */
+export function renderPlan(plan: Plan, options: RenderOptions): string {
+  const masked = maskPlan(plan, options.secrets);
+  switch (options.format) {
+    case 'text':
+      return renderText(masked, { color: options.color });
+    case 'markdown':
+      return renderMarkdown(masked);
+    case 'json':
+      return renderJson(masked);
+  }
+}
+
+export { summaryLine } from './format.js';
+export { maskPlan, type MaskedPlan } from './redact.js';
+export { renderJson } from './json.js';
+export { MARKDOWN_LIMIT, renderMarkdown, type MarkdownOptions } from './markdown.js';
+export { renderText, type TextOptions } from './text.js';

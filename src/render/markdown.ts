@@ -1,0 +1,189 @@
+/**
+ * The markdown rendering, for a pull-request comment: the summary as title, a table of counts per
+ * kind, warnings, then one collapsible block per kind holding a ```diff fence in the text style
+ * (GitHub colours `+` green, `-` red and `!` orange). A comment holds at most 65,536 characters, so
+ * the details are cut from the end, with a note, to stay under that.
+ */
+import { KINDS, type Action, type Kind, type Step } from '../plan/types.js';
+import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine } from './format.js';
+import type { MaskedPlan } from './redact.js';
+
+/** GitHub's limit on a comment body; the rendering stays strictly under it. */
+export const MARKDOWN_LIMIT = 65_536;
+
+/** A longer value is shortened: one huge value must not push every later step out of the comment. */
+const MAX_VALUE_LENGTH = 400;
+/** Problems listed at most in the warning; the text and json renderings list them all. */
+const MAX_PROBLEMS = 50;
+
+export interface MarkdownOptions {
+  /** Characters the result must stay under (default MARKDOWN_LIMIT); smaller in tests. */
+  limit?: number;
+}
+
+/** Inline text that must not be read as markdown or HTML. */
+function escapeText(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]|])/g, '\\$1')
+    .replace(/\r?\n/g, ' ');
+}
+
+/** An inline code span that survives backticks in its content. */
+function code(text: string): string {
+  const runs = text.match(/`+/g) ?? [];
+  const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
+  const pad = fence.length > 1 || text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text.replace(/\r?\n/g, ' ')}${pad}${fence}`;
+}
+
+function diffMark(action: Action): string {
+  return action === 'create' ? '+' : action === 'delete' ? '-' : '!';
+}
+
+function stepLines(step: Step): string[] {
+  const mark = diffMark(step.action);
+  const symbol = isOtherAction(step.action) ? `${ACTION_SYMBOL[step.action]} ` : '';
+  const suffix = isOtherAction(step.action) ? ` (${step.action})` : '';
+  const lines = [`${mark} ${symbol}${step.address}${suffix}`];
+  for (const change of changesOf(step)) {
+    const changeMark = change.kind === 'add' ? '+' : change.kind === 'remove' ? '-' : '!';
+    lines.push(`${changeMark}   ${CHANGE_SYMBOL[change.kind]} ${formatChange(change, MAX_VALUE_LENGTH)}`);
+  }
+  for (const note of step.notes ?? []) lines.push(`#   ${note.replace(/\r?\n/g, ' ')}`);
+  lines.push(`#   ${requestCount(step)}`);
+  return lines;
+}
+
+interface KindCounts {
+  create: number;
+  update: number;
+  delete: number;
+  other: number;
+  unmanaged: number;
+}
+
+function countsTable(plan: MaskedPlan, orgs: string[]): string[] {
+  const several = orgs.length > 1;
+  const rows: { org: string; kind: Kind; counts: KindCounts }[] = [];
+  for (const org of orgs) {
+    for (const kind of KINDS) {
+      const counts: KindCounts = { create: 0, update: 0, delete: 0, other: 0, unmanaged: plan.unmanaged[org]?.[kind] ?? 0 };
+      for (const s of plan.steps) {
+        if (s.org !== org || s.kind !== kind) continue;
+        if (isOtherAction(s.action)) counts.other++;
+        else counts[s.action as 'create' | 'update' | 'delete']++;
+      }
+      if (Object.values(counts).some((n) => n > 0)) rows.push({ org, kind, counts });
+    }
+  }
+  if (rows.length === 0) return [];
+  const head = several ? '| Organization | Kind |' : '| Kind |';
+  const line = (first: string, c: KindCounts) => `${first} ${c.create} | ${c.update} | ${c.delete} | ${c.other} | ${c.unmanaged} |`;
+  const out = [`${head} Create | Update | Delete | Other | Unmanaged |`, `|${several ? ' --- |' : ''} --- | ---: | ---: | ---: | ---: | ---: |`];
+  for (const r of rows) out.push(line(several ? `| ${code(r.org)} | ${r.kind} |` : `| ${r.kind} |`, r.counts));
+  if (rows.length > 1) {
+    const total: KindCounts = { create: 0, update: 0, delete: 0, other: 0, unmanaged: 0 };
+    for (const r of rows) for (const k of Object.keys(total) as (keyof KindCounts)[]) total[k] += r.counts[k];
+    out.push(line(several ? '| **Total** | |' : '| **Total** |', total));
+  }
+  return out;
+}
+
+function warnings(plan: MaskedPlan, several: boolean): string[] {
+  const out: string[] = [];
+  if (plan.violations.length > 0) {
+    out.push('> [!CAUTION]', '> **Safety rules this plan breaks** (apply refuses them unless `--force`):');
+    for (const v of plan.violations) out.push(`> - **${v.rule}**: ${escapeText(v.message)}`);
+    out.push('');
+  }
+  if (plan.problems.length > 0) {
+    out.push('> [!WARNING]', '> **Problems** (the plan cannot do these):');
+    for (const p of plan.problems.slice(0, MAX_PROBLEMS)) {
+      out.push(`> - ${code(several ? `${p.org}/${p.address}` : p.address)}: ${escapeText(p.message)}`);
+    }
+    if (plan.problems.length > MAX_PROBLEMS) {
+      out.push(`> - … and ${plan.problems.length - MAX_PROBLEMS} more (see \`docplane plan\` output)`);
+    }
+    out.push('');
+  }
+  return out;
+}
+
+/** The steps of one kind, as diff lines per step (grouped by organization when there are several). */
+function kindBlocks(plan: MaskedPlan, kind: Kind, orgs: string[]): string[][] {
+  const blocks: string[][] = [];
+  for (const org of orgs) {
+    let first = true;
+    for (const step of plan.steps) {
+      if (step.kind !== kind || step.org !== org) continue;
+      const lines = stepLines(step);
+      // The org line rides with the org's first step, so a cut never leaves it dangling.
+      if (first && orgs.length > 1) lines.unshift(`@@ ${org} @@`);
+      first = false;
+      blocks.push(lines);
+    }
+  }
+  return blocks;
+}
+
+function fenceFor(lines: string[]): string {
+  const runs = lines.join('\n').match(/`{3,}/g) ?? [];
+  return '`'.repeat(Math.max(3, ...runs.map((r) => r.length + 1)));
+}
+
+function cutNote(hidden: number): string {
+  return `> … ${hidden} more ${hidden === 1 ? 'step' : 'steps'} not shown (plan too large for one comment; see the saved plan artifact)`;
+}
+
+/** Renders a masked plan as markdown for a pull-request comment (no trailing newline). */
+export function renderMarkdown(plan: MaskedPlan, options: MarkdownOptions = {}): string {
+  const limit = options.limit ?? MARKDOWN_LIMIT;
+  const orgs = orgsOf(plan);
+  const several = orgs.length > 1;
+
+  const head: string[] = [`### ${summaryLine(plan)}`, ''];
+  head.push(`${several ? 'Organizations' : 'Organization'}: ${orgs.map(code).join(', ')}`, '');
+  const table = countsTable(plan, orgs);
+  if (table.length > 0) head.push(...table, '');
+  head.push(...warnings(plan, several));
+
+  let text = head.join('\n');
+  const total = plan.steps.length;
+  // Room kept for the note that says how much was cut, sized for the largest possible count.
+  const reserve = cutNote(total).length + 2;
+  let shown = 0;
+  let cut = false;
+
+  for (const kind of KINDS) {
+    if (cut) break;
+    const blocks = kindBlocks(plan, kind, orgs);
+    if (blocks.length === 0) continue;
+    const fence = fenceFor(blocks.flat());
+    const close = `${fence}\n\n</details>\n`;
+    const open = (n: number) =>
+      `<details><summary>${kind} (${blocks.length}${n < blocks.length ? `, first ${n} shown` : ''})</summary>\n\n${fence}diff\n`;
+
+    const body: string[] = [];
+    let size = 0;
+    for (const block of blocks) {
+      const piece = `${body.length > 0 ? '\n' : ''}${block.join('\n')}\n`;
+      const needed = text.length + open(body.length + 1).length + size + piece.length + close.length + reserve;
+      if (needed >= limit) {
+        cut = true;
+        break;
+      }
+      body.push(piece);
+      size += piece.length;
+    }
+    if (body.length > 0) {
+      text += `\n${open(body.length)}${body.join('')}${close}`;
+      shown += body.length;
+    }
+  }
+
+  if (shown < total) text += `\n${cutNote(total - shown)}\n`;
+  return text.replace(/\n+$/, '');
+}

@@ -1,0 +1,97 @@
+/**
+ * The text rendering: Terraform-like, one block per step in plan order, grouped by organization.
+ * Colours only when asked (the command decides from the TTY, NO_COLOR and --no-color).
+ */
+import pc from 'picocolors';
+import type { Action, FieldChange, Step } from '../plan/types.js';
+import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, unmanagedList } from './format.js';
+import type { MaskedPlan } from './redact.js';
+
+export interface TextOptions {
+  color: boolean;
+}
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+/** Steps listed under one safety violation at most; the json rendering has them all. */
+const MAX_VIOLATION_STEPS = 10;
+
+function actionColor(c: Colors, action: Action): (s: string) => string {
+  switch (action) {
+    case 'create':
+    case 'restore':
+      return c.green;
+    case 'update':
+      return c.yellow;
+    case 'delete':
+      return c.red;
+    case 'move':
+    case 'sort':
+      return c.cyan;
+    case 'publish':
+      return c.magenta;
+  }
+}
+
+function changeColor(c: Colors, kind: FieldChange['kind']): (s: string) => string {
+  return kind === 'add' ? c.green : kind === 'remove' ? c.red : c.yellow;
+}
+
+function stepBlock(step: Step, c: Colors): string[] {
+  const color = actionColor(c, step.action);
+  const suffix = isOtherAction(step.action) ? c.dim(` (${step.action})`) : '';
+  const lines = [`${color(`${ACTION_SYMBOL[step.action]} ${step.address}`)}${suffix}`];
+  for (const change of changesOf(step)) {
+    lines.push(`  ${changeColor(c, change.kind)(`${CHANGE_SYMBOL[change.kind]} ${formatChange(change)}`)}`);
+  }
+  for (const note of step.notes ?? []) lines.push(`  ${c.dim(`# ${note}`)}`);
+  lines.push(`  ${c.dim(requestCount(step))}`);
+  return lines;
+}
+
+/** Renders a masked plan as text (no trailing newline). */
+export function renderText(plan: MaskedPlan, options: TextOptions): string {
+  const c = pc.createColors(options.color);
+  const orgs = orgsOf(plan);
+  const several = orgs.length > 1;
+  const out: string[] = [];
+
+  for (const org of orgs) {
+    const steps = plan.steps.filter((s) => s.org === org);
+    if (several) {
+      out.push(c.bold(`Organization ${org}`), '');
+      if (steps.length === 0) out.push(c.dim('  (no changes)'), '');
+    }
+    for (const step of steps) out.push(...stepBlock(step, c), '');
+  }
+
+  if (plan.violations.length > 0) {
+    out.push(c.bold('Safety rules this plan breaks (apply refuses them unless --force):'));
+    for (const v of plan.violations) {
+      out.push(c.red(`! ${v.rule}: ${v.message}`));
+      for (const id of v.steps.slice(0, MAX_VIOLATION_STEPS)) out.push(c.dim(`    ${id}`));
+      if (v.steps.length > MAX_VIOLATION_STEPS) out.push(c.dim(`    … and ${v.steps.length - MAX_VIOLATION_STEPS} more`));
+    }
+    out.push('');
+  }
+
+  if (plan.problems.length > 0) {
+    out.push(c.bold('Problems (the plan cannot do these):'));
+    for (const p of plan.problems) out.push(c.red(`✗ ${several ? `${p.org}/` : ''}${p.address}: ${p.message}`));
+    out.push('');
+  }
+
+  const unmanaged = orgs.map((org) => [org, unmanagedList(plan.unmanaged[org])] as const).filter(([, list]) => list !== '');
+  if (unmanaged.length > 0) {
+    if (several) {
+      out.push('Unmanaged (not in the config, left alone):');
+      for (const [org, list] of unmanaged) out.push(`  ${org}: ${list}`);
+    } else {
+      out.push(`Unmanaged (not in the config, left alone): ${unmanaged[0][1]}`);
+    }
+    out.push('');
+  }
+
+  out.push(c.bold(summaryLine(plan)));
+  return out.join('\n');
+}
