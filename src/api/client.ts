@@ -1,0 +1,294 @@
+/**
+ * The one client of the platform API (DESIGN §2, §5, §10): undici with keep-alive, bearer token,
+ * JSON in and out, a per-request timeout, paging over the list envelope, retries with backoff and
+ * jitter for what may safely be repeated, and a request-rate ceiling shared by every caller.
+ *
+ * The token lives only in the closure and in the Authorization header; every message that leaves
+ * this module (errors, log lines) is built from our own words plus the API's answer, and scrubbed.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool } from 'undici';
+import { ApiError, BugError, DocplaneError } from '../core/errors.js';
+import { createRateGate } from './gate.js';
+import { backoffDelay, describeNetworkError, exhaustedFor, isRetryableStatus, requestedWait, type NetworkFailure } from './retry.js';
+import type { ApiClient, ApiResponse, ClientOptions, ClientStats, HttpMethod, ListEnvelope, Query, RequestOptions } from './types.js';
+import { resolveApiUrl } from './url.js';
+
+const DEFAULTS = {
+  timeoutMs: 30_000,
+  maxAttempts: 5,
+  connections: 16,
+  backoffBaseMs: 200,
+  maxWaitMs: 60_000,
+};
+
+/** Longest raw (non-JSON) error text kept in a message, and longest API message. */
+const RAW_TEXT_MAX = 200;
+const API_MESSAGE_MAX = 500;
+
+type Outcome =
+  | { kind: 'answer'; status: number; headers: Record<string, string>; text: string }
+  | { kind: 'no-answer'; failure: NetworkFailure };
+
+export function createClient(options: ClientOptions): ApiClient {
+  const base = resolveApiUrl(options.baseUrl);
+  const prefix = base.pathname === '/' ? '' : base.pathname;
+  const token = checkToken(options.token);
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULTS.maxAttempts);
+  const backoffBaseMs = options.backoffBaseMs ?? DEFAULTS.backoffBaseMs;
+  const maxWaitMs = options.maxWaitMs ?? DEFAULTS.maxWaitMs;
+  const gate = createRateGate({ maxRps: options.maxRps });
+  const scrub = (text: string): string => (text.includes(token) ? text.split(token).join('(token)') : text);
+  const log = options.log ? (line: string) => options.log?.(scrub(line)) : undefined;
+
+  const pool = new Pool(base.origin, {
+    connections: options.connections ?? DEFAULTS.connections,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connectTimeout: Math.min(timeoutMs, 10_000),
+  });
+
+  const counters = { requests: 0, retries: 0, byMethod: {} as Record<string, number> };
+
+  /** One exchange, body read in full, under the timeout. Never throws for a network failure. */
+  async function exchange(method: HttpMethod, target: string, headers: Record<string, string>, body: string | undefined, signal?: AbortSignal): Promise<Outcome> {
+    const timer = new AbortController();
+    const handle = setTimeout(() => timer.abort(), timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
+    try {
+      const res = await pool.request({ path: target, method, headers, body, signal: combined, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      const text = await res.body.text();
+      return { kind: 'answer', status: res.statusCode, headers: flattenHeaders(res.headers), text };
+    } catch (err) {
+      if (signal?.aborted) throw aborted(method, pathOnly(target.slice(prefix.length)));
+      if (timer.signal.aborted) return { kind: 'no-answer', failure: { description: `timed out after ${timeoutMs} ms`, retryable: true } };
+      return { kind: 'no-answer', failure: describeNetworkError(err, timeoutMs) };
+    } finally {
+      clearTimeout(handle);
+    }
+  }
+
+  async function request<T = unknown>(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    if (!path.startsWith('/')) throw new BugError(`API path must start with "/": ${JSON.stringify(path)}`);
+    const bare = pathOnly(path);
+    const shown = withQuery(path, opts.query);
+    const target = prefix + shown;
+    const retryable = opts.retry ?? method !== 'POST';
+    const attempts = retryable ? maxAttempts : 1;
+    const headers: Record<string, string> = {
+      ...lowerCaseKeys(opts.headers ?? {}),
+      accept: 'application/json',
+      authorization: `Bearer ${token}`,
+    };
+    const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await gate.acquire(opts.signal);
+      } catch {
+        throw aborted(method, bare);
+      }
+      counters.requests++;
+      counters.byMethod[method] = (counters.byMethod[method] ?? 0) + 1;
+      const started = performance.now();
+      const outcome = await exchange(method, target, headers, payload, opts.signal);
+      const took = `(${Math.round(performance.now() - started)} ms)`;
+
+      let what: string;
+      let message: string;
+      let status: number;
+      let again: boolean;
+      let wait: number | undefined;
+      if (outcome.kind === 'answer') {
+        status = outcome.status;
+        const spent = exhaustedFor(outcome.headers, Date.now());
+        if (spent !== undefined) gate.pause(Math.min(spent, maxWaitMs));
+        if (status >= 200 && status < 300) {
+          log?.(`${method} ${shown} → ${status} ${took}`);
+          return { status, headers: outcome.headers, body: parseBody(outcome.text, outcome.headers) as T };
+        }
+        what = String(status);
+        message = errorMessage(status, outcome.text);
+        again = isRetryableStatus(status);
+        const asked = requestedWait(status, outcome.headers, Date.now());
+        if (asked !== undefined) {
+          wait = Math.min(asked, maxWaitMs);
+          // The API's limit concerns every caller of this client, not just this one.
+          gate.pause(wait);
+        }
+      } else {
+        status = 0;
+        what = outcome.failure.description;
+        message = outcome.failure.description;
+        again = outcome.failure.retryable;
+      }
+
+      if (again && attempt < attempts) {
+        const delay = wait ?? backoffDelay(attempt, backoffBaseMs, maxWaitMs);
+        counters.retries++;
+        log?.(`${method} ${shown} → ${what} ${took}; retry ${attempt} of ${attempts - 1} in ${delay} ms`);
+        // When the wait came from the API it is already a pause of the gate, which acquire() honours.
+        if (wait === undefined && delay > 0) {
+          try {
+            await sleep(delay, undefined, { signal: opts.signal });
+          } catch {
+            throw aborted(method, bare);
+          }
+        }
+        continue;
+      }
+      const after = attempt > 1 ? ` (after ${attempt} attempts)` : '';
+      log?.(`${method} ${shown} → ${what} ${took}${attempt > 1 ? `; giving up after ${attempt} attempts` : ''}`);
+      throw new ApiError(method, scrub(bare), status, scrub(message) + after);
+    }
+  }
+
+  async function* paginate<T = unknown>(path: string, query: Query = {}): AsyncGenerator<T> {
+    const seen = new Set<string>();
+    let page: string | undefined;
+    for (;;) {
+      const res = await request<unknown>('GET', path, { query: { ...query, limit: 1000, page } });
+      const body = res.body;
+      if (!isEnvelope(body)) {
+        throw badResponse(pathOnly(path), res.status, `expected a list ({"items": [...]}), got ${describe(body)}`);
+      }
+      for (const item of body.items) yield item as T;
+      const next = body.next?.page;
+      if (next === undefined || next === null || next === '') return;
+      if (typeof next !== 'string' && typeof next !== 'number') {
+        throw badResponse(pathOnly(path), res.status, `expected next.page to be a string, got ${describe(next)}`);
+      }
+      const key = String(next);
+      // A service that hands out the same cursor twice would otherwise page forever.
+      if (seen.has(key) || key === page) {
+        throw badResponse(pathOnly(path), res.status, `the list returned the page cursor ${JSON.stringify(key)} twice`);
+      }
+      seen.add(key);
+      page = key;
+    }
+  }
+
+  return {
+    request,
+    paginate,
+    async listAll<T = unknown>(path: string, query?: Query): Promise<T[]> {
+      const items: T[] = [];
+      for await (const item of paginate<T>(path, query)) items.push(item);
+      return items;
+    },
+    stats(): ClientStats {
+      return { requests: counters.requests, retries: counters.retries, byMethod: { ...counters.byMethod } };
+    },
+    async close(): Promise<void> {
+      await pool.close();
+    },
+  };
+}
+
+function checkToken(token: string): string {
+  if (!token) {
+    throw new DocplaneError('TOKEN_MISSING', 'the API token is empty', { hint: 'Set DOCPLANE_TOKEN or pass --token-file FILE.' });
+  }
+  // Visible ASCII only: a stray line break from a token file would otherwise fail deep in undici.
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new DocplaneError('TOKEN_INVALID', 'the API token holds spaces, line breaks or other characters a header cannot carry', {
+      hint: 'Check DOCPLANE_TOKEN or the --token-file: it should hold the token alone.',
+    });
+  }
+  return token;
+}
+
+function aborted(method: string, path: string): ApiError {
+  return new ApiError(method, path, 0, 'request cancelled', { code: 'API_ABORTED', hint: 'The request was cancelled before an answer came.' });
+}
+
+function badResponse(path: string, status: number, message: string): ApiError {
+  return new ApiError('GET', path, status, message, {
+    code: 'API_BAD_RESPONSE',
+    hint: 'The answer is not what the platform API sends; check that --api-url points at the API.',
+  });
+}
+
+/** The path without its query string, as errors name it. */
+function pathOnly(path: string): string {
+  const q = path.indexOf('?');
+  return q === -1 ? path : path.slice(0, q);
+}
+
+/** `path` with the query appended; undefined values are dropped, everything is percent-encoded. */
+export function withQuery(path: string, query: Query | undefined): string {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  }
+  if (parts.length === 0) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${parts.join('&')}`;
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** JSON when it is JSON (or says nothing of its type), the text otherwise, undefined when empty. */
+function parseBody(text: string, headers: Record<string, string>): unknown {
+  if (text === '') return undefined;
+  const type = headers['content-type'];
+  if (type && !/json/i.test(type)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The API's own words for a failure: the live service's `{"error": {"message"}}`, else a top-level
+ * `message` (or a string `error`), else the raw text shortened, else `HTTP <status>`.
+ */
+export function errorMessage(status: number, text: string): string {
+  const raw = text.trim();
+  if (raw === '') return `HTTP ${status}`;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed && typeof parsed === 'object') {
+      const body = parsed as { error?: unknown; message?: unknown };
+      const inner = body.error && typeof body.error === 'object' ? (body.error as { message?: unknown }).message : undefined;
+      for (const candidate of [inner, body.message, body.error]) {
+        if (typeof candidate === 'string' && candidate.trim() !== '') return shorten(candidate.trim(), API_MESSAGE_MAX);
+      }
+    }
+  } catch {
+    // Not JSON: a proxy's HTML page or plain text.
+  }
+  const plain = raw.startsWith('<') ? raw.replace(/<[^>]*>/g, ' ') : raw;
+  const collapsed = plain.replace(/\s+/g, ' ').trim();
+  return collapsed === '' ? `HTTP ${status}` : shorten(collapsed, RAW_TEXT_MAX);
+}
+
+function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function isEnvelope(body: unknown): body is ListEnvelope<unknown> & { next?: { page?: unknown } | null } {
+  return !!body && typeof body === 'object' && Array.isArray((body as { items?: unknown }).items);
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'an empty body';
+  if (typeof value === 'string') return `the text ${JSON.stringify(shorten(value.replace(/\s+/g, ' '), 80))}`;
+  return shorten(JSON.stringify(value) ?? String(value), 120);
+}
