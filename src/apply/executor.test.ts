@@ -1,0 +1,348 @@
+import { describe, expect, it } from 'vitest';
+import { applyPlan, type ApplyEvent } from './executor.js';
+import { apiError, FakeClient, makePlan, makeStep, ok, teamCreate, type FakeCall } from './fake-client.test-support.js';
+
+const ORG = 'org_t';
+
+/** A small in-memory team store answering the team endpoints; `fail` decides per create call. */
+function teamStore(fail: (call: FakeCall, n: number) => 'before' | 'after' | 429 | 400 | undefined = () => undefined) {
+  const teams: { id: string; title: string }[] = [];
+  let creates = 0;
+  const handler = (call: FakeCall) => {
+    if (call.method === 'GET' && call.path === `/v1/orgs/${ORG}/teams`) return ok({ items: teams.map((t) => ({ ...t })) });
+    if ((call.method === 'PUT' || call.method === 'POST') && call.path === `/v1/orgs/${ORG}/teams`) {
+      creates += 1;
+      const fault = fail(call, creates);
+      if (fault === 'before') throw apiError(call, 503, 'unavailable');
+      if (fault === 429) throw Object.assign(apiError(call, 429, 'slow down'), { headers: { 'retry-after': '0.2' } });
+      if (fault === 400) throw apiError(call, 400, 'title: is not valid');
+      const team = { id: `team_${teams.length + 1}`, title: (call.body as { title: string }).title };
+      teams.push(team);
+      if (fault === 'after') throw apiError(call, 0, 'connection reset');
+      return ok({ ...team, object: 'team' }, 201);
+    }
+    return ok(undefined, 204);
+  };
+  return { teams, handler, creates: () => creates };
+}
+
+describe('applyPlan: scheduling', () => {
+  it('starts a step only when its dependencies are done, and independent steps in plan order', async () => {
+    const log: string[] = [];
+    const client = new FakeClient((call) => {
+      log.push(`${call.method} ${call.path}`);
+      return ok({ id: call.path.split('/').pop() });
+    });
+    const a = makeStep(ORG, 'teams["A"]', 'update', [{ method: 'PATCH', path: '/a1' }, { method: 'PATCH', path: '/a2' }]);
+    const b = makeStep(ORG, 'teams["B"]', 'update', [{ method: 'PATCH', path: '/b' }], [a.id]);
+    const c = makeStep(ORG, 'teams["C"]', 'update', [{ method: 'PATCH', path: '/c' }]);
+    const d = makeStep(ORG, 'teams["D"]', 'update', [{ method: 'PATCH', path: '/d' }], [b.id, c.id]);
+    const result = await applyPlan(makePlan([a, b, c, d]), client, { concurrency: 1 });
+    expect(result.applied.map((o) => o.step)).toEqual([a.id, b.id, c.id, d.id]);
+    expect(result.failed).toEqual([]);
+    // Concurrency 1: a's first request, then c (ready from the start, queued before a's second request).
+    expect(log).toEqual(['PATCH /a1', 'PATCH /c', 'PATCH /a2', 'PATCH /b', 'PATCH /d']);
+    expect(log.indexOf('PATCH /b')).toBeGreaterThan(log.indexOf('PATCH /a2'));
+    expect(log.indexOf('PATCH /d')).toBeGreaterThan(log.indexOf('PATCH /b'));
+    expect(result.applied.find((o) => o.step === a.id)?.requests).toBe(2);
+  });
+
+  it('keeps at most `concurrency` requests in flight, and does use that many', async () => {
+    const client = new FakeClient(() => ok({}), 3);
+    const steps = Array.from({ length: 30 }, (_, i) =>
+      makeStep(ORG, `teams["T${i}"]`, 'update', [
+        { method: 'PATCH', path: `/t${i}/1` },
+        { method: 'PATCH', path: `/t${i}/2` },
+      ]),
+    );
+    const result = await applyPlan(makePlan(steps), client, { concurrency: 4 });
+    expect(result.applied).toHaveLength(30);
+    expect(client.calls).toHaveLength(60);
+    expect(client.maxInFlight).toBe(4);
+  });
+
+  it('sends a step’s requests in order, never two of one step at once', async () => {
+    const order: string[] = [];
+    const client = new FakeClient((call) => {
+      order.push(call.path);
+      return ok({});
+    }, 2);
+    const step = makeStep(ORG, 'teams["A"]', 'update', [1, 2, 3, 4].map((n) => ({ method: 'PATCH' as const, path: `/a/${n}` })));
+    await applyPlan(makePlan([step]), client, { concurrency: 8 });
+    expect(order).toEqual(['/a/1', '/a/2', '/a/3', '/a/4']);
+    expect(client.maxInFlight).toBe(1);
+  });
+
+  it('reports a dependency cycle as failed steps instead of waiting forever', async () => {
+    const client = new FakeClient(() => ok({}));
+    const a = makeStep(ORG, 'teams["A"]', 'update', [{ method: 'PATCH', path: '/a' }], [`${ORG}/teams["B"]:update`]);
+    const b = makeStep(ORG, 'teams["B"]', 'update', [{ method: 'PATCH', path: '/b' }], [a.id]);
+    const c = makeStep(ORG, 'teams["C"]', 'update', [{ method: 'PATCH', path: '/c' }]);
+    const result = await applyPlan(makePlan([a, b, c]), client, { concurrency: 2 });
+    expect(result.applied.map((o) => o.step)).toEqual([c.id]);
+    expect(result.failed.map((o) => o.step)).toEqual([a.id, b.id]);
+    expect(result.failed[0].message).toMatch(/cycle/);
+  });
+
+  it('an empty plan finishes at once with nothing to report', async () => {
+    const client = new FakeClient(() => ok({}));
+    const result = await applyPlan(makePlan([]), client, { concurrency: 2 });
+    expect(result).toMatchObject({ applied: [], failed: [], skipped: [] });
+    expect(client.calls).toHaveLength(0);
+  });
+});
+
+describe('applyPlan: ids flow through refs', () => {
+  it('fills ids, other fields (#path) and a step’s own id into paths, queries and bodies', async () => {
+    const client = new FakeClient((call) => {
+      if (call.method === 'PUT' && call.path === `/v1/orgs/${ORG}/teams`) {
+        return ok({ id: 'team/1 x', title: 'Eng}}#ineering', urls: { location: 'https://x/t' }, tags: [{ n: 7 }] }, 201);
+      }
+      if (call.method === 'POST' && call.path === `/v1/orgs/${ORG}/collections`) return ok({ id: 'col_9' }, 201);
+      return ok({});
+    });
+    const team = teamCreate(ORG, 'Eng}}#ineering');
+    const teamRef = `{{ref:${ORG}/${team.address}}}`;
+    const members = makeStep(ORG, `${team.address}.members`, 'update', [
+      {
+        method: 'PUT',
+        path: `/v1/orgs/${ORG}/teams/${teamRef}/members`,
+        query: { team: teamRef },
+        body: { id: teamRef, link: `see ${`{{ref:${ORG}/${team.address}#urls.location}}`}`, n: `{{ref:${ORG}/${team.address}#tags.0.n}}` },
+      },
+    ], [team.id], 'teamMembers');
+    const collection = makeStep(ORG, 'collections["Product"]', 'create', [
+      { method: 'POST', path: `/v1/orgs/${ORG}/collections`, body: { title: 'Product' }, capture: true, lookup: { path: `/v1/orgs/${ORG}/collections`, match: { title: 'Product' } } },
+      { method: 'PATCH', path: `/v1/collections/{{ref:${ORG}/collections["Product"]}}`, body: { description: 'd' } },
+    ], [], 'collections');
+    const result = await applyPlan(makePlan([team, members, collection]), client, { concurrency: 2 });
+    expect(result.failed).toEqual([]);
+    const put = client.calls.find((c) => c.path.endsWith('/members'))!;
+    expect(put.path).toBe(`/v1/orgs/${ORG}/teams/team%2F1%20x/members`);
+    expect(put.query).toEqual({ team: 'team/1 x' });
+    expect(put.body).toEqual({ id: 'team/1 x', link: 'see https://x/t', n: 7 });
+    expect(client.calls.map((c) => c.path)).toContain('/v1/collections/col_9');
+  });
+
+  it('takes the id from the Location header when the create answers without a body', async () => {
+    const client = new FakeClient((call) => {
+      if (call.method === 'PUT') return ok(undefined, 201, { location: `https://api.example/v1/orgs/${ORG}/teams/team_loc` });
+      return ok(undefined, 204);
+    });
+    const team = teamCreate(ORG, 'Eng');
+    const members = makeStep(ORG, 'teams["Eng"].members', 'update', [{ method: 'PUT', path: `/v1/orgs/${ORG}/teams/{{ref:${ORG}/teams["Eng"]}}/members`, body: {} }], [team.id]);
+    const result = await applyPlan(makePlan([team, members]), client, { concurrency: 2 });
+    expect(result.failed).toEqual([]);
+    expect(client.calls[1].path).toBe(`/v1/orgs/${ORG}/teams/team_loc/members`);
+  });
+
+  it('fails a step whose ref cannot be resolved with a clear message, and the others go on', async () => {
+    const client = new FakeClient(() => ok({}));
+    const bad = makeStep(ORG, 'teams["X"].members', 'update', [{ method: 'PUT', path: `/v1/orgs/${ORG}/teams/{{ref:${ORG}/teams["Nope"]}}/members` }]);
+    const noId = makeStep(ORG, 'teams["Y"]', 'create', [{ method: 'POST', path: '/y', capture: true }]);
+    const needsY = makeStep(ORG, 'teams["Y"].members', 'update', [{ method: 'PUT', path: `/y/{{ref:${ORG}/teams["Y"]}}` }], [noId.id]);
+    const fine = makeStep(ORG, 'teams["Z"]', 'update', [{ method: 'PATCH', path: '/z' }]);
+    const result = await applyPlan(makePlan([bad, noId, needsY, fine]), client, { concurrency: 2 });
+    expect(result.failed.map((o) => [o.step, o.message])).toEqual([
+      [bad.id, `cannot resolve {{ref:${ORG}/teams["Nope"]}}: no step of the plan creates ${ORG}/teams["Nope"]`],
+      [needsY.id, `cannot resolve {{ref:${ORG}/teams["Y"]}}: the API's answer for ${ORG}/teams["Y"] has no id`],
+    ]);
+    expect(result.applied.map((o) => o.step)).toEqual([noId.id, fine.id]);
+    expect(client.calls.some((c) => c.path.includes('{{'))).toBe(false);
+  });
+
+  it('fills {{secret:NAME}} placeholders from the secrets, and fails the step when one is missing', async () => {
+    const client = new FakeClient(() => ok({}));
+    const a = makeStep(ORG, 'integrations["a"]', 'publish', [{ method: 'POST', path: '/v1/integrations/a', body: { secrets: { K: '{{secret:env:KEY}}' } } }], [], 'integrations');
+    const b = makeStep(ORG, 'integrations["b"]', 'publish', [{ method: 'POST', path: '/v1/integrations/b', body: { secrets: { K: '{{secret:env:GONE}}' } } }], [], 'integrations');
+    const result = await applyPlan(makePlan([a, b]), client, { concurrency: 1, secrets: [{ name: 'env:KEY', value: 'v3ry-secret' }] });
+    expect(client.calls.map((c) => c.body)).toEqual([{ secrets: { K: 'v3ry-secret' } }]);
+    expect(result.failed[0]).toMatchObject({ step: b.id, requests: 0 });
+    expect(result.failed[0].message).toMatch(/secret env:GONE/);
+  });
+});
+
+describe('applyPlan: failures', () => {
+  it('skips the dependents of a failed step transitively; everything else goes on', async () => {
+    const client = new FakeClient((call) => {
+      if (call.path === '/a') throw apiError(call, 400, 'title: must be at most 64 characters');
+      return ok({});
+    });
+    const a = makeStep(ORG, 'teams["A"]', 'update', [{ method: 'PATCH', path: '/a' }]);
+    const b = makeStep(ORG, 'teams["B"]', 'update', [{ method: 'PATCH', path: '/b' }], [a.id]);
+    const c = makeStep(ORG, 'teams["C"]', 'update', [{ method: 'PATCH', path: '/c' }], [b.id]);
+    const d = makeStep(ORG, 'teams["D"]', 'update', [{ method: 'PATCH', path: '/d' }]);
+    const e = makeStep(ORG, 'teams["E"]', 'update', [{ method: 'PATCH', path: '/e' }], [d.id]);
+    const events: ApplyEvent['type'][] = [];
+    const result = await applyPlan(makePlan([a, b, c, d, e]), client, { concurrency: 2, onEvent: (ev) => events.push(ev.type) });
+    expect(result.applied.map((o) => o.step)).toEqual([d.id, e.id]);
+    expect(result.failed).toEqual([expect.objectContaining({ step: a.id, message: 'PATCH /a → 400: title: must be at most 64 characters', requests: 1 })]);
+    expect(result.skipped.map((o) => [o.step, o.cause])).toEqual([
+      [b.id, a.id],
+      [c.id, a.id],
+    ]);
+    expect(client.calls.map((x) => x.path).sort()).toEqual(['/a', '/d', '/e']);
+    expect(result.stopped).toBeUndefined();
+    expect(events.filter((t) => t === 'step-skipped')).toHaveLength(2);
+  });
+
+  it.each([401, 403])('a %i stops the run at once: no new request, in-flight ones finish', async (status) => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const client = new FakeClient(async (call) => {
+      if (call.path === '/slow') {
+        await gate;
+        return ok({});
+      }
+      if (call.path === '/denied') {
+        setTimeout(release, 10);
+        throw apiError(call, status, 'token is read-only');
+      }
+      return ok({});
+    });
+    const slow = makeStep(ORG, 'teams["Slow"]', 'update', [{ method: 'PATCH', path: '/slow' }, { method: 'PATCH', path: '/slow2' }]);
+    const denied = makeStep(ORG, 'teams["Denied"]', 'update', [{ method: 'PATCH', path: '/denied' }]);
+    const later = Array.from({ length: 5 }, (_, i) => makeStep(ORG, `teams["L${i}"]`, 'update', [{ method: 'PATCH', path: `/l${i}` }]));
+    const result = await applyPlan(makePlan([slow, denied, ...later]), client, { concurrency: 2 });
+    expect(result.stopped).toBe(`stopped: PATCH /denied → ${status}: token is read-only`);
+    expect(client.calls.map((c) => c.path)).toEqual(['/slow', '/denied']);
+    expect(result.applied).toEqual([]);
+    expect(result.failed.map((o) => [o.step, o.message])).toEqual([
+      [slow.id, `interrupted after 1 request(s): ${result.stopped}`],
+      [denied.id, `PATCH /denied → ${status}: token is read-only`],
+    ]);
+    expect(result.skipped.map((o) => o.step)).toEqual(later.map((s) => s.id));
+    expect(result.skipped[0].message).toBe(`not run: ${result.stopped}`);
+  });
+
+  it('an abort signal stops the run: nothing new is sent', async () => {
+    const controller = new AbortController();
+    const client = new FakeClient((call) => {
+      if (call.path === '/first') controller.abort();
+      return ok({});
+    });
+    const steps = ['first', 'second', 'third'].map((n) => makeStep(ORG, `teams["${n}"]`, 'update', [{ method: 'PATCH', path: `/${n}` }]));
+    const result = await applyPlan(makePlan(steps), client, { concurrency: 1, signal: controller.signal });
+    expect(client.calls.map((c) => c.path)).toEqual(['/first']);
+    expect(result.applied.map((o) => o.step)).toEqual([steps[0].id]);
+    expect(result.skipped).toHaveLength(2);
+    expect(result.stopped).toMatch(/interrupted/);
+  });
+});
+
+describe('applyPlan: retries of creates', () => {
+  const fast = { backoffBaseMs: 1 };
+
+  it('sends creates without the client’s retries, other requests with them', async () => {
+    const client = new FakeClient(() => ok({ id: 'x' }));
+    const steps = [
+      teamCreate(ORG, 'A'),
+      makeStep(ORG, 'collections["C"]', 'create', [{ method: 'POST', path: '/c', capture: true }], [], 'collections'),
+      makeStep(ORG, 'spaces["s"]', 'move', [{ method: 'POST', path: '/v1/spaces/s/move', body: { parent: null } }], [], 'spaces'),
+      makeStep(ORG, 'translations["s/fr"]', 'update', [{ method: 'POST', path: '/run' }], [], 'translations'),
+      makeStep(ORG, 'teams["B"]', 'update', [{ method: 'PATCH', path: '/b' }]),
+      makeStep(ORG, 'teams["D"]', 'delete', [{ method: 'DELETE', path: '/d' }]),
+    ];
+    await applyPlan(makePlan(steps), client, { concurrency: 1 });
+    expect(client.calls.map((c) => [c.method, c.path, c.retry])).toEqual([
+      ['PUT', `/v1/orgs/${ORG}/teams`, false],
+      ['POST', '/c', false],
+      ['POST', '/v1/spaces/s/move', true],
+      ['POST', '/run', false],
+      ['PATCH', '/b', true],
+      ['DELETE', '/d', true],
+    ]);
+  });
+
+  it('an unclear create that did happen is found by lookup: no duplicate, and its id flows on', async () => {
+    const store = teamStore((_call, n) => (n === 1 ? 'after' : undefined));
+    const client = new FakeClient(store.handler);
+    const team = teamCreate(ORG, 'Engineering');
+    const members = makeStep(ORG, 'teams["Engineering"].members', 'update', [{ method: 'PUT', path: `/v1/orgs/${ORG}/teams/{{ref:${ORG}/teams["Engineering"]}}/members`, body: {} }], [team.id]);
+    const events: ApplyEvent[] = [];
+    const result = await applyPlan(makePlan([team, members]), client, { ...fast, concurrency: 2, onEvent: (e) => events.push(e) });
+    expect(result.failed).toEqual([]);
+    expect(store.teams).toEqual([{ id: 'team_1', title: 'Engineering' }]);
+    expect(store.creates()).toBe(1);
+    expect(client.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      `PUT /v1/orgs/${ORG}/teams`,
+      `GET /v1/orgs/${ORG}/teams`,
+      `PUT /v1/orgs/${ORG}/teams/team_1/members`,
+    ]);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'lookup-found', id: 'team_1' }));
+    expect(result.applied[0].requests).toBe(2);
+  });
+
+  it('an unclear create that did not happen is looked up, then sent again', async () => {
+    const store = teamStore((_call, n) => (n <= 2 ? 'before' : undefined));
+    const client = new FakeClient(store.handler);
+    const events: ApplyEvent[] = [];
+    const result = await applyPlan(makePlan([teamCreate(ORG, 'Support')]), client, { ...fast, concurrency: 1, onEvent: (e) => events.push(e) });
+    expect(result.applied).toHaveLength(1);
+    expect(store.teams).toEqual([{ id: 'team_1', title: 'Support' }]);
+    expect(client.calls.map((c) => c.method)).toEqual(['PUT', 'GET', 'PUT', 'GET', 'PUT']);
+    expect(events.filter((e) => e.type === 'retry').map((e) => (e as { attempt: number }).attempt)).toEqual([2, 3]);
+  });
+
+  it('gives up after 4 attempts, with the last error, when nothing is ever found', async () => {
+    const store = teamStore(() => 'before');
+    const client = new FakeClient(store.handler);
+    const result = await applyPlan(makePlan([teamCreate(ORG, 'Never')]), client, { ...fast, concurrency: 1 });
+    expect(store.creates()).toBe(4);
+    expect(client.count('GET')).toBe(4);
+    expect(result.failed[0].message).toBe(`PUT /v1/orgs/${ORG}/teams → 503: unavailable`);
+    expect(store.teams).toEqual([]);
+  });
+
+  it('a clear refusal (400) of a create is not retried and not looked up', async () => {
+    const store = teamStore(() => 400);
+    const client = new FakeClient(store.handler);
+    const result = await applyPlan(makePlan([teamCreate(ORG, 'Bad')]), client, { ...fast, concurrency: 1 });
+    expect(client.calls).toHaveLength(1);
+    expect(result.failed[0].message).toMatch(/400: title: is not valid/);
+  });
+
+  it('a 429 on a create waits as the API asks, then sends again', async () => {
+    const store = teamStore((_call, n) => (n === 1 ? 429 : undefined));
+    const client = new FakeClient(store.handler);
+    const events: ApplyEvent[] = [];
+    const began = performance.now();
+    const result = await applyPlan(makePlan([teamCreate(ORG, 'Rate')]), client, { ...fast, concurrency: 1, onEvent: (e) => events.push(e) });
+    expect(performance.now() - began).toBeGreaterThanOrEqual(190);
+    expect(result.applied).toHaveLength(1);
+    expect(client.calls.map((c) => c.method)).toEqual(['PUT', 'PUT']); // no lookup: a 429 means it did not act
+    expect(store.teams).toHaveLength(1);
+    expect(events.find((e) => e.type === 'retry')).toMatchObject({ reason: 'rate limited (429)', waitMs: 200 });
+  });
+
+  it('lookup matches every dotted field of `match`, with refs resolved', async () => {
+    const items = [
+      { id: 'sec_other', title: 'Guides', site: { id: 'site_x' } },
+      { id: 'sec_ok', title: 'Guides', site: { id: 'site_1' } },
+    ];
+    let created = 0;
+    const client = new FakeClient((call) => {
+      if (call.method === 'GET' && call.path === '/sites') return ok({ items });
+      if (call.method === 'GET') return ok({ items });
+      if (call.path === '/site') return ok({ id: 'site_1' });
+      if (call.method !== 'POST') return ok({});
+      created += 1;
+      throw apiError(call, 502, 'bad gateway');
+    });
+    const site = makeStep(ORG, 'sites["s"]', 'create', [{ method: 'POST', path: '/site', capture: true }], [], 'sections');
+    const section = makeStep(ORG, 'sites["s"].sections["guides"]', 'create', [
+      {
+        method: 'POST',
+        path: '/sections',
+        body: { title: 'Guides' },
+        capture: true,
+        lookup: { path: '/sections', match: { title: 'Guides', 'site.id': `{{ref:${ORG}/sites["s"]}}` } },
+      },
+    ], [site.id], 'sections');
+    const after = makeStep(ORG, 'sites["s"].sections["guides"]', 'update', [{ method: 'PATCH', path: `/sections/{{ref:${ORG}/sites["s"].sections["guides"]}}` }], [section.id], 'sections');
+    const result = await applyPlan(makePlan([site, section, after]), client, { ...fast, concurrency: 1 });
+    expect(result.failed).toEqual([]);
+    expect(created).toBe(1);
+    expect(client.calls.at(-1)?.path).toBe('/sections/sec_ok');
+  });
+});

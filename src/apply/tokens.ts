@@ -1,0 +1,132 @@
+/**
+ * Resolution of the tokens a plan's requests carry (src/plan/types.ts, RequestSpec):
+ * `{{ref:ORG/ADDRESS}}`, `{{ref:ORG/ADDRESS#a.b.0.c}}` and `{{secret:NAME}}`.
+ */
+import { fromSecretPlaceholders, type Secret } from '../core/secrets.js';
+import { DocplaneError } from '../core/errors.js';
+import type { JsonValue } from '../plan/types.js';
+
+const REF_OPEN = '{{ref:';
+const CLOSE = '}}';
+const FIELD = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
+
+/** A token that cannot be resolved: a plan that asks for something no step produced. */
+export class UnresolvedRefError extends DocplaneError {
+  constructor(message: string) {
+    super('APPLY_UNRESOLVED_REF', message, {
+      hint: 'This is a bug in docplane (the plan refers to something no step produced); run again with --verbose and report it.',
+    });
+    this.name = 'UnresolvedRefError';
+  }
+}
+
+/**
+ * What the create steps have produced so far, by `ORG/ADDRESS`, and which addresses will produce
+ * something (so that a token is parsed against real addresses even when a title holds `}}` or `#`).
+ */
+export interface Captures {
+  /** `ORG/ADDRESS` of every step that has a capturing request. */
+  readonly known: ReadonlySet<string>;
+  /** Captured responses so far. */
+  readonly values: ReadonlyMap<string, unknown>;
+}
+
+interface ParsedRef {
+  target: string;
+  field?: string;
+  /** Index just past the closing `}}`. */
+  end: number;
+}
+
+/**
+ * Parses the ref token starting at `start` (at `{{ref:`). Addresses are JSON-quoted and may contain
+ * `}}` or `#` themselves, so the candidate ends are tried in order and the first one naming a known
+ * address wins; otherwise the first `}}` ends the token (and resolution will say it is unknown).
+ */
+function parseRef(text: string, start: number, known: ReadonlySet<string>): ParsedRef | undefined {
+  const bodyStart = start + REF_OPEN.length;
+  let first: ParsedRef | undefined;
+  for (let end = text.indexOf(CLOSE, bodyStart); end !== -1; end = text.indexOf(CLOSE, end + 1)) {
+    const inner = text.slice(bodyStart, end);
+    const hash = inner.lastIndexOf('#');
+    const candidates: ParsedRef[] = [];
+    if (hash !== -1 && FIELD.test(inner.slice(hash + 1))) {
+      candidates.push({ target: inner.slice(0, hash), field: inner.slice(hash + 1), end: end + CLOSE.length });
+    }
+    candidates.push({ target: inner, end: end + CLOSE.length });
+    for (const c of candidates) if (known.has(c.target)) return c;
+    first ??= candidates[0];
+  }
+  return first;
+}
+
+function fieldOf(value: unknown, path: string): unknown {
+  let current = value;
+  for (const part of path.split('.')) {
+    if (current === null || current === undefined || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+function lookupRef(ref: ParsedRef, captures: Captures): unknown {
+  const token = `{{ref:${ref.target}${ref.field ? `#${ref.field}` : ''}}}`;
+  if (!captures.known.has(ref.target)) {
+    throw new UnresolvedRefError(`cannot resolve ${token}: no step of the plan creates ${ref.target}`);
+  }
+  if (!captures.values.has(ref.target)) {
+    throw new UnresolvedRefError(`cannot resolve ${token}: the step creating ${ref.target} has not produced it`);
+  }
+  const value = fieldOf(captures.values.get(ref.target), ref.field ?? 'id');
+  if (value === undefined || value === null || value === '') {
+    throw new UnresolvedRefError(`cannot resolve ${token}: the API's answer for ${ref.target} has no ${ref.field ?? 'id'}`);
+  }
+  return value;
+}
+
+function asText(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * Replaces every ref token of a string. A string that is exactly one token takes the captured value
+ * as it is (a number stays a number); `encode` applies to values placed into a URL path.
+ */
+export function resolveString(text: string, captures: Captures, encode = false): unknown {
+  if (!text.includes(REF_OPEN)) return text;
+  let out = '';
+  let pos = 0;
+  for (let start = text.indexOf(REF_OPEN); start !== -1; start = text.indexOf(REF_OPEN, pos)) {
+    const ref = parseRef(text, start, captures.known);
+    if (!ref) break; // `{{ref:` with no closing braces is no token: leave the text as it is.
+    const value = lookupRef(ref, captures);
+    if (start === 0 && ref.end === text.length && !encode) return value;
+    const piece = asText(value);
+    out += text.slice(pos, start) + (encode ? encodeURIComponent(piece) : piece);
+    pos = ref.end;
+  }
+  return out + text.slice(pos);
+}
+
+/** A deep copy of a JSON value with every ref token resolved. */
+export function resolveValue(value: JsonValue | undefined, captures: Captures): JsonValue | undefined {
+  if (typeof value === 'string') return resolveString(value, captures) as JsonValue;
+  if (Array.isArray(value)) return value.map((v) => resolveValue(v, captures) as JsonValue);
+  if (value && typeof value === 'object') {
+    const out: Record<string, JsonValue> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = resolveValue(v, captures) as JsonValue;
+    return out;
+  }
+  return value;
+}
+
+/** Fills `{{secret:NAME}}` placeholders (plan files hold them; in-memory plans hold real values). */
+export function resolveSecrets<T>(value: T, secrets: readonly Secret[]): T {
+  try {
+    return fromSecretPlaceholders(value, secrets);
+  } catch (err) {
+    throw new DocplaneError('APPLY_SECRET_MISSING', (err as Error).message, {
+      hint: 'Apply the plan with the config it was made from (-c), with every ${env:…} it uses set.',
+    });
+  }
+}
