@@ -45,7 +45,8 @@ function diffMark(action: Action): string {
 
 function stepLines(step: Step): string[] {
   const mark = diffMark(step.action);
-  const symbol = isOtherAction(step.action) ? `${ACTION_SYMBOL[step.action]} ` : '';
+  // The diff mark colours the line; the text rendering's symbol follows where it says more (~ » ↻ ⇡).
+  const symbol = ACTION_SYMBOL[step.action] === mark ? '' : `${ACTION_SYMBOL[step.action]} `;
   const suffix = isOtherAction(step.action) ? ` (${step.action})` : '';
   const lines = [`${mark} ${symbol}${step.address}${suffix}`];
   for (const change of changesOf(step)) {
