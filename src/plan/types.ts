@@ -129,4 +129,8 @@ export interface Plan {
   /** `ORG/ADDRESS` → sha256 of the normalized remote object the plan read for a step. */
   fingerprints: Record<string, string>;
   summary: PlanSummary;
+  /** What a reviewer should know about the plan as a whole (fields that cannot be compared, …). */
+  notes?: string[];
+  /** Set in a plan file once it has been applied (apply refuses a file that has it). */
+  appliedAt?: string;
 }

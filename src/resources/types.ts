@@ -29,7 +29,9 @@ export interface DraftStep {
   requests: RequestSpec[];
   /**
    * Org-relative addresses this step needs done first; the builder makes it depend on every step at
-   * those addresses (a parent's create, a child's delete, …). Addresses with no step are ignored.
+   * those addresses (a parent's create, a child's delete, …). `ADDRESS:ACTION` names one step only
+   * (a parent's delete needs its children's deletes, not a create at the same address). Addresses
+   * with no step are ignored.
    */
   needs: string[];
   remoteId?: string;
@@ -45,6 +47,8 @@ export interface KindPlan {
   problems: PlanProblem[];
   /** Address → hash of the normalized remote object read for a step (see fingerprint()). */
   fingerprints: Record<string, string>;
+  /** Plan-level notes (what this kind cannot compare, …). */
+  notes?: string[];
 }
 
 export interface PlanContext {
@@ -54,6 +58,8 @@ export interface PlanContext {
   remote: ReadonlyMap<Kind, unknown>;
   /** Whether the config prunes this kind. */
   prunes(kind: Kind): boolean;
+  /** Addresses to update or publish even when nothing comparable differs (`--replace`). */
+  replace?: readonly string[];
 }
 
 export interface ResourceModule<Remote = unknown> {

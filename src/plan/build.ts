@@ -1,0 +1,360 @@
+/**
+ * From the draft steps of every kind to the plan: protect, dependencies, --target, order, safety
+ * thresholds, fingerprints and counts. Pure: same input, same plan; nothing is read or sent.
+ */
+import { BugError } from '../core/errors.js';
+import type { DraftStep, KindPlan } from '../resources/types.js';
+import { stepId } from '../resources/types.js';
+import { parsePattern, patternMatches } from './address.js';
+import type { Action, Kind, Plan, PlanProblem, PlanSummary, SafetyViolation, Step } from './types.js';
+import { KINDS } from './types.js';
+
+export interface OrgDraft {
+  org: string;
+  /** The plan of each kind the organization's config manages. */
+  kinds: Partial<Record<Kind, KindPlan>>;
+  safety: { maxDeletes: number; maxDeletePercent: number };
+  /** Addresses or globs whose deletes are left out. */
+  protect: readonly string[];
+  /** Problems found outside the kinds (an unknown --replace address, …). */
+  problems?: PlanProblem[];
+}
+
+export interface BuildPlanInput {
+  toolVersion: string;
+  createdAt: string;
+  configHash: string;
+  configPaths: string[];
+  orgs: OrgDraft[];
+  /** `--target`: keep the steps at these addresses (or under them, or matching the globs) and what they need. */
+  targets?: readonly string[];
+}
+
+const ACTIONS: readonly Action[] = ['create', 'update', 'delete', 'move', 'restore', 'sort', 'publish'];
+const QUALIFIED_NEED = new RegExp(`:(${ACTIONS.join('|')})$`);
+
+/**
+ * The first ordering layer, a fixed rank per (action, kind). Restores come first (a deleted space
+ * must be back before anything touches it); creates, updates, moves and publishes go in kind order
+ * (organization before teams before SAML that names a team, sections before site spaces); sorts
+ * after them (they order what was created); deletes last, children kinds first (site spaces
+ * before their sections, SAML before teams).
+ */
+export function rank(action: Action, kind: Kind): number {
+  const i = KINDS.indexOf(kind);
+  switch (action) {
+    case 'restore':
+      return i;
+    case 'sort':
+      return 200 + i;
+    case 'delete':
+      return 300 + (KINDS.length - i);
+    default:
+      return 100 + i;
+  }
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+interface Node {
+  step: Step;
+  orgIndex: number;
+  rank: number;
+}
+
+function compareNodes(a: Node, b: Node): number {
+  return (
+    a.orgIndex - b.orgIndex ||
+    a.rank - b.rank ||
+    compareStrings(a.step.address, b.step.address) ||
+    compareStrings(a.step.action, b.step.action) ||
+    compareStrings(a.step.id, b.step.id)
+  );
+}
+
+/** A small binary heap: the topological sort takes the least ready step each time. */
+class Heap<T> {
+  private readonly items: T[] = [];
+  constructor(private readonly less: (a: T, b: T) => number) {}
+  get size(): number {
+    return this.items.length;
+  }
+  push(item: T): void {
+    const a = this.items;
+    a.push(item);
+    let i = a.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (this.less(a[i], a[p]) >= 0) break;
+      [a[i], a[p]] = [a[p], a[i]];
+      i = p;
+    }
+  }
+  pop(): T | undefined {
+    const a = this.items;
+    if (a.length === 0) return undefined;
+    const top = a[0];
+    const last = a.pop() as T;
+    if (a.length > 0) {
+      a[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && this.less(a[l], a[m]) < 0) m = l;
+        if (r < a.length && this.less(a[r], a[m]) < 0) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m], a[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+/** Splits `ADDRESS:ACTION` (one step) from a plain address (every step there). */
+function parseNeed(need: string): { address: string; action?: Action } {
+  const m = QUALIFIED_NEED.exec(need);
+  return m ? { address: need.slice(0, -m[0].length), action: m[1] as Action } : { address: need };
+}
+
+/**
+ * Deletes of protected addresses are left out, and so are deletes that need one of them (a parent
+ * collection whose deletion would take a protected child with it). Each is reported as a `protect`
+ * violation, for information: nothing is left to refuse.
+ */
+function applyProtect(org: string, drafts: DraftStep[], protect: readonly string[]): { kept: DraftStep[]; violations: SafetyViolation[] } {
+  if (protect.length === 0) return { kept: drafts, violations: [] };
+  const patterns = protect.map(parsePattern);
+  const removed = new Map<string, string>(); // delete address → why
+  for (const d of drafts) {
+    if (d.action === 'delete' && patterns.some((p) => patternMatches(p, org, d.address))) {
+      removed.set(d.address, `${d.address} is protected: its delete was left out of the plan (kept)`);
+    }
+  }
+  // Deletes needing a kept delete are kept too, until nothing changes.
+  for (let changed = removed.size > 0; changed; ) {
+    changed = false;
+    for (const d of drafts) {
+      if (d.action !== 'delete' || removed.has(d.address)) continue;
+      const blocker = d.needs.map(parseNeed).find((n) => (n.action === undefined || n.action === 'delete') && removed.has(n.address));
+      if (blocker) {
+        removed.set(d.address, `${d.address} was kept: deleting it would also delete the protected ${blocker.address}`);
+        changed = true;
+      }
+    }
+  }
+  const violations: SafetyViolation[] = [...removed.entries()]
+    .sort((a, b) => compareStrings(a[0], b[0]))
+    .map(([address, message]) => ({ rule: 'protect', message: `${org}: ${message}`, steps: [stepId(org, address, 'delete')] }));
+  return { kept: drafts.filter((d) => !(d.action === 'delete' && removed.has(d.address))), violations };
+}
+
+function toSteps(org: string, drafts: DraftStep[]): Step[] {
+  const steps: Step[] = drafts.map((d) => ({
+    id: stepId(org, d.address, d.action),
+    org,
+    address: d.address,
+    kind: d.kind,
+    action: d.action,
+    before: d.before,
+    after: d.after,
+    changes: d.changes,
+    requests: d.requests,
+    dependsOn: [],
+    ...(d.remoteId === undefined ? {} : { remoteId: d.remoteId }),
+    ...(d.notes && d.notes.length > 0 ? { notes: d.notes } : {}),
+  }));
+  const seen = new Set<string>();
+  for (const s of steps) {
+    if (seen.has(s.id)) throw new BugError(`two steps of the plan have the id ${s.id}`);
+    seen.add(s.id);
+  }
+  const byAddress = new Map<string, Step[]>();
+  for (const s of steps) byAddress.set(s.address, [...(byAddress.get(s.address) ?? []), s]);
+  drafts.forEach((d, i) => {
+    const step = steps[i];
+    const deps = new Set<string>();
+    for (const need of d.needs) {
+      const { address, action } = parseNeed(need);
+      for (const t of byAddress.get(address) ?? []) if (t !== step && (action === undefined || t.action === action)) deps.add(t.id);
+    }
+    // The old occupant of an address goes before what takes its place (a pruned team whose title a
+    // renamed team takes), so that titles and paths stay unique at every moment.
+    if (step.action !== 'delete') for (const t of byAddress.get(step.address) ?? []) if (t.action === 'delete') deps.add(t.id);
+    step.dependsOn = [...deps].sort();
+  });
+  return steps;
+}
+
+/** The steps at the targeted addresses plus, transitively, every step they depend on. */
+function selectTargets(steps: Step[], targets: readonly string[]): Step[] {
+  const patterns = targets.map(parsePattern);
+  const byId = new Map(steps.map((s) => [s.id, s]));
+  const keep = new Set<string>();
+  const stack = steps.filter((s) => patterns.some((p) => patternMatches(p, s.org, s.address))).map((s) => s.id);
+  while (stack.length > 0) {
+    const id = stack.pop() as string;
+    if (keep.has(id)) continue;
+    keep.add(id);
+    for (const dep of byId.get(id)?.dependsOn ?? []) stack.push(dep);
+  }
+  return steps.filter((s) => keep.has(s.id));
+}
+
+/** A cycle among the steps left when no step is ready, for the error message. */
+function findCycle(left: Map<string, Node>): string[] {
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (id: string): string[] | undefined => {
+    state.set(id, 'open');
+    path.push(id);
+    for (const dep of left.get(id)?.step.dependsOn ?? []) {
+      if (!left.has(dep)) continue;
+      if (state.get(dep) === 'open') return [...path.slice(path.indexOf(dep)), dep];
+      if (!state.has(dep)) {
+        const found = visit(dep);
+        if (found) return found;
+      }
+    }
+    path.pop();
+    state.set(id, 'done');
+    return undefined;
+  };
+  for (const id of [...left.keys()].sort()) {
+    if (state.has(id)) continue;
+    const found = visit(id);
+    if (found) return found;
+  }
+  return [...left.keys()].sort();
+}
+
+/** Topological order with the (rank, address, action) tie-break; a cycle is a BugError naming its steps. */
+function order(nodes: Node[]): Step[] {
+  const byId = new Map(nodes.map((n) => [n.step.id, n]));
+  const waiting = new Map<string, number>();
+  const dependents = new Map<string, string[]>();
+  for (const n of nodes) {
+    const deps = n.step.dependsOn.filter((d) => byId.has(d));
+    waiting.set(n.step.id, deps.length);
+    for (const d of deps) dependents.set(d, [...(dependents.get(d) ?? []), n.step.id]);
+  }
+  const ready = new Heap<Node>(compareNodes);
+  for (const n of nodes) if (waiting.get(n.step.id) === 0) ready.push(n);
+  const out: Step[] = [];
+  while (ready.size > 0) {
+    const n = ready.pop() as Node;
+    out.push(n.step);
+    for (const d of dependents.get(n.step.id) ?? []) {
+      const w = (waiting.get(d) as number) - 1;
+      waiting.set(d, w);
+      if (w === 0) ready.push(byId.get(d) as Node);
+    }
+  }
+  if (out.length < nodes.length) {
+    const done = new Set(out.map((s) => s.id));
+    const left = new Map(nodes.filter((n) => !done.has(n.step.id)).map((n) => [n.step.id, n]));
+    throw new BugError(`the plan's steps depend on each other in a cycle: ${findCycle(left).join(' → ')}`);
+  }
+  return out;
+}
+
+function thresholdViolations(org: OrgDraft, steps: Step[]): SafetyViolation[] {
+  const out: SafetyViolation[] = [];
+  const deletes = steps.filter((s) => s.org === org.org && s.action === 'delete');
+  if (deletes.length > org.safety.maxDeletes) {
+    out.push({
+      rule: 'maxDeletes',
+      message: `${org.org}: ${deletes.length} deletes exceed safety.maxDeletes (${org.safety.maxDeletes})`,
+      steps: deletes.map((s) => s.id),
+    });
+  }
+  for (const kind of KINDS) {
+    const kp = org.kinds[kind];
+    if (!kp || kp.remoteCount < 10) continue;
+    const ofKind = deletes.filter((s) => s.kind === kind);
+    const percent = (ofKind.length / kp.remoteCount) * 100;
+    if (percent > org.safety.maxDeletePercent) {
+      out.push({
+        rule: 'maxDeletePercent',
+        message: `${org.org}: ${ofKind.length} of ${kp.remoteCount} ${kind} (${Math.round(percent)}%) would be deleted, above safety.maxDeletePercent (${org.safety.maxDeletePercent}%)`,
+        steps: ofKind.map((s) => s.id),
+      });
+    }
+  }
+  return out;
+}
+
+function summarize(steps: Step[], unmanaged: Plan['unmanaged']): PlanSummary {
+  const summary: PlanSummary = { create: 0, update: 0, delete: 0, other: 0, unmanaged: 0 };
+  for (const s of steps) {
+    if (s.action === 'create' || s.action === 'update' || s.action === 'delete') summary[s.action]++;
+    else summary.other++;
+  }
+  for (const perKind of Object.values(unmanaged)) for (const n of Object.values(perKind)) summary.unmanaged += n ?? 0;
+  return summary;
+}
+
+export function buildPlan(input: BuildPlanInput): Plan {
+  const orgs = [...input.orgs].sort((a, b) => compareStrings(a.org, b.org));
+  const violations: SafetyViolation[] = [];
+  const problems: PlanProblem[] = [];
+  const notes: string[] = [];
+  const unmanaged: Plan['unmanaged'] = {};
+  const fingerprintsByOrg = new Map<string, Record<string, string>>();
+  let steps: Step[] = [];
+
+  orgs.forEach((o) => {
+    const drafts: DraftStep[] = [];
+    const fingerprints: Record<string, string> = {};
+    const counts: Partial<Record<Kind, number>> = {};
+    for (const kind of KINDS) {
+      const kp = o.kinds[kind];
+      if (!kp) continue;
+      drafts.push(...kp.steps);
+      problems.push(...kp.problems);
+      for (const n of kp.notes ?? []) notes.push(`${o.org}: ${n}`);
+      for (const [address, hash] of Object.entries(kp.fingerprints)) if (!(address in fingerprints)) fingerprints[address] = hash;
+      if (kp.unmanaged > 0) counts[kind] = kp.unmanaged;
+    }
+    problems.push(...(o.problems ?? []));
+    unmanaged[o.org] = counts;
+    fingerprintsByOrg.set(o.org, fingerprints);
+    const protectedOut = applyProtect(o.org, drafts, o.protect);
+    violations.push(...protectedOut.violations);
+    steps.push(...toSteps(o.org, protectedOut.kept));
+  });
+
+  if (input.targets && input.targets.length > 0) steps = selectTargets(steps, input.targets);
+
+  const orgIndex = new Map(orgs.map((o, i) => [o.org, i]));
+  steps = order(steps.map((step) => ({ step, orgIndex: orgIndex.get(step.org) as number, rank: rank(step.action, step.kind) })));
+
+  for (const o of orgs) violations.push(...thresholdViolations(o, steps));
+
+  const fingerprints: Record<string, string> = {};
+  for (const s of steps) {
+    const hash = fingerprintsByOrg.get(s.org)?.[s.address];
+    if (hash !== undefined) fingerprints[`${s.org}/${s.address}`] = hash;
+  }
+
+  return {
+    formatVersion: 1,
+    toolVersion: input.toolVersion,
+    createdAt: input.createdAt,
+    configHash: input.configHash,
+    configPaths: [...input.configPaths],
+    orgs: orgs.map((o) => o.org),
+    steps,
+    unmanaged,
+    violations,
+    problems: problems.sort((a, b) => compareStrings(a.org, b.org) || compareStrings(a.address, b.address) || compareStrings(a.message, b.message)),
+    fingerprints,
+    summary: summarize(steps, unmanaged),
+    ...(notes.length > 0 ? { notes } : {}),
+  };
+}
+

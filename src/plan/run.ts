@@ -1,0 +1,109 @@
+/**
+ * Planning: read the current state of every organization the config names (all organizations at
+ * once, every kind's read at once; the client bounds requests in flight), let each kind turn desired
+ * + current into draft steps, and build the plan.
+ */
+import type { ApiClient } from '../api/types.js';
+import type { LoadedConfig, OrgConfig } from '../config/types.js';
+import { RESOURCE_MODULES } from '../resources/index.js';
+import type { KindPlan, PlanContext, ReadContext, ResourceModule } from '../resources/types.js';
+import { matchesAny } from './address.js';
+import { buildPlan, type OrgDraft } from './build.js';
+import type { Kind, Plan, PlanProblem } from './types.js';
+
+export interface PlanOptions {
+  toolVersion: string;
+  /** `--target`: addresses, globs or prefixes (optionally `ORG/`-qualified). */
+  targets?: string[];
+  /** `--replace`: integrations (and SAML providers) to publish or update even when nothing comparable differs. */
+  replace?: string[];
+  /** The plan's `createdAt` (tests fix it). */
+  now?: Date;
+  /** The kinds to plan; every registered kind by default. */
+  modules?: readonly ResourceModule[];
+}
+
+/** Kinds whose resources `--replace` can force. */
+const REPLACEABLE = /^(?:[^[\]"./]+\/)?(?:integrations|saml)\[/;
+
+function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
+  return {
+    steps: [...a.steps, ...b.steps],
+    unmanaged: a.unmanaged + b.unmanaged,
+    remoteCount: a.remoteCount + b.remoteCount,
+    problems: [...a.problems, ...b.problems],
+    fingerprints: { ...a.fingerprints, ...b.fingerprints },
+    notes: [...(a.notes ?? []), ...(b.notes ?? [])],
+  };
+}
+
+async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly ResourceModule[], replace: readonly string[]): Promise<OrgDraft> {
+  const org = desired.organization.id;
+  // Reads shared between kinds (teams for teams, team members and SAML) run once per organization.
+  const cache = new Map<string, Promise<unknown>>();
+  const shared = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    let p = cache.get(key);
+    if (!p) {
+      p = load();
+      cache.set(key, p);
+    }
+    return p as Promise<T>;
+  };
+  const readCtx: ReadContext = { org, client, desired, shared };
+  const remotes = await Promise.all(modules.map((m) => m.read(readCtx)));
+
+  const remote = new Map<Kind, unknown>();
+  modules.forEach((m, i) => {
+    if (!remote.has(m.kind)) remote.set(m.kind, remotes[i]);
+  });
+  const pruned = new Set<string>(desired.prune);
+  const planCtx: PlanContext = { org, desired, remote, prunes: (kind) => pruned.has(kind), replace };
+  const kinds: Partial<Record<Kind, KindPlan>> = {};
+  modules.forEach((m, i) => {
+    const kp = m.plan(planCtx, remotes[i]);
+    const prev = kinds[m.kind];
+    kinds[m.kind] = prev ? mergeKindPlans(prev, kp) : kp;
+  });
+  return { org, kinds, safety: desired.safety, protect: desired.protect };
+}
+
+/** Config addresses that `--replace` may name: the integrations and SAML providers of each organization. */
+function replaceProblems(config: LoadedConfig, replace: readonly string[]): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  for (const pattern of replace) {
+    const known = config.orgs.some((o) => {
+      const addresses = [
+        ...(o.integrations ?? []).map((i) => `integrations[${JSON.stringify(i.name)}]`),
+        ...(o.saml ?? []).map((s) => `saml[${JSON.stringify(s.label)}]`),
+      ];
+      return addresses.some((a) => matchesAny([pattern], o.organization.id, a));
+    });
+    if (!known || !REPLACEABLE.test(pattern)) {
+      problems.push({
+        org: config.orgs[0]?.organization.id ?? '',
+        address: pattern,
+        message: `--replace ${pattern} names no integration or SAML provider of the config (only those can be forced)`,
+      });
+    }
+  }
+  return problems;
+}
+
+export async function planOrgs(config: LoadedConfig, client: ApiClient, options: PlanOptions): Promise<Plan> {
+  const modules = options.modules ?? RESOURCE_MODULES;
+  const replace = options.replace ?? [];
+  const orgs = await Promise.all(config.orgs.map((o) => planOrg(o, client, modules, replace)));
+  const extra = replaceProblems(config, replace);
+  if (extra.length > 0 && orgs.length > 0) orgs[0] = { ...orgs[0], problems: [...(orgs[0].problems ?? []), ...extra] };
+  const plan = buildPlan({
+    toolVersion: options.toolVersion,
+    createdAt: (options.now ?? new Date()).toISOString(),
+    configHash: config.hash,
+    configPaths: config.files,
+    orgs,
+    targets: options.targets,
+  });
+  const unmatched = (options.targets ?? []).filter((t) => !plan.steps.some((s) => matchesAny([t], s.org, s.address)));
+  if (unmatched.length === 0) return plan;
+  return { ...plan, notes: [...(plan.notes ?? []), ...unmatched.map((t) => `--target ${t} selects no step: nothing there would change`)] };
+}

@@ -1,0 +1,71 @@
+/** Organization settings: one resource, `organization`, updated by PATCH ORG with the differing fields only. */
+import { fingerprint } from '../core/json.js';
+import type { JsonObject, JsonValue } from '../plan/types.js';
+import { compact, diffFields, pickManaged } from './common.js';
+import type { KindPlan, ResourceModule } from './types.js';
+
+/** `/v1/orgs/{org}` with the id encoded. */
+export function orgPath(org: string): string {
+  return `/v1/orgs/${encodeURIComponent(org)}`;
+}
+
+export const enc = encodeURIComponent;
+
+/** A KindPlan with nothing in it (the config does not manage the kind). */
+export function emptyKindPlan(): KindPlan {
+  return { steps: [], unmanaged: 0, remoteCount: 0, problems: [], fingerprints: {} };
+}
+
+/** The settings the API lets PATCH ORG change and the config may manage. */
+const FIELDS = ['title', 'emailDomains', 'hostname', 'defaultRole', 'sso', 'ai', 'inviteLinks'] as const;
+
+export interface RemoteOrganization {
+  id: string;
+  [field: string]: unknown;
+}
+
+/** Email domains are a set: compared sorted and lower-cased. */
+function normalizeField(field: string, value: JsonValue): JsonValue {
+  if (field === 'emailDomains' && Array.isArray(value)) return [...value].map((d) => String(d).toLowerCase()).sort();
+  return value;
+}
+
+export const organizationModule: ResourceModule<RemoteOrganization> = {
+  kind: 'organization',
+
+  async read(ctx) {
+    return ctx.shared('organization', async () => (await ctx.client.request<RemoteOrganization>('GET', orgPath(ctx.org))).body);
+  },
+
+  plan(ctx, remote) {
+    const { id: _id, agentInstructions: _ai, ...settings } = ctx.desired.organization;
+    const desired = compact(settings) as JsonObject;
+    const kp = emptyKindPlan();
+    kp.remoteCount = 1;
+    const managed = Object.keys(desired).filter((k) => (FIELDS as readonly string[]).includes(k));
+    if (managed.length === 0) return kp;
+    const current = pickManaged(remote, desired);
+    const before: JsonObject = {};
+    const after: JsonObject = {};
+    for (const field of managed) {
+      if (JSON.stringify(normalizeField(field, current[field])) !== JSON.stringify(normalizeField(field, desired[field]))) {
+        before[field] = current[field];
+        after[field] = desired[field];
+      }
+    }
+    if (Object.keys(after).length === 0) return kp;
+    kp.steps.push({
+      address: 'organization',
+      kind: 'organization',
+      action: 'update',
+      before,
+      after,
+      changes: diffFields(before, after),
+      requests: [{ method: 'PATCH', path: orgPath(ctx.org), body: after }],
+      needs: [],
+      remoteId: ctx.org,
+    });
+    kp.fingerprints.organization = fingerprint(Object.fromEntries(managed.map((f) => [f, normalizeField(f, current[f])])));
+    return kp;
+  },
+};
