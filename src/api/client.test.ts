@@ -1,0 +1,450 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../core/errors.js';
+import { createClient } from './client.js';
+import type { ApiClient, ClientOptions } from './types.js';
+import { sendJson, startTestServer, type Handler, type TestServer } from './test-server.js';
+
+const TOKEN = 'tok-5ecret-XYZ-123456';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+});
+
+async function setup(handler: Handler, options: Partial<ClientOptions> = {}): Promise<{ server: TestServer; client: ApiClient; lines: string[] }> {
+  const server = await startTestServer(handler);
+  const lines: string[] = [];
+  const client = createClient({ baseUrl: server.url, token: TOKEN, backoffBaseMs: 5, log: (l) => lines.push(l), ...options });
+  cleanups.push(() => server.close(), () => client.close());
+  return { server, client, lines };
+}
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    return err as ApiError;
+  }
+  throw new Error('expected the request to fail');
+}
+
+function expectNoToken(...things: unknown[]): void {
+  for (const thing of things) {
+    const texts = [String(thing), JSON.stringify(thing) ?? '', inspect(thing, { depth: 10, showHidden: true })];
+    if (thing instanceof Error) texts.push(thing.message, thing.stack ?? '');
+    for (const text of texts) expect(text).not.toContain(TOKEN);
+  }
+}
+
+describe('requests', () => {
+  it('sends the bearer token and JSON, and reads JSON back', async () => {
+    const { server, client } = await setup((_req, res, a) => sendJson(res, 201, { echo: JSON.parse(a.body) }, { location: '/x' }));
+    const res = await client.request('POST', '/v1/orgs/org_acme/teams', { body: { title: 'Eng' }, headers: { Prefer: 'return=minimal' } });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ echo: { title: 'Eng' } });
+    expect(res.headers.location).toBe('/x');
+    const a = server.arrivals[0];
+    expect(a.method).toBe('POST');
+    expect(a.url).toBe('/v1/orgs/org_acme/teams');
+    expect(a.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(a.headers['content-type']).toBe('application/json');
+    expect(a.headers.prefer).toBe('return=minimal');
+  });
+
+  it('sends no content-type without a body', async () => {
+    const { server, client } = await setup((_req, res) => sendJson(res, 200, {}));
+    await client.request('GET', '/v1/orgs/org_acme');
+    expect(server.arrivals[0].headers['content-type']).toBeUndefined();
+  });
+
+  it.each([202, 204, 205])('treats %i with an empty body as success with body undefined', async (status) => {
+    const { client } = await setup((_req, res) => {
+      res.statusCode = status;
+      res.end();
+    });
+    const res = await client.request('DELETE', '/v1/orgs/org_acme/members/u_bob');
+    expect(res.status).toBe(status);
+    expect(res.body).toBeUndefined();
+  });
+
+  it('keeps a non-JSON 2xx body as text', async () => {
+    const { client } = await setup((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('hello');
+    });
+    expect((await client.request('GET', '/v1/x')).body).toBe('hello');
+  });
+
+  it('keeps a 2xx body that claims JSON but is not as text', async () => {
+    const { client } = await setup((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{broken');
+    });
+    expect((await client.request('GET', '/v1/x')).body).toBe('{broken');
+  });
+
+  it('encodes query values and drops undefined ones', async () => {
+    const { server, client } = await setup((_req, res) => sendJson(res, 200, {}));
+    await client.request('GET', '/v1/orgs/o/members', { query: { email: 'a b&c@x.com', sso: true, n: 3, skip: undefined } });
+    expect(server.arrivals[0].url).toBe('/v1/orgs/o/members?email=a%20b%26c%40x.com&sso=true&n=3');
+  });
+
+  it.each(['', '/', '/v1', '/v1/'])('appends /v1 paths to a base URL ending in %j', async (suffix) => {
+    const server = await startTestServer((_req, res) => sendJson(res, 200, {}));
+    const client = createClient({ baseUrl: server.url + suffix, token: TOKEN });
+    cleanups.push(() => server.close(), () => client.close());
+    await client.request('GET', '/v1/orgs/org_acme');
+    expect(server.arrivals[0].url).toBe('/v1/orgs/org_acme');
+  });
+
+  it('keeps a path prefix of the base URL', async () => {
+    const server = await startTestServer((_req, res) => sendJson(res, 200, {}));
+    const client = createClient({ baseUrl: `${server.url}/api/v1/`, token: TOKEN });
+    cleanups.push(() => server.close(), () => client.close());
+    await client.request('GET', '/v1/orgs/org_acme');
+    expect(server.arrivals[0].url).toBe('/api/v1/orgs/org_acme');
+  });
+
+  it('keeps connections alive between requests', async () => {
+    const { server, client } = await setup((_req, res) => sendJson(res, 200, {}));
+    for (let i = 0; i < 10; i++) await client.request('GET', '/v1/x');
+    // undici's pool may open a second connection while the first finishes up, but no more.
+    expect(new Set(server.arrivals.map((a) => a.port)).size).toBeLessThanOrEqual(2);
+  });
+
+  it('counts requests per method', async () => {
+    const { client } = await setup((_req, res, _a, i) => (i === 0 ? sendJson(res, 503, {}) : sendJson(res, 200, {})));
+    await client.request('GET', '/v1/x');
+    await client.request('PATCH', '/v1/x', { body: {} });
+    await client.request('POST', '/v1/x', { body: {} });
+    expect(client.stats()).toEqual({ requests: 4, retries: 1, byMethod: { GET: 2, PATCH: 1, POST: 1 } });
+  });
+
+  it('writes one log line per exchange', async () => {
+    const { client, lines } = await setup((_req, res) => sendJson(res, 200, { items: [] }));
+    await client.listAll('/v1/orgs/x/teams');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^GET \/v1\/orgs\/x\/teams\?limit=1000 → 200 \(\d+ ms\)$/);
+  });
+
+  it('refuses an empty token or one with a line break', () => {
+    expect(() => createClient({ baseUrl: 'http://127.0.0.1:1', token: '' })).toThrow(/empty/);
+    expect(() => createClient({ baseUrl: 'http://127.0.0.1:1', token: 'abc\ndef' })).toThrow(/line breaks/);
+  });
+
+  it('refuses plain http to a remote host', () => {
+    expect(() => createClient({ baseUrl: 'http://api.example.com', token: TOKEN })).toThrow(/plain http/);
+  });
+});
+
+describe('paging', () => {
+  it('reads 2,500 items in pages of 1000, sending limit=1000 on every request', async () => {
+    const all = Array.from({ length: 2500 }, (_, i) => ({ id: `t${i}` }));
+    const { server, client } = await setup((_req, res, a) => {
+      const q = new URL(a.url, 'http://x').searchParams;
+      const start = q.get('page') ? Number(Buffer.from(q.get('page') as string, 'base64url').toString()) : 0;
+      const limit = Number(q.get('limit'));
+      const end = Math.min(all.length, start + limit);
+      const next = end < all.length ? { page: Buffer.from(String(end)).toString('base64url') } : undefined;
+      sendJson(res, 200, { items: all.slice(start, end), next, count: all.length });
+    });
+    const items = await client.listAll<{ id: string }>('/v1/orgs/o/teams', { nested: true });
+    expect(items.map((t) => t.id)).toEqual(all.map((t) => t.id));
+    expect(server.arrivals).toHaveLength(3);
+    for (const a of server.arrivals) {
+      const q = new URL(a.url, 'http://x').searchParams;
+      expect(q.get('limit')).toBe('1000');
+      expect(q.get('nested')).toBe('true');
+    }
+    expect(new URL(server.arrivals[0].url, 'http://x').searchParams.has('page')).toBe(false);
+  });
+
+  it('always sends limit=1000, whatever the caller asked', async () => {
+    const { server, client } = await setup((_req, res) => sendJson(res, 200, { items: [1], next: null }));
+    expect(await client.listAll('/v1/x', { limit: 5 })).toEqual([1]);
+    expect(server.arrivals[0].url).toBe('/v1/x?limit=1000');
+  });
+
+  it('stops at a next without a page', async () => {
+    const { server, client } = await setup((_req, res) => sendJson(res, 200, { items: [1, 2], next: {} }));
+    expect(await client.listAll('/v1/x')).toEqual([1, 2]);
+    expect(server.arrivals).toHaveLength(1);
+  });
+
+  it('yields items as pages arrive', async () => {
+    const { client } = await setup((_req, res, a) =>
+      sendJson(res, 200, a.url.includes('page=') ? { items: ['b'] } : { items: ['a'], next: { page: 'p2' } }),
+    );
+    const seen: string[] = [];
+    for await (const item of client.paginate<string>('/v1/x')) seen.push(item);
+    expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('fails clearly on a body without an items array', async () => {
+    const { client } = await setup((_req, res) => sendJson(res, 200, { teams: [] }));
+    const err = await failure(client.listAll('/v1/orgs/o/teams', { q: 'x' }));
+    expect(err.code).toBe('API_BAD_RESPONSE');
+    expect(err.message).toContain('GET /v1/orgs/o/teams');
+    expect(err.message).toContain('{"teams":[]}');
+  });
+
+  it('fails instead of looping on a repeated page cursor', async () => {
+    const { server, client } = await setup((_req, res) => sendJson(res, 200, { items: [1], next: { page: 'same' } }));
+    const err = await failure(client.listAll('/v1/x'));
+    expect(err.message).toContain('twice');
+    expect(server.arrivals).toHaveLength(2);
+  });
+});
+
+describe('retries', () => {
+  it('retries a GET through 5xx answers and succeeds', async () => {
+    const { server, client, lines } = await setup((_req, res, _a, i) => (i < 2 ? sendJson(res, 503, { error: { code: 503, message: 'busy' } }) : sendJson(res, 200, { ok: true })));
+    expect((await client.request('GET', '/v1/x')).body).toEqual({ ok: true });
+    expect(server.arrivals).toHaveLength(3);
+    expect(client.stats()).toMatchObject({ requests: 3, retries: 2 });
+    expect(lines[0]).toMatch(/^GET \/v1\/x → 503 \(\d+ ms\); retry 1 of 4 in \d+ ms$/);
+    expect(lines.at(-1)).toMatch(/→ 200/);
+  });
+
+  it.each(['PUT', 'PATCH', 'DELETE'] as const)('retries a %s through connection resets and succeeds', async (method) => {
+    const { server, client } = await setup((req, res, _a, i) => {
+      if (i < 2) req.socket.destroy();
+      else sendJson(res, 200, { ok: true });
+    });
+    expect((await client.request(method, '/v1/x', { body: { a: 1 } })).body).toEqual({ ok: true });
+    expect(server.arrivals).toHaveLength(3);
+    expect(server.arrivals.every((a) => a.body === '{"a":1}')).toBe(true);
+  });
+
+  it('gives up after maxAttempts on 5xx with the last status', async () => {
+    const { server, client, lines } = await setup((_req, res) => sendJson(res, 500, { error: { code: 500, message: 'boom' } }), { maxAttempts: 3 });
+    const err = await failure(client.request('GET', '/v1/orgs/o/teams', { query: { limit: 1000 } }));
+    expect(err.status).toBe(500);
+    expect(err.message).toBe('GET /v1/orgs/o/teams → 500: boom (after 3 attempts)');
+    expect(server.arrivals).toHaveLength(3);
+    expect(lines.at(-1)).toContain('giving up after 3 attempts');
+  });
+
+  it('gives up after maxAttempts on resets with status 0 and the network error', async () => {
+    const { server, client } = await setup((req) => req.socket.destroy(), { maxAttempts: 4 });
+    const err = await failure(client.request('GET', '/v1/orgs/o'));
+    expect(err.status).toBe(0);
+    expect(err.code).toBe('API_UNREACHABLE');
+    expect(err.apiMessage).toMatch(/^connection (reset|closed by the server) \(after 4 attempts\)$/);
+    expect(err.message).toContain('GET /v1/orgs/o → no answer');
+    expect(server.arrivals).toHaveLength(4);
+  });
+
+  it('does not retry a POST on 5xx or a reset', async () => {
+    const five = await setup((_req, res) => sendJson(res, 503, {}));
+    expect((await failure(five.client.request('POST', '/v1/x', { body: {} }))).status).toBe(503);
+    expect(five.server.arrivals).toHaveLength(1);
+
+    const reset = await setup((req) => req.socket.destroy());
+    expect((await failure(reset.client.request('POST', '/v1/x', { body: {} }))).status).toBe(0);
+    expect(reset.server.arrivals).toHaveLength(1);
+    expect(reset.client.stats().retries).toBe(0);
+  });
+
+  it('retries a POST when asked to', async () => {
+    const { server, client } = await setup((_req, res, _a, i) => (i === 0 ? sendJson(res, 502, {}) : sendJson(res, 201, { id: 'x' })));
+    expect((await client.request('POST', '/v1/x', { body: {}, retry: true })).status).toBe(201);
+    expect(server.arrivals).toHaveLength(2);
+  });
+
+  it('does not retry a GET when told not to', async () => {
+    const { server, client } = await setup((_req, res) => sendJson(res, 503, {}));
+    await failure(client.request('GET', '/v1/x', { retry: false }));
+    expect(server.arrivals).toHaveLength(1);
+  });
+
+  it.each([400, 401, 403, 404, 409])('does not retry a %i', async (status) => {
+    const { server, client } = await setup((_req, res) => sendJson(res, status, { error: { code: status, message: 'no' } }));
+    expect((await failure(client.request('GET', '/v1/x'))).status).toBe(status);
+    expect(server.arrivals).toHaveLength(1);
+  });
+
+  it('honours Retry-After on 429 (measured wait)', async () => {
+    const { server, client } = await setup((_req, res, _a, i) =>
+      i === 0 ? sendJson(res, 429, { error: { code: 429, message: 'slow down' } }, { 'retry-after': '1' }) : sendJson(res, 200, {}),
+    );
+    await client.request('GET', '/v1/x');
+    expect(server.arrivals).toHaveLength(2);
+    expect(server.arrivals[1].at - server.arrivals[0].at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('honours Retry-After given as an HTTP date', async () => {
+    const { server, client } = await setup((_req, res, _a, i) =>
+      i === 0 ? sendJson(res, 429, {}, { 'retry-after': new Date(Date.now() + 2000).toUTCString() }) : sendJson(res, 200, {}),
+    );
+    await client.request('GET', '/v1/x');
+    // The date has whole seconds, so the wait is between 1 and 2 seconds.
+    expect(server.arrivals[1].at - server.arrivals[0].at).toBeGreaterThanOrEqual(900);
+  });
+
+  it('honours X-RateLimit-Reset as seconds to wait on 429 without Retry-After', async () => {
+    const { server, client } = await setup((_req, res, _a, i) =>
+      i === 0 ? sendJson(res, 429, {}, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' }) : sendJson(res, 200, {}),
+    );
+    await client.request('GET', '/v1/x');
+    expect(server.arrivals[1].at - server.arrivals[0].at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('honours X-RateLimit-Reset as an epoch time', async () => {
+    const { server, client } = await setup((_req, res, _a, i) =>
+      i === 0
+        ? sendJson(res, 429, {}, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1) })
+        : sendJson(res, 200, {}),
+    );
+    await client.request('GET', '/v1/x');
+    expect(server.arrivals[1].at - server.arrivals[0].at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('holds later requests back after X-RateLimit-Remaining: 0 on a success', async () => {
+    const { server, client } = await setup((_req, res, _a, i) =>
+      sendJson(res, 200, {}, i === 0 ? { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' } : { 'x-ratelimit-remaining': '99' }),
+    );
+    await client.request('GET', '/v1/a');
+    await client.request('GET', '/v1/b');
+    expect(server.arrivals[1].at - server.arrivals[0].at).toBeGreaterThanOrEqual(950);
+    expect(client.stats().retries).toBe(0);
+  });
+
+  it('makes every concurrent caller wait out a 429', async () => {
+    const { server, client } = await setup((_req, res, a) =>
+      a.url === '/v1/first' && server.arrivals.length === 1 ? sendJson(res, 429, {}, { 'retry-after': '1' }) : sendJson(res, 200, {}),
+    );
+    const first = client.request('GET', '/v1/first');
+    while (server.arrivals.length === 0) await sleep(5);
+    await sleep(50);
+    // /v1/first got its 429 and waits; a caller starting now waits with it.
+    await client.request('GET', '/v1/second');
+    await first;
+    const second = server.arrivals.find((a) => a.url === '/v1/second');
+    expect(second && second.at - server.arrivals[0].at).toBeGreaterThanOrEqual(900);
+    expect(server.arrivals.filter((a) => a.url === '/v1/first')).toHaveLength(2);
+  });
+
+  it('caps a single wait at maxWaitMs', async () => {
+    const { server, client } = await setup(
+      (_req, res, _a, i) => (i === 0 ? sendJson(res, 429, {}, { 'retry-after': '3600' }) : sendJson(res, 200, {})),
+      { maxWaitMs: 50 },
+    );
+    const t0 = performance.now();
+    await client.request('GET', '/v1/x');
+    expect(server.arrivals).toHaveLength(2);
+    // Not an hour: the cap applied.
+    expect(performance.now() - t0).toBeLessThan(5000);
+  });
+});
+
+describe('timeouts and cancelling', () => {
+  it('treats a server that never answers as a network error after timeoutMs, and retries', async () => {
+    const { server, client } = await setup(() => undefined, { timeoutMs: 200, maxAttempts: 2 });
+    const err = await failure(client.request('GET', '/v1/orgs/o/teams'));
+    expect(err.status).toBe(0);
+    expect(err.message).toBe('GET /v1/orgs/o/teams → no answer: timed out after 200 ms (after 2 attempts)');
+    expect(server.arrivals).toHaveLength(2);
+  });
+
+  it('times out a body that stops halfway', async () => {
+    const { client } = await setup(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"items": [');
+      },
+      { timeoutMs: 200, maxAttempts: 1 },
+    );
+    const err = await failure(client.request('GET', '/v1/x'));
+    expect(err.status).toBe(0);
+    expect(err.apiMessage).toContain('timed out');
+  });
+
+  it('stops without retrying when the caller cancels', async () => {
+    const { server, client } = await setup(() => undefined, { timeoutMs: 5000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const err = await failure(client.request('GET', '/v1/x', { signal: controller.signal }));
+    expect(err.code).toBe('API_ABORTED');
+    expect(server.arrivals).toHaveLength(1);
+  });
+});
+
+describe('errors', () => {
+  it('names method, path without query, status and the live service message', async () => {
+    const { client } = await setup((_req, res) => sendJson(res, 404, { error: { code: 404, message: 'Team not found' } }));
+    const err = await failure(client.request('GET', '/v1/orgs/org_acme/teams/t9', { query: { limit: 1000 } }));
+    expect(err.message).toBe('GET /v1/orgs/org_acme/teams/t9 → 404: Team not found');
+    expect(err).toMatchObject({ method: 'GET', path: '/v1/orgs/org_acme/teams/t9', status: 404, apiMessage: 'Team not found', code: 'API_404' });
+    expect(err.hint).toBeTruthy();
+  });
+
+  it('takes a top-level message from another shape of body', async () => {
+    const { client } = await setup((_req, res) => sendJson(res, 400, { message: 'title: required' }));
+    expect((await failure(client.request('PATCH', '/v1/x', { body: {} }))).apiMessage).toBe('title: required');
+  });
+
+  it('shortens a long non-JSON error body', async () => {
+    const page = `<html><body><h1>502 Bad Gateway</h1><p>${'upstream trouble '.repeat(100)}</p></body></html>`;
+    const { client } = await setup((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end(page);
+    }, { maxAttempts: 1 });
+    const err = await failure(client.request('GET', '/v1/x'));
+    expect(err.status).toBe(502);
+    expect(err.apiMessage.startsWith('502 Bad Gateway upstream trouble')).toBe(true);
+    expect(err.apiMessage.length).toBeLessThanOrEqual(200);
+    expect(err.apiMessage).not.toContain('<');
+  });
+
+  it('says HTTP <status> for an empty error body', async () => {
+    const { client } = await setup((_req, res) => {
+      res.statusCode = 418;
+      res.end();
+    });
+    expect((await failure(client.request('GET', '/v1/x'))).message).toBe('GET /v1/x → 418: HTTP 418');
+  });
+
+  it('never shows the token: not in errors, their JSON or inspection, nor in log lines', async () => {
+    const { client, lines } = await setup(
+      (req, res, a) => {
+        if (a.url.startsWith('/v1/echo')) sendJson(res, 401, { error: { code: 401, message: `bad credentials: ${req.headers.authorization}` } });
+        else if (a.url.startsWith('/v1/reset')) req.socket.destroy();
+        // /v1/hang: never answers
+      },
+      { timeoutMs: 150, maxAttempts: 2 },
+    );
+    const errors = [
+      await failure(client.request('GET', '/v1/echo')),
+      await failure(client.request('GET', '/v1/reset')),
+      await failure(client.request('GET', '/v1/hang')),
+      await failure(client.request('POST', `/v1/echo/${TOKEN}`, { body: { x: 1 } })),
+    ];
+    expect(errors[0].apiMessage).toBe('bad credentials: Bearer (token)');
+    expectNoToken(...errors, lines.join('\n'), client);
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('maxRps', () => {
+  it('spaces request starts across concurrent callers', async () => {
+    const { server, client } = await setup((_req, res) => sendJson(res, 200, {}), { maxRps: 20 });
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: 10 }, (_, i) => client.request('GET', `/v1/x${i}`)));
+    expect(server.arrivals).toHaveLength(10);
+    // 10 starts at most 20 per second: the last starts 9 × 50 ms after the first.
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(400);
+    const times = server.arrivals.map((a) => a.at).sort((a, b) => a - b);
+    expect(times[9] - times[0]).toBeGreaterThanOrEqual(400);
+  });
+
+  it('counts retries against the ceiling too', async () => {
+    const { server, client } = await setup((_req, res, _a, i) => (i < 3 ? sendJson(res, 503, {}) : sendJson(res, 200, {})), { maxRps: 10 });
+    await client.request('GET', '/v1/x');
+    expect(server.arrivals).toHaveLength(4);
+    expect(server.arrivals[3].at - server.arrivals[0].at).toBeGreaterThanOrEqual(270);
+  });
+});
