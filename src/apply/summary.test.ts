@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { ApplyResult, StepOutcome } from './executor.js';
+import { renderApplySummary } from './summary.js';
+
+const outcome = (address: string, extra: Partial<StepOutcome> = {}): StepOutcome => ({
+  step: `org_a/${address}:create`,
+  org: 'org_a',
+  address,
+  kind: 'teams',
+  action: 'create',
+  requests: 1,
+  ...extra,
+});
+
+const result: ApplyResult = {
+  applied: [outcome('teams["A"]', { requests: 2 })],
+  failed: [outcome('teams["B"]', { message: 'PUT /v1/orgs/org_a/teams → 400: title: bad s3cr3t-value' })],
+  skipped: [outcome('teams["B"].members', { action: 'update', cause: 'org_a/teams["B"]:create', message: 'not run: it needs org_a/teams["B"]:create, which failed' })],
+  durationMs: 12,
+};
+const secrets = [{ name: 'env:X', value: 's3cr3t-value' }];
+
+describe('renderApplySummary', () => {
+  it('text: counts, failures with their messages, skipped with their cause, convergence', () => {
+    const text = renderApplySummary(result, { format: 'text', secrets, color: false, convergence: { converged: false, remaining: 1, addresses: ['org_a/teams["B"]'] } });
+    expect(text).toBe(
+      [
+        'Apply: 1 applied, 1 failed, 1 skipped.',
+        'Failed:',
+        '  ✗ create teams["B"]: PUT /v1/orgs/org_a/teams → 400: title: bad (sensitive)',
+        'Skipped:',
+        '  - update teams["B"].members (needs org_a/teams["B"]:create, which failed)',
+        'not converged: 1 change left',
+        '  ~ org_a/teams["B"]',
+        '',
+      ].join('\n'),
+    );
+    expect(text).not.toContain(String.fromCharCode(27));
+  });
+
+  it('text: a stopped run and a converged one', () => {
+    const stopped: ApplyResult = { applied: [], failed: [], skipped: [], stopped: 'stopped: PATCH /v1/orgs/o → 403: read-only token', durationMs: 1 };
+    expect(renderApplySummary(stopped, { format: 'text', secrets: [], color: false })).toBe(
+      'Apply: 0 applied, 0 failed, 0 skipped.\nRun stopped: PATCH /v1/orgs/o → 403: read-only token\n',
+    );
+    const good: ApplyResult = { applied: [outcome('teams["A"]')], failed: [], skipped: [], durationMs: 1 };
+    expect(renderApplySummary(good, { format: 'text', secrets: [], color: true, multiOrg: true, convergence: { converged: true, remaining: 0, addresses: [] } })).toContain('converged: no changes left');
+  });
+
+  it('json: a stable document with every outcome, masked', () => {
+    const json = JSON.parse(renderApplySummary(result, { format: 'json', secrets, color: true }));
+    expect(json).toMatchObject({
+      formatVersion: 1,
+      summary: { applied: 1, failed: 1, skipped: 1 },
+      stopped: null,
+      convergence: null,
+      durationMs: 12,
+    });
+    expect(json.failed[0].message).toBe('PUT /v1/orgs/org_a/teams → 400: title: bad (sensitive)');
+    expect(json.skipped[0].cause).toBe('org_a/teams["B"]:create');
+    expect(JSON.stringify(json)).not.toContain('s3cr3t-value');
+  });
+});

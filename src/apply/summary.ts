@@ -1,0 +1,98 @@
+/**
+ * The end of an apply, for people (text) and for programs (JSON): what was applied, what failed
+ * and why, what was skipped because of what, whether the run stopped, and whether it converged.
+ */
+import pc from 'picocolors';
+import { maskSecrets, type Secret } from '../core/secrets.js';
+import type { ApplyResult, StepOutcome } from './executor.js';
+
+/** What the re-plan of the touched addresses found after the last step. */
+export interface Convergence {
+  converged: boolean;
+  /** Steps the re-plan still finds. */
+  remaining: number;
+  /** `ORG/ADDRESS` of what is left, in plan order. */
+  addresses: string[];
+}
+
+export interface SummaryOptions {
+  format: 'text' | 'json';
+  secrets: readonly Secret[];
+  color: boolean;
+  /** Show addresses under their organization (`org_acme/teams["A"]`). */
+  multiOrg?: boolean;
+  convergence?: Convergence;
+}
+
+/** `create teams["Engineering"]`, or with the organization when the plan has several. */
+export function describeOutcome(outcome: Pick<StepOutcome, 'org' | 'address' | 'action'>, multiOrg = false): string {
+  return `${outcome.action} ${multiOrg ? `${outcome.org}/` : ''}${outcome.address}`;
+}
+
+export function countsLine(result: ApplyResult): string {
+  return `Apply: ${result.applied.length} applied, ${result.failed.length} failed, ${result.skipped.length} skipped.`;
+}
+
+export function convergenceLine(c: Convergence): string {
+  return c.converged ? 'converged: no changes left' : `not converged: ${c.remaining} ${c.remaining === 1 ? 'change' : 'changes'} left`;
+}
+
+export function renderApplySummary(result: ApplyResult, options: SummaryOptions): string {
+  const masked = maskSecrets(result, options.secrets);
+  const convergence = options.convergence ? maskSecrets(options.convergence, options.secrets) : undefined;
+  return options.format === 'json' ? renderJson(masked, convergence) : renderText(masked, convergence, options);
+}
+
+function renderJson(result: ApplyResult, convergence: Convergence | undefined): string {
+  const outcome = (o: StepOutcome) => ({
+    step: o.step,
+    org: o.org,
+    address: o.address,
+    kind: o.kind,
+    action: o.action,
+    requests: o.requests,
+    ...(o.message !== undefined ? { message: o.message } : {}),
+    ...(o.cause !== undefined ? { cause: o.cause } : {}),
+  });
+  const doc = {
+    formatVersion: 1,
+    summary: { applied: result.applied.length, failed: result.failed.length, skipped: result.skipped.length },
+    applied: result.applied.map(outcome),
+    failed: result.failed.map(outcome),
+    skipped: result.skipped.map(outcome),
+    stopped: result.stopped ?? null,
+    durationMs: result.durationMs,
+    convergence: convergence ?? null,
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+function renderText(result: ApplyResult, convergence: Convergence | undefined, options: SummaryOptions): string {
+  const paint = (f: (s: string) => string) => (s: string) => (options.color ? f(s) : s);
+  const red = paint(pc.red);
+  const yellow = paint(pc.yellow);
+  const green = paint(pc.green);
+  const bold = paint(pc.bold);
+  const lines: string[] = [];
+  const bad = result.failed.length > 0 || result.stopped !== undefined;
+  lines.push(bold(bad ? red(countsLine(result)) : countsLine(result)));
+  if (result.failed.length > 0) {
+    lines.push('Failed:');
+    for (const o of result.failed) lines.push(red(`  ✗ ${describeOutcome(o, options.multiOrg)}: ${o.message ?? 'failed'}`));
+  }
+  if (result.skipped.length > 0) {
+    lines.push('Skipped:');
+    for (const o of result.skipped) {
+      const why = o.cause !== undefined ? `needs ${o.cause}, which failed` : (o.message ?? 'not run').replace(/^not run: /, '');
+      lines.push(yellow(`  - ${describeOutcome(o, options.multiOrg)} (${why})`));
+    }
+  }
+  // `stopped` reads "stopped: …" or "interrupted: …".
+  if (result.stopped !== undefined) lines.push(red(`Run ${result.stopped}`));
+  if (convergence) {
+    lines.push(convergence.converged ? green(convergenceLine(convergence)) : yellow(convergenceLine(convergence)));
+    for (const address of convergence.addresses.slice(0, 10)) lines.push(yellow(`  ~ ${address}`));
+    if (convergence.addresses.length > 10) lines.push(yellow(`  … and ${convergence.addresses.length - 10} more`));
+  }
+  return `${lines.join('\n')}\n`;
+}
