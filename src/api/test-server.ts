@@ -17,7 +17,7 @@ export interface Arrival {
   port: number;
 }
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, arrival: Arrival, index: number) => void | Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse, arrival: Arrival, index: number) => unknown;
 
 export interface TestServer {
   url: string;
