@@ -63,7 +63,7 @@ export function renderJson(plan: MaskedPlan): string {
   for (const org of orgsOf(plan)) {
     const counts = plan.unmanaged[org] ?? {};
     const forOrg: Record<string, number> = {};
-    for (const kind of KINDS) if (counts[kind] !== undefined) forOrg[kind] = counts[kind];
+    for (const kind of KINDS) if (counts[kind]) forOrg[kind] = counts[kind];
     unmanaged[org] = forOrg;
   }
   const s = plan.summary;
