@@ -15,7 +15,8 @@ const RenamedFrom = z.string().min(1).describe('Natural key of the remote resour
 
 /** A rich-text block; nodes recurse. Unknown properties are kept (the API adds its own). */
 export const RichTextBlock: z.ZodType<RichTextBlockT> = z.lazy(() =>
-  z.looseObject({
+  z
+    .looseObject({
     object: z.string(),
     type: z.string().optional(),
     key: z.string().optional(),
@@ -23,7 +24,9 @@ export const RichTextBlock: z.ZodType<RichTextBlockT> = z.lazy(() =>
     data: z.record(z.string(), z.unknown()).optional(),
     nodes: z.array(RichTextBlock).optional(),
     leaves: z.array(z.record(z.string(), z.unknown())).optional(),
-  }),
+    })
+    // The id names the recursive definition in the JSON Schema ($defs/RichTextBlock).
+    .meta({ id: 'RichTextBlock' }),
 );
 export interface RichTextBlockT {
   object: string;
@@ -45,7 +48,9 @@ export const RichTextDocument = z
   .describe('A full rich-text document as the API returns it');
 
 /** Plain text or markdown paragraphs, or a full rich-text document. */
-export const Instructions = z.union([z.string(), RichTextDocument]);
+export const Instructions = z.union([z.string(), RichTextDocument], {
+  error: 'must be text (plain or markdown paragraphs) or a rich-text document ({object: document, nodes: [...]})',
+});
 
 export const Organization = z
   .strictObject({
@@ -62,15 +67,18 @@ export const Organization = z
   .describe('Organization settings');
 
 export const Member = z.strictObject({
-  user: z.string().min(1).describe('Email or user id of an existing member'),
+  user: z.string().min(1).describe('Email or user id of an existing member (the API cannot invite)'),
   role: Role.nullable().describe('Role, or null for a guest'),
 });
 
 export const TeamRole = z.enum(['owner', 'member']);
-export const TeamMember = z.union([
-  z.string().min(1).describe('Email or user id; role member'),
-  z.strictObject({ user: z.string().min(1), role: TeamRole.default('member') }),
-]);
+export const TeamMember = z.union(
+  [
+    z.string().min(1).describe('Email or user id; role member'),
+    z.strictObject({ user: z.string().min(1), role: TeamRole.default('member') }),
+  ],
+  { error: 'must be an email or user id, or {user, role}' },
+);
 
 export const Team = z.strictObject({
   id: Id.optional(),
@@ -88,14 +96,18 @@ export interface CollectionT {
   collections?: CollectionT[];
 }
 export const Collection: z.ZodType<CollectionT> = z.lazy(() =>
-  z.strictObject({
-    id: Id.optional(),
-    renamedFrom: RenamedFrom.optional(),
-    title: z.string().min(1).max(50),
-    description: z.string().max(100).nullable().optional(),
-    defaultLevel: Level.nullable().optional(),
-    collections: z.array(Collection).optional().describe('Child collections'),
-  }),
+  z
+    .strictObject({
+      id: Id.optional(),
+      renamedFrom: RenamedFrom.optional().describe('Path of the remote collection this one was called before'),
+      // A "/" would make the collection's path (its natural key, `Product/API`) ambiguous.
+      title: z.string().min(1).max(50).regex(/^[^/]*$/, { error: 'must not contain "/" (collection paths use it to separate titles)' }),
+      description: z.string().max(100).nullable().optional(),
+      defaultLevel: Level.nullable().optional(),
+      collections: z.array(Collection).optional().describe('Child collections'),
+    })
+    // The id names the recursive definition in the JSON Schema ($defs/Collection).
+    .meta({ id: 'Collection' }),
 );
 
 export const Space = z.strictObject({
@@ -154,9 +166,16 @@ export const SamlProvider = z.strictObject({
   renamedFrom: RenamedFrom.optional(),
   label: z.string().min(1).max(30),
   entityID: z.string().max(1024).optional(),
-  ssoURL: z.url().max(2048).optional(),
+  ssoURL: z.url({ protocol: /^https?$/ }).max(2048).optional(),
   certificate: z.string().max(10000).optional(),
-  defaultTeam: z.string().min(1).nullable().optional().describe('Team title'),
+  /*
+   * A team title. When the config defines that team, the SAML provider's step waits for it; when the
+   * config names no such team (teams managed by hand, or `teams` absent), the loader records it in
+   * `OrgConfig.deferred` as "to be checked at plan time" and the planner reports a problem if no
+   * remote team has that title. A title that names no config team while `teams` is pruned is an
+   * error at once: the plan would delete that team.
+   */
+  defaultTeam: z.string().min(1).nullable().optional().describe('Team title (a team of this config, or an existing team)'),
   defaultRole: Role.nullable().optional(),
 });
 
@@ -164,7 +183,9 @@ const IntegrationName = z
   .string()
   .min(1)
   .max(100)
-  .regex(/^[a-zA-Z0-9-_.]+$/, 'letters, digits, "-", "_" and "." only');
+  // The API's pattern ^[a-zA-Z0-9-_.]+$, with "-" moved last so that it also reads as a literal in
+  // the unicode regular expressions of JSON Schema validators.
+  .regex(/^[a-zA-Z0-9_.-]+$/, { error: 'must hold only letters, digits, "-", "_" and "."' });
 
 export const Integration = z.strictObject({
   name: IntegrationName,
@@ -177,15 +198,15 @@ export const Integration = z.strictObject({
   target: z.string().min(1).optional(),
   scopes: z.array(z.string().min(1)).min(1),
   categories: z.array(z.string().min(1)).optional(),
-  externalLinks: z.array(z.strictObject({ url: z.url(), label: z.string().min(1) })).optional(),
+  externalLinks: z.array(z.strictObject({ url: z.url({ protocol: /^https?$/ }), label: z.string().min(1) })).optional(),
   contentSecurityPolicy: z.string().optional(),
-  secrets: z.record(z.string(), z.string()).optional(),
+  secrets: z.record(z.string(), z.string()).optional().describe('Secret values (masked in every output); usually ${env:…}'),
 });
 
 export const Translation = z.strictObject({
   id: Id.optional(),
-  source: z.strictObject({ space: Id, language: z.string().min(1) }),
-  language: z.string().min(1),
+  source: z.strictObject({ space: Id.describe('The space translated'), language: z.string().min(1).describe('Its language') }),
+  language: z.string().min(1).describe('The target language'),
   instructions: Instructions.optional(),
 });
 
@@ -212,7 +233,7 @@ export const Safety = z.strictObject({
 export const ConfigDocument = z
   .strictObject({
     version: z.literal(1),
-    api: z.strictObject({ url: z.string().min(1) }).optional(),
+    api: z.strictObject({ url: z.url({ protocol: /^https?$/ }).describe('Base URL of the API') }).optional(),
     organization: Organization,
     members: z.array(Member).optional(),
     teams: z.array(Team).optional(),
@@ -222,9 +243,17 @@ export const ConfigDocument = z
     saml: z.array(SamlProvider).optional(),
     integrations: z.array(Integration).optional(),
     translations: z.array(Translation).optional(),
-    prune: z.union([z.literal('all'), z.array(z.union([PrunableKind, z.literal('all')]))]).optional(),
+    prune: z
+      .union([z.literal('all'), z.array(z.enum([...PRUNABLE, 'all']))], {
+        error: `must be "all" or a list of kinds (${PRUNABLE.join(', ')})`,
+      })
+      .optional()
+      .describe('Kinds for which this config is the whole truth: remote resources it does not mention are deleted'),
     safety: Safety.optional(),
-    protect: z.array(z.string().min(1)).optional().describe('Addresses or globs that are never deleted'),
+    protect: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Addresses or globs (`*` within a key, `**` anything) that are never deleted, such as teams["Legacy"]'),
   })
   .describe('A docplane config document');
 

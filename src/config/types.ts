@@ -21,6 +21,23 @@ export interface SourceLocation {
 }
 
 /**
+ * A reference the loader could not check offline because the config does not hold its target: the
+ * planner checks it against the remote state (and reports a PlanProblem when nothing matches).
+ */
+export interface DeferredCheck {
+  /** The kind of the referenced resource. */
+  kind: 'teams' | 'collections' | 'sections';
+  /** Its natural key: a team title, a collection path, a section path (within `site`). */
+  key: string;
+  /** For sections: the site they belong to. */
+  site?: string;
+  /** Address of the resource that refers to it, and the field. */
+  from: string;
+  field: string;
+  location?: SourceLocation;
+}
+
+/**
  * The desired state of one organization, merged from every document that names it. A list that is
  * undefined was absent from the config (manages nothing); an empty list means "none".
  */
@@ -43,6 +60,8 @@ export interface OrgConfig {
    * May be empty for configs built in code.
    */
   locations: Record<string, SourceLocation>;
+  /** References to resources the config does not define, to be checked at plan time. */
+  deferred?: DeferredCheck[];
 }
 
 export interface LoadedConfig {

@@ -1,0 +1,163 @@
+/**
+ * `${env:NAME}`, `${env:NAME:-default}` and `${file:PATH}` inside any string of a config, and `$${`
+ * for a literal `${`. Every value they bring in is a secret (masked in every output). `${file:…}` is
+ * relative to the YAML file and must stay inside the config folder once symlinks are resolved.
+ */
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Secret } from '../core/secrets.js';
+import { decodeText } from './source.js';
+
+/** A file read through `${file:…}`: part of the config's hash. */
+export interface IncludedFile {
+  rel: string;
+  raw: Buffer;
+}
+
+export interface InterpolationContext {
+  env: Record<string, string | undefined>;
+  /** The config folder, as given (file references may not leave it). */
+  root: string;
+  /** realpath of the config folder. */
+  rootReal: string;
+  /** Folder of the YAML file the string is in. */
+  dir: string;
+  /** Shared across one load: each referenced file is read once. */
+  files: Map<string, { text: string } | { problem: string }>;
+  included: Map<string, IncludedFile>;
+  secrets: Map<string, Secret>;
+}
+
+export interface InterpolationProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+/** Large enough for any script or certificate; a bigger file is surely a wrong path. */
+const MAX_FILE_BYTES = 5 * 1024 * 1024;
+const ENV = /^env:([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
+const FILE = /^file:([\s\S]+)$/;
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+function readIncluded(ctx: InterpolationContext, ref: string): { text: string; rel: string } | { problem: string } {
+  const lexical = path.resolve(ctx.dir, ref);
+  const rel = toPosix(path.relative(ctx.root, lexical));
+  const cached = ctx.files.get(lexical);
+  if (cached) return 'text' in cached ? { text: cached.text, rel } : cached;
+  const result = ((): { text: string } | { problem: string } => {
+    let real: string;
+    try {
+      real = realpathSync(lexical);
+    } catch {
+      return { problem: `file "${ref}" does not exist (paths are relative to the YAML file)` };
+    }
+    const inside = path.relative(ctx.rootReal, real);
+    if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) {
+      return { problem: `file "${ref}" is outside the config folder ${ctx.root}; keep referenced files inside it` };
+    }
+    let raw: Buffer;
+    try {
+      const st = statSync(real);
+      if (!st.isFile()) return { problem: `"${ref}" is not a file` };
+      if (st.size > MAX_FILE_BYTES) return { problem: `file "${ref}" is larger than 5 MiB` };
+      raw = readFileSync(real);
+    } catch (e) {
+      return { problem: `file "${ref}" cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
+    }
+    const decoded = decodeText(raw);
+    if ('problem' in decoded) return { problem: `file "${ref}" is not UTF-8 text` };
+    ctx.included.set(rel, { rel, raw });
+    return { text: decoded.text };
+  })();
+  ctx.files.set(lexical, result);
+  return 'text' in result ? { text: result.text, rel } : result;
+}
+
+function addSecret(ctx: InterpolationContext, name: string, value: string): void {
+  if (value !== '' && !ctx.secrets.has(name)) ctx.secrets.set(name, { name, value });
+}
+
+/** One string with its `${…}` replaced; problems are reported at the string. */
+export function interpolateString(
+  input: string,
+  ctx: InterpolationContext,
+): { value: string; problems: string[] } {
+  if (!input.includes('${')) return { value: input, problems: [] };
+  const problems: string[] = [];
+  let out = '';
+  let i = 0;
+  while (i < input.length) {
+    if (input.startsWith('$${', i)) {
+      out += '${';
+      i += 3;
+      continue;
+    }
+    if (!input.startsWith('${', i)) {
+      out += input[i];
+      i++;
+      continue;
+    }
+    const end = input.indexOf('}', i + 2);
+    if (end < 0) {
+      problems.push('"${" is not closed by "}" (write "$${" for a literal "${")');
+      break;
+    }
+    const expr = input.slice(i + 2, end);
+    i = end + 1;
+    const env = ENV.exec(expr);
+    const file = FILE.exec(expr);
+    if (env) {
+      const [, name, fallback] = env;
+      const set = ctx.env[name];
+      if (set !== undefined && !(fallback !== undefined && set === '')) {
+        addSecret(ctx, `env:${name}`, set);
+        out += set;
+      } else if (fallback !== undefined) {
+        addSecret(ctx, `env:${name}`, fallback);
+        out += fallback;
+      } else {
+        problems.push(`environment variable ${name} is not set (set it, or write \${env:${name}:-default})`);
+      }
+    } else if (file) {
+      const got = readIncluded(ctx, file[1].trim());
+      if ('problem' in got) problems.push(got.problem);
+      else {
+        addSecret(ctx, `file:${got.rel}`, got.text);
+        out += got.text;
+      }
+    } else {
+      const shown = expr.length > 40 ? `${expr.slice(0, 40)}…` : expr;
+      problems.push(`unknown reference "\${${shown}}": use \${env:NAME}, \${env:NAME:-default} or \${file:PATH} (or "$\${" for a literal "\${")`);
+    }
+  }
+  return { value: out, problems };
+}
+
+/** A copy of a parsed YAML value with every string interpolated. Only plain objects and lists are walked. */
+export function interpolateValue(
+  value: unknown,
+  ctx: InterpolationContext,
+): { value: unknown; problems: InterpolationProblem[] } {
+  const problems: InterpolationProblem[] = [];
+  const walk = (v: unknown, at: (string | number)[]): unknown => {
+    if (typeof v === 'string') {
+      const r = interpolateString(v, ctx);
+      for (const message of r.problems) problems.push({ path: at, message });
+      return r.value;
+    }
+    if (Array.isArray(v)) return v.map((item, i) => walk(item, [...at, i]));
+    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+      const out: Record<string, unknown> = {};
+      for (const [k, item] of Object.entries(v)) {
+        // defineProperty, so that a key named __proto__ stays an ordinary key.
+        Object.defineProperty(out, k, { value: walk(item, [...at, k]), enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    return v;
+  };
+  return { value: walk(value, []), problems };
+}

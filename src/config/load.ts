@@ -1,0 +1,266 @@
+/**
+ * loadConfig: from a file or a folder of YAML to the desired state of every organization it names,
+ * or a ConfigError holding every problem at once, each at file:line:column. Nothing is sent anywhere.
+ *
+ * Stages: find the files → decode and parse each (YAML errors, binary files, empty files) → per
+ * document: top-level shape and version, aliases, `${…}` interpolation, the zod schema → merge per
+ * organization (fields set twice) → addresses (resources defined twice) → cross-references.
+ */
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isMap, isSeq, isScalar, LineCounter } from 'yaml';
+import { ConfigError, DocplaneError } from '../core/errors.js';
+import type { ConfigIssue } from '../core/errors.js';
+import { sha256 } from '../core/json.js';
+import type { Secret } from '../core/secrets.js';
+import { interpolateValue } from './interpolate.js';
+import type { IncludedFile, InterpolationContext } from './interpolate.js';
+import { describeIssues } from './messages.js';
+import { mergeDocuments } from './merge.js';
+import type { ValidDocument } from './merge.js';
+import { Problems } from './model.js';
+import { resolveOrg } from './resolve.js';
+import { ConfigDocument } from './schema.js';
+import { decodeText, firstAlias, parseFile, position } from './source.js';
+import type { RawIssue, SourceDocument, SourceFile } from './source.js';
+import type { LoadedConfig, OrgConfig } from './types.js';
+
+export interface LoadOptions {
+  /** A file or a folder; default `./docplane.yaml`, else `./docplane/`. */
+  path?: string;
+  /** Where relative paths start, and what messages show paths relative to; default process.cwd(). */
+  cwd?: string;
+  /** Environment for `${env:…}`; default process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+/** Aliases are fine in moderation; far more than a config needs is an attack ("billion laughs"). */
+const MAX_ALIAS_COUNT = 1000;
+const SUPPORTED_VERSION = 1;
+
+interface Located {
+  /** The config folder: the folder given, or the folder of the file given. */
+  root: string;
+  files: string[];
+}
+
+async function exists(p: string): Promise<'file' | 'dir' | undefined> {
+  try {
+    const s = await stat(p);
+    return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function yamlFilesIn(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const names = entries
+    // Dot files are editor backups and the like, not part of a config.
+    .filter((e) => !e.name.startsWith('.') && /\.ya?ml$/i.test(e.name))
+    .map((e) => e.name)
+    .sort();
+  const files: string[] = [];
+  for (const name of names) if ((await exists(path.join(dir, name))) === 'file') files.push(path.join(dir, name));
+  if (files.length === 0) {
+    throw new DocplaneError('CONFIG_NOT_FOUND', `the config folder ${dir} holds no *.yaml or *.yml file`, {
+      hint: 'Put the config in docplane.yaml, or pass -c with a file or a folder of YAML files.',
+    });
+  }
+  return files;
+}
+
+async function findFiles(options: LoadOptions, cwd: string): Promise<Located> {
+  if (options.path !== undefined) {
+    const given = path.resolve(cwd, options.path);
+    const kind = await exists(given);
+    if (kind === 'dir') return { root: given, files: await yamlFilesIn(given) };
+    if (kind === 'file') return { root: path.dirname(given), files: [given] };
+    throw new DocplaneError('CONFIG_NOT_FOUND', `the config ${options.path} does not exist`, {
+      hint: 'Check the path given with -c (a YAML file, or a folder of them).',
+    });
+  }
+  const file = path.join(cwd, 'docplane.yaml');
+  if ((await exists(file)) === 'file') return { root: cwd, files: [file] };
+  const dir = path.join(cwd, 'docplane');
+  if ((await exists(dir)) === 'dir') return { root: dir, files: await yamlFilesIn(dir) };
+  throw new DocplaneError('CONFIG_NOT_FOUND', `no config found: neither ./docplane.yaml nor ./docplane/ exists in ${cwd}`, {
+    hint: 'Write docplane.yaml (see examples/docplane.yaml), or pass -c with a file or folder.',
+  });
+}
+
+function displayPath(abs: string, cwd: string): string {
+  const rel = path.relative(cwd, abs);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : abs;
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+function describeTopLevel(node: unknown): string {
+  if (isSeq(node)) return 'a list';
+  if (isScalar(node)) return typeof node.value === 'string' ? 'a string' : `the value ${String(node.value)}`;
+  return 'something else';
+}
+
+/**
+ * Checks one document and gives its validated value; problems go to `problems`. Returns undefined
+ * when the document cannot be used.
+ */
+function checkDocument(source: SourceDocument, ctx: InterpolationContext, problems: Problems): ValidDocument | undefined {
+  const { doc } = source;
+  if (!isMap(doc.contents)) {
+    problems.atPath(
+      source,
+      [],
+      `the top level must be a mapping ("version: 1", "organization: …", …), not ${describeTopLevel(doc.contents)}`,
+    );
+    return undefined;
+  }
+  let js: unknown;
+  try {
+    js = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    const alias = firstAlias(doc);
+    const offset = alias?.range?.[0] ?? doc.contents.range[0];
+    const message = /excessive alias/i.test((e as Error).message)
+      ? `too many aliases (more than ${MAX_ALIAS_COUNT} expansions): this looks like an alias bomb; write the values out`
+      : `YAML alias problem: ${(e as Error).message}`;
+    problems.issues.push({ file: source.file, ...position(source.file, offset), path: '', message });
+    return undefined;
+  }
+  const top = js as Record<string, unknown>;
+
+  const before = problems.issues.length;
+  if (!('version' in top)) {
+    problems.atPath(source, ['version'], `missing "version: ${SUPPORTED_VERSION}" (the format version of the config)`, 'parent');
+  } else if (top.version !== SUPPORTED_VERSION) {
+    // Another version may mean another format: its other problems would only confuse.
+    problems.atPath(source, ['version'], `unsupported version ${JSON.stringify(top.version)}: this docplane reads version ${SUPPORTED_VERSION}`);
+    return undefined;
+  }
+
+  const interpolated = interpolateValue(top, ctx);
+  for (const p of interpolated.problems) problems.atPath(source, p.path, p.message);
+  const input = interpolated.value as Record<string, unknown>;
+
+  const parsed = ConfigDocument.safeParse(input);
+  if (!parsed.success) {
+    for (const p of describeIssues(ConfigDocument, parsed.error.issues, input)) {
+      // The version was checked above, with a clearer message.
+      if (p.path.length === 1 && p.path[0] === 'version') continue;
+      problems.atPath(source, p.path, p.message, p.mode);
+    }
+  }
+  if (!parsed.success || problems.issues.length > before) return undefined;
+  return { source, raw: input, data: parsed.data };
+}
+
+function sortIssues(issues: RawIssue[], order: Map<string, number>): ConfigIssue[] {
+  const seen = new Set<string>();
+  return [...issues]
+    .sort((a, b) => (order.get(a.file.abs) ?? 0) - (order.get(b.file.abs) ?? 0) || a.line - b.line || a.column - b.column)
+    .map((i) => ({ file: i.file.display, line: i.line, column: i.column, path: i.path, message: i.message }))
+    .filter((i) => {
+      const id = `${i.file}:${i.line}:${i.column}:${i.path}:${i.message}`;
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    });
+}
+
+/** sha256 over the relative paths and raw bytes of every file the config is made of, in path order. */
+function configHash(files: readonly { rel: string; raw: Buffer }[]): string {
+  const sorted = [...files].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const parts: Buffer[] = [];
+  for (const f of sorted) {
+    const head = Buffer.from(`${f.rel}\0${f.raw.length}\0`, 'utf8');
+    parts.push(head, f.raw);
+  }
+  return sha256(Buffer.concat(parts));
+}
+
+/** Secrets in a stable order, without repeats of the same value (the first name wins). */
+function uniqueSecrets(secrets: readonly Secret[]): Secret[] {
+  const values = new Set<string>();
+  const out: Secret[] = [];
+  for (const s of secrets) {
+    if (!s.value || values.has(s.value)) continue;
+    values.add(s.value);
+    out.push(s);
+  }
+  return out;
+}
+
+export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfig> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const env = options.env ?? process.env;
+  const located = await findFiles(options, cwd);
+  const rootReal = await realpath(located.root);
+  const problems = new Problems();
+  const order = new Map(located.files.map((f, i) => [f, i]));
+
+  const ctx: InterpolationContext = {
+    env,
+    root: located.root,
+    rootReal,
+    dir: located.root,
+    files: new Map(),
+    included: new Map<string, IncludedFile>(),
+    secrets: new Map(),
+  };
+
+  const sources: SourceFile[] = [];
+  const valid: ValidDocument[] = [];
+  let documents = 0;
+  for (const abs of located.files) {
+    const display = displayPath(abs, cwd);
+    const rel = toPosix(path.relative(located.root, abs));
+    let raw: Buffer;
+    try {
+      raw = await readFile(abs);
+    } catch (e) {
+      const empty: SourceFile = { abs, display, rel, raw: Buffer.alloc(0), text: '', lines: new LineCounter() };
+      problems.issues.push({ file: empty, line: 1, column: 1, path: '', message: `the file cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
+      continue;
+    }
+    const decoded = decodeText(raw);
+    if ('problem' in decoded) {
+      const file: SourceFile = { abs, display, rel, raw, text: '', lines: new LineCounter() };
+      sources.push(file);
+      problems.issues.push({ file, line: decoded.line, column: decoded.column, path: '', message: decoded.problem });
+      continue;
+    }
+    const file: SourceFile = { abs, display, rel, raw, text: decoded.text, lines: new LineCounter() };
+    sources.push(file);
+    const parsed = parseFile(file);
+    problems.issues.push(...parsed.issues);
+    for (const source of parsed.documents) {
+      documents++;
+      const ok = checkDocument(source, { ...ctx, dir: path.dirname(abs) }, problems);
+      if (ok) valid.push(ok);
+    }
+  }
+
+  const merged = mergeDocuments(valid, problems);
+  // Cross-references over part of a config would report what the broken documents may define.
+  const crossReferences = valid.length === documents && problems.issues.length === 0;
+  const orgs: OrgConfig[] = [];
+  const literalSecrets: Secret[] = [];
+  for (const draft of merged.orgs) {
+    const { org, secrets } = resolveOrg(draft, problems, { crossReferences });
+    orgs.push(org);
+    literalSecrets.push(...secrets);
+  }
+
+  if (problems.issues.length > 0) throw new ConfigError(sortIssues(problems.issues, order));
+
+  return {
+    orgs,
+    secrets: uniqueSecrets([...ctx.secrets.values(), ...literalSecrets]),
+    hash: configHash([...sources.map((s) => ({ rel: s.rel, raw: s.raw })), ...ctx.included.values()]),
+    files: located.files,
+    ...(merged.apiUrl !== undefined ? { apiUrl: merged.apiUrl } : {}),
+  };
+}

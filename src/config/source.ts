@@ -1,0 +1,250 @@
+/**
+ * Reading config files and parsing them into YAML documents that keep their node ranges, so that
+ * every later problem (schema, interpolation, merge, cross-reference) can point at file:line:column.
+ */
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit } from 'yaml';
+import type { Document, Node, Pair } from 'yaml';
+
+/** A path inside a document, as zod reports it: keys and list indexes. */
+export type DocPath = ReadonlyArray<string | number>;
+
+/** One YAML file, decoded and split into documents. */
+export interface SourceFile {
+  /** Absolute path. */
+  abs: string;
+  /** How messages show it: relative to the working folder when inside it, else absolute. */
+  display: string;
+  /** Path relative to the config folder, with `/` (for the config hash). */
+  rel: string;
+  raw: Buffer;
+  text: string;
+  lines: LineCounter;
+}
+
+export interface SourceDocument {
+  file: SourceFile;
+  doc: Document.Parsed;
+  /** Index of the document in its file, from 0. */
+  index: number;
+}
+
+/** A problem found before the documents were merged: a place in one document and a message. */
+export interface RawIssue {
+  file: SourceFile;
+  line: number;
+  column: number;
+  path: string;
+  message: string;
+}
+
+export type LocateMode = 'value' | 'key' | 'parent';
+
+export function position(file: SourceFile, offset: number): { line: number; column: number } {
+  const { line, col } = file.lines.linePos(Math.max(0, Math.min(offset, file.text.length)));
+  // linePos answers line 0 when the counter knows no newline before the offset.
+  return { line: Math.max(1, line), column: Math.max(1, col) };
+}
+
+/** `teams[0].members[2]`, with keys that are not plain names quoted: `secrets["API-KEY"]`. */
+export function formatPath(path: DocPath): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(seg)) out += out ? `.${seg}` : seg;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Offset of the first byte that does not start a valid UTF-8 sequence, or -1. */
+function firstInvalidUtf8(buf: Buffer): number {
+  let i = 0;
+  while (i < buf.length) {
+    const b = buf[i];
+    let need = 0;
+    let min = 0;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    if (i + need >= buf.length) return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = buf[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+/** Line and column (1-based, in characters) of a byte offset in a buffer whose prefix is valid UTF-8. */
+function bytePosition(buf: Buffer, offset: number): { line: number; column: number } {
+  const before = buf.subarray(0, offset).toString('utf8');
+  const lastNl = before.lastIndexOf('\n');
+  const line = before.split('\n').length;
+  return { line, column: [...before.slice(lastNl + 1)].length + 1 };
+}
+
+/**
+ * Decodes a file's bytes as UTF-8 text, or tells why it cannot: a binary file, UTF-16, invalid
+ * UTF-8 (with the place of the first bad byte).
+ */
+export function decodeText(raw: Buffer): { text: string } | { problem: string; line: number; column: number } {
+  if ((raw[0] === 0xff && raw[1] === 0xfe) || (raw[0] === 0xfe && raw[1] === 0xff)) {
+    return { problem: 'the file is UTF-16 text; save it as UTF-8', line: 1, column: 1 };
+  }
+  const nul = raw.indexOf(0);
+  if (nul >= 0) {
+    const invalidBefore = firstInvalidUtf8(raw.subarray(0, nul));
+    const at = invalidBefore >= 0 ? invalidBefore : nul;
+    return { problem: 'the file is binary, not YAML text (it holds a NUL byte)', ...bytePosition(raw, at) };
+  }
+  const bad = firstInvalidUtf8(raw);
+  if (bad >= 0) {
+    return {
+      problem: `the file is not valid UTF-8 (byte 0x${raw[bad].toString(16).padStart(2, '0')}); save it as UTF-8`,
+      ...bytePosition(raw, bad),
+    };
+  }
+  let text = UTF8.decode(raw);
+  // A byte order mark is allowed but means nothing; dropping it keeps columns of line 1 right.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return { text };
+}
+
+const YAML_MESSAGES: Record<string, string> = {
+  TAB_AS_INDENT: 'tabs are not allowed for indentation in YAML; indent with spaces',
+  DUPLICATE_KEY: 'this key appears twice in the same mapping',
+  MISSING_CHAR: 'YAML syntax error',
+  BAD_INDENT: 'YAML syntax error: bad indentation',
+  MULTILINE_IMPLICIT_KEY: 'YAML syntax error: a key must stay on one line (is a ":" missing on the line before?)',
+  BLOCK_AS_IMPLICIT_KEY: 'YAML syntax error: a nested mapping cannot start on the line of its key',
+  KEY_OVER_1024_CHARS: 'YAML syntax error: a key is longer than 1024 characters',
+  TAG_RESOLVE_FAILED: 'unknown YAML tag',
+};
+
+/** The yaml package's message without its own "at line L, column C:" and source excerpt. */
+function yamlMessage(code: string, message: string): string {
+  const own = message.split('\n')[0].replace(/ at line \d+, column \d+:?\s*$/, '');
+  const base = YAML_MESSAGES[code];
+  if (!base) return `YAML syntax error: ${own.charAt(0).toLowerCase()}${own.slice(1)}`;
+  if (code === 'MISSING_CHAR' || code === 'TAG_RESOLVE_FAILED') return `${base}: ${own.charAt(0).toLowerCase()}${own.slice(1)}`;
+  return base;
+}
+
+export interface ParsedFile {
+  documents: SourceDocument[];
+  issues: RawIssue[];
+}
+
+/**
+ * Parses a decoded file into its documents. A document with YAML errors is reported and left out;
+ * empty documents are skipped, and a file with no document at all is an error.
+ */
+export function parseFile(file: SourceFile): ParsedFile {
+  const issues: RawIssue[] = [];
+  const at = (offset: number, message: string) => issues.push({ file, ...position(file, offset), path: '', message });
+  const docs = parseAllDocuments(file.text, { lineCounter: file.lines, uniqueKeys: true, prettyErrors: false });
+  // An empty stream comes back as an EmptyStream (an array with no documents).
+  const all = Array.isArray(docs) ? (docs as Document.Parsed[]) : [];
+  const documents: SourceDocument[] = [];
+  all.forEach((doc, index) => {
+    const problems = [...doc.errors, ...doc.warnings];
+    for (const e of problems) at(e.pos[0], yamlMessage(e.code, e.message));
+    if (problems.length > 0) return;
+    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null && !doc.contents.source)) return;
+    documents.push({ file, doc, index });
+  });
+  if (issues.length === 0 && documents.length === 0) {
+    at(0, 'the file is empty: a config document starts with "version: 1" and an "organization"');
+  }
+  return { documents, issues };
+}
+
+/** The first alias node of a document (where an alias problem is reported). */
+export function firstAlias(doc: Document.Parsed): Node | undefined {
+  let found: Node | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      found = node;
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
+/** Start offset of a node, or undefined. */
+function start(node: unknown): number | undefined {
+  const range = (node as { range?: [number, number, number] } | null)?.range;
+  return range ? range[0] : undefined;
+}
+
+function resolveAlias(doc: Document.Parsed, node: unknown): unknown {
+  // Follow aliases (a bounded number of times, so that a cycle cannot hang) to the anchored node.
+  let current = node;
+  for (let i = 0; i < 16 && isAlias(current); i++) current = current.resolve(doc);
+  return current;
+}
+
+function childPair(doc: Document.Parsed, node: unknown, seg: string | number): { pair?: Pair; value?: unknown } {
+  const target = resolveAlias(doc, node);
+  if (isMap(target)) {
+    for (const item of target.items) {
+      if (!isPair(item)) continue;
+      const k = isScalar(item.key) ? item.key.value : undefined;
+      if (k !== undefined && k !== null && typeof k !== 'object' && String(k) === String(seg)) {
+        return { pair: item, value: item.value };
+      }
+    }
+    return {};
+  }
+  if (isSeq(target) && typeof seg === 'number') return { value: target.items[seg] };
+  return {};
+}
+
+/**
+ * The offset to report for a path: the value's node (`value`), the key of the pair holding it
+ * (`key`, for unknown keys), or the mapping that should have held it (`parent`, for missing keys).
+ * Falls back to the deepest node that exists.
+ */
+export function locateOffset(doc: Document.Parsed, path: DocPath, mode: LocateMode): number {
+  const target = mode === 'parent' ? path.slice(0, -1) : path;
+  let node: unknown = doc.contents;
+  let best = start(node) ?? 0;
+  for (let i = 0; i < target.length; i++) {
+    const { pair, value } = childPair(doc, node, target[i]);
+    if (!pair && value === undefined) return best;
+    node = value;
+    const s = start(node) ?? start(pair?.key);
+    if (s !== undefined) best = s;
+    if (i === target.length - 1 && mode === 'key' && pair) {
+      const ks = start(pair.key);
+      if (ks !== undefined) return ks;
+    }
+    if (value === null || value === undefined) {
+      // `key:` with nothing after it: point at the key.
+      const ks = start(pair?.key);
+      if (ks !== undefined) best = ks;
+      if (i < target.length - 1) return best;
+    }
+  }
+  return best;
+}
+
+export function locate(source: SourceDocument, path: DocPath, mode: LocateMode = 'value'): { line: number; column: number } {
+  return position(source.file, locateOffset(source.doc, path, mode));
+}
