@@ -44,7 +44,8 @@ function stepBlock(step: Step, c: Colors): string[] {
   for (const change of changesOf(step)) {
     lines.push(`  ${changeColor(c, change.kind)(`${CHANGE_SYMBOL[change.kind]} ${formatChange(change)}`)}`);
   }
-  for (const note of step.notes ?? []) lines.push(`  ${c.dim(`# ${note}`)}`);
+  // A note of several lines keeps every line under the step, marked as a note.
+  for (const note of step.notes ?? []) for (const line of note.split(/\r?\n/)) lines.push(`  ${c.dim(`# ${line}`)}`);
   lines.push(`  ${c.dim(requestCount(step))}`);
   return lines;
 }
