@@ -21,7 +21,10 @@ export interface ApplyOptions {
   /** Values for the `{{secret:NAME}}` placeholders of a plan file. */
   secrets?: Secret[];
   onEvent?: (event: ApplyEvent) => void;
-  /** Aborting stops the run: no new request is sent, requests in flight are cancelled. */
+  /**
+   * Aborting stops the run: no new request is sent; requests in flight are left to finish, so that
+   * what they did is known and reported (a cancelled create would leave its outcome unclear).
+   */
   signal?: AbortSignal;
   /** Base of the backoff between attempts of a create, in milliseconds (default 250). */
   backoffBaseMs?: number;
@@ -327,7 +330,6 @@ async function send(run: Run, step: Step, spec: RequestSpec, opts: { retry: bool
         ...(req.query ? { query: req.query } : {}),
         ...(req.body !== undefined ? { body: req.body } : {}),
         retry: opts.retry,
-        ...(run.options.signal ? { signal: run.options.signal } : {}),
       }),
     );
   });

@@ -1,0 +1,263 @@
+/**
+ * `docplane apply` as one function: plan (or read a saved plan and check it is still good), refuse
+ * what must be refused, run the steps, then re-plan what was touched and say whether it converged.
+ * The command only parses flags and supplies the terminal (writers, the confirmation prompt).
+ */
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ApiClient } from '../api/types.js';
+import { loadConfig } from '../config/load.js';
+import type { LoadedConfig } from '../config/types.js';
+import { DocplaneError, SafetyError } from '../core/errors.js';
+import { maskSecrets, type Secret } from '../core/secrets.js';
+import { readPlanFile } from '../plan/file.js';
+import { staleAddresses } from '../plan/fingerprint.js';
+import { planOrgs } from '../plan/run.js';
+import type { Plan } from '../plan/types.js';
+import { renderPlan, summaryLine } from '../render/index.js';
+import { applyPlan, type ApplyResult } from './executor.js';
+import { createProgressReporter } from './progress.js';
+import type { Convergence } from './summary.js';
+
+export interface RunApplyOptions {
+  /** A plan file saved by `plan --out`; without it, apply plans first. */
+  planFile?: string;
+  /** `-c`: the config (with a plan file: overrides the paths kept in the plan). */
+  configPath?: string;
+  autoApprove: boolean;
+  force: boolean;
+  targets: string[];
+  toolVersion: string;
+  concurrency: number;
+  /** Where the plan and the notes go (stdout in text mode, stderr in JSON mode). */
+  write: (text: string) => void;
+  /** Progress goes here (stderr). */
+  progress: { stream: NodeJS.WritableStream; interactive: boolean; color: boolean };
+  /** Colours in the plan rendering. */
+  color: boolean;
+  /** Whether a person can answer a question (stdin and stdout are terminals). */
+  interactive: boolean;
+  confirm: (question: string) => Promise<boolean>;
+  /** An API client for the config's `api.url` (the flags decide the rest). */
+  connect: (configApiUrl?: string) => Promise<ApiClient>;
+  /** Stops the run (no new requests) when aborted, e.g. on Ctrl+C. */
+  signal?: AbortSignal;
+}
+
+export interface RunApplyReport {
+  /** Undefined when there was nothing to apply. */
+  result?: ApplyResult;
+  convergence?: Convergence;
+  /** Why the convergence could not be checked. */
+  convergenceError?: string;
+  secrets: Secret[];
+  multiOrg: boolean;
+}
+
+/** The error after the summary: what makes the exit code 1 (or undefined: success). */
+export function outcomeError(report: RunApplyReport): DocplaneError | undefined {
+  const { result, convergence } = report;
+  if (!result) return undefined;
+  if (result.stopped !== undefined) {
+    const denied = /→ (401|403):/.exec(result.stopped)?.[1];
+    const hint =
+      denied === '401'
+        ? 'Check DOCPLANE_TOKEN or --token-file: the API did not accept the token. Then run apply again; it picks up from the remote state.'
+        : denied === '403'
+          ? 'The token may not make changes; use a token with write access, then run apply again.'
+          : 'Run apply again: it picks up from the remote state.';
+    return new DocplaneError('APPLY_STOPPED', maskSecrets(result.stopped, report.secrets), { hint });
+  }
+  if (result.failed.length > 0) {
+    return new DocplaneError('APPLY_FAILED', `${plural(result.failed.length, 'step')} failed and ${plural(result.skipped.length, 'step')} skipped; the rest was applied`, {
+      hint: 'Fix the causes listed above, then run apply again: it picks up from the remote state.',
+    });
+  }
+  if (report.convergenceError !== undefined) {
+    return new DocplaneError('APPLY_CONVERGENCE_UNKNOWN', `the apply finished, but planning again failed: ${report.convergenceError}`, {
+      hint: 'Run `docplane plan` to see what is left.',
+    });
+  }
+  if (convergence && !convergence.converged) {
+    return new DocplaneError('APPLY_NOT_CONVERGED', `the apply finished, but planning again still finds ${plural(convergence.remaining, 'change')}`, {
+      hint: 'Run `docplane plan` to see them; a setting the API does not keep as sent is a bug worth reporting.',
+    });
+  }
+  return undefined;
+}
+
+export async function runApply(options: RunApplyOptions): Promise<RunApplyReport> {
+  return options.planFile === undefined ? applyFresh(options) : applySaved(options, options.planFile);
+}
+
+async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
+  const config = await loadConfig({ path: options.configPath });
+  const client = await options.connect(config.apiUrl);
+  try {
+    const plan = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets });
+    options.write(renderPlan(plan, { format: 'text', color: options.color, secrets: config.secrets }));
+    refuseProblems(plan);
+    const report: RunApplyReport = { secrets: config.secrets, multiOrg: plan.orgs.length > 1 };
+    if (plan.steps.length === 0) {
+      options.write('Nothing to apply.\n');
+      return report;
+    }
+    refuseUnsafe(plan, options.force);
+    if (!options.autoApprove) {
+      if (!options.interactive) {
+        throw new DocplaneError('APPLY_NOT_APPROVED', 'refusing to apply without confirmation: not running in a terminal', {
+          hint: 'Pass --auto-approve, or apply a saved plan file: docplane plan --out plan.json, then docplane apply plan.json.',
+        });
+      }
+      const n = plan.steps.length;
+      if (!(await options.confirm(`Apply ${n === 1 ? 'this change' : `these ${n} changes`}? (yes/no) `))) {
+        throw new DocplaneError('APPLY_CANCELLED', 'apply cancelled: nothing was changed', { hint: 'Answer "yes" to apply, or pass --auto-approve.' });
+      }
+    }
+    return await execute(plan, config, client, options, report);
+  } finally {
+    await client.close();
+  }
+}
+
+async function applySaved(options: RunApplyOptions, file: string): Promise<RunApplyReport> {
+  const saved = readPlanFile(file);
+  if (saved.appliedAt !== undefined) {
+    throw new DocplaneError('PLAN_ALREADY_APPLIED', `the plan file ${file} was already applied (at ${saved.appliedAt})`, {
+      hint: 'Make a new plan (docplane plan --out FILE) and apply that one.',
+    });
+  }
+  if (saved.toolVersion !== options.toolVersion) {
+    throw new DocplaneError('PLAN_TOOL_VERSION', `the plan file ${file} was made by docplane ${saved.toolVersion}; this is docplane ${options.toolVersion}`, {
+      hint: 'Make the plan again with this version of docplane, or apply it with the version that made it.',
+    });
+  }
+  const config = await loadConfig({ path: options.configPath ?? configPathOf(saved, file) });
+  if (config.hash !== saved.configHash) {
+    throw new DocplaneError('PLAN_CONFIG_CHANGED', `the config changed since the plan ${file} was made (read from ${config.files.join(', ')})`, {
+      hint: 'Make a new plan from the config as it is now, or apply with the config the plan was made from (-c).',
+    });
+  }
+  refuseProblems(saved);
+  refuseUnsafe(saved, options.force);
+  const client = await options.connect(config.apiUrl);
+  try {
+    const fresh = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets });
+    const stale = staleAddresses(saved, fresh);
+    if (stale.length > 0) {
+      const shown = stale.slice(0, 10).join(', ');
+      const more = stale.length > 10 ? ` and ${stale.length - 10} more` : '';
+      throw new DocplaneError('PLAN_STALE', `the plan ${file} is stale: ${plural(stale.length, 'remote object')} changed since it was made: ${shown}${more}`, {
+        hint: 'Make a new plan (docplane plan --out FILE), review it, and apply that one.',
+      });
+    }
+    const report: RunApplyReport = { secrets: config.secrets, multiOrg: saved.orgs.length > 1 };
+    options.write(`Applying ${file}: ${summaryLine(saved)}\n`);
+    if (saved.steps.length === 0) return report;
+    return await execute(saved, config, client, options, report, () => {
+      const problem = markApplied(file);
+      if (problem) options.write(`warning: ${problem}\n`);
+    });
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * The config the plan was made from: its one file, or the folder holding its files. Files from
+ * several folders cannot be loaded again as one: then -c must say.
+ */
+function configPathOf(plan: Plan, file: string): string | undefined {
+  const paths = plan.configPaths;
+  if (paths.length === 0) return undefined;
+  if (paths.length === 1) return paths[0];
+  const dirs = [...new Set(paths.map((p) => (isDirectory(p) ? p : dirname(p))))];
+  if (dirs.length === 1) return dirs[0];
+  throw new DocplaneError('PLAN_CONFIG_PATHS', `the plan ${file} was made from files in several folders (${paths.join(', ')})`, {
+    hint: 'Pass the config with -c.',
+  });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function refuseProblems(plan: Plan): void {
+  if (plan.problems.length === 0) return;
+  const first = plan.problems[0];
+  throw new DocplaneError(
+    'PLAN_PROBLEMS',
+    `the plan has ${plural(plan.problems.length, 'problem')}; nothing was applied (first: ${first.org}/${first.address}: ${first.message})`,
+    { hint: 'Fix the config (or the organization) so that the plan has no problems, then run apply again.' },
+  );
+}
+
+/** Safety rules other than `protect` (which only reports what it kept) refuse unless --force. */
+function refuseUnsafe(plan: Plan, force: boolean): void {
+  const broken = plan.violations.filter((v) => v.rule !== 'protect');
+  if (broken.length === 0 || force) return;
+  const what = broken.map((v) => `${v.rule}: ${v.message}`).join('; ');
+  throw new SafetyError(`the plan breaks ${broken.length === 1 ? 'a safety rule' : `${broken.length} safety rules`}: ${what}`);
+}
+
+async function execute(
+  plan: Plan,
+  config: LoadedConfig,
+  client: ApiClient,
+  options: RunApplyOptions,
+  report: RunApplyReport,
+  afterApply?: () => void,
+): Promise<RunApplyReport> {
+  const reporter = createProgressReporter({ ...options.progress, secrets: config.secrets, multiOrg: report.multiOrg });
+  let result: ApplyResult;
+  try {
+    result = await applyPlan(plan, client, {
+      concurrency: options.concurrency,
+      secrets: config.secrets,
+      onEvent: (e) => reporter.onEvent(e),
+      signal: options.signal,
+    });
+  } finally {
+    reporter.done();
+  }
+  if (result.applied.length > 0) afterApply?.();
+  const out: RunApplyReport = { ...report, result };
+  // A stopped run (bad token, Ctrl+C) is not planned again: it is known not to be finished.
+  if (result.applied.length === 0 || result.stopped !== undefined) return out;
+  const targets = [...new Set(result.applied.map((o) => `${o.org}/${o.address}`))];
+  try {
+    const again = await planOrgs(config, client, { toolVersion: options.toolVersion, targets });
+    return {
+      ...out,
+      convergence: {
+        converged: again.steps.length === 0,
+        remaining: again.steps.length,
+        addresses: [...new Set(again.steps.map((s) => `${s.org}/${s.address}`))],
+      },
+    };
+  } catch (err) {
+    return { ...out, convergenceError: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * Marks a plan file as applied, so that the same file applied again is refused. A failure here must
+ * not hide the summary of what was applied: it is returned as a warning.
+ */
+function markApplied(file: string): string | undefined {
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, `${JSON.stringify({ ...data, appliedAt: new Date().toISOString() }, null, 2)}\n`, 'utf8');
+    return undefined;
+  } catch (err) {
+    return `cannot mark the plan file ${file} as applied (${(err as Error).message}); delete it: applying it again would be refused as stale anyway`;
+  }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

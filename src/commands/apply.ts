@@ -1,0 +1,99 @@
+import { createInterface } from 'node:readline/promises';
+import { Args, Flags } from '@oclif/core';
+import { outcomeError, runApply } from '../apply/run.js';
+import { renderApplySummary } from '../apply/summary.js';
+import { clientFromFlags } from '../cli/api.js';
+import { BaseCommand, commonFlags, configFlag } from '../cli/base.js';
+
+export default class Apply extends BaseCommand {
+  static override summary = 'Apply the changes of a plan to the organizations';
+  static override description =
+    'Without PLANFILE: plan, show the plan, ask for confirmation (on a terminal; elsewhere --auto-approve is needed), then apply. ' +
+    'With PLANFILE (from `docplane plan --out`): refuse it when the config, the docplane version or the remote state changed since, else apply its steps. ' +
+    'Afterwards, plan the touched resources again and say whether the apply converged.';
+
+  static override examples = [
+    '<%= config.bin %> apply -c docplane.yaml',
+    '<%= config.bin %> apply --auto-approve',
+    '<%= config.bin %> apply plan.json',
+  ];
+
+  static override args = {
+    planfile: Args.string({ description: 'A plan file written by `docplane plan --out`', required: false }),
+  };
+
+  static override flags = {
+    ...commonFlags,
+    ...configFlag,
+    'auto-approve': Flags.boolean({ description: 'Apply without asking for confirmation', default: false }),
+    force: Flags.boolean({ description: 'Apply even when the plan breaks a safety rule (maxDeletes, maxDeletePercent)', default: false }),
+    format: Flags.string({ description: 'Format of the final summary', options: ['text', 'json'], default: 'text' }),
+    target: Flags.string({ description: 'Limit the plan to this address (glob or prefix); repeatable', multiple: true }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Apply);
+    const format = flags.format as 'text' | 'json';
+    const noColor = flags['no-color'] || Boolean(process.env.NO_COLOR);
+    const stdoutColor = this.colorEnabled(flags['no-color']);
+    const stderrColor = !noColor && process.stderr.isTTY === true;
+    // In JSON mode stdout holds the summary alone: the plan and the notes go to stderr.
+    const write = format === 'json' ? (text: string) => void process.stderr.write(text) : (text: string) => void process.stdout.write(text);
+
+    // Ctrl+C: no new requests; those in flight finish and the summary says what was done.
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once('SIGINT', onSigint);
+    try {
+      const report = await runApply({
+        planFile: args.planfile,
+        configPath: flags.config,
+        autoApprove: flags['auto-approve'],
+        force: flags.force,
+        targets: flags.target ?? [],
+        toolVersion: this.config.version,
+        concurrency: flags.concurrency,
+        write,
+        progress: { stream: process.stderr, interactive: process.stderr.isTTY === true, color: stderrColor },
+        color: format === 'json' ? stderrColor : stdoutColor,
+        interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
+        confirm: (question) => ask(question),
+        connect: (apiUrl) => clientFromFlags(flags, apiUrl),
+        signal: controller.signal,
+      });
+      // JSON readers get a summary even when there was nothing to do.
+      const result = report.result ?? (format === 'json' ? { applied: [], failed: [], skipped: [], durationMs: 0 } : undefined);
+      if (result) {
+        const summary = renderApplySummary(result, {
+          format,
+          secrets: report.secrets,
+          color: format === 'json' ? false : stdoutColor,
+          multiOrg: report.multiOrg,
+          convergence: report.convergence,
+        });
+        process.stdout.write(format === 'text' ? `\n${summary}` : summary);
+      }
+      const failure = outcomeError(report);
+      if (failure) throw failure;
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
+  }
+}
+
+/** A yes/no question on the terminal; Ctrl+C or end of input is a no. */
+async function ask(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  const cancel = new AbortController();
+  rl.on('SIGINT', () => cancel.abort());
+  rl.on('close', () => cancel.abort());
+  try {
+    const answer = await rl.question(question, { signal: cancel.signal });
+    return /^\s*(y|yes)\s*$/i.test(answer);
+  } catch {
+    process.stdout.write('\n');
+    return false;
+  } finally {
+    rl.close();
+  }
+}
