@@ -4,11 +4,16 @@
  * order comes from src/plan/build.ts.
  */
 import { agentInstructionsModule } from './agent-instructions.js';
+import { collectionsModule } from './collections.js';
+import { integrationsModule } from './integrations.js';
 import { membersModule } from './members.js';
 import { organizationModule } from './organization.js';
+import { samlModule } from './saml.js';
 import { siteModules } from './sites/index.js';
+import { spacesModule } from './spaces.js';
 import { teamMembersModule } from './team-members.js';
 import { teamsModule } from './teams.js';
+import { translationsModule } from './translations.js';
 import type { ResourceModule } from './types.js';
 
 export const RESOURCE_MODULES: readonly ResourceModule[] = [
@@ -17,5 +22,10 @@ export const RESOURCE_MODULES: readonly ResourceModule[] = [
   membersModule,
   teamsModule,
   teamMembersModule,
+  collectionsModule,
+  spacesModule,
   ...siteModules,
+  samlModule,
+  integrationsModule,
+  translationsModule,
 ] as ResourceModule[];

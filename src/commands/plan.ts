@@ -1,0 +1,52 @@
+import { Flags } from '@oclif/core';
+import { clientFromFlags } from '../cli/api.js';
+import { BaseCommand, commonFlags, configFlag } from '../cli/base.js';
+import { DocplaneError, ExitCode } from '../core/errors.js';
+import { writePlanFile } from '../plan/file.js';
+import { runPlan } from '../plan/service.js';
+import { renderPlan, type PlanFormat } from '../render/index.js';
+
+export default class Plan extends BaseCommand {
+  static override summary = 'Show what would change to make the organizations match the config';
+  static override description =
+    'Reads the current state of every organization the config names, compares it with the config and prints the ordered steps. ' +
+    'Nothing is changed. With --out, the plan is saved (without secret values) for `docplane apply PLANFILE`.';
+
+  static override examples = [
+    '<%= config.bin %> plan',
+    '<%= config.bin %> plan -c docplane/ --format markdown',
+    '<%= config.bin %> plan --detailed-exitcode --out plan.json',
+    `<%= config.bin %> plan --target 'teams["Engineering"]' --target 'sites["site_docs"]'`,
+  ];
+
+  static override flags = {
+    ...commonFlags,
+    ...configFlag,
+    format: Flags.string({ description: 'Output format', options: ['text', 'json', 'markdown'], default: 'text' }),
+    out: Flags.string({ description: 'Save the plan to this file (for `docplane apply FILE`)' }),
+    'detailed-exitcode': Flags.boolean({ description: 'Exit 2 when the plan has changes, 0 when it has none', default: false }),
+    target: Flags.string({ description: 'Limit the plan to this address (exact, glob with *, or prefix) and what it needs; repeatable', multiple: true }),
+    replace: Flags.string({ description: 'Publish this integration (or update this SAML provider) even when nothing comparable differs; repeatable', multiple: true }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Plan);
+    const { plan, secrets } = await runPlan({
+      configPath: flags.config,
+      toolVersion: this.config.version,
+      targets: flags.target,
+      replace: flags.replace,
+      connect: (apiUrl) => clientFromFlags(flags, apiUrl),
+    });
+    const format = flags.format as PlanFormat;
+    process.stdout.write(`${renderPlan(plan, { format, color: format === 'text' && this.colorEnabled(flags['no-color']), secrets })}\n`);
+    if (plan.problems.length > 0) {
+      const n = plan.problems.length;
+      throw new DocplaneError('PLAN_PROBLEMS', `the plan has ${n === 1 ? '1 problem' : `${n} problems`}; first: ${plan.problems[0].org}/${plan.problems[0].address}: ${plan.problems[0].message}`, {
+        hint: 'Fix the config (or the organization) and plan again; no plan file was written.',
+      });
+    }
+    if (flags.out) writePlanFile(plan, secrets, flags.out);
+    if (flags['detailed-exitcode'] && plan.steps.length > 0) process.exitCode = ExitCode.changes;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * `docplane plan` without the flags: load the config, connect, plan. The command renders the result;
+ * apply uses planOrgs directly.
+ */
+import type { ApiClient } from '../api/types.js';
+import { loadConfig } from '../config/load.js';
+import type { Secret } from '../core/secrets.js';
+import { planOrgs } from './run.js';
+import type { Plan } from './types.js';
+
+export interface RunPlanOptions {
+  configPath?: string;
+  toolVersion: string;
+  targets?: string[];
+  replace?: string[];
+  /** Makes the client, given the config's `api.url` (the command builds it from its flags). */
+  connect(configApiUrl: string | undefined): Promise<ApiClient>;
+}
+
+export interface RunPlanResult {
+  plan: Plan;
+  /** The config's secret values, for masking and for the plan file's placeholders. */
+  secrets: Secret[];
+}
+
+export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
+  const config = await loadConfig({ path: options.configPath });
+  const client = await options.connect(config.apiUrl);
+  try {
+    const plan = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets, replace: options.replace });
+    return { plan, secrets: config.secrets };
+  } finally {
+    await client.close();
+  }
+}
