@@ -1,0 +1,67 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Flags } from '@oclif/core';
+import { BaseCommand, commonFlags } from '../cli/base.js';
+import { DocplaneError } from '../core/errors.js';
+import { startEmulator } from '../emulator/server.js';
+
+/** A fraction between 0 and 1 (fault and reset rates); checked here so that a bad value is one clear line. */
+function fraction(flag: string, input: string | undefined): number | undefined {
+  if (input === undefined) return undefined;
+  const value = Number(input);
+  if (input.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new DocplaneError('EMULATOR_OPTIONS', `--${flag} must be a fraction between 0 and 1, not ${input}`, {
+      hint: 'For example --fault-rate 0.1 strikes one request in ten.',
+    });
+  }
+  return value;
+}
+
+/** The demo world shipped with docplane, used when --state is not given. */
+function demoState(): string | undefined {
+  const file = fileURLToPath(new URL('../../examples/emulator-state.yaml', import.meta.url));
+  return existsSync(file) ? file : undefined;
+}
+
+export default class Emulator extends BaseCommand {
+  static override summary = 'Serve the platform API in memory on 127.0.0.1, for trying configs and for tests';
+  static override description =
+    'Seeded from --state (YAML or JSON; default: the demo world examples/emulator-state.yaml, else an empty world with the tokens dev-token and read-token). Prints `listening on http://127.0.0.1:PORT` and serves until interrupted.';
+  static override examples = [
+    '<%= config.bin %> emulator --port 4010 --state examples/emulator-state.yaml',
+    '<%= config.bin %> emulator --port 0 --fault-rate 0.1 --reset-rate 0.05 --seed 7',
+    '<%= config.bin %> emulator --latency 50 --rate-limit 20 --log emulator.jsonl',
+  ];
+
+  static override flags = {
+    verbose: commonFlags.verbose,
+    port: Flags.integer({ description: 'Port to listen on (0 picks a free one)', default: 4010, min: 0, max: 65535 }),
+    state: Flags.string({ description: 'State file seeding the world (YAML or JSON)' }),
+    latency: Flags.integer({ description: 'Latency added to every request, in milliseconds', default: 0, min: 0 }),
+    'fault-rate': Flags.string({ description: 'Fraction (0-1) of requests answered 500/502/503, before or after the change' }),
+    'reset-rate': Flags.string({ description: 'Fraction (0-1) of requests whose connection is reset, before or after the change' }),
+    'rate-limit': Flags.integer({ description: 'Requests per second; over it, 429 with Retry-After and X-RateLimit-*', min: 1 }),
+    log: Flags.string({ description: 'Write one JSON line per exchange to this file' }),
+    seed: Flags.integer({ description: 'Seed of the random faults and ids (reproducible runs)' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Emulator);
+    const emulator = await startEmulator({
+      port: flags.port,
+      stateFile: flags.state ?? demoState(),
+      latencyMs: flags.latency,
+      faultRate: fraction('fault-rate', flags['fault-rate']),
+      resetRate: fraction('reset-rate', flags['reset-rate']),
+      rateLimit: flags['rate-limit'],
+      logFile: flags.log,
+      seed: flags.seed,
+    });
+    this.log(`listening on ${emulator.url}`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    await emulator.close();
+  }
+}

@@ -1,0 +1,307 @@
+/**
+ * `startEmulator`: the platform API in memory on a loopback address (DESIGN §7). Every request is
+ * counted, delayed by `latencyMs`, checked against the rate limit, authenticated, routed to a
+ * synchronous handler, and maybe struck by a fault before or after the handler ran.
+ */
+import { createWriteStream } from 'node:fs';
+import type { WriteStream } from 'node:fs';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DocplaneError } from '../core/errors.js';
+import { MASK } from '../core/secrets.js';
+import { faultDrawer, slidingWindow } from './faults.js';
+import type { Fault } from './faults.js';
+import { HttpError, Router, errorBody } from './http.js';
+import type { Reply } from './http.js';
+import { freshSeed, seededRandom } from './random.js';
+import { orgRoutes } from './routes/orgs.js';
+import { memberRoutes, teamRoutes } from './routes/members.js';
+import { collectionRoutes, spaceRoutes } from './routes/content.js';
+import { siteRoutes } from './routes/sites.js';
+import { integrationRoutes, samlRoutes, translationRoutes } from './routes/misc.js';
+import { loadEmulatorState, parseEmulatorState } from './state.js';
+import type { EmulatorState, ParsedEmulatorState } from './state.js';
+import { createWorld } from './world.js';
+import type { World } from './world.js';
+
+export { loadEmulatorState, parseEmulatorState } from './state.js';
+export type { EmulatorState, ParsedEmulatorState } from './state.js';
+export type { World } from './world.js';
+
+export interface EmulatorOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Loopback only: 127.0.0.1 (default), ::1 or localhost. */
+  host?: string;
+  /** A seed world (validated); else `stateFile`; else an empty world with the default tokens. */
+  state?: EmulatorState;
+  stateFile?: string;
+  /** Added to every request, in milliseconds. */
+  latencyMs?: number;
+  /** Fraction (0–1) of requests answered 500/502/503. */
+  faultRate?: number;
+  /** Fraction (0–1) of requests whose connection is destroyed. */
+  resetRate?: number;
+  /** Requests per second; over it, 429 with `Retry-After` and `X-RateLimit-*`. */
+  rateLimit?: number;
+  /** One JSON line per exchange. */
+  logFile?: string;
+  /** Seed of the faults and of generated ids; the same seed gives the same sequence. */
+  seed?: number;
+  /** The emulator's clock (tests of the 7-day restore window). */
+  now?: () => Date;
+}
+
+export interface RunningEmulator {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  /** The in-memory state, for tests to inspect. */
+  world: World;
+  /** Requests received so far, every one counted (429s and faults included). */
+  requestCount(): number;
+}
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
+
+function optionError(message: string): DocplaneError {
+  return new DocplaneError('EMULATOR_OPTIONS', message, { hint: 'See `docplane emulator --help`.' });
+}
+
+function checkOptions(o: EmulatorOptions): void {
+  const host = o.host ?? '127.0.0.1';
+  if (!LOOPBACK.test(host)) throw optionError(`the emulator listens on loopback addresses only, not ${host}`);
+  for (const [name, value] of [
+    ['fault rate', o.faultRate],
+    ['reset rate', o.resetRate],
+  ] as const) {
+    if (value !== undefined && !(value >= 0 && value <= 1)) throw optionError(`the ${name} must be a fraction between 0 and 1, not ${value}`);
+  }
+  if ((o.faultRate ?? 0) + (o.resetRate ?? 0) > 1) throw optionError('the fault rate and the reset rate add up to more than 1');
+  if (o.latencyMs !== undefined && !(o.latencyMs >= 0)) throw optionError(`the latency must be 0 or more milliseconds, not ${o.latencyMs}`);
+  if (o.rateLimit !== undefined && !(Number.isInteger(o.rateLimit) && o.rateLimit >= 1)) {
+    throw optionError(`the rate limit must be a whole number of requests per second, 1 or more, not ${o.rateLimit}`);
+  }
+  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) throw optionError(`not a port: ${o.port}`);
+  if (o.state !== undefined && o.stateFile !== undefined) throw optionError('give a state or a state file, not both');
+}
+
+function buildRouter(): Router {
+  const router = new Router();
+  orgRoutes(router);
+  memberRoutes(router);
+  teamRoutes(router);
+  collectionRoutes(router);
+  spaceRoutes(router);
+  siteRoutes(router);
+  samlRoutes(router);
+  translationRoutes(router);
+  integrationRoutes(router);
+  return router;
+}
+
+/** Secrets in logged bodies (integration `secrets`, SAML `certificate`) are masked. */
+function maskForLog(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskForLog);
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k === 'secrets' && v && typeof v === 'object') out[k] = Object.fromEntries(Object.keys(v).map((name) => [name, MASK]));
+    else if (k === 'certificate' && typeof v === 'string') out[k] = MASK;
+    else out[k] = maskForLog(v);
+  }
+  return out;
+}
+
+function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge }));
+    req.on('error', reject);
+  });
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  checkOptions(options);
+  let state: ParsedEmulatorState;
+  if (options.state !== undefined) state = parseEmulatorState(options.state);
+  else if (options.stateFile !== undefined) state = loadEmulatorState(options.stateFile);
+  else state = parseEmulatorState({});
+
+  const seed = options.seed ?? freshSeed();
+  // Separate streams, so that the ids a test creates do not shift the sequence of faults.
+  const world = createWorld(state, { random: seededRandom((seed ^ 0x5bd1e995) >>> 0), now: options.now });
+  const drawFault = faultDrawer(seededRandom(seed), options.faultRate ?? 0, options.resetRate ?? 0);
+  const rateLimit = options.rateLimit ? slidingWindow(options.rateLimit) : undefined;
+  const router = buildRouter();
+  const latency = options.latencyMs ?? 0;
+  let log: WriteStream | undefined;
+  if (options.logFile) {
+    log = createWriteStream(options.logFile, { flags: 'w' });
+    await new Promise<void>((resolve, reject) => {
+      log!.once('open', () => resolve());
+      log!.once('error', (err) =>
+        reject(new DocplaneError('EMULATOR_LOG', `cannot write the log file ${options.logFile}: ${(err as NodeJS.ErrnoException).code ?? err.message}`)),
+      );
+    });
+  }
+  let count = 0;
+
+  /** Everything but the faults: auth, body, route, handler, `Prefer: return=minimal`. */
+  const process = (req: IncomingMessage, method: string, url: URL, text: string): { reply: Reply; requestBody: unknown } => {
+    let requestBody: unknown = text === '' ? null : text;
+    try {
+      const auth = req.headers.authorization ?? '';
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+      const token = match ? world.tokens.get(match[1]) : undefined;
+      if (!token) throw new HttpError(401, match ? 'the token is not valid' : 'the Authorization: Bearer header is missing');
+      if (method !== 'GET' && token.access !== 'write') throw new HttpError(403, 'the token has read-only access');
+      let body: unknown;
+      if (text !== '') {
+        try {
+          body = JSON.parse(text);
+          requestBody = body;
+        } catch (err) {
+          throw new HttpError(400, `body: invalid JSON: ${(err as Error).message}`);
+        }
+      }
+      const { handler, params } = router.match(method, url.pathname);
+      let reply = handler({ world, method, path: url.pathname, params, query: url.searchParams, body, access: token.access, userId: token.user });
+      const minimal = /\breturn=minimal\b/i.test(String(req.headers.prefer ?? ''));
+      if (minimal && (reply.status === 201 || (method === 'PATCH' && reply.status === 200))) {
+        reply = { status: 204, headers: reply.headers };
+      }
+      return { reply, requestBody };
+    } catch (err) {
+      if (err instanceof HttpError) return { reply: { status: err.status, body: errorBody(err.status, err.message), headers: err.headers }, requestBody };
+      const message = `internal emulator error: ${(err as Error)?.message ?? String(err)}`;
+      return { reply: { status: 500, body: errorBody(500, message) }, requestBody };
+    }
+  };
+
+  const writeLog = (entry: Record<string, unknown>) => {
+    if (log) log.write(`${JSON.stringify(maskForLog(entry))}\n`);
+  };
+
+  const send = (res: ServerResponse, reply: Reply, extra: Record<string, string>) => {
+    const headers: Record<string, string> = { ...extra, ...(reply.headers ?? {}) };
+    const hasBody = reply.body !== undefined && reply.status !== 204 && reply.status !== 205;
+    const payload = hasBody ? JSON.stringify(reply.body) : '';
+    if (hasBody) headers['content-type'] = 'application/json; charset=utf-8';
+    headers['content-length'] = String(Buffer.byteLength(payload));
+    res.writeHead(reply.status, headers);
+    res.end(payload);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    count++;
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    const pathWithQuery = `${url.pathname}${url.search}`;
+    const { text, tooLarge } = await readBody(req);
+    if (latency > 0) await sleep(latency);
+
+    if (tooLarge) {
+      const reply = { status: 413, body: errorBody(413, `body: larger than ${MAX_BODY_BYTES} bytes`) };
+      writeLog({ method, path: pathWithQuery, requestBody: null, status: 413, responseBody: reply.body });
+      send(res, reply, {});
+      return;
+    }
+
+    let limitHeaders: Record<string, string> = {};
+    if (rateLimit) {
+      const decision = rateLimit(Date.now());
+      limitHeaders = decision.headers;
+      if (!decision.allowed) {
+        const reply = { status: 429, body: errorBody(429, `rate limit of ${options.rateLimit} requests per second exceeded`) };
+        writeLog({ method, path: pathWithQuery, requestBody: text === '' ? null : safeJson(text), status: 429, responseBody: reply.body });
+        send(res, reply, limitHeaders);
+        return;
+      }
+    }
+
+    const fault: Fault | undefined = drawFault();
+    const strike = (requestBody: unknown) => {
+      const tag = `${fault!.kind}-${fault!.when}`;
+      if (fault!.kind === 'reset') {
+        writeLog({ method, path: pathWithQuery, requestBody, status: 0, responseBody: null, fault: tag });
+        req.socket.destroy();
+        return;
+      }
+      const reply = { status: fault!.status, body: errorBody(fault!.status, 'injected fault') };
+      writeLog({ method, path: pathWithQuery, requestBody, status: reply.status, responseBody: reply.body, fault: tag });
+      send(res, reply, limitHeaders);
+    };
+
+    if (fault?.when === 'before') {
+      strike(text === '' ? null : safeJson(text));
+      return;
+    }
+    const { reply, requestBody } = process(req, method, url, text);
+    if (fault?.when === 'after') {
+      strike(requestBody);
+      return;
+    }
+    writeLog({ method, path: pathWithQuery, requestBody, status: reply.status, responseBody: reply.body ?? null });
+    send(res, reply, limitHeaders);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      // Only a broken connection gets here (reading the body failed); nothing left to answer.
+      if (!res.headersSent && !res.destroyed) send(res, { status: 500, body: errorBody(500, String((err as Error)?.message ?? err)) }, {});
+    });
+  });
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new DocplaneError('EMULATOR_LISTEN', `cannot listen on ${host}:${options.port ?? 0}: ${err.code ?? err.message}`, {
+        hint: err.code === 'EADDRINUSE' ? 'The port is taken; pick another with --port, or --port 0 for a free one.' : undefined,
+      })),
+    );
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  world.baseUrl = url;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    world,
+    requestCount: () => count,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }).then(
+        () =>
+          new Promise<void>((resolve) => {
+            if (log) log.end(() => resolve());
+            else resolve();
+          }),
+      );
+      return closing;
+    },
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
