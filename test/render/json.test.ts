@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { emptyPlan } from '../../test/render/fixtures/big-plan.js';
-import { RICH_SECRETS, richPlan } from '../../test/render/fixtures/rich-plan.js';
-import type { Step } from '../plan/types.js';
-import { renderPlan } from './index.js';
+import { emptyPlan } from './fixtures/big-plan.js';
+import { RICH_SECRETS, richPlan } from './fixtures/rich-plan.js';
+import type { Step } from '../../src/plan/types.js';
+import { renderPlan } from '../../src/render/index.js';
 
 function render(plan = richPlan()): any {
   return JSON.parse(renderPlan(plan, { format: 'json', color: false, secrets: RICH_SECRETS }));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { RICH_SECRETS, RICH_SENSITIVE_LITERALS, richPlan } from '../../test/render/fixtures/rich-plan.js';
-import type { Plan, Step } from '../plan/types.js';
-import { renderPlan } from './index.js';
-import { maskPlan, maskSensitiveFields, scriptSummary, sensitivityOfPath } from './redact.js';
+import { RICH_SECRETS, RICH_SENSITIVE_LITERALS, richPlan } from './fixtures/rich-plan.js';
+import type { Plan, Step } from '../../src/plan/types.js';
+import { renderPlan } from '../../src/render/index.js';
+import { maskPlan, maskSensitiveFields, scriptSummary, sensitivityOfPath } from '../../src/render/redact.js';
 
 /** Every form a secret value could take in an output: as is, JSON-escaped, and each of its lines. */
 function forms(value: string): string[] {

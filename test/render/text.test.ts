@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { emptyPlan, manyStepsPlan } from '../../test/render/fixtures/big-plan.js';
-import { RICH_SECRETS, richPlan } from '../../test/render/fixtures/rich-plan.js';
-import type { Step } from '../plan/types.js';
-import { renderPlan, summaryLine } from './index.js';
+import { emptyPlan, manyStepsPlan } from './fixtures/big-plan.js';
+import { RICH_SECRETS, richPlan } from './fixtures/rich-plan.js';
+import type { Step } from '../../src/plan/types.js';
+import { renderPlan, summaryLine } from '../../src/render/index.js';
 
 const ESC = '\u001b[';
 /** The colour codes picocolors writes, removed. */
