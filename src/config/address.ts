@@ -3,10 +3,7 @@
  * entries, which are addresses or globs (`*` within a key, `**` anything), optionally qualified by
  * an organization (`org_acme/teams["Legacy"]`) — matched by src/plan/address.ts.
  */
-import { key } from '../resources/types.js';
 import { didYouMean } from './messages.js';
-
-export { key };
 
 /** First segments of an address. */
 export const TOP_LEVEL = ['organization', 'members', 'teams', 'collections', 'spaces', 'sites', 'saml', 'integrations', 'translations'] as const;

@@ -11,37 +11,43 @@ export interface SchemaProblem {
   message: string;
 }
 
-/** Levenshtein distance, small strings only (keys and enum values). */
+/** Edit distance counting a swap of two neighbours as one edit (small strings only: keys, enum values). */
 function distance(a: string, b: string): number {
-  if (a === b) return 0;
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0];
-    prev[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const up = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
+      rows[i][j] = d;
     }
   }
-  return prev[b.length];
+  return rows[a.length][b.length];
 }
 
-/** The closest candidate when it is close enough to be a likely typo. */
+/** The closest candidate when it is close enough to be a likely typo (or a longer or shorter form of it). */
 export function suggest(word: string, candidates: readonly string[]): string | undefined {
-  if (word.length > 64) return undefined;
+  if (word.length > 64 || word.length === 0) return undefined;
   const lower = word.toLowerCase();
   let best: string | undefined;
   let bestD = Infinity;
   for (const c of candidates) {
-    const d = c.toLowerCase() === lower ? 0 : distance(lower, c.toLowerCase());
+    const d = distance(lower, c.toLowerCase());
     if (d < bestD) {
       best = c;
       bestD = d;
     }
   }
-  const limit = Math.max(1, Math.min(3, Math.floor((best?.length ?? 0) / 3)));
-  return best !== undefined && bestD <= limit ? best : undefined;
+  if (best === undefined) return undefined;
+  const limit = best.length <= 4 ? 1 : best.length <= 8 ? 2 : 3;
+  if (bestD <= limit) return best;
+  // "editor" for "edit", "team" for "teams": one is the start of the other.
+  const prefixed = candidates.find((c) => {
+    const cl = c.toLowerCase();
+    return Math.min(cl.length, lower.length) >= 3 && (cl.startsWith(lower) || lower.startsWith(cl));
+  });
+  return prefixed;
 }
 
 export function didYouMean(word: string, candidates: readonly string[]): string {
@@ -120,7 +126,7 @@ function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
   return s;
 }
 
-function schemasAt(root: z.ZodType, path: DocPath, value: unknown): z.ZodType[] {
+function schemasAt(root: z.ZodType, path: DocPath): z.ZodType[] {
   let current: z.ZodType[] = [root];
   for (let i = 0; i <= path.length; i++) {
     const expanded: z.ZodType[] = [];
@@ -138,15 +144,14 @@ function schemasAt(root: z.ZodType, path: DocPath, value: unknown): z.ZodType[] 
       else if (s instanceof z.ZodRecord) next.push(s.valueType as z.ZodType);
     }
     current = next;
-    void value;
   }
   return current;
 }
 
 /** The keys a mapping at `path` may have, for "did you mean". */
-export function knownKeys(root: z.ZodType, path: DocPath, value: unknown): string[] {
+export function knownKeys(root: z.ZodType, path: DocPath): string[] {
   const keys = new Set<string>();
-  for (const s of schemasAt(root, path, value)) if (s instanceof z.ZodObject) for (const k of Object.keys(s.shape)) keys.add(k);
+  for (const s of schemasAt(root, path)) if (s instanceof z.ZodObject) for (const k of Object.keys(s.shape)) keys.add(k);
   return [...keys];
 }
 
@@ -205,7 +210,7 @@ export function describeIssues(root: z.ZodType, issues: readonly Issue[], input:
         break;
       }
       case 'unrecognized_keys': {
-        const allowed = knownKeys(root, path, input);
+        const allowed = knownKeys(root, path);
         for (const k of issue.keys) {
           out.push({ path: [...path, k], mode: 'key', message: `unknown key "${k}"${didYouMean(k, allowed)}` });
         }

@@ -6,7 +6,6 @@
  */
 import type { Secret } from '../core/secrets.js';
 import { key } from '../resources/types.js';
-import { addressSyntaxProblem } from './address.js';
 import { didYouMean } from './messages.js';
 import { child, locationOf, where } from './model.js';
 import type { Item, Origin, Problems } from './model.js';
@@ -203,15 +202,7 @@ export function resolveOrg(draft: OrgDraft, problems: Problems, options: { cross
 
   for (const { value, origin } of draft.translations ?? []) {
     const address = `translations${key(`${value.source.space}/${value.language}`)}`;
-    if (!reg.claim(`translation:${value.source.space}/${value.language}`, address, origin)) continue;
-    if (value.language.toLowerCase() === value.source.language.toLowerCase()) {
-      problems.at(child(origin, 'language'), `is the source's own language (${value.source.language}); a translation needs another language`);
-    }
-  }
-
-  for (const { value, origin } of draft.protect) {
-    const problem = addressSyntaxProblem(value);
-    if (problem) problems.at(origin, `not an address or glob: ${problem}`);
+    reg.claim(`translation:${value.source.space}/${value.language}`, address, origin);
   }
 
   const pick = <T>(items: Item<T>[] | undefined): T[] | undefined => items?.map((i) => i.value);

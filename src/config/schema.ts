@@ -4,6 +4,7 @@
  * in schemas/ is generated from these with z.toJSONSchema.
  */
 import { z } from 'zod';
+import { addressSyntaxProblem } from './address.js';
 
 export const ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
 export const Role = z.enum(ROLES).describe('Organization role');
@@ -11,6 +12,22 @@ export const Role = z.enum(ROLES).describe('Organization role');
 export const Level = z.enum([...ROLES, 'inherit']).describe('Content level');
 
 const Id = z.string().min(1);
+
+/**
+ * A check for resources matched by `renamedFrom`: naming the resource's own key is surely a mistake
+ * (the rename was already done, or the wrong field was copied).
+ */
+function renamedFromNotOwn(keyField: string) {
+  return (value: Record<string, unknown>, ctx: z.RefinementCtx): void => {
+    if (value.renamedFrom !== undefined && value.renamedFrom === value[keyField]) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['renamedFrom'],
+        message: `is this resource's own ${keyField}; give the ${keyField} it had before, or remove renamedFrom`,
+      });
+    }
+  };
+}
 const RenamedFrom = z.string().min(1).describe('Natural key of the remote resource this one was called before');
 
 /** A rich-text block; nodes recurse. Unknown properties are kept (the API adds its own). */
@@ -24,10 +41,9 @@ export const RichTextBlock: z.ZodType<RichTextBlockT> = z.lazy(() =>
     data: z.record(z.string(), z.unknown()).optional(),
     nodes: z.array(RichTextBlock).optional(),
     leaves: z.array(z.record(z.string(), z.unknown())).optional(),
-    })
-    // The id names the recursive definition in the JSON Schema ($defs/RichTextBlock).
-    .meta({ id: 'RichTextBlock' }),
-);
+    }),
+  // The id names the recursive definition in the JSON Schema ($defs/RichTextBlock).
+).meta({ id: 'RichTextBlock' });
 export interface RichTextBlockT {
   object: string;
   type?: string;
@@ -80,12 +96,14 @@ export const TeamMember = z.union(
   { error: 'must be an email or user id, or {user, role}' },
 );
 
-export const Team = z.strictObject({
-  id: Id.optional(),
-  renamedFrom: RenamedFrom.optional(),
-  title: z.string().min(1).max(64),
-  members: z.array(TeamMember).optional().describe('The whole membership when present; unmanaged when absent'),
-});
+export const Team = z
+  .strictObject({
+    id: Id.optional(),
+    renamedFrom: RenamedFrom.optional(),
+    title: z.string().min(1).max(64),
+    members: z.array(TeamMember).optional().describe('The whole membership when present; unmanaged when absent'),
+  })
+  .superRefine(renamedFromNotOwn('title'));
 
 export interface CollectionT {
   id?: string;
@@ -105,10 +123,9 @@ export const Collection: z.ZodType<CollectionT> = z.lazy(() =>
       description: z.string().max(100).nullable().optional(),
       defaultLevel: Level.nullable().optional(),
       collections: z.array(Collection).optional().describe('Child collections'),
-    })
-    // The id names the recursive definition in the JSON Schema ($defs/Collection).
-    .meta({ id: 'Collection' }),
-);
+    }),
+  // The id names the recursive definition in the JSON Schema ($defs/Collection).
+).meta({ id: 'Collection' });
 
 export const Space = z.strictObject({
   id: Id.describe('An existing space (the API has no create)'),
@@ -127,32 +144,38 @@ export const SiteSpace = z.strictObject({
   condition: z.string().max(1024).nullable().optional(),
 });
 
-export const Section = z.strictObject({
-  id: Id.optional(),
-  renamedFrom: RenamedFrom.optional(),
-  path: z.string().min(1).max(100),
-  title: z.string().min(2).max(128),
-  space: Id.describe('The space the section is created with'),
-  description: z.string().max(256).nullable().optional(),
-  icon: z.string().max(50).nullable().optional(),
-  condition: z.string().max(1024).nullable().optional(),
-  siteSpaces: z.array(SiteSpace).optional().describe('Further spaces in the section, in order; the whole truth when present'),
-});
+export const Section = z
+  .strictObject({
+    id: Id.optional(),
+    renamedFrom: RenamedFrom.optional(),
+    path: z.string().min(1).max(100),
+    title: z.string().min(2).max(128),
+    space: Id.describe('The space the section is created with'),
+    description: z.string().max(256).nullable().optional(),
+    icon: z.string().max(50).nullable().optional(),
+    condition: z.string().max(1024).nullable().optional(),
+    siteSpaces: z.array(SiteSpace).optional().describe('Further spaces in the section, in order; the whole truth when present'),
+  })
+  .superRefine(renamedFromNotOwn('path'));
 
-export const SectionGroup = z.strictObject({
-  id: Id.optional(),
-  renamedFrom: RenamedFrom.optional(),
-  title: z.string().min(1).max(100),
-  icon: z.string().max(50).nullable().optional(),
-  sections: z.array(z.string().min(1)).optional().describe('Section paths, in order'),
-});
+export const SectionGroup = z
+  .strictObject({
+    id: Id.optional(),
+    renamedFrom: RenamedFrom.optional(),
+    title: z.string().min(1).max(100),
+    icon: z.string().max(50).nullable().optional(),
+    sections: z.array(z.string().min(1)).optional().describe('Section paths, in order'),
+  })
+  .superRefine(renamedFromNotOwn('title'));
 
-export const ShareLink = z.strictObject({
-  id: Id.optional(),
-  renamedFrom: RenamedFrom.optional(),
-  name: z.string().min(1).max(50),
-  active: z.boolean().optional(),
-});
+export const ShareLink = z
+  .strictObject({
+    id: Id.optional(),
+    renamedFrom: RenamedFrom.optional(),
+    name: z.string().min(1).max(50),
+    active: z.boolean().optional(),
+  })
+  .superRefine(renamedFromNotOwn('name'));
 
 export const Site = z.strictObject({
   id: Id.describe('An existing site (the API has no list or create of sites)'),
@@ -161,23 +184,25 @@ export const Site = z.strictObject({
   shareLinks: z.array(ShareLink).optional(),
 });
 
-export const SamlProvider = z.strictObject({
-  id: Id.optional(),
-  renamedFrom: RenamedFrom.optional(),
-  label: z.string().min(1).max(30),
-  entityID: z.string().max(1024).optional(),
-  ssoURL: z.url({ protocol: /^https?$/ }).max(2048).optional(),
-  certificate: z.string().max(10000).optional(),
-  /*
-   * A team title. When the config defines that team, the SAML provider's step waits for it; when the
-   * config names no such team (teams managed by hand, or `teams` absent), the loader records it in
-   * `OrgConfig.deferred` as "to be checked at plan time" and the planner reports a problem if no
-   * remote team has that title. A title that names no config team while `teams` is pruned is an
-   * error at once: the plan would delete that team.
-   */
-  defaultTeam: z.string().min(1).nullable().optional().describe('Team title (a team of this config, or an existing team)'),
-  defaultRole: Role.nullable().optional(),
-});
+export const SamlProvider = z
+  .strictObject({
+    id: Id.optional(),
+    renamedFrom: RenamedFrom.optional(),
+    label: z.string().min(1).max(30),
+    entityID: z.string().max(1024).optional(),
+    ssoURL: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+    certificate: z.string().max(10000).optional(),
+    /*
+     * A team title. When the config defines that team, the SAML provider's step waits for it; when the
+     * config names no such team (teams managed by hand, or `teams` absent), the loader records it in
+     * `OrgConfig.deferred` as "to be checked at plan time" and the planner reports a problem if no
+     * remote team has that title. A title that names no config team while `teams` is pruned is an
+     * error at once: the plan would delete that team.
+     */
+    defaultTeam: z.string().min(1).nullable().optional().describe('Team title (a team of this config, or an existing team)'),
+    defaultRole: Role.nullable().optional(),
+  })
+  .superRefine(renamedFromNotOwn('label'));
 
 const IntegrationName = z
   .string()
@@ -203,12 +228,18 @@ export const Integration = z.strictObject({
   secrets: z.record(z.string(), z.string()).optional().describe('Secret values (masked in every output); usually ${env:…}'),
 });
 
-export const Translation = z.strictObject({
-  id: Id.optional(),
-  source: z.strictObject({ space: Id.describe('The space translated'), language: z.string().min(1).describe('Its language') }),
-  language: z.string().min(1).describe('The target language'),
-  instructions: Instructions.optional(),
-});
+export const Translation = z
+  .strictObject({
+    id: Id.optional(),
+    source: z.strictObject({ space: Id.describe('The space translated'), language: z.string().min(1).describe('Its language') }),
+    language: z.string().min(1).describe('The target language'),
+    instructions: Instructions.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.language.toLowerCase() === value.source.language.toLowerCase()) {
+      ctx.addIssue({ code: 'custom', path: ['language'], message: `is the source's own language (${value.source.language}); a translation needs another language` });
+    }
+  });
 
 /** Kinds that `prune` accepts. */
 export const PRUNABLE = [
@@ -224,11 +255,18 @@ export const PRUNABLE = [
 ] as const;
 export const PrunableKind = z.enum(PRUNABLE);
 
-export const Safety = z.strictObject({
-  maxDeletes: z.number().int().min(0).default(10),
-  maxDeletePercent: z.number().min(0).max(100).default(25),
-  keepSsoMembers: z.boolean().default(true),
-});
+export const Safety = z
+  .strictObject({
+    maxDeletes: z.number().int().min(0).default(10).describe('Deletes per organization that apply accepts without --force'),
+    maxDeletePercent: z
+      .number()
+      .min(0)
+      .max(100)
+      .default(25)
+      .describe('Share of a kind (with at least 10 remote resources) that apply deletes without --force'),
+    keepSsoMembers: z.boolean().default(true).describe('Members provisioned by SSO are never pruned'),
+  })
+  .describe('Rules that make apply refuse (exit 3) unless --force');
 
 export const ConfigDocument = z
   .strictObject({
@@ -251,7 +289,15 @@ export const ConfigDocument = z
       .describe('Kinds for which this config is the whole truth: remote resources it does not mention are deleted'),
     safety: Safety.optional(),
     protect: z
-      .array(z.string().min(1))
+      .array(
+        z
+          .string()
+          .min(1)
+          .superRefine((value, ctx) => {
+            const problem = addressSyntaxProblem(value);
+            if (problem) ctx.addIssue({ code: 'custom', message: `is not an address or glob: ${problem}` });
+          }),
+      )
       .optional()
       .describe('Addresses or globs (`*` within a key, `**` anything) that are never deleted, such as teams["Legacy"]'),
   })
