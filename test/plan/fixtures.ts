@@ -1,0 +1,98 @@
+/** Helpers of the planner tests: configs built in code, a module's plan in one call, a fake client. */
+import type { ApiClient, ApiResponse, ClientStats, HttpMethod, Query } from '../../src/api/types.js';
+import type { OrganizationT } from '../../src/config/schema.js';
+import type { LoadedConfig, OrgConfig } from '../../src/config/types.js';
+import { ApiError } from '../../src/core/errors.js';
+import type { Kind } from '../../src/plan/types.js';
+import type { KindPlan, PlanContext, ReadContext, ResourceModule } from '../../src/resources/types.js';
+
+export type OrgConfigInput = Partial<Omit<OrgConfig, 'organization' | 'safety'>> & {
+  organization?: Partial<OrganizationT>;
+  safety?: Partial<OrgConfig['safety']>;
+};
+
+export function orgConfig(input: OrgConfigInput = {}): OrgConfig {
+  const { organization, safety, ...rest } = input;
+  return {
+    prune: [],
+    protect: [],
+    locations: {},
+    ...rest,
+    organization: { id: 'org_acme', ...organization },
+    safety: { maxDeletes: 10, maxDeletePercent: 25, keepSsoMembers: true, ...safety },
+  };
+}
+
+export function loaded(orgs: OrgConfig[], secrets: LoadedConfig['secrets'] = []): LoadedConfig {
+  return { orgs, secrets, hash: 'hash-of-config', files: ['/cfg/docplane.yaml'] };
+}
+
+export function planContext(desired: OrgConfig, options: { replace?: string[]; remote?: Map<Kind, unknown> } = {}): PlanContext {
+  const pruned = new Set<string>(desired.prune);
+  return {
+    org: desired.organization.id,
+    desired,
+    remote: options.remote ?? new Map(),
+    prunes: (kind) => pruned.has(kind),
+    replace: options.replace,
+  };
+}
+
+/** A module's plan for a desired config and a remote state given directly (no reads). */
+export function planKind<R>(module: ResourceModule<R>, desired: OrgConfig, remote: R, options: { replace?: string[] } = {}): KindPlan {
+  return module.plan(planContext(desired, options), remote);
+}
+
+/** A read context over a client, with the same sharing as planOrgs. */
+export function readContext(desired: OrgConfig, client: ApiClient): ReadContext {
+  const cache = new Map<string, Promise<unknown>>();
+  return {
+    org: desired.organization.id,
+    client,
+    desired,
+    shared: <T>(key: string, load: () => Promise<T>) => {
+      if (!cache.has(key)) cache.set(key, load());
+      return cache.get(key) as Promise<T>;
+    },
+  };
+}
+
+export interface FakeClient extends ApiClient {
+  /** `METHOD path` of every call, in order (lists once per listAll). */
+  calls: string[];
+}
+
+/**
+ * An in-memory client: `lists` answers listAll by path, `gets` answers GET by path (an Error or a
+ * status number is thrown as an ApiError of that status). Counts calls.
+ */
+export function fakeClient(lists: Record<string, unknown[]>, gets: Record<string, unknown> = {}): FakeClient {
+  const calls: string[] = [];
+  const stats: ClientStats = { requests: 0, retries: 0, byMethod: {} };
+  const count = (method: string, path: string) => {
+    calls.push(`${method} ${path}`);
+    stats.requests++;
+    stats.byMethod[method] = (stats.byMethod[method] ?? 0) + 1;
+  };
+  const client: FakeClient = {
+    calls,
+    async request<T>(method: HttpMethod, path: string): Promise<ApiResponse<T>> {
+      count(method, path);
+      if (!(path in gets)) throw new ApiError(method, path, 404, 'not found');
+      const v = gets[path];
+      if (typeof v === 'number') throw new ApiError(method, path, v, 'fake error');
+      return { status: 200, headers: {}, body: v as T };
+    },
+    async *paginate<T>(path: string, query?: Query): AsyncIterable<T> {
+      for (const item of await client.listAll<T>(path, query)) yield item;
+    },
+    async listAll<T>(path: string, _query?: Query): Promise<T[]> {
+      count('GET', path);
+      if (!(path in lists)) throw new ApiError('GET', path, 404, 'not found');
+      return structuredClone(lists[path]) as T[];
+    },
+    stats: () => structuredClone(stats),
+    close: async () => {},
+  };
+  return client;
+}
