@@ -208,11 +208,11 @@ describe('applyPlan: failures', () => {
     expect(client.calls.map((c) => c.path)).toEqual(['/slow', '/denied']);
     expect(result.applied).toEqual([]);
     expect(result.failed.map((o) => [o.step, o.message])).toEqual([
-      [slow.id, `interrupted after 1 request(s): ${result.stopped}`],
+      [slow.id, 'interrupted after 1 of its 2 requests: the run stopped'],
       [denied.id, `PATCH /denied → ${status}: token is read-only`],
     ]);
     expect(result.skipped.map((o) => o.step)).toEqual(later.map((s) => s.id));
-    expect(result.skipped[0].message).toBe(`not run: ${result.stopped}`);
+    expect(result.skipped[0].message).toBe('not run: the run stopped');
   });
 
   it('an abort signal stops the run: nothing new is sent', async () => {

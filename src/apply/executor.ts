@@ -81,7 +81,7 @@ const IDEMPOTENT_ACTIONS: ReadonlySet<Action> = new Set(['move', 'restore', 'sor
 
 /** Thrown inside a step when the run has stopped before one of its requests could be sent. */
 class StoppedError extends Error {
-  constructor(readonly reason: string) {
+  constructor(reason: string) {
     super(reason);
   }
 }
@@ -191,7 +191,7 @@ export async function applyPlan(plan: Plan, client: ApiClient, options: ApplyOpt
       if (run.stopped) {
         for (const step of steps) {
           if (state.get(step.id) !== 'pending') continue;
-          const outcome = outcomeOf(step, { message: `not run: ${run.stopped}` });
+          const outcome = outcomeOf(step, { message: 'not run: the run stopped' });
           state.set(step.id, 'skipped');
           outcomes.set(step.id, outcome);
           finished += 1;
@@ -236,14 +236,14 @@ export async function applyPlan(plan: Plan, client: ApiClient, options: ApplyOpt
         emit({ type: 'step-done', step, outcome, finished, total });
       } else if (err instanceof StoppedError && (run.sent.get(step.id) ?? 0) === 0) {
         // Stopped before its first request: nothing of it happened.
-        const outcome = outcomeOf(step, { message: `not run: ${err.reason}` });
+        const outcome = outcomeOf(step, { message: 'not run: the run stopped' });
         state.set(step.id, 'skipped');
         outcomes.set(step.id, outcome);
         emit({ type: 'step-skipped', step, outcome, finished, total });
       } else {
         const message =
           err instanceof StoppedError
-            ? `interrupted after ${run.sent.get(step.id)} request(s): ${err.reason}`
+            ? `interrupted after ${run.sent.get(step.id)} of its ${step.requests.length} requests: the run stopped`
             : errorMessage(err);
         const outcome = outcomeOf(step, { message });
         state.set(step.id, 'failed');

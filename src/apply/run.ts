@@ -95,7 +95,8 @@ async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
   const client = await options.connect(config.apiUrl);
   try {
     const plan = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets });
-    options.write(renderPlan(plan, { format: 'text', color: options.color, secrets: config.secrets }));
+    const shown = renderPlan(plan, { format: 'text', color: options.color, secrets: config.secrets });
+    options.write(shown.endsWith('\n') ? shown : `${shown}\n`);
     refuseProblems(plan);
     const report: RunApplyReport = { secrets: config.secrets, multiOrg: plan.orgs.length > 1 };
     if (plan.steps.length === 0) {
