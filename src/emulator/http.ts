@@ -131,11 +131,11 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 
 function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   const field = fieldName(issue.path);
+  const missing = issue.code !== 'unrecognized_keys' && issue.code !== 'custom' && valueAt(input, issue.path) === undefined;
+  if (missing) return `${field}: required`;
   switch (issue.code) {
     case 'invalid_type': {
-      const actual = valueAt(input, issue.path);
-      if (actual === undefined) return `${field}: required`;
-      if (actual === null) return `${field}: must not be null`;
+      if (valueAt(input, issue.path) === null) return `${field}: must not be null`;
       return `${field}: must be ${article(issue.expected)}`;
     }
     case 'too_big': {
