@@ -1,0 +1,91 @@
+/**
+ * `docplane apply PLANFILE` through the built CLI: the saved steps are applied once, and a plan
+ * that no longer fits (remote state moved, config changed, another version, already applied) is
+ * refused with a line naming why.
+ */
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { errorLines, sandbox, type Sandbox } from './cli-helpers.js';
+
+let box: Sandbox | undefined;
+afterEach(async () => {
+  await box?.close();
+  box = undefined;
+});
+
+const teamTitles = (b: Sandbox) => [...b.emulator.world.orgs.get('org_acme')!.teams.values()].map((t) => t.title).sort();
+
+async function savePlan(b: Sandbox): Promise<string> {
+  const file = join(b.dir, 'plan.json');
+  const res = await b.cli(['plan', '-c', b.config, '--out', file]);
+  expect(res.code, res.stderr).toBe(0);
+  return file;
+}
+
+describe('docplane apply PLANFILE (CLI)', () => {
+  it('applies a saved plan (the config found from the plan), marks it applied, and refuses it the second time', async () => {
+    box = await sandbox();
+    const file = await savePlan(box);
+    // From another folder: the config is found through the paths kept in the plan.
+    const first = await box.cli(['apply', file], {});
+    expect(first.stderr).not.toMatch(/^error:/m);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('converged: no changes left');
+    expect(JSON.parse(readFileSync(file, 'utf8')).appliedAt).toMatch(/^\d{4}-/);
+    expect(teamTitles(box)).toEqual(['Engineering', 'Support']);
+
+    const second = await box.cli(['apply', file]);
+    expect(second.code).toBe(1);
+    expect(errorLines(second.stderr)).toEqual([`error: the plan file ${file} was already applied (at ${JSON.parse(readFileSync(file, 'utf8')).appliedAt})`]);
+    expect(teamTitles(box)).toEqual(['Engineering', 'Support']);
+  });
+
+  it('refuses a stale plan, naming what changed remotely, and sends no write', async () => {
+    box = await sandbox();
+    const file = await savePlan(box);
+    // Someone creates the team meanwhile.
+    const res = await fetch(`${box.emulator.url}/v1/orgs/org_acme/teams`, {
+      method: 'PUT',
+      headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Engineering' }),
+    });
+    expect(res.status).toBe(201);
+    const apply = await box.cli(['apply', file]);
+    expect(apply.code).toBe(1);
+    const [line] = errorLines(apply.stderr);
+    expect(line).toMatch(/^error: the plan .* is stale: \d+ remote objects? changed since it was made: /);
+    expect(line).toContain('org_acme/teams["Engineering"]');
+    expect(teamTitles(box)).toEqual(['Engineering', 'Legacy']);
+  });
+
+  it('refuses a plan whose config changed since, or that another docplane version made', async () => {
+    box = await sandbox();
+    const file = await savePlan(box);
+    const plan = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...plan, toolVersion: '0.0.1-other' }));
+    const version = await box.cli(['apply', file]);
+    expect(version.code).toBe(1);
+    expect(errorLines(version.stderr)[0]).toMatch(/was made by docplane 0\.0\.1-other; this is docplane \d/);
+
+    writeFileSync(file, JSON.stringify(plan));
+    appendFileSync(box.config, '# an edit after planning\n');
+    const changed = await box.cli(['apply', file]);
+    expect(changed.code).toBe(1);
+    expect(errorLines(changed.stderr)[0]).toBe(`error: the config changed since the plan ${file} was made (read from ${box.config})`);
+    expect(teamTitles(box)).toEqual(['Legacy']);
+  });
+
+  it('refuses a saved plan that breaks a safety rule with exit 3 unless --force', async () => {
+    box = await sandbox();
+    writeFileSync(box.config, readFileSync(box.config, 'utf8').replace(/safety:.*\n/, '') + '\nsafety: { maxDeletes: 0 }\n');
+    const file = await savePlan(box);
+    const refused = await box.cli(['apply', file]);
+    expect(refused.code).toBe(3);
+    expect(teamTitles(box)).toEqual(['Legacy']);
+    const forced = await box.cli(['apply', file, '--force', '--format', 'json']);
+    expect(forced.code).toBe(0);
+    expect(JSON.parse(forced.stdout).summary.failed).toBe(0);
+    expect(teamTitles(box)).toEqual(['Engineering', 'Support']);
+  });
+});
