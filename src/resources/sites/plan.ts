@@ -128,6 +128,29 @@ function sortRequest(base: string, item: ItemKey | string, where: 'before' | 'af
   return { method: 'PATCH', path: `${base}/structure/sort`, body: { item: ref(item), position: { [where]: ref(target) } } };
 }
 
+/**
+ * Paths are unique within a site (sections) and within a section (site spaces): a step that gives a
+ * path must wait for the step that frees it (the holder's rename or delete). `holders` maps a path to
+ * the step address (with its action) of whoever frees it; `renames` maps each renaming step to the
+ * path it takes, to leave out a need that would close a cycle (a swap of paths, which no order of
+ * single renames can do; apply then reports the API's refusal).
+ */
+export function pathNeed(
+  self: string,
+  path: string,
+  holders: ReadonlyMap<string, { step: string; takes?: string }>,
+): string[] {
+  const first = holders.get(path);
+  if (!first || first.step.startsWith(`${self}:`)) return [];
+  // Follow the chain of renames from the holder: reaching this step again would be a cycle.
+  const seen = new Set<string>();
+  for (let h: { step: string; takes?: string } | undefined = first; h?.takes !== undefined; h = holders.get(h.takes)) {
+    if (h.step.startsWith(`${self}:`) || seen.has(h.step)) return [];
+    seen.add(h.step);
+  }
+  return [first.step];
+}
+
 export interface SiteInput {
   org: string;
   site: SiteT;
@@ -296,8 +319,13 @@ export function planSite(input: SiteInput): SitePlans {
   });
 
   // ---- section steps ---------------------------------------------------------------------------------
+  const sectionPathHolders = new Map<string, { step: string; takes?: string }>();
+  for (const e of sections) {
+    if (e.remote && e.remote.path !== e.cfg.path) sectionPathHolders.set(e.remote.path, { step: `${e.address}:update`, takes: e.cfg.path });
+  }
   for (const e of sections) {
     const c = e.cfg;
+    const pathNeeds = !e.remote || e.remote.path !== c.path ? pathNeed(e.address, c.path, sectionPathHolders) : [];
     if (!e.remote) {
       const own = c.siteSpaces?.find((x) => x.space === c.space);
       const ownSettings = own ? compact({ path: own.path, condition: own.condition }) : {};
@@ -325,7 +353,16 @@ export function planSite(input: SiteInput): SitePlans {
         siteSpace: Object.keys(ownSettings).length > 0 ? ownSettings : undefined,
       }) as JsonObject;
       push(
-        { address: e.address, kind: 'sections', action: 'create', before: null, after, changes: diffFields({}, after), requests, needs: chainNeeds.get(e.address) ?? [] },
+        {
+          address: e.address,
+          kind: 'sections',
+          action: 'create',
+          before: null,
+          after,
+          changes: diffFields({}, after),
+          requests,
+          needs: [...(chainNeeds.get(e.address) ?? []), ...pathNeeds],
+        },
         null,
       );
       continue;
@@ -342,7 +379,7 @@ export function planSite(input: SiteInput): SitePlans {
         after,
         changes: diffFields(before, after),
         requests: [{ method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: after }],
-        needs: [],
+        needs: pathNeeds,
         remoteId: e.remote.id,
       },
       normalSection(e.remote),
@@ -375,9 +412,17 @@ export function planSite(input: SiteInput): SitePlans {
     const createdKeys: string[] = [];
     const stepAddresses: string[] = [];
     let previousCreate: string | undefined;
+    const holders = new Map<string, { step: string; takes?: string }>();
+    for (const { desired: d, remote: r } of sp.pairs) {
+      if (r?.path && d.path !== undefined && d.path !== r.path) {
+        holders.set(r.path, { step: `${siteSpaceAddress(site.id, e.cfg.path, d.space)}:update`, takes: d.path });
+      }
+    }
+    for (const d of sp.deletes) if (d.remote.path) holders.set(d.remote.path, { step: `${d.address}:delete` });
     for (const { desired: d, remote: r } of sp.pairs) {
       const address = siteSpaceAddress(site.id, e.cfg.path, d.space);
       const wanted = compact({ path: d.path, condition: d.condition }) as JsonObject;
+      const pathNeeds = d.path !== undefined && d.path !== r?.path ? pathNeed(address, d.path, holders) : [];
       if (r) {
         keyOfSpace.set(d.space, r.id);
         const { before, after } = differing(pick(r, SITE_SPACE_FIELDS), wanted);
@@ -392,7 +437,7 @@ export function planSite(input: SiteInput): SitePlans {
             after,
             changes: diffFields(before, after),
             requests: [{ method: 'PATCH', path: `${base}/site-spaces/${enc(r.id)}`, body: after }],
-            needs: [],
+            needs: pathNeeds,
             remoteId: r.id,
           },
           normalSiteSpace(r),
@@ -428,7 +473,7 @@ export function planSite(input: SiteInput): SitePlans {
           changes: diffFields({}, after),
           requests,
           // Adds in a section are chained: each is appended, so the order they leave is known.
-          needs: [...sectionNeeds, ...(previousCreate ? [`${previousCreate}:create`] : [])],
+          needs: [...sectionNeeds, ...(previousCreate ? [`${previousCreate}:create`] : []), ...pathNeeds],
         },
         null,
       );
@@ -446,8 +491,7 @@ export function planSite(input: SiteInput): SitePlans {
           after: null,
           changes: diffFields({ space: d.remote.space, ...before }, {}),
           requests: [{ method: 'DELETE', path: `${base}/site-spaces/${enc(d.remote.id)}` }],
-          // The additions first: a section is never left without a site space on the way.
-          needs: sp.pairs.filter((p) => !p.remote).map((p) => `${siteSpaceAddress(site.id, e.cfg.path, p.desired.space)}:create`),
+          needs: [],
           remoteId: d.remote.id,
         },
         normalSiteSpace(d.remote),
