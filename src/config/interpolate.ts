@@ -136,16 +136,21 @@ export function interpolateString(
   return { value: out, problems };
 }
 
-/** A copy of a parsed YAML value with every string interpolated. Only plain objects and lists are walked. */
+/**
+ * A copy of a parsed YAML value with every string interpolated, the problems, and the paths of the
+ * strings that changed (their values may be secret). Only plain objects and lists are walked.
+ */
 export function interpolateValue(
   value: unknown,
   ctx: InterpolationContext,
-): { value: unknown; problems: InterpolationProblem[] } {
+): { value: unknown; problems: InterpolationProblem[]; replaced: (string | number)[][] } {
   const problems: InterpolationProblem[] = [];
+  const replaced: (string | number)[][] = [];
   const walk = (v: unknown, at: (string | number)[]): unknown => {
     if (typeof v === 'string') {
       const r = interpolateString(v, ctx);
       for (const message of r.problems) problems.push({ path: at, message });
+      if (r.value !== v) replaced.push(at);
       return r.value;
     }
     if (Array.isArray(v)) return v.map((item, i) => walk(item, [...at, i]));
@@ -159,5 +164,5 @@ export function interpolateValue(
     }
     return v;
   };
-  return { value: walk(value, []), problems };
+  return { value: walk(value, []), problems, replaced };
 }

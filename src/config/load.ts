@@ -22,7 +22,7 @@ import { Problems } from './model.js';
 import { resolveOrg } from './resolve.js';
 import { ConfigDocument } from './schema.js';
 import { decodeText, firstAlias, parseFile, position } from './source.js';
-import type { RawIssue, SourceDocument, SourceFile } from './source.js';
+import type { DocPath, RawIssue, SourceDocument, SourceFile } from './source.js';
 import type { LoadedConfig, OrgConfig } from './types.js';
 
 export interface LoadOptions {
@@ -143,13 +143,19 @@ function checkDocument(source: SourceDocument, ctx: InterpolationContext, proble
 
   const interpolated = interpolateValue(top, ctx);
   for (const p of interpolated.problems) problems.atPath(source, p.path, p.message);
+  // A string whose reference failed has no real value: what the schema says of it would mislead.
+  const unresolved = new Set(interpolated.problems.map((p) => JSON.stringify(p.path)));
+  const replaced = new Set(interpolated.replaced.map((p) => JSON.stringify(p)));
+  const secret = (p: DocPath) =>
+    replaced.has(JSON.stringify(p)) || (p[0] === 'integrations' && p[2] === 'secrets') || (p[0] === 'saml' && p[2] === 'certificate');
   const input = interpolated.value as Record<string, unknown>;
 
   const parsed = ConfigDocument.safeParse(input);
   if (!parsed.success) {
-    for (const p of describeIssues(ConfigDocument, parsed.error.issues, input)) {
+    for (const p of describeIssues(ConfigDocument, parsed.error.issues, input, { secret })) {
       // The version was checked above, with a clearer message.
       if (p.path.length === 1 && p.path[0] === 'version') continue;
+      if (unresolved.has(JSON.stringify(p.path))) continue;
       problems.atPath(source, p.path, p.message, p.mode);
     }
   }

@@ -81,8 +81,11 @@ function typeName(expected: string): string {
   }
 }
 
+const SECRET_STRING = Symbol('secret string');
+
 /** What the user wrote, in the same words. */
 function describeInput(input: unknown): string {
+  if (input === SECRET_STRING) return 'a string (from ${…}, not shown)';
   if (input === null) return 'null (an empty value)';
   if (Array.isArray(input)) return 'a list';
   if (input instanceof Date) return 'a date';
@@ -92,7 +95,7 @@ function describeInput(input: unknown): string {
     case 'string':
       return `the string ${JSON.stringify(input.length > 40 ? `${input.slice(0, 40)}…` : input)}`;
     case 'number':
-      return Number.isInteger(input) ? `the number ${input}` : `the number ${input}`;
+      return `the number ${input}`;
     case 'boolean':
       return String(input);
     case 'object':
@@ -195,18 +198,34 @@ function formatMessage(issue: Issue & { code: 'invalid_format' }): string {
  * Messages for every issue of a failed parse, with union issues narrowed to the branch the user
  * most likely meant (the one whose shape matches what was written).
  */
-export function describeIssues(root: z.ZodType, issues: readonly Issue[], input: unknown, base: (string | number)[] = []): SchemaProblem[] {
+export function describeIssues(
+  root: z.ZodType,
+  issues: readonly Issue[],
+  input: unknown,
+  options: { base?: (string | number)[]; secret?: (path: DocPath) => boolean } = {},
+): SchemaProblem[] {
   const out: SchemaProblem[] = [];
+  const base = options.base ?? [];
   for (const issue of issues) {
     const path = [...base, ...(issue.path as (string | number)[])];
-    const value = valueAt(input, path);
+    const raw = valueAt(input, path);
+    // A secret's value never goes into a message: describe it by its type only.
+    const value = typeof raw === 'string' && options.secret?.(path) ? SECRET_STRING : raw;
+    const parent = valueAt(input, path.slice(0, -1));
+    const missing =
+      path.length > 0 &&
+      typeof path[path.length - 1] === 'string' &&
+      parent !== null &&
+      typeof parent === 'object' &&
+      !Array.isArray(parent) &&
+      !Object.prototype.hasOwnProperty.call(parent, path[path.length - 1]);
+    if (missing && issue.code !== 'unrecognized_keys') {
+      out.push({ path, mode: 'parent', message: `is required (missing key "${String(path[path.length - 1])}")` });
+      continue;
+    }
     switch (issue.code) {
       case 'invalid_type': {
-        if (value === undefined && issue.expected !== 'undefined') {
-          out.push({ path, mode: 'parent', message: `is required (missing key "${String(path[path.length - 1])}")` });
-        } else {
-          out.push({ path, mode: 'value', message: `must be ${typeName(issue.expected)}, not ${describeInput(value)}` });
-        }
+        out.push({ path, mode: 'value', message: `must be ${typeName(issue.expected)}, not ${describeInput(value)}` });
         break;
       }
       case 'unrecognized_keys': {
@@ -218,7 +237,9 @@ export function describeIssues(root: z.ZodType, issues: readonly Issue[], input:
       }
       case 'invalid_value': {
         const values = issue.values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
-        if (values.length === 1) {
+        if (value === SECRET_STRING) {
+          out.push({ path, mode: 'value', message: `must be one of ${values.join(', ')}` });
+        } else if (values.length === 1) {
           out.push({ path, mode: 'value', message: `must be ${JSON.stringify(issue.values[0])}, not ${describeInput(value)}` });
         } else {
           const hint = typeof value === 'string' ? didYouMean(value, values) : '';
@@ -237,7 +258,7 @@ export function describeIssues(root: z.ZodType, issues: readonly Issue[], input:
         const branches = issue.errors.filter((b) => b.length > 0 && !failsAtRoot(b));
         if (branches.length > 0) {
           const best = branches.reduce((a, b) => (b.length < a.length ? b : a));
-          out.push(...describeIssues(root, best, input, path));
+          out.push(...describeIssues(root, best, input, { ...options, base: path }));
         } else {
           const custom = issue.message && issue.message !== 'Invalid input' ? issue.message : 'has the wrong type';
           out.push({ path, mode: 'value', message: custom });

@@ -164,7 +164,14 @@ export function parseFile(file: SourceFile): ParsedFile {
   const documents: SourceDocument[] = [];
   all.forEach((doc, index) => {
     const problems = [...doc.errors, ...doc.warnings];
-    for (const e of problems) at(e.pos[0], yamlMessage(e.code, e.message));
+    for (const e of problems) {
+      const quote = e.code === 'MISSING_CHAR' ? /closing (["'])quote/.exec(e.message)?.[1] : undefined;
+      if (quote) {
+        // The parser notices at the end of the input; the opening quote is where the fix goes.
+        const opening = file.text.lastIndexOf(quote, e.pos[0] - 1);
+        at(opening >= 0 ? opening : e.pos[0], `YAML syntax error: this quoted string is not closed (a closing ${quote} is missing)`);
+      } else at(e.pos[0], yamlMessage(e.code, e.message));
+    }
     if (problems.length > 0) return;
     if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null && !doc.contents.source)) return;
     documents.push({ file, doc, index });
@@ -229,7 +236,9 @@ export function locateOffset(doc: Document.Parsed, path: DocPath, mode: LocateMo
     const { pair, value } = childPair(doc, node, target[i]);
     if (!pair && value === undefined) return best;
     node = value;
-    const s = start(node) ?? start(pair?.key);
+    // `key:` with nothing after it holds an empty scalar at the end of the line: point at the key.
+    const implicitNull = isScalar(node) && node.value === null && !node.source;
+    const s = (implicitNull ? undefined : start(node)) ?? start(pair?.key);
     if (s !== undefined) best = s;
     if (i === target.length - 1 && mode === 'key' && pair) {
       const ks = start(pair.key);

@@ -1,0 +1,275 @@
+/**
+ * A table of bad configs: each must be refused with exactly these problems, each at its
+ * file:line:column, with a message a person understands.
+ */
+import { symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { problemsOf, withFiles } from './helpers.js';
+
+const HEAD = 'version: 1\norganization:\n  id: org_acme\n';
+const long = (n: number) => 'x'.repeat(n);
+
+interface Case {
+  name: string;
+  /** docplane.yaml, unless `files` is given. */
+  yaml?: string | Buffer;
+  files?: Record<string, string | Buffer>;
+  env?: Record<string, string>;
+  expected: string[];
+}
+
+const CASES: Case[] = [
+  // The file itself.
+  { name: 'empty file', yaml: '', expected: ['docplane.yaml:1:1: the file is empty: a config document starts with "version: 1" and an "organization"'] },
+  { name: 'comments only', yaml: '# nothing yet\n\n', expected: ['docplane.yaml:1:1: the file is empty: a config document starts with "version: 1" and an "organization"'] },
+  {
+    name: 'binary file',
+    yaml: Buffer.from([0x76, 0x65, 0x72, 0x0a, 0x00, 0x01, 0x02]),
+    expected: ['docplane.yaml:2:1: the file is binary, not YAML text (it holds a NUL byte)'],
+  },
+  {
+    name: 'not UTF-8 (latin-1 é on line 3)',
+    yaml: Buffer.concat([Buffer.from(`${HEAD}  title: Caf`), Buffer.from([0xe9]), Buffer.from('\n')]),
+    expected: ['docplane.yaml:4:13: the file is not valid UTF-8 (byte 0xe9); save it as UTF-8'],
+  },
+  {
+    name: 'UTF-16',
+    yaml: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('version: 1\n', 'utf16le')]),
+    expected: ['docplane.yaml:1:1: the file is UTF-16 text; save it as UTF-8'],
+  },
+  { name: 'top level is a list', yaml: '- version: 1\n', expected: ['docplane.yaml:1:1: the top level must be a mapping ("version: 1", "organization: …", …), not a list'] },
+  { name: 'top level is a string', yaml: 'hello\n', expected: ['docplane.yaml:1:1: the top level must be a mapping ("version: 1", "organization: …", …), not a string'] },
+  // YAML syntax.
+  { name: 'tab indentation', yaml: `${HEAD}\ttitle: Acme\n`, expected: ['docplane.yaml:4:1: tabs are not allowed for indentation in YAML; indent with spaces'] },
+  { name: 'duplicate key', yaml: `${HEAD}  title: Acme\n  title: Acme 2\n`, expected: ['docplane.yaml:5:3: this key appears twice in the same mapping'] },
+  { name: 'unclosed quote', yaml: `${HEAD}  title: "Acme\n`, expected: ['docplane.yaml:4:10: YAML syntax error: this quoted string is not closed (a closing " is missing)'] },
+  {
+    name: 'alias bomb',
+    yaml:
+      'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n',
+    expected: ['docplane.yaml:2:8: too many aliases (more than 1000 expansions): this looks like an alias bomb; write the values out'],
+  },
+  // Version.
+  { name: 'missing version', yaml: 'organization:\n  id: org_acme\n', expected: ['docplane.yaml:1:1: version: missing "version: 1" (the format version of the config)'] },
+  { name: 'unsupported version', yaml: 'version: 2\norganization:\n  id: org_acme\n', expected: ['docplane.yaml:1:10: version: unsupported version 2: this docplane reads version 1'] },
+  { name: 'version as a string', yaml: 'version: "1"\norganization: { id: org_acme }\n', expected: ['docplane.yaml:1:10: version: unsupported version "1": this docplane reads version 1'] },
+  // Keys.
+  { name: 'unknown top-level key', yaml: `${HEAD}team:\n  - title: Eng\n`, expected: ['docplane.yaml:4:1: team: unknown key "team" — did you mean "teams"?'] },
+  { name: 'unknown organization key', yaml: `${HEAD}  titel: Acme\n`, expected: ['docplane.yaml:4:3: organization.titel: unknown key "titel" — did you mean "title"?'] },
+  { name: 'missing organization', yaml: 'version: 1\nteams: []\n', expected: ['docplane.yaml:1:1: organization: is required (missing key "organization")'] },
+  { name: 'missing organization id', yaml: 'version: 1\norganization:\n  title: Acme\n', expected: ['docplane.yaml:3:3: organization.id: is required (missing key "id")'] },
+  { name: 'organization is empty', yaml: 'version: 1\norganization:\n', expected: ['docplane.yaml:2:1: organization: must be a mapping (key: value), not null (an empty value)'] },
+  { name: 'teams is a mapping', yaml: `${HEAD}teams:\n  Eng: {}\n`, expected: ['docplane.yaml:5:3: teams: must be a list, not a mapping'] },
+  // Limits and enums of the API.
+  { name: 'organization title too short', yaml: `${HEAD}  title: A\n`, expected: ['docplane.yaml:4:10: organization.title: must be at least 2 characters (the API\'s limit)'] },
+  {
+    name: 'team title too long',
+    yaml: `${HEAD}teams:\n  - title: ${long(65)}\n`,
+    expected: ['docplane.yaml:5:12: teams[0].title: must be at most 64 characters (the API\'s limit)'],
+  },
+  {
+    name: 'member role',
+    yaml: `${HEAD}members:\n  - { user: frank@acme.com, role: editor }\n`,
+    expected: ['docplane.yaml:5:35: members[0].role: must be one of admin, create, review, edit, comment, read — did you mean "edit"?'],
+  },
+  { name: 'member without role', yaml: `${HEAD}members:\n  - user: frank@acme.com\n`, expected: ['docplane.yaml:5:5: members[0].role: is required (missing key "role")'] },
+  {
+    name: 'team member with a misspelt key',
+    yaml: `${HEAD}teams:\n  - title: Eng\n    members:\n      - { user: bob@acme.com, rol: owner }\n`,
+    expected: ['docplane.yaml:7:31: teams[0].members[0].rol: unknown key "rol" — did you mean "role"?'],
+  },
+  {
+    name: 'team member as a number',
+    yaml: `${HEAD}teams:\n  - title: Eng\n    members: [42]\n`,
+    expected: ['docplane.yaml:6:15: teams[0].members[0]: must be an email or user id, or {user, role}'],
+  },
+  {
+    name: 'collection title with a slash',
+    yaml: `${HEAD}collections:\n  - title: Product/API\n`,
+    expected: ['docplane.yaml:5:12: collections[0].title: must not contain "/" (collection paths use it to separate titles)'],
+  },
+  {
+    name: 'nested collection description too long',
+    yaml: `${HEAD}collections:\n  - title: Product\n    collections:\n      - title: API\n        description: ${long(101)}\n`,
+    expected: ['docplane.yaml:8:22: collections[0].collections[0].description: must be at most 100 characters (the API\'s limit)'],
+  },
+  {
+    name: 'space edit mode',
+    yaml: `${HEAD}spaces:\n  - id: space_api\n    editMode: readonly\n`,
+    expected: ['docplane.yaml:6:15: spaces[0].editMode: must be one of live, locked'],
+  },
+  {
+    name: 'section title too short',
+    yaml: `${HEAD}sites:\n  - id: site_docs\n    sections:\n      - { path: guides, title: G, space: space_guides }\n`,
+    expected: ['docplane.yaml:7:32: sites[0].sections[0].title: must be at least 2 characters (the API\'s limit)'],
+  },
+  {
+    name: 'section without space',
+    yaml: `${HEAD}sites:\n  - id: site_docs\n    sections:\n      - path: guides\n        title: Guides\n`,
+    expected: ['docplane.yaml:7:9: sites[0].sections[0].space: is required (missing key "space")'],
+  },
+  {
+    name: 'section group icon too long',
+    yaml: `${HEAD}sites:\n  - id: site_docs\n    sectionGroups:\n      - title: Reference\n        icon: ${long(51)}\n`,
+    expected: ['docplane.yaml:8:15: sites[0].sectionGroups[0].icon: must be at most 50 characters (the API\'s limit)'],
+  },
+  {
+    name: 'share link active as a string',
+    yaml: `${HEAD}sites:\n  - id: site_docs\n    shareLinks:\n      - { name: partner, active: "yes" }\n`,
+    expected: ['docplane.yaml:7:34: sites[0].shareLinks[0].active: must be true or false, not the string "yes"'],
+  },
+  { name: 'SAML label too long', yaml: `${HEAD}saml:\n  - label: ${long(31)}\n`, expected: ['docplane.yaml:5:12: saml[0].label: must be at most 30 characters (the API\'s limit)'] },
+  {
+    name: 'SAML ssoURL',
+    yaml: `${HEAD}saml:\n  - label: Okta\n    ssoURL: acme.okta.com/sso\n`,
+    expected: ['docplane.yaml:6:13: saml[0].ssoURL: must be a URL starting with https:// (or http://)'],
+  },
+  {
+    name: 'integration name pattern and empty scopes',
+    yaml: `${HEAD}integrations:\n  - name: acme analytics\n    title: Analytics\n    description: Pages\n    script: x\n    scopes: []\n`,
+    expected: [
+      'docplane.yaml:5:11: integrations[0].name: must hold only letters, digits, "-", "_" and "."',
+      'docplane.yaml:9:13: integrations[0].scopes: must list at least one item',
+    ],
+  },
+  {
+    name: 'integration without script',
+    yaml: `${HEAD}integrations:\n  - name: acme\n    title: Analytics\n    description: Pages\n    scopes: [space:content:read]\n`,
+    expected: ['docplane.yaml:5:5: integrations[0].script: is required (missing key "script")'],
+  },
+  {
+    name: 'agent instructions as an incomplete document',
+    yaml: `${HEAD}  agentInstructions: { object: document }\n`,
+    expected: ['docplane.yaml:4:22: organization.agentInstructions.nodes: is required (missing key "nodes")'],
+  },
+  {
+    name: 'prune of an unknown kind',
+    yaml: `${HEAD}prune: [teams, sectons]\n`,
+    expected: [
+      'docplane.yaml:4:16: prune[1]: must be one of members, teams, collections, sections, siteSpaces, sectionGroups, shareLinks, saml, translations, all — did you mean "sections"?',
+    ],
+  },
+  {
+    name: 'prune as a word',
+    yaml: `${HEAD}prune: everything\n`,
+    expected: ['docplane.yaml:4:8: prune: must be "all" or a list of kinds (members, teams, collections, sections, siteSpaces, sectionGroups, shareLinks, saml, translations)'],
+  },
+  {
+    name: 'safety values',
+    yaml: `${HEAD}safety:\n  maxDeletes: -1\n  maxDeletePercent: 250\n`,
+    expected: ['docplane.yaml:5:15: safety.maxDeletes: must be at least 0', 'docplane.yaml:6:21: safety.maxDeletePercent: must be at most 100'],
+  },
+  { name: 'safety fraction', yaml: `${HEAD}safety: { maxDeletes: 1.5 }\n`, expected: ['docplane.yaml:4:23: safety.maxDeletes: must be a whole number, not the number 1.5'] },
+  {
+    name: 'protect syntax',
+    yaml: `${HEAD}protect:\n  - tems["Legacy"]\n  - teams[Legacy]\n`,
+    expected: [
+      'docplane.yaml:5:5: protect[0]: is not an address or glob: "tems" is not part of any address — did you mean "teams"?',
+      'docplane.yaml:6:5: protect[1]: is not an address or glob: a key must be written ["…"] (JSON string quotes) at character 6 of "teams[Legacy]"',
+    ],
+  },
+  { name: 'api url', yaml: `api: { url: "localhost:4010" }\n${HEAD}`, expected: ['docplane.yaml:1:13: api.url: must be a URL starting with https:// (or http://)'] },
+  // Interpolation.
+  {
+    name: 'unset environment variable',
+    yaml: `${HEAD}  title: "\${env:ACME_TITLE}"\n`,
+    expected: ['docplane.yaml:4:10: organization.title: environment variable ACME_TITLE is not set (set it, or write ${env:ACME_TITLE:-default})'],
+  },
+  {
+    name: 'unknown reference',
+    yaml: `${HEAD}  title: "\${ACME}"\n`,
+    expected: ['docplane.yaml:4:10: organization.title: unknown reference "${ACME}": use ${env:NAME}, ${env:NAME:-default} or ${file:PATH} (or "$${" for a literal "${")'],
+  },
+  {
+    name: 'unclosed reference',
+    yaml: `${HEAD}  title: "Acme \${env:X"\n`,
+    expected: ['docplane.yaml:4:10: organization.title: "${" is not closed by "}" (write "$${" for a literal "${")'],
+  },
+  {
+    name: 'missing file',
+    yaml: `${HEAD}saml:\n  - label: Okta\n    certificate: \${file:certs/okta.pem}\n`,
+    expected: ['docplane.yaml:6:18: saml[0].certificate: file "certs/okta.pem" does not exist (paths are relative to the YAML file)'],
+  },
+  {
+    name: 'file outside the config folder',
+    files: { 'config/docplane.yaml': `${HEAD}saml:\n  - label: Okta\n    certificate: \${file:../secret.pem}\n`, 'secret.pem': 'PEM' },
+    expected: [`config/docplane.yaml:6:18: saml[0].certificate: file "../secret.pem" is outside the config folder {ROOT}/config; keep referenced files inside it`],
+  },
+  // Cross-references and duplicates.
+  {
+    name: 'translation into its own language',
+    yaml: `${HEAD}translations:\n  - { source: { space: space_guides, language: en }, language: EN }\n`,
+    expected: ["docplane.yaml:5:64: translations[0].language: is the source's own language (en); a translation needs another language"],
+  },
+  {
+    name: 'renamedFrom its own title',
+    yaml: `${HEAD}teams:\n  - title: Eng\n    renamedFrom: Eng\n`,
+    expected: ["docplane.yaml:6:18: teams[0].renamedFrom: is this resource's own title; give the title it had before, or remove renamedFrom"],
+  },
+  {
+    name: 'team defined twice',
+    yaml: `${HEAD}teams:\n  - title: Eng\n  - title: Ops\n  - title: Eng\n`,
+    expected: ['docplane.yaml:7:5: teams[2]: teams["Eng"] is defined twice: here and at docplane.yaml:5:5'],
+  },
+  {
+    name: 'member listed twice (emails ignore case)',
+    yaml: `${HEAD}members:\n  - { user: bob@acme.com, role: edit }\n  - { user: Bob@Acme.com, role: read }\n`,
+    expected: ['docplane.yaml:6:5: members[1]: member Bob@Acme.com is defined twice: here and at docplane.yaml:5:5'],
+  },
+  {
+    name: 'section group names an unknown section',
+    yaml: `${HEAD}sites:\n  - id: site_docs\n    sections:\n      - { path: guides, title: Guides, space: space_guides }\n    sectionGroups:\n      - { title: Reference, sections: [guide] }\n`,
+    expected: ['docplane.yaml:9:40: sites[0].sectionGroups[0].sections[0]: names no section of site site_docs (sections are named by their path) — did you mean "guides"?'],
+  },
+  {
+    name: 'site space listed twice in a section',
+    yaml: `${HEAD}sites:\n  - id: site_docs\n    sections:\n      - path: guides\n        title: Guides\n        space: space_guides\n        siteSpaces:\n          - { space: space_v2 }\n          - { space: space_v2, path: v2 }\n`,
+    expected: ['docplane.yaml:12:13: sites[0].sections[0].siteSpaces[1]: space space_v2 in section "guides" is defined twice: here and at docplane.yaml:11:13'],
+  },
+  {
+    name: 'section path used twice in a site',
+    yaml: `${HEAD}sites:\n  - id: site_docs\n    sections:\n      - { path: guides, title: Guides, space: a }\n      - { path: guides, title: More guides, space: b }\n`,
+    expected: ['docplane.yaml:8:9: sites[0].sections[1]: section "guides" of site site_docs is defined twice: here and at docplane.yaml:7:9'],
+  },
+  {
+    name: 'space in an unknown collection',
+    yaml: `${HEAD}collections:\n  - title: Product\n    collections: [{ title: API }]\nspaces:\n  - { id: space_api, collection: Product/Api }\n`,
+    expected: [
+      'docplane.yaml:8:34: spaces[0].collection: names no collection of this config (collections are written as paths of titles, like "Product/API") — did you mean "Product/API"?',
+    ],
+  },
+  {
+    name: 'SAML default team that pruning would delete',
+    yaml: `${HEAD}teams:\n  - title: Engineering\nsaml:\n  - { label: Okta, defaultTeam: Support }\nprune: [teams]\n`,
+    expected: ['docplane.yaml:7:33: saml[0].defaultTeam: names no team of this config, and teams are pruned: the plan would delete team "Support"'],
+  },
+];
+
+describe('bad configs', () => {
+  it('has at least 30 cases', () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(30);
+  });
+
+  for (const c of CASES) {
+    it(c.name, async () => {
+      const files = c.files ?? { 'docplane.yaml': c.yaml ?? '' };
+      await withFiles(files, async (t) => {
+        const configPath = c.files ? Object.keys(c.files).find((f) => f.endsWith('docplane.yaml')) : 'docplane.yaml';
+        const got = await problemsOf({ path: configPath, cwd: t.dir, env: c.env ?? {} });
+        expect(got).toEqual(c.expected.map((line) => line.replace('{ROOT}', t.dir)));
+      });
+    });
+  }
+
+  it('refuses a ${file:…} whose symlink points outside the config folder', async () => {
+    await withFiles({ 'outside/secret.pem': 'PEM', 'config/docplane.yaml': `${HEAD}saml:\n  - { label: Okta, certificate: "\${file:certs/okta.pem}" }\n` }, async (t) => {
+      t.write('config/certs/.keep', '');
+      symlinkSync(path.join(t.dir, 'outside/secret.pem'), path.join(t.dir, 'config/certs/okta.pem'));
+      const got = await problemsOf({ path: 'config', cwd: t.dir, env: {} });
+      expect(got).toEqual([
+        `config/docplane.yaml:5:33: saml[0].certificate: file "certs/okta.pem" is outside the config folder ${path.join(t.dir, 'config')}; keep referenced files inside it`,
+      ]);
+    });
+  });
+});
