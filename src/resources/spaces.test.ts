@@ -103,7 +103,7 @@ describe('spaces', () => {
     const cfg = orgConfig({ spaces: [{ id: 'space_api', collection: 'Product/API' }, { id: 'space_old' }, { id: 'space_gone' }] });
     const r = await spacesModule.read(readContext(cfg, client));
     expect(client.calls.sort()).toEqual([
-      'GET /v1/orgs/org_acme/collections',
+      'GET /v1/orgs/org_acme/collections?nested=true',
       'GET /v1/orgs/org_acme/spaces',
       'GET /v1/spaces/space_gone',
       'GET /v1/spaces/space_old',

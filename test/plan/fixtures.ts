@@ -58,7 +58,7 @@ export function readContext(desired: OrgConfig, client: ApiClient): ReadContext 
 }
 
 export interface FakeClient extends ApiClient {
-  /** `METHOD path` of every call, in order (lists once per listAll). */
+  /** `METHOD path?query` of every call, in order (lists once per listAll; limit left out). */
   calls: string[];
 }
 
@@ -86,8 +86,9 @@ export function fakeClient(lists: Record<string, unknown[]>, gets: Record<string
     async *paginate<T>(path: string, query?: Query): AsyncIterable<T> {
       for (const item of await client.listAll<T>(path, query)) yield item;
     },
-    async listAll<T>(path: string, _query?: Query): Promise<T[]> {
-      count('GET', path);
+    async listAll<T>(path: string, query?: Query): Promise<T[]> {
+      const q = Object.entries(query ?? {}).filter(([, v]) => v !== undefined);
+      count('GET', q.length > 0 ? `${path}?${q.map(([k, v]) => `${k}=${String(v)}`).join('&')}` : path);
       if (!(path in lists)) throw new ApiError('GET', path, 404, 'not found');
       return structuredClone(lists[path]) as T[];
     },
