@@ -129,7 +129,8 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
+/** One zod issue as `<field>: <what is wrong>` (`title: at most 50 characters`). */
+export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   const field = fieldName(issue.path);
   const missing = issue.code !== 'unrecognized_keys' && issue.code !== 'custom' && valueAt(input, issue.path) === undefined;
   if (missing) return `${field}: required`;

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { DocplaneError } from '../core/errors.js';
+import { describeIssue } from './http.js';
 
 const ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
 export const RoleSchema = z.enum(ROLES);
@@ -222,15 +223,11 @@ export const DEFAULT_TOKENS = [
   { token: 'read-token', access: 'read' as const },
 ];
 
-function issuePath(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
-}
-
 /** Validates a state object; `source` names where it came from in the error. */
 export function parseEmulatorState(input: unknown, source = 'emulator state'): ParsedEmulatorState {
   const result = EmulatorStateSchema.safeParse(input ?? {});
   if (result.success) return result.data;
-  const lines = result.error.issues.slice(0, 5).map((issue) => `${issuePath(issue.path) || '(top level)'}: ${issue.message}`);
+  const lines = result.error.issues.slice(0, 5).map((issue) => describeIssue(issue, input ?? {}).replace(/^body:/, '(top level):'));
   const more = result.error.issues.length > 5 ? ` (and ${result.error.issues.length - 5} more)` : '';
   throw new DocplaneError('EMULATOR_STATE_INVALID', `${source}: ${lines.join('; ')}${more}`, {
     hint: 'Fix the state file; its format is described in src/emulator/README.md.',

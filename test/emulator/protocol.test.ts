@@ -15,7 +15,7 @@ describe('authentication', () => {
     for (const authorization of [undefined, 'Basic dev-token', 'Bearer nope']) {
       const res = await fetch(`${api.emu.url}${ORG}`, { headers: authorization ? { authorization } : {} });
       expect(res.status).toBe(401);
-      const body = await res.json();
+      const body = (await res.json()) as any;
       expect(body.error.code).toBe(401);
       expect(JSON.stringify(body)).not.toContain('dev-token');
     }
