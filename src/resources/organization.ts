@@ -30,10 +30,12 @@ function normalizeField(field: string, value: JsonValue): JsonValue {
   return value;
 }
 
-export const organizationModule: ResourceModule<RemoteOrganization> = {
+export const organizationModule: ResourceModule<RemoteOrganization | undefined> = {
   kind: 'organization',
 
   async read(ctx) {
+    // Nothing to compare when the config gives only the id: no request.
+    if (!FIELDS.some((f) => ctx.desired.organization[f] !== undefined)) return undefined;
     return ctx.shared('organization', async () => (await ctx.client.request<RemoteOrganization>('GET', orgPath(ctx.org))).body);
   },
 
@@ -41,6 +43,7 @@ export const organizationModule: ResourceModule<RemoteOrganization> = {
     const { id: _id, agentInstructions: _ai, ...settings } = ctx.desired.organization;
     const desired = compact(settings) as JsonObject;
     const kp = emptyKindPlan();
+    if (remote === undefined) return kp;
     kp.remoteCount = 1;
     const managed = Object.keys(desired).filter((k) => (FIELDS as readonly string[]).includes(k));
     if (managed.length === 0) return kp;
