@@ -345,4 +345,22 @@ describe('applyPlan: retries of creates', () => {
     expect(created).toBe(1);
     expect(client.calls.at(-1)?.path).toBe('/sections/sec_ok');
   });
+
+  it('lookup: a field absent from an item matches null (top-level items have no parent)', async () => {
+    const items = [
+      { id: 'col_nested', title: 'API', parent: 'col_product' },
+      { id: 'col_top', title: 'API' },
+    ];
+    const client = new FakeClient((call) => {
+      if (call.method === 'GET') return ok({ items });
+      throw apiError(call, 0, 'connection reset');
+    });
+    const create = makeStep(ORG, 'collections["API"]', 'create', [
+      { method: 'POST', path: '/cols', body: { title: 'API' }, capture: true, lookup: { path: '/cols', match: { title: 'API', parent: null } } },
+    ], [], 'collections');
+    const after = makeStep(ORG, 'collections["API"]', 'update', [{ method: 'PATCH', path: `/c/{{ref:${ORG}/collections["API"]}}` }], [create.id], 'collections');
+    const result = await applyPlan(makePlan([create, after]), client, { ...fast, concurrency: 1 });
+    expect(result.failed.map((o) => o.step)).toEqual([after.id]); // the fake resets every write
+    expect(client.calls.map((c) => c.path)).toEqual(['/cols', '/cols', '/c/col_top']);
+  });
 });

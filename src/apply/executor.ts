@@ -423,9 +423,10 @@ function fieldAt(value: unknown, dotted: string): unknown {
   return current;
 }
 
+/** Equal as JSON; an absent field matches `null` (the API leaves out `parent` at the top level). */
 function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined) return false;
+  if ((a ?? null) === (b ?? null)) return true;
+  if (a === undefined || b === undefined || a === null || b === null) return false;
   return stableStringify(a) === stableStringify(b);
 }
 
