@@ -1,0 +1,136 @@
+/**
+ * runApply (the function behind `docplane apply`) in-process against the emulator: the parts that
+ * need a terminal (the confirmation) or are quicker to show without spawning the CLI.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/client.js';
+import { outcomeError, runApply, type RunApplyOptions } from '../../src/apply/run.js';
+import { DocplaneError } from '../../src/core/errors.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { demoState } from './cli-helpers.js';
+
+let emulator: RunningEmulator | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  emulator = undefined;
+  dir = undefined;
+});
+
+async function setup(config: string) {
+  emulator = await startEmulator({ port: 0, state: demoState(), seed: 5 });
+  dir = mkdtempSync(join(tmpdir(), 'docplane-run-'));
+  const path = join(dir, 'docplane.yaml');
+  writeFileSync(path, config);
+  const written: string[] = [];
+  const url = emulator.url;
+  const options = (extra: Partial<RunApplyOptions> = {}): RunApplyOptions => ({
+    configPath: path,
+    autoApprove: false,
+    force: false,
+    targets: [],
+    toolVersion: '0.1.0',
+    concurrency: 4,
+    write: (t) => void written.push(t),
+    progress: { stream: new PassThrough(), interactive: false, color: false },
+    color: false,
+    interactive: true,
+    confirm: async () => true,
+    connect: async () => createClient({ baseUrl: url, token: 'dev-token', backoffBaseMs: 2 }),
+    ...extra,
+  });
+  return { options, written, teams: () => [...emulator!.world.orgs.get('org_acme')!.teams.values()].map((t) => t.title).sort() };
+}
+
+const MINIMAL = `version: 1
+organization: { id: org_acme, title: Acme }
+teams:
+  - title: Engineering
+    members: [alice@acme.com, bob@acme.com]
+  - title: Support
+`;
+
+describe('runApply', () => {
+  it('on a terminal, asks before applying: "yes" applies, anything else cancels', async () => {
+    const s = await setup(MINIMAL);
+    const questions: string[] = [];
+    await expect(runApply(s.options({ confirm: async (q) => (questions.push(q), false) }))).rejects.toThrow('apply cancelled: nothing was changed');
+    expect(questions).toEqual(['Apply these 2 changes? (yes/no) ']);
+    expect(s.teams()).toEqual(['Legacy']);
+
+    const report = await runApply(s.options({ confirm: async () => true }));
+    expect(report.result?.applied.map((o) => o.address)).toEqual(['teams["Engineering"]', 'teams["Support"]']);
+    expect(report.convergence).toEqual({ converged: true, remaining: 0, addresses: [] });
+    expect(outcomeError(report)).toBeUndefined();
+    expect(s.teams()).toEqual(['Engineering', 'Legacy', 'Support']);
+  });
+
+  it('--auto-approve does not ask; --target limits what is applied', async () => {
+    const s = await setup(MINIMAL);
+    const report = await runApply(s.options({ autoApprove: true, targets: ['teams["Support"]'], confirm: async () => { throw new Error('asked'); } }));
+    expect(report.result?.applied.map((o) => o.address)).toEqual(['teams["Support"]']);
+    expect(s.teams()).toEqual(['Legacy', 'Support']);
+  });
+
+  it('a plan with problems is refused before anything is sent', async () => {
+    const s = await setup(`version: 1
+organization: { id: org_acme, title: Acme }
+members:
+  - { user: nobody@acme.com, role: admin }
+teams:
+  - title: Engineering
+`);
+    const err = await runApply(s.options({ autoApprove: true })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DocplaneError);
+    expect((err as DocplaneError).code).toBe('PLAN_PROBLEMS');
+    expect((err as DocplaneError).message).toMatch(/^the plan has 1 problem; nothing was applied \(first: org_acme\/members\["nobody@acme.com"\]: /);
+    expect(s.teams()).toEqual(['Legacy']);
+  });
+
+  it('no changes: says so and applies nothing', async () => {
+    const s = await setup(`version: 1
+organization: { id: org_acme, title: Acme }
+`);
+    const report = await runApply(s.options({ interactive: false }));
+    expect(report.result).toBeUndefined();
+    expect(s.written.join('')).toContain('Nothing to apply.');
+    expect(outcomeError(report)).toBeUndefined();
+  });
+
+  it('reports a failed step as exit-1 failure with the API message, and the rest applied', async () => {
+    const s = await setup(`version: 1
+organization: { id: org_acme, title: Acme }
+teams:
+  - title: Engineering
+  - title: Support
+`);
+    // The API refuses the Support create (its body is emptied on the way), the Engineering one goes through.
+    const report = await runApply(
+      s.options({
+        autoApprove: true,
+        connect: async () => {
+          const client = createClient({ baseUrl: emulator!.url, token: 'dev-token', backoffBaseMs: 2 });
+          return {
+            ...client,
+            request: (method, path, opts) =>
+              client.request(method, path, method === 'PUT' && (opts?.body as { title?: string })?.title === 'Support' ? { ...opts, body: { title: '' } } : opts),
+            paginate: client.paginate.bind(client),
+            listAll: client.listAll.bind(client),
+            stats: client.stats.bind(client),
+            close: client.close.bind(client),
+          };
+        },
+      }),
+    );
+    expect(report.result?.applied.map((o) => o.address)).toEqual(['teams["Engineering"]']);
+    expect(report.result?.failed).toEqual([expect.objectContaining({ address: 'teams["Support"]', message: expect.stringMatching(/^PUT \/v1\/orgs\/org_acme\/teams → 400: title/) })]);
+    const err = outcomeError(report)!;
+    expect(err.message).toBe('1 step failed and 0 steps skipped; the rest was applied');
+    expect(err.exitCode).toBe(1);
+  });
+});
