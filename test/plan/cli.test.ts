@@ -1,0 +1,129 @@
+/**
+ * `docplane plan` through the built CLI (bin/run.js → dist) against the emulator seeded with
+ * examples/emulator-state.yaml, on a scratch copy of examples/docplane.yaml.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadEmulatorState, startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { readPlanFile } from '../../src/plan/file.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const BUILT = join(ROOT, 'dist/commands/plan.js');
+const SECRET_KEY = 'sk-analytics-very-secret-1234';
+
+/**
+ * Builds the plan command's import graph into dist when missing or older than any source (`npm test`
+ * builds everything first anyway; this keeps the file runnable on its own).
+ */
+function ensureBuilt(): void {
+  const src = join(ROOT, 'src');
+  const sources = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+  const newest = Math.max(...sources.map((f) => statSync(join(src, f)).mtimeMs));
+  if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= newest) return;
+  const options = ['--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--strict', '--esModuleInterop', '--skipLibCheck'];
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/typescript/bin/tsc'), ...options, '--declaration', '--sourceMap', '--rootDir', 'src', '--outDir', 'dist', 'src/commands/plan.ts'],
+    { cwd: ROOT, stdio: 'pipe' },
+  );
+}
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let emulator: RunningEmulator;
+let dir: string;
+
+function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<Result> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(ROOT, 'bin/run.js'), 'plan', ...args],
+      {
+        cwd: dir,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', DOCPLANE_API_URL: emulator.url, DOCPLANE_TOKEN: 'dev-token', ANALYTICS_KEY: SECRET_KEY, ...extraEnv },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'docplane-plan-cli-'));
+  for (const part of ['docplane.yaml', 'certs', 'integrations']) cpSync(join(ROOT, 'examples', part), join(dir, part), { recursive: true });
+  emulator = await startEmulator({ port: 0, state: loadEmulatorState(join(ROOT, 'examples/emulator-state.yaml')), seed: 3 });
+}, 120_000);
+
+afterAll(async () => {
+  await emulator?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('docplane plan (built CLI, emulator)', () => {
+  it('prints the plan of the example config and exits 2 with --detailed-exitcode, secrets masked', async () => {
+    const r = await cli(['-c', 'docplane.yaml', '--detailed-exitcode']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('+ teams["Engineering"]');
+    expect(r.stdout).toContain('- teams["Legacy"]');
+    expect(r.stdout).toContain('+ saml["Okta"]');
+    expect(r.stdout).toMatch(/Plan: \d+ to create, \d+ to update, 2 to delete, \d+ other changes; \d+ unmanaged\./);
+    expect(r.stdout).not.toContain(SECRET_KEY);
+    expect(r.stdout).not.toContain(readFileSync(join(dir, 'certs/okta.pem'), 'utf8').split('\n')[1]);
+    // Without the flag, changes are still a success.
+    expect((await cli(['-c', 'docplane.yaml'])).code).toBe(0);
+  });
+
+  it('limits the plan with --target to the addresses and what they need', async () => {
+    const r = await cli(['-c', 'docplane.yaml', '--target', 'saml["Okta"]', '--format', 'json', '--detailed-exitcode']);
+    expect(r.code).toBe(2);
+    const plan = JSON.parse(r.stdout) as { steps: Array<{ address: string; action: string }> };
+    expect(plan.steps.map((s) => `${s.address}:${s.action}`)).toEqual(['teams["Engineering"]:create', 'saml["Okta"]:create']);
+  });
+
+  it('saves the plan with --out: a docplane plan file without secret values', async () => {
+    const out = join(dir, 'plan.json');
+    const r = await cli(['-c', 'docplane.yaml', '--out', out]);
+    expect(r.code).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text).not.toContain(SECRET_KEY);
+    expect(text).not.toContain('dev-token');
+    expect(text).toContain('{{secret:env:ANALYTICS_KEY}}');
+    const plan = readPlanFile(out);
+    expect(plan.toolVersion).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    expect(plan.configPaths).toHaveLength(1);
+    expect(plan.configPaths[0].endsWith('docplane.yaml')).toBe(true);
+    expect(Object.keys(plan.fingerprints)).toContain('org_acme/teams["Engineering"]');
+    expect(plan.steps.length).toBeGreaterThan(10);
+  });
+
+  it('exits 0 with --detailed-exitcode when nothing would change, and renders markdown', async () => {
+    writeFileSync(join(dir, 'same.yaml'), 'version: 1\norganization: { id: org_acme, title: Acme }\nteams: [{ title: Legacy }]\n');
+    const r = await cli(['-c', 'same.yaml', '--detailed-exitcode']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('No changes.');
+    const md = await cli(['-c', 'same.yaml', '--format', 'markdown']);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain('No changes');
+  });
+
+  it('prints the problems, exits 1 with one clear error line and writes no plan file', async () => {
+    writeFileSync(join(dir, 'bad.yaml'), 'version: 1\norganization: { id: org_acme }\nmembers: [{ user: zed@acme.com, role: read }]\n');
+    const out = join(dir, 'bad-plan.json');
+    const r = await cli(['-c', 'bad.yaml', '--out', out, '--detailed-exitcode']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('zed@acme.com is not a member of organization org_acme');
+    expect(r.stderr.split('\n')[0]).toBe(
+      'error: the plan has 1 problem; first: org_acme/members["zed@acme.com"]: zed@acme.com is not a member of organization org_acme; the API cannot invite members: invite them in the app first, or remove them from the config',
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+});
