@@ -118,9 +118,10 @@ describe('collections', () => {
     ]);
   });
 
-  it('looks a created collection up by title and parent', () => {
-    const kp = planKind(collectionsModule, orgConfig({ collections: [{ title: 'Product', collections: [{ title: 'SDK' }] }] }), remote);
+  it('looks a created collection up by title and parent (null at the top level)', () => {
+    const kp = planKind(collectionsModule, orgConfig({ collections: [{ title: 'Product', collections: [{ title: 'SDK' }] }, { title: 'Top' }] }), remote);
     expect(kp.steps[0].requests[0]).toMatchObject({ capture: true, lookup: { path: '/v1/orgs/org_acme/collections', match: { title: 'SDK', parent: 'c_prod' } } });
+    expect(kp.steps[1].requests[0].lookup).toEqual({ path: '/v1/orgs/org_acme/collections', match: { title: 'Top', parent: null } });
   });
 
   it('resolves renamedFrom as a sibling title under the matched parent', () => {

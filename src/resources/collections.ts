@@ -159,8 +159,8 @@ export const collectionsModule: ResourceModule<RemoteCollection[] | undefined> =
             path: `${base}/collections`,
             body: { title: e.node.title, ...(parent ? { parent: parent.id } : {}) },
             capture: true,
-            // A top-level collection has no `parent` in the list, so the lookup matches on the title.
-            lookup: { path: `${base}/collections`, match: { title: e.node.title, ...(parent ? { parent: parent.id } : {}) } },
+            // A top-level collection has no `parent` in the list; apply's lookup reads absent as null.
+            lookup: { path: `${base}/collections`, match: { title: e.node.title, parent: parent ? parent.id : null } },
           },
         ];
         if (Object.keys(settings).length > 0) {
