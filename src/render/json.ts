@@ -77,6 +77,7 @@ export function renderJson(plan: MaskedPlan): string {
     unmanaged,
     violations: plan.violations.map((v) => ({ rule: v.rule, message: v.message, steps: [...v.steps] })),
     problems: plan.problems.map((p) => ({ org: p.org, address: p.address, message: p.message })),
+    notes: [...(plan.notes ?? [])],
   };
   return JSON.stringify(document, null, 2);
 }

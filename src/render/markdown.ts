@@ -110,6 +110,11 @@ function warnings(plan: MaskedPlan, several: boolean): string[] {
     }
     out.push('');
   }
+  if (plan.notes && plan.notes.length > 0) {
+    out.push('> [!NOTE]');
+    for (const note of plan.notes) out.push(`> - ${escapeText(note.replace(/\r?\n/g, ' '))}`);
+    out.push('');
+  }
   return out;
 }
 

@@ -82,6 +82,12 @@ export function renderText(plan: MaskedPlan, options: TextOptions): string {
     out.push('');
   }
 
+  if (plan.notes && plan.notes.length > 0) {
+    out.push(c.bold('Notes:'));
+    for (const note of plan.notes) out.push(c.dim(`# ${note.replace(/\r?\n/g, ' ')}`));
+    out.push('');
+  }
+
   const unmanaged = orgs.map((org) => [org, unmanagedList(plan.unmanaged[org])] as const).filter(([, list]) => list !== '');
   if (unmanaged.length > 0) {
     if (several) {

@@ -11,7 +11,7 @@ function render(plan = richPlan()): any {
 describe('json rendering', () => {
   it('has the documented top-level fields in order', () => {
     const doc = render();
-    expect(Object.keys(doc)).toEqual(['formatVersion', 'toolVersion', 'createdAt', 'orgs', 'summary', 'steps', 'unmanaged', 'violations', 'problems']);
+    expect(Object.keys(doc)).toEqual(['formatVersion', 'toolVersion', 'createdAt', 'orgs', 'summary', 'steps', 'unmanaged', 'violations', 'problems', 'notes']);
     expect(doc.formatVersion).toBe(1);
     expect(doc.orgs).toEqual(['org_acme', 'org_beta']);
     expect(doc.summary).toEqual({ create: 5, update: 7, delete: 5, other: 6, unmanaged: 6 });
