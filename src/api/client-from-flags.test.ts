@@ -76,6 +76,13 @@ describe('clientFromFlags', () => {
     expect(lines[0]).not.toContain('env-token-123');
   });
 
+  it('prefers --token-file to DOCPLANE_TOKEN', async () => {
+    vi.stubEnv('DOCPLANE_TOKEN', 'env-token-123');
+    await writeFile(join(dir, 'token'), 'file-token-456\n');
+    expect(await readToken(join(dir, 'token'))).toBe('file-token-456');
+    expect(await readToken(undefined)).toBe('env-token-123');
+  });
+
   it('logs nothing without --verbose', async () => {
     vi.stubEnv('DOCPLANE_TOKEN', 'env-token-123');
     const lines: string[] = [];
@@ -108,10 +115,10 @@ describe('clientFromFlags', () => {
 });
 
 describe('readToken', () => {
-  it('prefers the env to the file', async () => {
+  it('prefers the file named by the flag to the env', async () => {
     const file = join(dir, 'token');
     await writeFile(file, 'from-file');
-    expect(await readToken(file, { DOCPLANE_TOKEN: 'from-env' })).toBe('from-env');
+    expect(await readToken(file, { DOCPLANE_TOKEN: 'from-env' })).toBe('from-file');
   });
 
   it('says which token file cannot be read, and why', async () => {

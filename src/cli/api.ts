@@ -42,11 +42,14 @@ export async function clientFromFlags(flags: ApiFlags, configApiUrl?: string, lo
   });
 }
 
-/** The token: env DOCPLANE_TOKEN first, else the --token-file, trimmed. */
+/**
+ * The token: the --token-file when given (an explicit flag beats the environment, as with --api-url),
+ * else env DOCPLANE_TOKEN, trimmed.
+ */
 export async function readToken(tokenFile: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const fromEnv = env.DOCPLANE_TOKEN?.trim();
-  if (fromEnv) return fromEnv;
   if (tokenFile === undefined) {
+    const fromEnv = env.DOCPLANE_TOKEN?.trim();
+    if (fromEnv) return fromEnv;
     throw new DocplaneError('TOKEN_MISSING', 'no API token given', { hint: TOKEN_HINT });
   }
   let text: string;
