@@ -217,13 +217,16 @@ export function pageSize(query: URLSearchParams): number {
   return limit;
 }
 
-/** One page of `items` in the list envelope: `items`, `count` (all matching) and `next.page` when more follow. */
-export function listReply<T>(query: URLSearchParams, items: readonly T[]): Reply {
+/**
+ * One page of `items` in the list envelope: `items`, `count` (all matching) and `next.page` when more
+ * follow. `view` turns a record into the API's object; only the records of the page are turned.
+ */
+export function listReply<T>(query: URLSearchParams, items: readonly T[], view: (item: T) => unknown = (item) => item): Reply {
   const limit = pageSize(query);
   const page = query.get('page');
   const offset = page ? decodeCursor(page) : 0;
-  const slice = items.slice(offset, offset + limit);
-  const body: { items: T[]; count: number; next?: { page: string } } = { items: slice, count: items.length };
+  const slice = items.slice(offset, offset + limit).map(view);
+  const body: { items: unknown[]; count: number; next?: { page: string } } = { items: slice, count: items.length };
   if (offset + limit < items.length) body.next = { page: encodeCursor(offset + limit) };
   return { status: 200, body };
 }

@@ -60,10 +60,7 @@ export function collectionRoutes(router: Router): void {
     const nested = queryBoolean(req.query, 'nested') ?? true;
     const all = orgCollections(req.world, org.id);
     const items = nested ? all : all.filter((c) => c.parent === undefined);
-    return listReply(
-      req.query,
-      items.map((c) => collectionView(viewCtx(req), c)),
-    );
+    return listReply(req.query, items, (c) => collectionView(viewCtx(req), c));
   });
 
   router.add('POST', '/v1/orgs/:org/collections', (req) => {
@@ -108,10 +105,7 @@ export function collectionRoutes(router: Router): void {
     const c = collectionOf(req);
     const org = req.world.orgs.get(c.org)!;
     const spaces = org.spaceOrder.map((id) => req.world.spaces.get(id)!).filter((s) => s.parent === c.id && !s.deletedAt);
-    return listReply(
-      req.query,
-      spaces.map((s) => spaceView(viewCtx(req), s)),
-    );
+    return listReply(req.query, spaces, (s) => spaceView(viewCtx(req), s));
   });
 
   router.add('POST', '/v1/collections/:collection/move', (req) => {

@@ -83,10 +83,7 @@ export function memberRoutes(router: Router): void {
     if (sort === 'lastSeenAt') members = members.filter((m) => m.lastSeenAt !== undefined);
     members.sort(compareBy(sort, req));
     if (order === 'desc') members.reverse();
-    return listReply(
-      req.query,
-      members.map((m) => memberView(viewCtx(req), org, m)),
-    );
+    return listReply(req.query, members, (m) => memberView(viewCtx(req), org, m));
   });
 
   router.add('GET', '/v1/orgs/:org/members/:user', (req) => {
@@ -140,10 +137,7 @@ export function memberRoutes(router: Router): void {
     // The emulator keeps no per-space permissions: a member reaches every space at its organization role.
     const spaces = liveSpaces(req, org);
     if (order === 'desc') spaces.reverse();
-    return listReply(
-      req.query,
-      spaces.map((s) => ({ permission: member.role ?? 'read', space: spaceView(viewCtx(req), s) })),
-    );
+    return listReply(req.query, spaces, (s) => ({ permission: member.role ?? 'read', space: spaceView(viewCtx(req), s) }));
   });
 }
 
@@ -159,10 +153,7 @@ export function teamRoutes(router: Router): void {
       const isAdmin = org.members.get(owner)?.role === 'admin';
       if (!isAdmin) teams = teams.filter((t) => t.members.get(owner) === 'owner');
     }
-    return listReply(
-      req.query,
-      teams.map((t) => teamView(viewCtx(req), org, t)),
-    );
+    return listReply(req.query, teams, (t) => teamView(viewCtx(req), org, t));
   });
 
   router.add('PUT', '/v1/orgs/:org/teams', (req) => {
@@ -201,12 +192,11 @@ export function teamRoutes(router: Router): void {
   router.add('GET', '/v1/orgs/:org/teams/:team/members', (req) => {
     const org = orgOf(req);
     const team = teamOf(req, org);
-    const items = [...team.members].map(([userId, role]) => ({
+    return listReply(req.query, [...team.members], ([userId, role]) => ({
       organization: memberView(viewCtx(req), org, org.members.get(userId)!),
       team: { role },
       permissions: { view: true },
     }));
-    return listReply(req.query, items);
   });
 
   router.add('PUT', '/v1/orgs/:org/teams/:team/members', (req) => {

@@ -71,10 +71,7 @@ function translationOf(req: RouteRequest, org: OrgRec): TranslationRec {
 export function samlRoutes(router: Router): void {
   router.add('GET', '/v1/orgs/:org/saml', (req) => {
     const org = orgOf(req);
-    return listReply(
-      req.query,
-      [...org.saml.values()].map((p) => samlView(viewCtx(req), org, p)),
-    );
+    return listReply(req.query, [...org.saml.values()], (p) => samlView(viewCtx(req), org, p));
   });
 
   router.add('POST', '/v1/orgs/:org/saml', (req) => {
@@ -129,10 +126,7 @@ export function samlRoutes(router: Router): void {
 export function translationRoutes(router: Router): void {
   router.add('GET', '/v1/orgs/:org/translations', (req) => {
     const org = orgOf(req);
-    return listReply(
-      req.query,
-      [...org.translations.values()].map((t) => translationView(viewCtx(req), org, t)),
-    );
+    return listReply(req.query, [...org.translations.values()], (t) => translationView(viewCtx(req), org, t));
   });
 
   router.add('POST', '/v1/orgs/:org/translations', (req) => {
@@ -214,10 +208,7 @@ export function integrationRoutes(router: Router): void {
         (contentSources === undefined || it.contentSources.length > 0 === contentSources) &&
         (!blockDomain || JSON.stringify(it.blocks).includes(blockDomain)),
     );
-    return listReply(
-      q,
-      items.map((it) => integrationView(viewCtx(req), it)),
-    );
+    return listReply(q, items, (it) => integrationView(viewCtx(req), it));
   });
 
   router.add('GET', '/v1/integrations/:name', (req) => {

@@ -23,10 +23,7 @@ const PutAgentInstructions = z.strictObject({ instructions: Doc });
 export function orgRoutes(router: Router): void {
   router.add('GET', '/v1/orgs', (req) => {
     const orgs = [...req.world.orgs.values()].filter((o) => canReach(req, o));
-    return listReply(
-      req.query,
-      orgs.map((o) => orgView(viewCtx(req), o)),
-    );
+    return listReply(req.query, orgs, (o) => orgView(viewCtx(req), o));
   });
 
   router.add('GET', '/v1/orgs/:org', (req) => ok(orgView(viewCtx(req), orgOf(req))));
@@ -58,10 +55,7 @@ export function orgRoutes(router: Router): void {
 
   router.add('GET', '/v1/orgs/:org/spaces', (req) => {
     const org = orgOf(req);
-    return listReply(
-      req.query,
-      liveSpaces(req, org).map((s) => spaceView(viewCtx(req), s)),
-    );
+    return listReply(req.query, liveSpaces(req, org), (s) => spaceView(viewCtx(req), s));
   });
 
   router.add('GET', '/v1/orgs/:org/agent-instructions', (req) => ok(agentInstructionsView(viewCtx(req), orgOf(req))));

@@ -135,10 +135,7 @@ export function siteRoutes(router: Router): void {
   // --- section groups -------------------------------------------------------------------------
   router.add('GET', `${SITE}/section-groups`, (req) => {
     const { site } = siteOf(req);
-    return listReply(
-      req.query,
-      groupsInOrder(site).map((g) => groupView(viewCtx(req), site, g)),
-    );
+    return listReply(req.query, groupsInOrder(site), (g) => groupView(viewCtx(req), site, g));
   });
 
   router.add('POST', `${SITE}/section-groups`, (req) => {
@@ -201,10 +198,7 @@ export function siteRoutes(router: Router): void {
   // --- sections -------------------------------------------------------------------------------
   router.add('GET', `${SITE}/sections`, (req) => {
     const { site } = siteOf(req);
-    return listReply(
-      req.query,
-      sectionsInOrder(site).map((s) => sectionView(viewCtx(req), site, s)),
-    );
+    return listReply(req.query, sectionsInOrder(site), (s) => sectionView(viewCtx(req), site, s));
   });
 
   router.add('POST', `${SITE}/sections`, (req) => {
@@ -276,10 +270,7 @@ export function siteRoutes(router: Router): void {
         return (defaultSiteSpaceId(site, section) === ss.id) === onlyDefault;
       });
     }
-    return listReply(
-      req.query,
-      list.map((ss) => siteSpaceView(viewCtx(req), site, ss)),
-    );
+    return listReply(req.query, list, (ss) => siteSpaceView(viewCtx(req), site, ss));
   });
 
   router.add('POST', `${SITE}/site-spaces`, (req) => {
@@ -347,10 +338,7 @@ export function siteRoutes(router: Router): void {
   // --- share links ----------------------------------------------------------------------------
   router.add('GET', `${SITE}/share-links`, (req) => {
     const { site } = siteOf(req);
-    return listReply(
-      req.query,
-      [...site.shareLinks.values()].map((l) => shareLinkView(viewCtx(req), site, l)),
-    );
+    return listReply(req.query, [...site.shareLinks.values()], (l) => shareLinkView(viewCtx(req), site, l));
   });
 
   router.add('POST', `${SITE}/share-links`, (req) => {
