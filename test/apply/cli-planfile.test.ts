@@ -36,7 +36,7 @@ describe('docplane apply PLANFILE (CLI)', () => {
     expect(teamTitles(box)).toEqual(['Engineering', 'Support']);
 
     const second = await box.cli(['apply', file]);
-    expect(second.code).toBe(1);
+    expect(second.code, second.stderr).toBe(1);
     expect(errorLines(second.stderr)).toEqual([`error: the plan file ${file} was already applied (at ${JSON.parse(readFileSync(file, 'utf8')).appliedAt})`]);
     expect(teamTitles(box)).toEqual(['Engineering', 'Support']);
   });
@@ -52,7 +52,7 @@ describe('docplane apply PLANFILE (CLI)', () => {
     });
     expect(res.status).toBe(201);
     const apply = await box.cli(['apply', file]);
-    expect(apply.code).toBe(1);
+    expect(apply.code, apply.stderr).toBe(1);
     const [line] = errorLines(apply.stderr);
     expect(line).toMatch(/^error: the plan .* is stale: \d+ remote objects? changed since it was made: /);
     expect(line).toContain('org_acme/teams["Engineering"]');
@@ -65,13 +65,13 @@ describe('docplane apply PLANFILE (CLI)', () => {
     const plan = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify({ ...plan, toolVersion: '0.0.1-other' }));
     const version = await box.cli(['apply', file]);
-    expect(version.code).toBe(1);
+    expect(version.code, version.stderr).toBe(1);
     expect(errorLines(version.stderr)[0]).toMatch(/was made by docplane 0\.0\.1-other; this is docplane \d/);
 
     writeFileSync(file, JSON.stringify(plan));
     appendFileSync(box.config, '# an edit after planning\n');
     const changed = await box.cli(['apply', file]);
-    expect(changed.code).toBe(1);
+    expect(changed.code, changed.stderr).toBe(1);
     expect(errorLines(changed.stderr)[0]).toBe(`error: the config changed since the plan ${file} was made (read from ${box.config})`);
     expect(teamTitles(box)).toEqual(['Legacy']);
   });
@@ -81,10 +81,10 @@ describe('docplane apply PLANFILE (CLI)', () => {
     writeFileSync(box.config, readFileSync(box.config, 'utf8').replace(/safety:.*\n/, '') + '\nsafety: { maxDeletes: 0 }\n');
     const file = await savePlan(box);
     const refused = await box.cli(['apply', file]);
-    expect(refused.code).toBe(3);
+    expect(refused.code, refused.stderr).toBe(3);
     expect(teamTitles(box)).toEqual(['Legacy']);
     const forced = await box.cli(['apply', file, '--force', '--format', 'json']);
-    expect(forced.code).toBe(0);
+    expect(forced.code, forced.stderr).toBe(0);
     expect(JSON.parse(forced.stdout).summary.failed).toBe(0);
     expect(teamTitles(box)).toEqual(['Engineering', 'Support']);
   });

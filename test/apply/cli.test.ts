@@ -30,9 +30,9 @@ describe('docplane apply (CLI)', () => {
     expect(teamTitles(box)).toEqual(['Engineering', 'Support']);
 
     const plan = await box.cli(['plan', '-c', box.config, '--detailed-exitcode']);
-    expect(plan.code).toBe(0);
+    expect(plan.code, plan.stdout).toBe(0);
     const again = await box.cli(['apply', '-c', box.config, '--auto-approve']);
-    expect(again.code).toBe(0);
+    expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('Nothing to apply.');
   });
 
@@ -40,7 +40,7 @@ describe('docplane apply (CLI)', () => {
     box = await sandbox();
     const before = box.emulator.requestCount();
     const res = await box.cli(['apply', '-c', box.config]);
-    expect(res.code).toBe(1);
+    expect(res.code, res.stderr).toBe(1);
     expect(res.stdout).toContain('+ teams["Engineering"]'); // the plan was shown
     expect(errorLines(res.stderr)).toEqual(['error: refusing to apply without confirmation: not running in a terminal']);
     expect(res.stderr).toContain('--auto-approve');
@@ -53,14 +53,14 @@ describe('docplane apply (CLI)', () => {
     const text = readFileSync(box.config, 'utf8').replace(/safety:.*\n/, '') + '\nsafety: { maxDeletes: 1 }\n';
     writeFileSync(box.config, text);
     const refused = await box.cli(['apply', '-c', box.config, '--auto-approve']);
-    expect(refused.code).toBe(3);
+    expect(refused.code, refused.stderr).toBe(3);
     const [line] = errorLines(refused.stderr);
     expect(line).toMatch(/^error: the plan breaks a safety rule: maxDeletes: /);
     expect(refused.stderr).toContain('--force');
     expect(teamTitles(box)).toEqual(['Legacy']);
 
     const forced = await box.cli(['apply', '-c', box.config, '--auto-approve', '--force']);
-    expect(forced.code).toBe(0);
+    expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stdout).toContain('converged: no changes left');
     expect(teamTitles(box)).toEqual(['Engineering', 'Support']);
   });
@@ -68,7 +68,7 @@ describe('docplane apply (CLI)', () => {
   it('with a read-only token: one clear 403 line, and the summary says what was not done', async () => {
     box = await sandbox({ token: 'read-token' });
     const res = await box.cli(['apply', '-c', box.config, '--auto-approve']);
-    expect(res.code).toBe(1);
+    expect(res.code, res.stderr).toBe(1);
     const errors = errorLines(res.stderr);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^error: stopped: (PATCH|PUT|POST|DELETE) \/v1\/\S+ → 403: /);
