@@ -89,7 +89,6 @@ class StoppedError extends Error {
 type State = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
 
 interface Run {
-  readonly plan: Plan;
   readonly client: ApiClient;
   readonly options: ApplyOptions;
   readonly limit: <T>(fn: () => Promise<T>) => Promise<T>;
@@ -107,7 +106,6 @@ export async function applyPlan(plan: Plan, client: ApiClient, options: ApplyOpt
   const outcomes = new Map<string, StepOutcome>();
   const limiter = pLimit(Math.max(1, Math.floor(options.concurrency)));
   const run: Run = {
-    plan,
     client,
     options,
     limit: (fn) => limiter(fn),
@@ -275,7 +273,11 @@ async function runStep(run: Run, step: Step): Promise<void> {
   }
 }
 
-/** A creating request: a POST of a create step, or any request that says how to find what it made. */
+/**
+ * A create is a request that says how to find what it made (`lookup`): it is never sent blindly
+ * twice. Other POSTs are sent once unless their action is idempotent (IDEMPOTENT_ACTIONS); GET, PUT,
+ * PATCH and DELETE are retried by the client.
+ */
 function isCreating(spec: RequestSpec): boolean {
   return spec.lookup !== undefined;
 }
