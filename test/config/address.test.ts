@@ -1,0 +1,51 @@
+/** The syntax of `protect` entries, and the "did you mean" of messages. */
+import { describe, expect, it } from 'vitest';
+import { addressSyntaxProblem } from '../../src/config/address.js';
+import { suggest } from '../../src/config/messages.js';
+import { parsePattern } from '../../src/plan/address.js';
+
+describe('protect entries', () => {
+  const good = [
+    'organization',
+    'teams["Legacy"]',
+    'teams["Leg*"]',
+    'teams[*]',
+    '**',
+    'org_acme/teams["Legacy"]',
+    '*/saml["Okta"]',
+    'sites["site_docs"]',
+    'sites["site_docs"].sections["guides"].siteSpaces["space_guides_v2"]',
+    'sites["site_docs"].shareLinks["partner-*"]',
+    'collections["Product/API"]',
+    'teams["Quote \\" inside"]',
+    'teams["Engineering"].members',
+  ];
+  it.each(good)('accepts %s (and the planner can match it)', (pattern) => {
+    expect(addressSyntaxProblem(pattern)).toBeUndefined();
+    expect(() => parsePattern(pattern)).not.toThrow();
+  });
+
+  it.each([
+    ['tems["x"]', '"tems" is not part of any address — did you mean "teams"?'],
+    ['teams[x]', 'a key must be written ["…"] (JSON string quotes) at character 6 of "teams[x]"'],
+    ['teams["x"', 'a key must be written ["…"] (JSON string quotes) at character 6 of "teams[\\"x\\""'],
+    ['teams["x"].membres', '"membres" is not part of any address — did you mean "members"?'],
+    ['teams["x"] ', 'unexpected " " at character 11 of "teams[\\"x\\"] "'],
+    ['["x"]', 'expected a name at character 1 of "[\\"x\\"]"'],
+  ])('refuses %s', (pattern, problem) => {
+    expect(addressSyntaxProblem(pattern)).toBe(problem);
+  });
+});
+
+describe('suggest', () => {
+  it.each([
+    ['titel', ['title', 'members'], 'title'],
+    ['editor', ['admin', 'edit', 'read'], 'edit'],
+    ['team', ['teams', 'members'], 'teams'],
+    ['TITLE', ['title'], 'title'],
+    ['xyz', ['title', 'members'], undefined],
+    ['sectons', ['sections', 'siteSpaces'], 'sections'],
+  ])('%s among %j → %s', (word, candidates, expected) => {
+    expect(suggest(word, candidates)).toBe(expected);
+  });
+});
