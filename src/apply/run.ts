@@ -3,7 +3,7 @@
  * what must be refused, run the steps, then re-plan what was touched and say whether it converged.
  * The command only parses flags and supplies the terminal (writers, the confirmation prompt).
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
@@ -171,12 +171,20 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
 function configPathOf(plan: Plan, file: string): string | undefined {
   const paths = plan.configPaths;
   if (paths.length === 0) return undefined;
-  if (paths.length === 1) return paths[0];
   const dirs = [...new Set(paths.map((p) => (isDirectory(p) ? p : dirname(p))))];
-  if (dirs.length === 1) return dirs[0];
-  throw new DocplaneError('PLAN_CONFIG_PATHS', `the plan ${file} was made from files in several folders (${paths.join(', ')})`, {
-    hint: 'Pass the config with -c.',
-  });
+  const path = paths.length === 1 ? paths[0] : dirs.length === 1 ? dirs[0] : undefined;
+  if (path === undefined) {
+    throw new DocplaneError('PLAN_CONFIG_PATHS', `the plan ${file} was made from files in several folders (${paths.join(', ')})`, {
+      hint: 'Pass the config with -c.',
+    });
+  }
+  // A plan made on another machine (a CI job) names paths that do not exist here.
+  if (!existsSync(path)) {
+    throw new DocplaneError('PLAN_CONFIG_MISSING', `the config the plan ${file} was made from is not at ${path}`, {
+      hint: 'Pass the config with -c (the same files the plan was made from).',
+    });
+  }
+  return path;
 }
 
 function isDirectory(path: string): boolean {

@@ -59,7 +59,7 @@ describe('docplane apply PLANFILE (CLI)', () => {
     expect(teamTitles(box)).toEqual(['Engineering', 'Legacy']);
   });
 
-  it('refuses a plan whose config changed since, or that another docplane version made', async () => {
+  it('refuses a plan whose config changed since, that another docplane version made, or whose config is not found', async () => {
     box = await sandbox();
     const file = await savePlan(box);
     const plan = JSON.parse(readFileSync(file, 'utf8'));
@@ -68,9 +68,16 @@ describe('docplane apply PLANFILE (CLI)', () => {
     expect(version.code, version.stderr).toBe(1);
     expect(errorLines(version.stderr)[0]).toMatch(/was made by docplane 0\.0\.1-other; this is docplane \d/);
 
-    writeFileSync(file, JSON.stringify(plan));
+    // Made elsewhere (another CI job): the kept paths do not exist here, and -c says where.
+    writeFileSync(file, JSON.stringify({ ...plan, configPaths: ['/nowhere/docplane.yaml'] }));
+    const elsewhere = await box.cli(['apply', file]);
+    expect(elsewhere.code, elsewhere.stderr).toBe(1);
+    expect(errorLines(elsewhere.stderr)).toEqual([`error: the config the plan ${file} was made from is not at /nowhere/docplane.yaml`]);
+    expect(elsewhere.stderr).toContain('-c');
+
+    writeFileSync(file, JSON.stringify({ ...plan, configPaths: ['/nowhere/docplane.yaml'] }));
     appendFileSync(box.config, '# an edit after planning\n');
-    const changed = await box.cli(['apply', file]);
+    const changed = await box.cli(['apply', file, '-c', box.config]);
     expect(changed.code, changed.stderr).toBe(1);
     expect(errorLines(changed.stderr)[0]).toBe(`error: the config changed since the plan ${file} was made (read from ${box.config})`);
     expect(teamTitles(box)).toEqual(['Legacy']);
