@@ -244,8 +244,14 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     problems.issues.push(...parsed.issues);
     for (const source of parsed.documents) {
       documents++;
-      const ok = checkDocument(source, { ...ctx, dir: path.dirname(abs) }, problems);
-      if (ok) valid.push(ok);
+      try {
+        const ok = checkDocument(source, { ...ctx, dir: path.dirname(abs) }, problems);
+        if (ok) valid.push(ok);
+      } catch (e) {
+        // Deep nesting that the YAML parser accepted may still exhaust the stack of a later stage.
+        if (!(e instanceof RangeError)) throw e;
+        problems.atPath(source, [], 'the document is nested too deeply to read');
+      }
     }
   }
 

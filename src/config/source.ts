@@ -139,6 +139,7 @@ const YAML_MESSAGES: Record<string, string> = {
 
 /** The yaml package's message without its own "at line L, column C:" and source excerpt. */
 function yamlMessage(code: string, message: string): string {
+  if (/call stack/i.test(message)) return 'the YAML is nested too deeply to read';
   const own = message.split('\n')[0].replace(/ at line \d+, column \d+:?\s*$/, '');
   const base = YAML_MESSAGES[code];
   if (!base) return `YAML syntax error: ${own.charAt(0).toLowerCase()}${own.slice(1)}`;

@@ -163,6 +163,16 @@ describe('merging documents and files', () => {
   });
 });
 
+describe('hostile input', () => {
+  it('refuses nesting deeper than the parser can read, with a ConfigError', async () => {
+    const deep = `${org('org_a')}x: ${'['.repeat(5000)}${']'.repeat(5000)}\n`;
+    await withFiles({ 'docplane.yaml': deep }, async (t) => {
+      // Where the stack runs out depends on the machine: the line is certain, the column is not.
+      expect(await problemsOf({ cwd: t.dir, env: {} })).toEqual([expect.stringMatching(/^docplane\.yaml:4:\d+: the YAML is nested too deeply to read$/)]);
+    });
+  });
+});
+
 describe('the hash and the files', () => {
   it('changes with the YAML and with files read through ${file:…}, and not with where the folder is', async () => {
     const files = { 'c/docplane.yaml': org('org_a', 'saml: [{ label: A, certificate: "${file:cert.pem}" }]\n'), 'c/cert.pem': 'ONE' };
