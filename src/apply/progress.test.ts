@@ -56,4 +56,14 @@ describe('progress reporter', () => {
     expect(text).not.toContain('hush-hush-value');
     expect(text).not.toContain('✓ create');
   });
+
+  it('on a terminal that reports no width: plain lines rather than a spinner that cannot redraw', async () => {
+    const out = capture();
+    Object.assign(out.stream, { isTTY: true, columns: 0, cursorTo: () => true, moveCursor: () => true, clearLine: () => true });
+    const reporter = createProgressReporter({ stream: out.stream, interactive: true, color: false, secrets: [] });
+    await applyPlan(planWithFailure(), client(), { concurrency: 1, onEvent: (e) => reporter.onEvent(e) });
+    reporter.done();
+    expect(out.text()).not.toContain('applying');
+    expect(out.text()).toContain('✓ create teams["A"] (2 requests)');
+  });
 });

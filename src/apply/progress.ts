@@ -55,7 +55,9 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
         case 'step-start':
           total = event.total;
           current = `${options.multiOrg ? `${event.step.org}/` : ''}${event.step.address}`;
-          if (options.interactive) {
+          // A terminal that reports no width (some pseudo-terminals say 0 columns) cannot hold a
+          // spinner that redraws itself: plain lines then.
+          if (options.interactive && ((options.stream as { columns?: number }).columns ?? 80) > 0) {
             spinner ??= ora({ stream: options.stream, isEnabled: true, discardStdin: false }).start();
             spin();
           }
