@@ -68,7 +68,7 @@ class Identities {
     if (from === undefined) return;
     const at = child(origin, 'renamedFrom');
     if (from === own) {
-      this.problems.at(at, `renamedFrom is this resource's own ${this.keyName}; give the ${this.keyName} it had before, or remove renamedFrom`);
+      this.problems.at(at, `is this resource's own ${this.keyName}; give the ${this.keyName} it had before, or remove renamedFrom`);
     } else if (keys.has(from)) {
       this.problems.at(at, `renamedFrom names ${this.prefix}${key(from)}, which this config also defines; a resource cannot be renamed to two`);
     } else {

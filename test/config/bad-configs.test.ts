@@ -208,6 +208,16 @@ const CASES: Case[] = [
     expected: ["docplane.yaml:6:18: teams[0].renamedFrom: is this resource's own title; give the title it had before, or remove renamedFrom"],
   },
   {
+    name: 'collection renamed from its own path',
+    yaml: `${HEAD}collections:\n  - title: Product\n    collections:\n      - { title: API, renamedFrom: Product/API }\n`,
+    expected: ["docplane.yaml:7:36: collections[0].collections[0].renamedFrom: is this resource's own path; give the path it had before, or remove renamedFrom"],
+  },
+  {
+    name: 'two teams renamed from the same title',
+    yaml: `${HEAD}teams:\n  - { title: A, renamedFrom: Old }\n  - { title: B, renamedFrom: Old }\n`,
+    expected: ['docplane.yaml:6:30: teams[1].renamedFrom: teams["A"] at docplane.yaml:5:30 is also renamed from "Old"'],
+  },
+  {
     name: 'team defined twice',
     yaml: `${HEAD}teams:\n  - title: Eng\n  - title: Ops\n  - title: Eng\n`,
     expected: ['docplane.yaml:7:5: teams[2]: teams["Eng"] is defined twice: here and at docplane.yaml:5:5'],
