@@ -1,0 +1,183 @@
+/**
+ * `docplane import` without the flags: read each organization, convert it to a config document, and
+ * write the layout (or return the YAML stream for `--out -`). The command only renders the result.
+ *
+ * Layout of DIR: `<org id>.yaml` per organization, `certs/` (SAML certificates) and `integrations/`
+ * (stubs of integration scripts) for the files the configs reference, and `docplane.schema.json`,
+ * which the first line of each YAML file points to.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ApiClient } from '../api/types.js';
+import { configJsonSchema } from '../config/json-schema.js';
+import { ConfigDocument } from '../config/schema.js';
+import { DocplaneError } from '../core/errors.js';
+import { convertOrg, fileNamer, type ImportedFile, type OrgImport } from './convert.js';
+import { readOrgState, type RemoteOrgState } from './read.js';
+import { configYaml, SCHEMA_FILE } from './yaml.js';
+
+export interface ImportOptions {
+  /** Organization ids (repeats and order do not matter: output is in id order). */
+  orgs: readonly string[];
+  /** Site ids, each `SITE` (looked for in every organization) or `ORG/SITE`. */
+  sites?: readonly string[];
+  /** A folder, or `-` for the YAML on stdout. */
+  out: string;
+  /** Write into a folder that is not empty (replacing the files import writes, leaving the rest). */
+  force?: boolean;
+  /** Where a relative `out` starts; default process.cwd(). */
+  cwd?: string;
+  /** Makes the client (the command builds it from its flags); closed when the import is done. */
+  connect(): Promise<ApiClient>;
+}
+
+export interface ImportResult {
+  orgs: OrgImport[];
+  /** The YAML of each organization, in id order. */
+  documents: Array<{ org: string; file: string; yaml: string }>;
+  /** For `--out -`: the YAML documents of every organization, as one stream. */
+  stream?: string;
+  /** The folder written (absolute), unless `--out -`. */
+  dir?: string;
+  /** Files written, relative to the folder, in order. */
+  written: string[];
+  /** Referenced files not written: `--out -`, or an integration script that already held a script. */
+  notWritten: Array<{ file: string; reason: string }>;
+  /** What the user must fill in, one line each. */
+  todo: string[];
+  /** What the config could not say, and problems of the written documents. */
+  warnings: string[];
+}
+
+/** `<org id>.yaml`, with any character unfit for a file name replaced. */
+export function orgFileName(org: string): string {
+  const safe = org.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
+  return `${safe === '' ? '_' : safe}.yaml`;
+}
+
+interface SiteRequest {
+  org?: string;
+  site: string;
+  given: string;
+}
+
+function parseSites(sites: readonly string[], orgs: readonly string[]): SiteRequest[] {
+  return sites.map((given) => {
+    const slash = given.indexOf('/');
+    if (slash < 0) return { site: given, given };
+    const org = given.slice(0, slash);
+    const site = given.slice(slash + 1);
+    if (org === '' || site === '' || site.includes('/')) {
+      throw new DocplaneError('IMPORT_BAD_SITE', `--site ${given} is neither SITE nor ORG/SITE`, { hint: 'Pass a site id, or ORG/SITE to name its organization.' });
+    }
+    if (!orgs.includes(org)) {
+      throw new DocplaneError('IMPORT_BAD_SITE', `--site ${given} names organization ${org}, which no --org gives`, { hint: `Add --org ${org}, or leave the organization out of --site.` });
+    }
+    return { org, site, given };
+  });
+}
+
+/** Refuses a folder that holds anything unless `force`; makes it when missing. */
+function prepareFolder(dir: string, shown: string, force: boolean): void {
+  if (existsSync(dir)) {
+    if (!statSync(dir).isDirectory()) {
+      throw new DocplaneError('IMPORT_OUT_NOT_FOLDER', `--out ${shown} is a file, not a folder`, { hint: 'Pass a folder (made when missing), or --out - for stdout.' });
+    }
+    const entries = readdirSync(dir);
+    if (entries.length > 0 && !force) {
+      throw new DocplaneError('IMPORT_OUT_NOT_EMPTY', `the folder ${shown} is not empty (${entries.length === 1 ? '1 entry' : `${entries.length} entries`})`, {
+        hint: 'Pass another --out folder, or --force to replace the files import writes there (other files are left alone).',
+      });
+    }
+  }
+  mkdirSync(dir, { recursive: true });
+}
+
+/** Problems of a written document against the config schema (values the platform allows and the format does not). */
+function schemaWarnings(org: string, document: unknown): string[] {
+  const parsed = ConfigDocument.safeParse(document);
+  if (parsed.success) return [];
+  return parsed.error.issues.map(
+    (i) => `${org}: ${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '')}: ${i.message} (the written config will not validate until this is fixed by hand)`,
+  );
+}
+
+export async function runImport(options: ImportOptions): Promise<ImportResult> {
+  const orgs = [...new Set(options.orgs)].sort();
+  if (orgs.length === 0) throw new DocplaneError('IMPORT_NO_ORG', 'no organization given', { hint: 'Pass --org ID (repeatable).' });
+  const siteRequests = parseSites(options.sites ?? [], orgs);
+  const toStdout = options.out === '-';
+  const cwd = options.cwd ?? process.cwd();
+  const dir = toStdout ? undefined : path.resolve(cwd, options.out);
+  if (dir !== undefined) prepareFolder(dir, options.out, options.force === true);
+
+  const client = await options.connect();
+  let states: RemoteOrgState[];
+  try {
+    states = await Promise.all(
+      orgs.map((org) => {
+        const ids = [...new Set(siteRequests.filter((r) => r.org === undefined || r.org === org).map((r) => r.site))];
+        return readOrgState(client, org, ids);
+      }),
+    );
+  } finally {
+    await client.close();
+  }
+
+  // A site must be found where it was looked for: in its organization, or in at least one.
+  const missing = siteRequests.filter((r) =>
+    r.org !== undefined
+      ? states.find((s) => s.org === r.org)?.missingSites.includes(r.site)
+      : states.every((s) => s.missingSites.includes(r.site)),
+  );
+  if (missing.length > 0) {
+    const where = orgs.length === 1 ? `organization ${orgs[0]}` : `organizations ${orgs.join(', ')}`;
+    throw new DocplaneError('SITE_NOT_FOUND', `no site ${missing.map((r) => r.given).join(', ')} in ${where}`, {
+      hint: 'Check the --site ids (the API cannot list sites: take the ids from the app).',
+    });
+  }
+
+  const files = fileNamer();
+  const imports = states.map((s) => convertOrg(s, files));
+  const documents = imports.map((i) => ({ org: i.org, file: orgFileName(i.org), yaml: configYaml(i.org, i.document) }));
+  const result: ImportResult = {
+    orgs: imports,
+    documents,
+    written: [],
+    notWritten: [],
+    todo: imports.flatMap((i) => i.todo),
+    warnings: imports.flatMap((i) => [...i.warnings.map((w) => `${i.org}: ${w}`), ...schemaWarnings(i.org, i.document)]),
+  };
+  const referenced = imports.flatMap((i) => i.files);
+
+  if (dir === undefined) {
+    result.stream = documents.map((d) => d.yaml).join('---\n');
+    for (const f of referenced) result.notWritten.push({ file: f.path, reason: `--out -: ${describe(f)} is not written anywhere` });
+    return result;
+  }
+
+  result.dir = dir;
+  const write = (rel: string, content: string) => {
+    const abs = path.join(dir, ...rel.split('/'));
+    mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+    result.written.push(rel);
+  };
+  for (const d of documents) write(d.file, d.yaml);
+  write(SCHEMA_FILE, `${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+  for (const f of referenced) {
+    const abs = path.join(dir, ...f.path.split('/'));
+    // A script the user has filled in is worth more than the stub: --force does not replace it.
+    if (f.kind === 'script' && existsSync(abs) && readFileSync(abs, 'utf8') !== f.content) {
+      result.notWritten.push({ file: f.path, reason: 'it exists and is not the stub import writes: kept as it is' });
+      result.todo = result.todo.filter((t) => !t.startsWith(`${f.path}:`));
+      continue;
+    }
+    write(f.path, f.content);
+  }
+  return result;
+}
+
+function describe(f: ImportedFile): string {
+  return f.kind === 'certificate' ? `the certificate of ${f.address}` : `the script stub of ${f.address}`;
+}

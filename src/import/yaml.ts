@@ -1,0 +1,77 @@
+/**
+ * A config document as YAML, the way a person would write it: the schema line first, a blank line
+ * between kinds, small entries on one line (`- { user: alice@acme.com, role: admin }`), lists of
+ * plain values inline, everything else in block style. The output depends only on the document.
+ */
+import { Document, isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
+
+/** The schema file written next to the config, which the first line points to (works offline). */
+export const SCHEMA_FILE = 'docplane.schema.json';
+
+/** Paths of maps written on one line (`*` stands for any list index). */
+const FLOW_MAPS = [
+  'members.*',
+  'teams.*.members.*',
+  'sites.*.sections.*.siteSpaces.*',
+  'sites.*.shareLinks.*',
+  'translations.*.source',
+  'integrations.*.externalLinks.*',
+];
+
+const INTEGRATION_SCRIPT_COMMENT = [
+  ' The API returns neither the script nor the secrets of an integration: put the script in this file,',
+  ' and add `secrets: { NAME: "${env:NAME}" }` if the integration has any.',
+].join('\n');
+
+function matches(pattern: string, path: readonly string[]): boolean {
+  const parts = pattern.split('.');
+  return parts.length === path.length && parts.every((p, i) => p === '*' || p === path[i]);
+}
+
+/** Sets the style of every collection below `node`, which sits at `path`. */
+function style(node: unknown, path: string[]): void {
+  if (isSeq(node)) {
+    if (node.items.length > 0 && node.items.every((i) => isScalar(i))) node.flow = true;
+    node.items.forEach((item, i) => style(item, [...path, String(i)]));
+    return;
+  }
+  if (!isMap(node)) return;
+  const generic = path.map((p) => (/^\d+$/.test(p) ? '*' : p));
+  // Inside a rich-text document, a node without children fits on one line (`{ object: leaf, text: Hi }`).
+  const inDocument = generic.includes('instructions') || generic.includes('agentInstructions');
+  if (FLOW_MAPS.some((p) => matches(p, generic)) || (inDocument && node.items.every((p) => isScalar(p.value)))) {
+    node.flow = true;
+    return;
+  }
+  for (const pair of node.items) {
+    if (!isPair(pair) || !isScalar(pair.key)) continue;
+    const k = String(pair.key.value);
+    if (matches('integrations.*', generic) && k === 'script') pair.key.commentBefore = INTEGRATION_SCRIPT_COMMENT;
+    style(pair.value, [...path, k]);
+  }
+}
+
+/** The header: the schema line (first, as editors want it), then what the file is. */
+function header(org: string): string {
+  return [
+    ` yaml-language-server: $schema=./${SCHEMA_FILE}`,
+    '',
+    ` Organization ${org}, as \`docplane import\` read it. Ids tie each resource to its twin on the`,
+    ' platform, so a renamed title plans as an update. Nothing is pruned: what is added in the app',
+    ' later stays unmanaged. `docplane plan` on this config should show no changes.',
+  ].join('\n');
+}
+
+/** One organization's config document as YAML text (ends with a newline). */
+export function configYaml(org: string, document: Record<string, unknown>): string {
+  const doc = new Document(document);
+  doc.commentBefore = header(org);
+  if (isMap(doc.contents)) {
+    doc.contents.items.forEach((pair, i) => {
+      // A blank line between kinds (not before `version`, nor before the first key).
+      if (i > 0 && isScalar(pair.key) && pair.key.value !== 'organization') (pair.key as Node).spaceBefore = true;
+      if (isScalar(pair.key)) style(pair.value, [String(pair.key.value)]);
+    });
+  }
+  return doc.toString({ lineWidth: 0, indentSeq: true });
+}
