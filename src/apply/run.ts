@@ -221,6 +221,9 @@ async function execute(
   report: RunApplyReport,
   afterApply?: () => void,
 ): Promise<RunApplyReport> {
+  if (options.signal?.aborted) {
+    throw new DocplaneError('APPLY_CANCELLED', 'interrupted before anything was sent: nothing was changed', { hint: 'Run apply again when ready.' });
+  }
   const reporter = createProgressReporter({ ...options.progress, secrets: config.secrets, multiOrg: report.multiOrg });
   let result: ApplyResult;
   try {

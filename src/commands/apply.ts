@@ -40,10 +40,15 @@ export default class Apply extends BaseCommand {
     // In JSON mode stdout holds the summary alone: the plan and the notes go to stderr.
     const write = format === 'json' ? (text: string) => void process.stderr.write(text) : (text: string) => void process.stdout.write(text);
 
-    // Ctrl+C: no new requests; those in flight finish and the summary says what was done.
+    // Ctrl+C: no new requests; those in flight finish and the summary says what was done. A second
+    // Ctrl+C quits at once.
     const controller = new AbortController();
-    const onSigint = () => controller.abort();
-    process.once('SIGINT', onSigint);
+    const onSigint = () => {
+      if (controller.signal.aborted) process.exit(130);
+      controller.abort();
+      process.stderr.write('\nstopping: waiting for the requests in flight (Ctrl+C again to quit at once)\n');
+    };
+    process.on('SIGINT', onSigint);
     try {
       const report = await runApply({
         planFile: args.planfile,

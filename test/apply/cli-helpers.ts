@@ -54,10 +54,10 @@ export interface Sandbox {
 }
 
 /** A scratch folder holding a copy of examples/docplane.yaml (and its certs and scripts), and an emulator. */
-export async function sandbox(options: { state?: EmulatorState; token?: string } = {}): Promise<Sandbox> {
+export async function sandbox(options: { state?: EmulatorState; token?: string; latencyMs?: number } = {}): Promise<Sandbox> {
   const dir = mkdtempSync(join(tmpdir(), 'docplane-apply-cli-'));
   for (const part of ['docplane.yaml', 'certs', 'integrations']) cpSync(join(ROOT, 'examples', part), join(dir, part), { recursive: true });
-  const emulator = await startEmulator({ port: 0, state: options.state ?? demoState(), seed: 1 });
+  const emulator = await startEmulator({ port: 0, state: options.state ?? demoState(), seed: 1, latencyMs: options.latencyMs });
   const env = { DOCPLANE_API_URL: emulator.url, DOCPLANE_TOKEN: options.token ?? 'dev-token' };
   return {
     dir,

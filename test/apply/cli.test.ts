@@ -2,9 +2,10 @@
  * `docplane apply` through the built CLI against the emulator seeded with the demo world and the
  * example config: converging, the confirmation rule, safety refusals, a read-only token.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorLines, sandbox, type Sandbox } from './cli-helpers.js';
+import { builtCli, errorLines, sandbox, type Sandbox } from './cli-helpers.js';
 
 let box: Sandbox | undefined;
 afterEach(async () => {
@@ -78,5 +79,39 @@ describe('docplane apply (CLI)', () => {
     const [, failed, skipped] = /Apply: 0 applied, (\d+) failed, (\d+) skipped/.exec(res.stdout)!.map(Number);
     expect(failed + skipped).toBe(28); // every step of the plan is accounted for
     expect(teamTitles(box)).toEqual(['Legacy']);
+  });
+
+  it('Ctrl+C stops the run: requests in flight finish, the summary says what was done, and a re-run finishes', async () => {
+    box = await sandbox({ latencyMs: 30 });
+    const b = box;
+    const res = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [builtCli(), 'apply', '-c', b.config, '--auto-approve'], {
+        cwd: b.dir,
+        env: { PATH: process.env.PATH, NO_COLOR: '1', ...b.env },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      // Once the apply has started (the plan reads ~20 requests), interrupt it.
+      const poll = setInterval(() => {
+        if (b.emulator.requestCount() >= 32) {
+          clearInterval(poll);
+          child.kill('SIGINT');
+        }
+      }, 1);
+      child.on('exit', (code) => {
+        clearInterval(poll);
+        resolve({ code, stdout, stderr });
+      });
+    });
+    expect(res.code, res.stderr).toBe(1);
+    expect(errorLines(res.stderr)).toEqual(['error: interrupted: the apply was cancelled']);
+    expect(res.stdout).toMatch(/^Apply: \d+ applied, \d+ failed, [1-9]\d* skipped\.$/m);
+    expect(res.stdout).toContain('Run interrupted: the apply was cancelled');
+
+    const again = await b.cli(['apply', '-c', b.config, '--auto-approve']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('converged: no changes left');
   });
 });
