@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// `npm run bench [-- --scale N --seed N --latency MS --concurrency N --cpu-scale N --out FILE --profile DIR --formulas]`:
+// a thin runner of the benchmark compiled to dist/bench (see docs/benchmarks.md).
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const { values } = parseArgs({
+  options: {
+    scale: { type: 'string', default: '1' },
+    seed: { type: 'string', default: '1' },
+    latency: { type: 'string', default: '20' },
+    concurrency: { type: 'string', default: '16' },
+    'cpu-scale': { type: 'string', default: '5' },
+    out: { type: 'string', default: join(root, 'bench-results/latest.json') },
+    profile: { type: 'string' },
+    formulas: { type: 'boolean', default: false },
+  },
+});
+const number = (name) => {
+  const n = Number(values[name]);
+  if (!Number.isFinite(n) || n < 0) {
+    console.error(`bench: --${name} must be a number, not ${values[name]}`);
+    process.exit(1);
+  }
+  return n;
+};
+
+const { runBench } = await import('../dist/bench/run.js');
+const { formatFormulas } = await import('../dist/bench/report.js');
+try {
+  const report = await runBench({
+    root,
+    scale: number('scale'),
+    seed: number('seed'),
+    latencyMs: number('latency'),
+    concurrency: number('concurrency'),
+    cpuScale: number('cpu-scale'),
+    outFile: values.out,
+    profileDir: values.profile,
+    log: (line) => console.log(line),
+  });
+  if (values.formulas) console.log(`\n${formatFormulas(report)}`);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+}

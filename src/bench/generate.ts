@@ -1,0 +1,314 @@
+/**
+ * A generator of large organizations for the benchmark and the robustness tests: one organization
+ * with members, teams, collections, spaces, three sites with sections, site spaces, groups and share
+ * links, plus a few SAML providers, translations and integrations. At scale 1: 3,000 members, 300
+ * teams of 10, 300 collections, 3 sites × 60 sections, 300 share links.
+ *
+ * It gives three things that agree with each other:
+ * - `seed`: the world the API cannot create (users, members, spaces, empty sites), every member at
+ *   role `read` but the first (the admin) — what "apply everything from empty" starts from;
+ * - `config`: the desired state, a config document;
+ * - `full`: the seed world with everything the config describes already made, as an apply leaves it
+ *   (so that planning `config` against `full` finds nothing to do).
+ * The same (scale, seed) always gives the same world.
+ */
+import type { ConfigDocumentT, RoleT } from '../config/schema.js';
+import type { EmulatorState } from '../emulator/state.js';
+import { seededRandom, type Random } from '../emulator/random.js';
+
+export const BENCH_ORG = 'org_bench';
+export const SITE_COUNT = 3;
+/** Members per team. */
+export const TEAM_SIZE = 10;
+/** Children per top-level collection at most (300 collections = 60 top-level × (1 + 4)). */
+const CHILDREN_PER_COLLECTION = 4;
+/** Every 6 sections, three are in a group (10 groups of 3 in a site of 60 sections). */
+const GROUP_EVERY = 6;
+const GROUP_SIZE = 3;
+const LANGUAGES = ['fr', 'de', 'es', 'it', 'ja'] as const;
+const EMOJIS = ['📘', '📗', '📙', '📕', '📓'] as const;
+
+/** How many of each thing the world holds (for the formulas of the benchmark). */
+export interface WorldCounts {
+  members: number;
+  /** Members whose desired role differs from the seed's `read`. */
+  memberRoleChanges: number;
+  teams: number;
+  /** Teams with an owner (one more request at create: the API's team create takes no roles). */
+  teamsWithOwner: number;
+  teamSize: number;
+  collections: number;
+  /** Collections with a description or defaultLevel (a PATCH after the create: POST takes only title and parent). */
+  collectionsWithSettings: number;
+  spaces: number;
+  /** Spaces the config places in a collection (a move each, from the top level). */
+  spacesPlaced: number;
+  sites: number;
+  sectionsPerSite: number;
+  /** Site spaces beyond each section's own (one per section). */
+  extraSiteSpacesPerSite: number;
+  groupsPerSite: number;
+  shareLinksPerSite: number;
+  inactiveShareLinksPerSite: number;
+  saml: number;
+  translations: number;
+  integrations: number;
+}
+
+export interface BenchWorld {
+  org: string;
+  scale: number;
+  seed: number;
+  siteIds: string[];
+  /** The world the API cannot create, with nothing made through the API yet. */
+  seedState: EmulatorState;
+  /** The world after the config has been applied. */
+  fullState: EmulatorState;
+  config: ConfigDocumentT;
+  counts: WorldCounts;
+}
+
+const pad = (n: number, width = 4) => String(n).padStart(width, '0');
+
+/** A role drawn with the weights of a real organization: most read, few admins. */
+function drawRole(random: Random): RoleT {
+  const r = random();
+  if (r < 0.7) return 'read';
+  if (r < 0.82) return 'edit';
+  if (r < 0.9) return 'comment';
+  if (r < 0.95) return 'review';
+  if (r < 0.98) return 'create';
+  return 'admin';
+}
+
+/** `k` distinct integers in [0, n), in drawing order. */
+function sample(random: Random, n: number, k: number): number[] {
+  const picked = new Set<number>();
+  const out: number[] = [];
+  while (out.length < Math.min(k, n)) {
+    const i = Math.floor(random() * n);
+    if (picked.has(i)) continue;
+    picked.add(i);
+    out.push(i);
+  }
+  return out;
+}
+
+/** Section indexes (0-based) of each group of a site, in order: three of every six sections. */
+function groupsOf(sections: number): number[][] {
+  const groups: number[][] = [];
+  for (let g = 0; (g + 1) * GROUP_EVERY <= sections; g++) {
+    groups.push(Array.from({ length: GROUP_SIZE }, (_, k) => g * GROUP_EVERY + 1 + k));
+  }
+  return groups;
+}
+
+export function generate(scale: number, seed: number): BenchWorld {
+  if (!(scale > 0)) throw new RangeError(`scale must be above 0, not ${scale}`);
+  const random = seededRandom(seed);
+  const org = BENCH_ORG;
+  const nMembers = Math.max(20, Math.round(3000 * scale));
+  const nTeams = Math.max(2, Math.round(300 * scale));
+  const nCollections = Math.max(5, Math.round(300 * scale));
+  const nSections = Math.max(GROUP_EVERY, Math.round(60 * scale));
+  const nLinks = Math.max(2, Math.round(100 * scale));
+  const nLooseSpaces = Math.max(4, Math.round(40 * scale));
+  const siteIds = Array.from({ length: SITE_COUNT }, (_, i) => `site_${i + 1}`);
+
+  // ---- users and members -------------------------------------------------------------------------
+  const users = Array.from({ length: nMembers }, (_, i) => ({ id: `u_${pad(i, 5)}`, email: `user${pad(i, 5)}@bench.example`, displayName: `User ${i}` }));
+  const roles: RoleT[] = users.map((_, i) => (i === 0 ? 'admin' : drawRole(random)));
+
+  // ---- teams --------------------------------------------------------------------------------------
+  const teams = Array.from({ length: nTeams }, (_, t) => {
+    const picked = sample(random, nMembers, TEAM_SIZE);
+    const owner = t % 2 === 0 ? picked[0] : undefined;
+    return { title: `Team ${pad(t)}`, members: picked, owner };
+  });
+
+  // ---- collections: top-level areas with topics under them ---------------------------------------
+  const nTop = Math.ceil(nCollections / (1 + CHILDREN_PER_COLLECTION));
+  const children: number[] = Array.from({ length: nTop }, () => 0);
+  for (let i = 0; i < nCollections - nTop; i++) children[i % nTop]++;
+  const collectionPaths: string[] = [];
+  const collections = Array.from({ length: nTop }, (_, a) => {
+    const title = `Area ${pad(a, 3)}`;
+    collectionPaths.push(title);
+    const kids = Array.from({ length: children[a] }, (_, k) => {
+      const kid = `Topic ${pad(a, 3)}-${k + 1}`;
+      collectionPaths.push(`${title}/${kid}`);
+      return { title: kid };
+    });
+    return { title, description: `Everything about area ${a}`, defaultLevel: 'read' as const, children: kids };
+  });
+
+  // ---- spaces: two per section (its own and one more), and some loose ones -----------------------
+  const spaceIds: string[] = [];
+  const sectionSpaces = siteIds.map((_, s) =>
+    Array.from({ length: nSections }, (_, i) => {
+      const own = `space_s${s + 1}_${pad(i, 3)}`;
+      const extra = `space_s${s + 1}_${pad(i, 3)}_v2`;
+      spaceIds.push(own, extra);
+      return { own, extra };
+    }),
+  );
+  for (let i = 0; i < nLooseSpaces; i++) spaceIds.push(`space_loose_${pad(i, 3)}`);
+  const spaceTitle = (id: string) => `Space ${id.slice('space_'.length)}`;
+  // Three spaces in four are placed in a collection; every space gets an emoji.
+  const placement = spaceIds.map((_, i) => (i % 4 === 3 ? null : collectionPaths[Math.floor(random() * collectionPaths.length)]));
+  const emoji = spaceIds.map((_, i) => EMOJIS[i % EMOJIS.length]);
+
+  // ---- sites ---------------------------------------------------------------------------------------
+  const groups = groupsOf(nSections);
+  const sectionPath = (i: number) => `sec-${pad(i, 3)}`;
+  const sites = siteIds.map((id, s) => ({
+    id,
+    sections: sectionSpaces[s].map((sp, i) => ({
+      path: sectionPath(i),
+      title: `Section ${pad(i, 3)} of site ${s + 1}`,
+      space: sp.own,
+      ...(i % 2 === 0 ? { icon: 'book' } : {}),
+      ...(i % 3 === 0 ? { description: `Section ${i} describes part ${i % 7}` } : {}),
+      ...(i % 10 === 0 ? { condition: 'visitor.claims.plan == "pro"' } : {}),
+      extra: sp.extra,
+    })),
+    groups: groups.map((members, g) => ({ title: `Group ${pad(g, 2)}`, icon: 'box', sections: members.map(sectionPath) })),
+    links: Array.from({ length: nLinks }, (_, l) => ({ name: `link-${pad(l, 3)}`, active: l % 5 !== 4 })),
+  }));
+
+  const saml = Array.from({ length: 3 }, (_, i) => ({
+    label: `IdP ${i + 1}`,
+    entityID: `urn:bench:idp:${i + 1}`,
+    ssoURL: `https://idp${i + 1}.bench.example/sso`,
+    defaultTeam: teams[i % teams.length].title,
+    defaultRole: 'read' as const,
+  }));
+  const translations = LANGUAGES.map((language, i) => ({
+    source: { space: sectionSpaces[0][i % nSections].own, language: 'en' },
+    language,
+    instructions: `Translate into ${language}; keep product names in English.`,
+  }));
+  const integrations = Array.from({ length: 2 }, (_, i) => ({
+    name: `bench-integration-${i + 1}`,
+    title: `Bench Integration ${i + 1}`,
+    description: `Integration ${i + 1} of the benchmark`,
+    scopes: ['space:content:read'],
+    script: `export default { fetch: () => new Response('integration ${i + 1}') };\n`,
+  }));
+  const agentInstructions = 'Answer briefly.\n\nCite the page you found the answer on.';
+
+  // ---- the config ----------------------------------------------------------------------------------
+  const config: ConfigDocumentT = {
+    version: 1,
+    organization: { id: org, title: 'Bench Org', ai: true, inviteLinks: false, agentInstructions },
+    members: users.map((u, i) => ({ user: u.email, role: roles[i] })),
+    teams: teams.map((t) => ({
+      title: t.title,
+      members: t.members.map((m) => (m === t.owner ? { user: users[m].email, role: 'owner' as const } : users[m].email)),
+    })),
+    collections: collections.map((c) => ({
+      title: c.title,
+      description: c.description,
+      defaultLevel: c.defaultLevel,
+      ...(c.children.length > 0 ? { collections: c.children.map((k) => ({ title: k.title })) } : {}),
+    })),
+    spaces: spaceIds.map((id, i) => ({ id, title: spaceTitle(id), emoji: emoji[i], collection: placement[i] })),
+    sites: sites.map((site) => ({
+      id: site.id,
+      sections: site.sections.map(({ extra, ...sec }) => ({ ...sec, siteSpaces: [{ space: extra, path: 'v2' }] })),
+      sectionGroups: site.groups,
+      shareLinks: site.links,
+    })),
+    saml,
+    integrations,
+    translations,
+  };
+
+  // ---- the seed world, and the world as the config would leave it --------------------------------
+  const tokens = [
+    { token: 'dev-token', access: 'write' as const },
+    { token: 'read-token', access: 'read' as const },
+  ];
+  const baseOrg = {
+    id: org,
+    title: 'Bench Org',
+    emailDomains: ['bench.example'],
+    ai: false,
+    inviteLinks: false,
+  };
+  const seedState: EmulatorState = {
+    tokens,
+    users,
+    organizations: [
+      {
+        ...baseOrg,
+        members: users.map((u, i) => ({ user: u.id, role: i === 0 ? ('admin' as const) : ('read' as const) })),
+        spaces: spaceIds.map((id) => ({ id, title: spaceTitle(id) })),
+        sites: siteIds.map((id, s) => ({ id, title: `Site ${s + 1}` })),
+      },
+    ],
+  };
+  const fullState: EmulatorState = {
+    tokens,
+    users,
+    organizations: [
+      {
+        ...baseOrg,
+        ai: true,
+        agentInstructions,
+        members: users.map((u, i) => ({ user: u.id, role: roles[i] })),
+        teams: teams.map((t) => ({
+          title: t.title,
+          members: t.members.map((m) => ({ user: users[m].id, role: m === t.owner ? ('owner' as const) : ('member' as const) })),
+        })),
+        collections: collections.map((c) => ({
+          title: c.title,
+          description: c.description,
+          defaultLevel: c.defaultLevel,
+          collections: c.children.map((k) => ({ title: k.title })),
+        })),
+        spaces: spaceIds.map((id, i) => ({ id, title: spaceTitle(id), emoji: emoji[i], ...(placement[i] ? { collection: placement[i] } : {}) })),
+        sites: sites.map((site, s) => ({
+          id: site.id,
+          title: `Site ${s + 1}`,
+          sections: site.sections.map(({ extra, space, ...sec }) => ({ ...sec, siteSpaces: [{ space }, { space: extra, path: 'v2' }] })),
+          sectionGroups: site.groups,
+          shareLinks: site.links,
+        })),
+        saml: saml.map((p) => ({ ...p })),
+        translations: translations.map((t) => ({ ...t })),
+        integrations: integrations.map((i) => ({ ...i })),
+      },
+    ],
+  };
+
+  return {
+    org,
+    scale,
+    seed,
+    siteIds,
+    seedState,
+    fullState,
+    config,
+    counts: {
+      members: nMembers,
+      memberRoleChanges: roles.filter((r, i) => i > 0 && r !== 'read').length,
+      teams: nTeams,
+      teamsWithOwner: teams.filter((t) => t.owner !== undefined).length,
+      teamSize: Math.min(TEAM_SIZE, nMembers),
+      collections: nCollections,
+      collectionsWithSettings: nTop,
+      spaces: spaceIds.length,
+      spacesPlaced: placement.filter((p) => p !== null).length,
+      sites: SITE_COUNT,
+      sectionsPerSite: nSections,
+      extraSiteSpacesPerSite: nSections,
+      groupsPerSite: groups.length,
+      shareLinksPerSite: nLinks,
+      inactiveShareLinksPerSite: sites[0].links.filter((l) => !l.active).length,
+      saml: saml.length,
+      translations: translations.length,
+      integrations: integrations.length,
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * The least the API's shape allows, computed from a generated world (not from what docplane sends),
+ * and the ideal wall time that follows from it. docs/benchmarks.md explains each formula.
+ *
+ * Reads: every list is read a page (≤ 1000 items) at a time, and the pages of one list follow each
+ * other (the next page's cursor comes with the previous page); team membership is one list per team
+ * (the API has no list of all memberships), and it needs the team list first (for the ids).
+ * Writes: one request per created or changed resource, plus a second one where the API's create
+ * cannot carry a field (POST ORG/collections takes only title and parent; PUT ORG/teams takes no
+ * roles; POST SITE/sections sets no path, description or condition; POST SITE/site-spaces sets no
+ * path; POST SITE/share-links creates active links).
+ */
+import type { Plan } from '../plan/types.js';
+import type { WorldCounts } from './generate.js';
+
+export const PAGE_SIZE = 1000;
+
+export function pages(items: number): number {
+  return Math.max(1, Math.ceil(items / PAGE_SIZE));
+}
+
+/** A count with the terms it is the sum of, for the report. */
+export interface Formula {
+  total: number;
+  terms: Array<{ what: string; n: number }>;
+}
+
+function formula(terms: Array<{ what: string; n: number }>): Formula {
+  const kept = terms.filter((t) => t.n > 0);
+  return { total: kept.reduce((a, t) => a + t.n, 0), terms: kept };
+}
+
+export interface ReadCost {
+  requests: Formula;
+  /** Round trips one after the other that no concurrency can overlap. */
+  criticalPath: number;
+}
+
+/**
+ * The reads of a plan (or an import) of the whole world: `made` says whether the resources the
+ * config creates exist yet (from empty: only the seed; after apply: everything).
+ */
+export function leastReads(c: WorldCounts, made: boolean): ReadCost {
+  const teams = made ? c.teams : 0;
+  const collections = made ? c.collections : 0;
+  const sections = made ? c.sectionsPerSite : 0;
+  const groups = made ? c.groupsPerSite : 0;
+  const links = made ? c.shareLinksPerSite : 0;
+  const requests = formula([
+    { what: 'GET ORG (settings)', n: 1 },
+    { what: 'GET ORG/agent-instructions', n: 1 },
+    { what: `members: pages(${c.members})`, n: pages(c.members) },
+    { what: `teams: pages(${teams})`, n: pages(teams) },
+    { what: `team members: ${teams} teams × pages(${c.teamSize})`, n: teams * pages(c.teamSize) },
+    { what: `collections: pages(${collections})`, n: pages(collections) },
+    { what: `spaces: pages(${c.spaces})`, n: pages(c.spaces) },
+    { what: `${c.sites} sites × (sections + groups + share links pages)`, n: c.sites * (pages(sections) + pages(groups) + pages(links)) },
+    { what: 'SAML, integrations, translations: a page each', n: 3 },
+  ]);
+  const criticalPath = Math.max(pages(c.members), pages(teams) + (teams > 0 ? pages(c.teamSize) : 0), pages(collections), pages(c.spaces), pages(sections), pages(links));
+  return { requests, criticalPath };
+}
+
+/** The writes that make the world from the seed: one per resource, two where the create cannot carry a field. */
+export function leastWritesFromEmpty(c: WorldCounts): Formula {
+  return formula([
+    { what: 'PATCH ORG (ai)', n: 1 },
+    { what: 'PUT ORG/agent-instructions', n: 1 },
+    { what: 'PATCH member roles that differ', n: c.memberRoleChanges },
+    { what: 'PUT ORG/teams (with members)', n: c.teams },
+    { what: 'PUT team members (owner roles)', n: c.teamsWithOwner },
+    { what: 'POST ORG/collections', n: c.collections },
+    { what: 'PATCH collection (description, defaultLevel)', n: c.collectionsWithSettings },
+    { what: 'PATCH space (emoji)', n: c.spaces },
+    { what: 'POST SPACE/move (into a collection)', n: c.spacesPlaced },
+    { what: 'POST + PATCH per section (path, description, condition)', n: c.sites * c.sectionsPerSite * 2 },
+    { what: 'POST + PATCH per extra site space (path)', n: c.sites * c.extraSiteSpacesPerSite * 2 },
+    { what: 'POST section group (with its sections)', n: c.sites * c.groupsPerSite },
+    { what: 'POST share link', n: c.sites * c.shareLinksPerSite },
+    { what: 'PATCH share link (inactive)', n: c.sites * c.inactiveShareLinksPerSite },
+    // Sections made in config order, each group right after its last section, leave the top level in
+    // the desired order: no sort move is needed.
+    { what: 'PATCH SITE/structure/sort', n: 0 },
+    { what: 'POST ORG/saml', n: c.saml },
+    { what: 'POST integration (publish)', n: c.integrations },
+    { what: 'POST ORG/translations', n: c.translations },
+  ]);
+}
+
+/**
+ * What a per-resource tool would read: one GET per managed resource (members, teams, each team's
+ * membership, collections, spaces, sections, every site space, groups, share links, SAML providers,
+ * integrations, translations, the organization and its agent instructions).
+ */
+export function perResourceReads(c: WorldCounts): number {
+  const siteSpaces = c.sectionsPerSite + c.extraSiteSpacesPerSite;
+  return (
+    2 +
+    c.members +
+    2 * c.teams +
+    c.collections +
+    c.spaces +
+    c.sites * (c.sectionsPerSite + siteSpaces + c.groupsPerSite + c.shareLinksPerSite) +
+    c.saml +
+    c.integrations +
+    c.translations
+  );
+}
+
+/** Round trips for `requests` at `concurrency`, never fewer than the critical path. */
+export function roundTrips(requests: number, criticalPath: number, concurrency: number): number {
+  return Math.max(criticalPath, Math.ceil(requests / concurrency));
+}
+
+/**
+ * The longest chain of the plan's dependency graph, in requests: a step's requests go one after
+ * the other and a step starts when the steps it depends on are done.
+ */
+export function planCriticalPath(plan: Pick<Plan, 'steps'>): number {
+  const byId = new Map(plan.steps.map((s) => [s.id, s]));
+  const memo = new Map<string, number>();
+  const longest = (id: string): number => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const step = byId.get(id);
+    if (!step) return 0;
+    // The plan's steps are in dependency order, so the recursion depth is the chain's length.
+    const before = step.dependsOn.reduce((m, d) => Math.max(m, longest(d)), 0);
+    const total = before + step.requests.length;
+    memo.set(id, total);
+    return total;
+  };
+  let max = 0;
+  // In plan order: dependencies come first, so each call finds its dependencies memoized.
+  for (const s of plan.steps) max = Math.max(max, longest(s.id));
+  return max;
+}
+
+/** Requests of the plan's steps (what apply sends when nothing goes wrong). */
+export function planRequests(plan: Pick<Plan, 'steps'>): number {
+  return plan.steps.reduce((n, s) => n + s.requests.length, 0);
+}

@@ -1,0 +1,82 @@
+/**
+ * The benchmark's table and target lines, as plain text (pasted as is into docs/benchmarks.md).
+ */
+import type { BenchReport } from './run.js';
+
+const s = (ms: number) => (ms / 1000).toFixed(2);
+
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
+}
+
+export function formatReport(report: BenchReport): string {
+  const o = report.options;
+  const out: string[] = [];
+  out.push(
+    `docplane ${report.toolVersion} · node ${report.node} · ${report.machine.cpus} CPUs (load ${report.machine.loadAverage.join(' ')}) · ` +
+      `scale ${o.scale}, seed ${o.seed}, latency ${o.latencyMs} ms, --concurrency ${o.concurrency}`,
+  );
+  out.push(`start-up: docplane --version ${s(report.startup.wallMs)} s wall (median of ${report.startup.runs.length}), ${s(report.startup.cpuMs ?? 0)} s CPU`);
+  out.push('');
+  out.push(
+    ...table(
+      ['scenario', 'requests', 'least', '×least', 'wall s', 'ideal s', '×ideal', 'peak MiB', 'CPU s', 'check'],
+      report.scenarios.map((x) => [
+        x.name,
+        String(x.requests),
+        String(x.least),
+        (x.requests / x.least).toFixed(3),
+        s(x.wallMs),
+        s(x.idealMs),
+        (x.wallMs / x.idealMs).toFixed(2),
+        x.maxRssMiB === undefined ? '?' : x.maxRssMiB.toFixed(0),
+        x.cpuMs === undefined ? '?' : s(x.cpuMs),
+        `${x.check.ok ? 'ok' : 'WRONG'}: ${x.check.detail}`,
+      ]),
+    ),
+  );
+  out.push('');
+  out.push('per-resource approach (one GET per managed resource, 10 at a time), same world and latency:');
+  out.push(
+    ...table(
+      ['scenario', 'requests', 'est. wall s', 'docplane requests', 'docplane wall s', 'requests saved'],
+      report.scenarios
+        .filter((x) => x.perResource)
+        .map((x) => [
+          x.name,
+          String(x.perResource!.requests),
+          s(x.perResource!.estimatedMs),
+          String(x.requests),
+          s(x.wallMs),
+          `${(x.perResource!.requests / x.requests).toFixed(1)} ×`,
+        ]),
+    ),
+  );
+  if (report.cpu) {
+    const c = report.cpu;
+    out.push('');
+    out.push(
+      `validate + diff, scale ${c.scale} (${c.resources} managed resources, ${c.steps} steps): ${s(c.coldMs)} s CPU cold ` +
+        `(validate ${s(c.validateMs)} s, diff ${s(c.diffMs)} s), ${s(c.warmMs)} s warm`,
+    );
+  }
+  out.push('');
+  out.push('targets:');
+  for (const t of report.targets) {
+    const mark = t.pass === undefined ? 'n/a ' : t.pass ? 'pass' : 'MISS';
+    out.push(`  ${mark}  ${t.name}: ${t.value} (limit ${t.limit})${t.note ? ` — ${t.note}` : ''}`);
+  }
+  return out.join('\n');
+}
+
+/** The formulas of the least counts, one line per term (for the docs and --verbose). */
+export function formatFormulas(report: BenchReport): string {
+  const out: string[] = [];
+  for (const x of report.scenarios) {
+    out.push(`${x.name}: least ${x.least} = ${x.leastFormula.map((f) => f.total).join(' + ')}; ideal ${x.idealRoundTrips} round trips × ${report.options.latencyMs} ms + start-up`);
+    for (const f of x.leastFormula) for (const t of f.terms) out.push(`    ${String(t.n).padStart(6)}  ${t.what}`);
+  }
+  return out.join('\n');
+}
