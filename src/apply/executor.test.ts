@@ -233,7 +233,7 @@ describe('applyPlan: failures', () => {
 describe('applyPlan: retries of creates', () => {
   const fast = { backoffBaseMs: 1 };
 
-  it('sends creates without the client’s retries, other requests with them', async () => {
+  it('sends POSTs and creates without the client’s retries, other requests with them', async () => {
     const client = new FakeClient(() => ok({ id: 'x' }));
     const steps = [
       teamCreate(ORG, 'A'),
@@ -247,11 +247,48 @@ describe('applyPlan: retries of creates', () => {
     expect(client.calls.map((c) => [c.method, c.path, c.retry])).toEqual([
       ['PUT', `/v1/orgs/${ORG}/teams`, false],
       ['POST', '/c', false],
-      ['POST', '/v1/spaces/s/move', true],
+      ['POST', '/v1/spaces/s/move', false],
       ['POST', '/run', false],
       ['PATCH', '/b', true],
       ['DELETE', '/d', true],
     ]);
+  });
+
+  it('an idempotent POST (a move) is resent after an unclear outcome; refused as pointless then, it is done', async () => {
+    let moved = false;
+    let attempts = 0;
+    const client = new FakeClient((call) => {
+      attempts += 1;
+      if (moved) throw apiError(call, 400, 'parent: already there (the move would not result in any update)');
+      moved = true;
+      throw apiError(call, 0, 'connection reset'); // the move happened, its answer was lost
+    });
+    const events: ApplyEvent[] = [];
+    const move = makeStep(ORG, 'spaces["s"]', 'move', [{ method: 'POST', path: '/v1/spaces/s/move', body: { parent: 'c' } }], [], 'spaces');
+    const result = await applyPlan(makePlan([move]), client, { ...fast, concurrency: 1, onEvent: (e) => events.push(e) });
+    expect(result.applied.map((o) => o.step)).toEqual([move.id]);
+    expect(attempts).toBe(2);
+    expect(events.map((e) => e.type)).toEqual(['step-start', 'retry', 'taken-as-done', 'step-done']);
+  });
+
+  it('an idempotent POST refused at its first attempt fails: only a lost first attempt explains a refusal', async () => {
+    const client = new FakeClient((call) => {
+      throw apiError(call, 400, 'parent: already there');
+    });
+    const move = makeStep(ORG, 'spaces["s"]', 'move', [{ method: 'POST', path: '/v1/spaces/s/move', body: { parent: 'c' } }], [], 'spaces');
+    const result = await applyPlan(makePlan([move]), client, { ...fast, concurrency: 1 });
+    expect(result.failed[0].message).toBe('POST /v1/spaces/s/move → 400: parent: already there');
+    expect(client.calls).toHaveLength(1);
+  });
+
+  it('an idempotent POST that keeps failing unclearly is tried 4 times, then fails', async () => {
+    const client = new FakeClient((call) => {
+      throw apiError(call, 502, 'bad gateway');
+    });
+    const move = makeStep(ORG, 'spaces["s"]', 'move', [{ method: 'POST', path: '/v1/spaces/s/move', body: { parent: 'c' } }], [], 'spaces');
+    const result = await applyPlan(makePlan([move]), client, { ...fast, concurrency: 1 });
+    expect(client.calls.map((c) => c.retry)).toEqual([false, false, false, false]);
+    expect(result.failed[0].message).toBe('POST /v1/spaces/s/move → 502: bad gateway');
   });
 
   it('an unclear create that did happen is found by lookup: no duplicate, and its id flows on', async () => {

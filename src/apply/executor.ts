@@ -65,17 +65,22 @@ export type ApplyEvent =
   | { type: 'step-failed'; step: Step; outcome: StepOutcome; error: unknown; finished: number; total: number }
   | { type: 'step-skipped'; step: Step; outcome: StepOutcome; finished: number; total: number }
   | { type: 'retry'; step: Step; method: string; path: string; attempt: number; reason: string; waitMs: number }
-  | { type: 'lookup-found'; step: Step; method: string; path: string; id?: string };
+  | { type: 'lookup-found'; step: Step; method: string; path: string; id?: string }
+  /** A resent idempotent POST refused after a lost first attempt: the first did it. */
+  | { type: 'taken-as-done'; step: Step; method: string; path: string; message: string };
 
-/** Attempts of a create in all, the first included. */
-const MAX_CREATE_ATTEMPTS = 4;
+/** Attempts of a create or an idempotent POST in all, the first included. */
+const MAX_GUARDED_ATTEMPTS = 4;
+/** Answers to a resent idempotent POST that mean "nothing left to do" after a lost first attempt. */
+const REFUSED_AS_DONE: ReadonlySet<number> = new Set([400, 409, 422]);
 /** 429 answers to one request that are waited out before giving up. */
 const MAX_RATE_LIMIT_WAITS = 20;
 
 /**
  * Actions whose POSTs may be resent after an unclear outcome: sending them twice leaves the same
  * state as once (a move or restore to the same place, a sort to the same position, a publish of the
- * same version content). Any other POST without a lookup (a run, an append) is sent once.
+ * same content — its version number goes up, nothing else). Any other POST without a lookup (a
+ * translation run, an append of a section to a group) is sent once.
  */
 const IDEMPOTENT_ACTIONS: ReadonlySet<Action> = new Set(['move', 'restore', 'sort', 'publish']);
 
@@ -267,16 +272,20 @@ async function runStep(run: Run, step: Step): Promise<void> {
   for (const raw of step.requests) {
     const spec = resolveSecrets(raw, run.options.secrets ?? []);
     const response = isCreating(spec)
-      ? await sendCreate(run, step, spec)
-      : await send(run, step, spec, { retry: spec.method !== 'POST' || IDEMPOTENT_ACTIONS.has(step.action) });
+      ? await sendGuarded(run, step, spec, 'create')
+      : spec.method === 'POST'
+        ? IDEMPOTENT_ACTIONS.has(step.action)
+          ? await sendGuarded(run, step, spec, 'idempotent')
+          : await send(run, step, spec, { retry: false })
+        : await send(run, step, spec, { retry: true });
     if (spec.capture) run.captures.values.set(self, captured(response));
   }
 }
 
 /**
  * A create is a request that says how to find what it made (`lookup`): it is never sent blindly
- * twice. Other POSTs are sent once unless their action is idempotent (IDEMPOTENT_ACTIONS); GET, PUT,
- * PATCH and DELETE are retried by the client.
+ * twice. Other POSTs are resent (carefully) only when their action is idempotent
+ * (IDEMPOTENT_ACTIONS); GET, PUT, PATCH and DELETE are retried by the client.
  */
 function isCreating(spec: RequestSpec): boolean {
   return spec.lookup !== undefined;
@@ -356,13 +365,18 @@ function isUnclear(err: unknown): err is ApiError {
 }
 
 /**
- * A create: sent without the client's retries. After an unclear outcome the resource is looked up
- * by its natural key; found → that is the answer (nothing is created twice), not found → sent
- * again, up to MAX_CREATE_ATTEMPTS in all. A 429 means the API did not act: wait and resend.
+ * A request that must not be resent blindly, so sent without the client's retries:
+ * - a create (`lookup`): after an unclear outcome the resource is looked up by its natural key;
+ *   found → that is the answer (nothing is created twice), not found → sent again;
+ * - an idempotent POST (IDEMPOTENT_ACTIONS): sent again after an unclear outcome; when the resend
+ *   is refused as a bad request (the API refuses a move that "would not result in any update"), the
+ *   lost first attempt is what made it pointless: the step is done (and the re-plan checks it).
+ * At most MAX_GUARDED_ATTEMPTS in all. A 429 means the API did not act: wait as asked and resend.
  */
-async function sendCreate(run: Run, step: Step, spec: RequestSpec): Promise<ApiResponse> {
+async function sendGuarded(run: Run, step: Step, spec: RequestSpec, mode: 'create' | 'idempotent'): Promise<ApiResponse> {
   let attempt = 0;
   let rateLimited = 0;
+  let unclearBefore = false;
   for (;;) {
     attempt += 1;
     try {
@@ -370,18 +384,26 @@ async function sendCreate(run: Run, step: Step, spec: RequestSpec): Promise<ApiR
     } catch (err) {
       if (err instanceof ApiError && err.status === 429 && rateLimited < MAX_RATE_LIMIT_WAITS) {
         rateLimited += 1;
-        attempt -= 1; // The API refused before acting: this was no attempt at creating.
+        attempt -= 1; // The API refused before acting: this was no attempt.
         const waitMs = rateLimitWait(err, run, rateLimited);
         emitRetry(run, step, spec, attempt + 1, 'rate limited (429)', waitMs);
         await sleep(waitMs, run.options.signal);
         continue;
       }
+      if (mode === 'idempotent' && unclearBefore && err instanceof ApiError && REFUSED_AS_DONE.has(err.status)) {
+        run.options.onEvent?.({ type: 'taken-as-done', step, method: spec.method, path: safePath(run, spec.path), message: err.message });
+        return { status: err.status, headers: {}, body: undefined };
+      }
       if (!isUnclear(err)) throw err;
-      const found = await lookup(run, step, spec);
-      if (found) return found;
-      if (attempt >= MAX_CREATE_ATTEMPTS) throw err;
+      unclearBefore = true;
+      if (mode === 'create') {
+        const found = await lookup(run, step, spec);
+        if (found) return found;
+      }
+      if (attempt >= MAX_GUARDED_ATTEMPTS) throw err;
       const waitMs = backoff(run, attempt);
-      emitRetry(run, step, spec, attempt + 1, `${err.status === 0 ? 'no answer' : err.status}, and not found by lookup`, waitMs);
+      const what = err.status === 0 ? 'no answer' : String(err.status);
+      emitRetry(run, step, spec, attempt + 1, mode === 'create' ? `${what}, and not found by lookup` : what, waitMs);
       await sleep(waitMs, run.options.signal);
     }
   }

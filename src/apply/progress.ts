@@ -83,6 +83,9 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
         case 'retry':
           if (!spinner) write(dim(`  ↻ ${where(event)}: ${event.method} ${event.path}: ${event.reason}; attempt ${event.attempt} in ${event.waitMs} ms`));
           return;
+        case 'taken-as-done':
+          if (!spinner) write(dim(`  ⌕ ${where(event)}: resent after no clear answer and refused (${event.message}); the first attempt did it`));
+          return;
         case 'lookup-found':
           if (!spinner) write(dim(`  ⌕ ${where(event)}: no clear answer to ${event.method} ${event.path}, but it was made${event.id ? ` (${event.id})` : ''}; not sent again`));
           return;
