@@ -281,6 +281,18 @@ describe('applyPlan: retries of creates', () => {
     expect(client.calls).toHaveLength(1);
   });
 
+  it('a publish whose resend is refused fails: a publish sent again is accepted, so the refusal is real', async () => {
+    let calls = 0;
+    const client = new FakeClient((call) => {
+      calls += 1;
+      if (calls === 1) throw apiError(call, 503, 'unavailable');
+      throw apiError(call, 400, 'scopes: required');
+    });
+    const publish = makeStep(ORG, 'integrations["a"]', 'publish', [{ method: 'POST', path: '/v1/integrations/a', body: {} }], [], 'integrations');
+    const result = await applyPlan(makePlan([publish]), client, { ...fast, concurrency: 1 });
+    expect(result.failed[0].message).toBe('POST /v1/integrations/a → 400: scopes: required');
+  });
+
   it('an idempotent POST that keeps failing unclearly is tried 4 times, then fails', async () => {
     const client = new FakeClient((call) => {
       throw apiError(call, 502, 'bad gateway');

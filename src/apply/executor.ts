@@ -73,6 +73,12 @@ export type ApplyEvent =
 const MAX_GUARDED_ATTEMPTS = 4;
 /** Answers to a resent idempotent POST that mean "nothing left to do" after a lost first attempt. */
 const REFUSED_AS_DONE: ReadonlySet<number> = new Set([400, 409, 422]);
+/**
+ * The actions whose resend the API refuses once the first attempt went through (a space move that
+ * "would not result in any update", a restore of what is no longer deleted). A publish or a sort
+ * sent again is accepted, so a refusal of theirs is a real error.
+ */
+const MAY_BE_REFUSED_AS_DONE: ReadonlySet<Action> = new Set(['move', 'restore']);
 /** 429 answers to one request that are waited out before giving up. */
 const MAX_RATE_LIMIT_WAITS = 20;
 
@@ -369,8 +375,9 @@ function isUnclear(err: unknown): err is ApiError {
  * - a create (`lookup`): after an unclear outcome the resource is looked up by its natural key;
  *   found → that is the answer (nothing is created twice), not found → sent again;
  * - an idempotent POST (IDEMPOTENT_ACTIONS): sent again after an unclear outcome; when the resend
- *   is refused as a bad request (the API refuses a move that "would not result in any update"), the
- *   lost first attempt is what made it pointless: the step is done (and the re-plan checks it).
+ *   of a move or restore is refused as a bad request (the API refuses a move that "would not result
+ *   in any update"), the lost first attempt is what made it pointless: the step is done (and the
+ *   re-plan after the apply checks it).
  * At most MAX_GUARDED_ATTEMPTS in all. A 429 means the API did not act: wait as asked and resend.
  */
 async function sendGuarded(run: Run, step: Step, spec: RequestSpec, mode: 'create' | 'idempotent'): Promise<ApiResponse> {
@@ -390,7 +397,7 @@ async function sendGuarded(run: Run, step: Step, spec: RequestSpec, mode: 'creat
         await sleep(waitMs, run.options.signal);
         continue;
       }
-      if (mode === 'idempotent' && unclearBefore && err instanceof ApiError && REFUSED_AS_DONE.has(err.status)) {
+      if (mode === 'idempotent' && unclearBefore && MAY_BE_REFUSED_AS_DONE.has(step.action) && err instanceof ApiError && REFUSED_AS_DONE.has(err.status)) {
         run.options.onEvent?.({ type: 'taken-as-done', step, method: spec.method, path: safePath(run, spec.path), message: err.message });
         return { status: err.status, headers: {}, body: undefined };
       }
