@@ -22,7 +22,8 @@ export default class Import extends BaseCommand {
 
   static override flags = {
     ...commonFlags,
-    org: Flags.string({ description: 'Organization to import; repeatable', multiple: true, required: true }),
+    // Checked by runImport rather than by oclif, for a one-line message.
+    org: Flags.string({ description: 'Organization to import (required); repeatable', multiple: true }),
     site: Flags.string({ description: 'Site to import, as SITE or ORG/SITE (the API cannot list sites); repeatable', multiple: true }),
     out: Flags.string({ description: 'Folder to write, or - for stdout', default: 'docplane' }),
     force: Flags.boolean({ description: 'Write into a folder that is not empty (replacing the files import writes)', default: false }),
@@ -31,7 +32,7 @@ export default class Import extends BaseCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Import);
     const result = await runImport({
-      orgs: flags.org,
+      orgs: flags.org ?? [],
       sites: flags.site,
       out: flags.out,
       force: flags.force,

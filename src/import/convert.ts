@@ -40,8 +40,6 @@ export interface OrgImport {
   /** The config document: plain data, keys in the order they are written. */
   document: JsonMap;
   files: ImportedFile[];
-  /** What the user must fill in (one line each). */
-  todo: string[];
   /** What the platform holds that the config format cannot say, and what import did about it. */
   warnings: string[];
   /** Resources written, per kind, for the summary line. */
@@ -165,7 +163,7 @@ const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : 
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 export function convertOrg(state: RemoteOrgState, files: FileNamer): OrgImport {
-  const out: OrgImport = { org: state.org, document: {}, files: [], todo: [], warnings: [], counts: {} };
+  const out: OrgImport = { org: state.org, document: {}, files: [], warnings: [], counts: {} };
   const warn = (message: string) => out.warnings.push(message);
 
   // ---- organization ------------------------------------------------------------------------------
@@ -435,8 +433,6 @@ function convertIntegration(i: RemoteIntegration, files: FileNamer, out: OrgImpo
   const address = `integrations${key(i.name)}`;
   const path = files.claim('integrations', i.name, '.js');
   out.files.push({ path, content: scriptStub(i.name), kind: 'script', address });
-  out.todo.push(`${path}: put the script of ${address} in this file (the API does not return scripts; apply would publish the stub)`);
-  out.todo.push(`${address}: add its secrets, if it has any, as secrets: { NAME: "\${env:NAME}" } (the API does not return secrets)`);
   const scopes = Array.isArray(i.scopes) ? [...new Set(i.scopes.map(String))].sort(compare) : [];
   if (scopes.length === 0) warn(`${address}: the API lists no scopes, and the config requires at least one; add them before planning`);
   const links = Array.isArray(i.externalLinks)

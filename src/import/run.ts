@@ -77,8 +77,8 @@ function parseSites(sites: readonly string[], orgs: readonly string[]): SiteRequ
   });
 }
 
-/** Refuses a folder that holds anything unless `force`; makes it when missing. */
-function prepareFolder(dir: string, shown: string, force: boolean): void {
+/** Refuses a folder that holds anything unless `force` (checked before any request; made only when writing). */
+function checkFolder(dir: string, shown: string, force: boolean): void {
   if (existsSync(dir)) {
     if (!statSync(dir).isDirectory()) {
       throw new DocplaneError('IMPORT_OUT_NOT_FOLDER', `--out ${shown} is a file, not a folder`, { hint: 'Pass a folder (made when missing), or --out - for stdout.' });
@@ -90,7 +90,6 @@ function prepareFolder(dir: string, shown: string, force: boolean): void {
       });
     }
   }
-  mkdirSync(dir, { recursive: true });
 }
 
 /** Problems of a written document against the config schema (values the platform allows and the format does not). */
@@ -109,7 +108,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const toStdout = options.out === '-';
   const cwd = options.cwd ?? process.cwd();
   const dir = toStdout ? undefined : path.resolve(cwd, options.out);
-  if (dir !== undefined) prepareFolder(dir, options.out, options.force === true);
+  if (dir !== undefined) checkFolder(dir, options.out, options.force === true);
 
   const client = await options.connect();
   let states: RemoteOrgState[];
@@ -145,7 +144,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     documents,
     written: [],
     notWritten: [],
-    todo: imports.flatMap((i) => i.todo),
+    todo: [],
     warnings: imports.flatMap((i) => [...i.warnings.map((w) => `${i.org}: ${w}`), ...schemaWarnings(i.org, i.document)]),
   };
   const referenced = imports.flatMap((i) => i.files);
@@ -153,6 +152,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   if (dir === undefined) {
     result.stream = documents.map((d) => d.yaml).join('---\n');
     for (const f of referenced) result.notWritten.push({ file: f.path, reason: `--out -: ${describe(f)} is not written anywhere` });
+    result.todo = todoOf(referenced, () => 'create');
     return result;
   }
 
@@ -170,12 +170,29 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     // A script the user has filled in is worth more than the stub: --force does not replace it.
     if (f.kind === 'script' && existsSync(abs) && readFileSync(abs, 'utf8') !== f.content) {
       result.notWritten.push({ file: f.path, reason: 'it exists and is not the stub import writes: kept as it is' });
-      result.todo = result.todo.filter((t) => !t.startsWith(`${f.path}:`));
       continue;
     }
     write(f.path, f.content);
   }
+  const kept = new Set(result.notWritten.map((n) => n.file));
+  result.todo = todoOf(referenced, (f) => (kept.has(f.path) ? 'kept' : 'stub'));
   return result;
+}
+
+/**
+ * What the API cannot return, one line each: every integration's script (unless a script the user
+ * wrote was kept) and its secrets (the API does not even say which secrets an integration has).
+ */
+function todoOf(files: readonly ImportedFile[], state: (f: ImportedFile) => 'stub' | 'kept' | 'create'): string[] {
+  const lines: string[] = [];
+  for (const f of files) {
+    if (f.kind !== 'script') continue;
+    const s = state(f);
+    if (s === 'stub') lines.push(`${f.path}: put the script of ${f.address} in this file (the API does not return scripts; apply would publish the stub)`);
+    if (s === 'create') lines.push(`${f.path}: create this file with the script of ${f.address}, next to the YAML (the API does not return scripts)`);
+    lines.push(`${f.address}: add its secrets, if it has any, as secrets: { NAME: "\${env:NAME}" } (the API does not return secrets)`);
+  }
+  return lines;
 }
 
 function describe(f: ImportedFile): string {
