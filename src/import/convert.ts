@@ -416,7 +416,7 @@ function convertSaml(
     out.files.push({ path, content: p.certificate, kind: 'certificate', address });
     certificate = new Raw(`\${file:${path}}`);
   } else {
-    warn(`${address}: the API did not return the certificate, so it is left out (unmanaged); add certificate: \${file:certs/….pem} to manage it`);
+    warn(`${address}: the API returned no certificate (none is set, or the API does not show it), so it is left out (unmanaged)`);
   }
   // A title in the config (null: none); left out when the team cannot be named.
   let defaultTeam: string | null | undefined = null;

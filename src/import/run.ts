@@ -139,6 +139,12 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const files = fileNamer();
   const imports = states.map((s) => convertOrg(s, files));
   const documents = imports.map((i) => ({ org: i.org, file: orgFileName(i.org), yaml: configYaml(i.org, i.document) }));
+  const clash = documents.find((d, i) => documents.findIndex((e) => e.file === d.file) !== i);
+  if (clash && dir !== undefined) {
+    throw new DocplaneError('IMPORT_FILE_CLASH', `organizations ${documents.filter((d) => d.file === clash.file).map((d) => d.org).join(' and ')} would both be written to ${clash.file}`, {
+      hint: 'Import them one at a time, into different folders.',
+    });
+  }
   const result: ImportResult = {
     orgs: imports,
     documents,

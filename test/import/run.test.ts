@@ -1,0 +1,84 @@
+/**
+ * runImport in-process against the emulator: what it reads (lists only, one request per list), that
+ * the documents it writes are valid configs, and the errors a user can make with --site and --out.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/client.js';
+import { ConfigDocument } from '../../src/config/schema.js';
+import { DocplaneError } from '../../src/core/errors.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { orgFileName, runImport, type ImportOptions } from '../../src/import/run.js';
+import { richState } from './helpers.js';
+
+let emulator: RunningEmulator;
+let work: string;
+
+const connect = () => Promise.resolve(createClient({ baseUrl: emulator.url, token: 'read-token' }));
+const run = (o: Partial<ImportOptions>) => runImport({ orgs: ['org_rich'], out: '-', cwd: work, connect, ...o });
+
+async function failure(o: Partial<ImportOptions>): Promise<DocplaneError> {
+  try {
+    await run(o);
+  } catch (err) {
+    expect(err).toBeInstanceOf(DocplaneError);
+    return err as DocplaneError;
+  }
+  throw new Error('expected runImport to fail');
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, state: richState(), seed: 4 });
+  work = mkdtempSync(join(tmpdir(), 'docplane-import-run-'));
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('runImport', () => {
+  it('reads by lists only: one request per list of the organization, three per site, one per team', async () => {
+    const before = emulator.requestCount();
+    await run({ sites: ['site_docs', 'site_help'] });
+    // GET ORG, agent instructions, members, teams, collections, spaces, SAML, integrations,
+    // translations (9); sections, groups, share links of 2 sites (6); members of 3 teams (3).
+    expect(emulator.requestCount() - before).toBe(18);
+  });
+
+  it('writes documents the config schema accepts, with nothing it could not say', async () => {
+    const result = await run({ orgs: ['org_rich', 'org_side'], sites: ['site_docs', 'site_help'] });
+    expect(result.warnings).toEqual([]);
+    for (const o of result.orgs) expect(ConfigDocument.safeParse(o.document).error).toBeUndefined();
+    expect(result.documents.map((d) => d.file)).toEqual(['org_rich.yaml', 'org_side.yaml']);
+    expect(result.stream).toBe(result.documents.map((d) => d.yaml).join('---\n'));
+  });
+
+  it('looks for a bare site id in every organization, and an ORG/SITE in its organization only', async () => {
+    const result = await run({ orgs: ['org_side', 'org_rich'], sites: ['site_help'] });
+    expect(result.orgs.map((o) => [o.org, o.counts.sites])).toEqual([
+      ['org_rich', 1],
+      ['org_side', 0],
+    ]);
+    expect((await failure({ orgs: ['org_rich', 'org_side'], sites: ['org_side/site_help'] })).message).toBe('no site org_side/site_help in organizations org_rich, org_side');
+    expect((await failure({ sites: ['site_nope'] })).message).toBe('no site site_nope in organization org_rich');
+    expect((await failure({ sites: ['a/b/c'] })).message).toBe('--site a/b/c is neither SITE nor ORG/SITE');
+    expect((await failure({ sites: ['org_x/site_docs'] })).message).toBe('--site org_x/site_docs names organization org_x, which no --org gives');
+  });
+
+  it('refuses an --out that is a file, before any request', async () => {
+    writeFileSync(join(work, 'a-file'), 'x');
+    const before = emulator.requestCount();
+    const err = await failure({ out: 'a-file' });
+    expect(err.message).toBe('--out a-file is a file, not a folder');
+    expect(emulator.requestCount()).toBe(before);
+  });
+
+  it('names organization files safely', () => {
+    expect(orgFileName('org_acme')).toBe('org_acme.yaml');
+    expect(orgFileName('../etc/passwd')).toBe('__etc_passwd.yaml');
+    expect(orgFileName('.hidden')).toBe('_hidden.yaml');
+  });
+});
