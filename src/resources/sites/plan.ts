@@ -35,6 +35,28 @@ import { sortMoves } from './order.js';
 import type { RemoteGroup, RemoteSection, RemoteShareLink, RemoteSite, RemoteSiteSpace, SitesRemote } from './remote.js';
 import { sitePath } from './remote.js';
 
+/**
+ * A section is created in two requests: POST (the API makes a path from the title) then PATCH (the
+ * configured path). An apply cut between the two leaves a section that no key matches; without this
+ * it would be created a second time. An unmatched remote section with the desired title and first
+ * space, whose path no desired section claims, is taken as that half-made section (the PATCH is then
+ * planned as an ordinary update). This is the same match the create's own lookup makes.
+ */
+function adoptHalfCreatedSections(
+  match: { pairs: Array<{ desired: SectionT; remote?: RemoteSection }>; unmatched: RemoteSection[] },
+  desiredPaths: ReadonlySet<string>,
+): void {
+  for (const pair of match.pairs) {
+    if (pair.remote) continue;
+    const i = match.unmatched.findIndex(
+      (r) => r.title === pair.desired.title && r.siteSpaces[0]?.space === pair.desired.space && !desiredPaths.has(r.path),
+    );
+    if (i < 0) continue;
+    pair.remote = match.unmatched[i];
+    match.unmatched.splice(i, 1);
+  }
+}
+
 export const SITE_KINDS = ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks'] as const;
 export type SiteKind = (typeof SITE_KINDS)[number];
 export type SitePlans = Record<SiteKind, KindPlan>;
@@ -183,6 +205,7 @@ export function planSite(input: SiteInput): SitePlans {
     desiredId: (s) => s.id,
     renamedFrom: (s) => s.renamedFrom,
   });
+  adoptHalfCreatedSections(sm, new Set((site.sections ?? []).map((s) => s.path)));
   const sections: SectionEntry[] = sm.pairs.map(({ desired: cfg, remote: r }) => {
     const address = sectionAddress(site.id, cfg.path);
     const h = handle(org, address, r?.id);
