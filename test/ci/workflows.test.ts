@@ -1,0 +1,269 @@
+/**
+ * The GitHub Actions recipes in examples/ci/github-actions/: each workflow is strict YAML (no
+ * duplicate keys, no warnings, no tabs, no trailing spaces) with `on` and `jobs`, and every
+ * `docplane …` command in a `run:` script names a command of the built CLI with only flags that
+ * command accepts (long names and `char` aliases, read from the oclif classes in dist/commands/),
+ * values where a flag takes one, and a listed value where the flag has options.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const WORKFLOWS = join(ROOT, 'examples/ci/github-actions');
+
+interface FlagSpec {
+  name: string;
+  type: 'option' | 'boolean';
+  char?: string;
+  options?: readonly string[];
+  allowNo?: boolean;
+}
+
+interface CommandSpec {
+  flags: FlagSpec[];
+  /** How many positional arguments it takes. */
+  args: number;
+}
+
+/** The commands of the built CLI, from the oclif classes' static `flags`, `baseFlags` and `args`. */
+async function loadCommands(): Promise<Map<string, CommandSpec>> {
+  const dir = join(ROOT, 'dist/commands');
+  const sources = readdirSync(join(ROOT, 'src/commands')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+  const missing = sources.filter((f) => !existsSync(join(dir, f.replace(/\.ts$/, '.js'))));
+  if (missing.length > 0) throw new Error(`dist/commands lacks ${missing.join(', ')}: run \`npm run build\` (npm test builds first)`);
+  const commands = new Map<string, CommandSpec>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
+    const cls = ((await import(join(dir, file))) as { default: { flags?: object; baseFlags?: object; args?: object } }).default;
+    const all = { ...(cls.baseFlags ?? {}), ...(cls.flags ?? {}) } as Record<string, Omit<FlagSpec, 'name'>>;
+    commands.set(file.replace(/\.js$/, ''), {
+      flags: Object.entries(all).map(([name, f]) => ({ name, type: f.type, char: f.char, options: f.options, allowNo: f.allowNo })),
+      args: Object.keys(cls.args ?? {}).length,
+    });
+  }
+  return commands;
+}
+
+/**
+ * Shell words of a script, good enough for CI recipes: quotes, backslash-newline continuations,
+ * `${{ … }}` expressions kept whole, and operators (`;`, `&&`, `||`, `|`, `&`, newlines, redirections)
+ * as words of their own.
+ */
+export function shellWords(script: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let started = false;
+  const flush = () => {
+    if (started) words.push(word);
+    word = '';
+    started = false;
+  };
+  const text = script.replace(/\\\n/g, ' ');
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (text.startsWith('${{', i)) {
+      const end = text.indexOf('}}', i);
+      const stop = end < 0 ? text.length : end + 2;
+      word += text.slice(i, stop);
+      started = true;
+      i = stop - 1;
+    } else if (c === "'" || c === '"') {
+      const end = text.indexOf(c, i + 1);
+      const stop = end < 0 ? text.length : end;
+      word += text.slice(i + 1, stop);
+      started = true;
+      i = stop;
+    } else if (c === '#' && !started) {
+      const end = text.indexOf('\n', i);
+      i = (end < 0 ? text.length : end) - 1;
+    } else if (c === ' ' || c === '\t') flush();
+    else if (c === '\n' || c === ';' || c === '|' || c === '&' || c === '>' || c === '<') {
+      // `2>&1`, `>>`, `&&`, `||`: an operator word, whatever it is exactly.
+      if (c === '>' || c === '<') {
+        if (/^\d+$/.test(word)) word = '';
+        flush();
+      } else flush();
+      let op = c;
+      while (i + 1 < text.length && /[;|&><]/.test(text[i + 1])) op += text[++i];
+      words.push(op === '\n' ? ';' : op);
+    } else {
+      word += c;
+      started = true;
+    }
+  }
+  flush();
+  return words;
+}
+
+const OPERATOR = /^[;|&><]+$/;
+
+/** The argument lists of every `docplane` command in a script (the words after `docplane`). */
+export function docplaneInvocations(script: string): string[][] {
+  const words = shellWords(script);
+  const out: string[][] = [];
+  let atCommandStart = true;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (OPERATOR.test(w)) {
+      // A redirection's target is a file, not a command; any other operator starts a command.
+      if (/[<>]/.test(w)) i++;
+      else atCommandStart = true;
+      continue;
+    }
+    if (atCommandStart && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) continue; // VAR=value before a command
+    if (atCommandStart && (w === 'docplane' || w.endsWith('/docplane'))) {
+      const args: string[] = [];
+      for (i = i + 1; i < words.length; i++) {
+        if (OPERATOR.test(words[i])) {
+          i--;
+          break;
+        }
+        args.push(words[i]);
+      }
+      out.push(args);
+    }
+    atCommandStart = false;
+  }
+  return out;
+}
+
+/** What is wrong with one `docplane` invocation, given the CLI's commands; empty when nothing. */
+export function invocationProblems(args: readonly string[], commands: ReadonlyMap<string, CommandSpec>): string[] {
+  const [name, ...rest] = args;
+  const command = name === undefined ? undefined : commands.get(name);
+  if (!command) return [`unknown command "${name ?? ''}" (commands: ${[...commands.keys()].sort().join(', ')})`];
+  const problems: string[] = [];
+  let positional = 0;
+  for (let i = 0; i < rest.length; i++) {
+    const w = rest[i];
+    if (w === '--') {
+      positional += rest.length - i - 1;
+      break;
+    }
+    if (!w.startsWith('-') || w === '-') {
+      positional++;
+      continue;
+    }
+    const [flagWord, inlineValue] = w.includes('=') ? [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)] : [w, undefined];
+    const long = flagWord.startsWith('--');
+    const bare = flagWord.replace(/^--?/, '');
+    const flag = long
+      ? (command.flags.find((f) => f.name === bare) ?? command.flags.find((f) => f.type === 'boolean' && f.allowNo && `no-${f.name}` === bare))
+      : command.flags.find((f) => f.char === bare);
+    if (!flag) {
+      problems.push(`${name}: unknown flag ${flagWord}`);
+      continue;
+    }
+    if (flag.type === 'boolean') {
+      if (inlineValue !== undefined) problems.push(`${name}: ${flagWord} takes no value`);
+      continue;
+    }
+    const value = inlineValue ?? rest[++i];
+    if (value === undefined) {
+      problems.push(`${name}: ${flagWord} needs a value`);
+      continue;
+    }
+    // A value from the environment or an expression is known only at run time.
+    if (flag.options && !value.includes('$') && !flag.options.includes(value)) problems.push(`${name}: ${flagWord} ${value} is not one of ${flag.options.join(', ')}`);
+  }
+  if (positional > command.args) problems.push(`${name}: ${positional} arguments given, it takes ${command.args}`);
+  return problems;
+}
+
+/** Every `run:` string anywhere in a workflow. */
+function runScripts(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) runScripts(v, out);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === 'run' && typeof v === 'string') out.push(v);
+      else runScripts(v, out);
+    }
+  }
+  return out;
+}
+
+const files = readdirSync(WORKFLOWS).filter((f) => /\.ya?ml$/.test(f)).sort();
+let commands: Map<string, CommandSpec>;
+
+beforeAll(async () => {
+  commands = await loadCommands();
+});
+
+describe('GitHub Actions recipes', () => {
+  it('holds the plan, apply and drift workflows', () => {
+    expect(files).toEqual(['docplane-apply.yml', 'docplane-drift.yml', 'docplane-plan.yml']);
+  });
+
+  describe.each(files)('%s', (file) => {
+    const text = readFileSync(join(WORKFLOWS, file), 'utf8');
+
+    it('is strict YAML: one document, no errors or warnings, unique keys, no tabs, no trailing spaces', () => {
+      const docs = parseAllDocuments(text, { uniqueKeys: true, strict: true, prettyErrors: true });
+      expect(Array.isArray(docs)).toBe(true);
+      expect(docs).toHaveLength(1);
+      const [doc] = docs as Exclude<typeof docs, { empty: true }>;
+      expect(doc.errors.map((e) => e.message)).toEqual([]);
+      expect(doc.warnings.map((w) => w.message)).toEqual([]);
+      const lines = text.split('\n');
+      expect(lines.flatMap((l, i) => (l.includes('\t') ? [`line ${i + 1} has a tab`] : []))).toEqual([]);
+      expect(lines.flatMap((l, i) => (/[ \t]+$/.test(l) ? [`line ${i + 1} ends in spaces`] : []))).toEqual([]);
+      expect(text.endsWith('\n')).toBe(true);
+    });
+
+    it('has `on` and `jobs`, and each job has steps', () => {
+      const wf = (parseAllDocuments(text) as Array<{ toJS(): Record<string, unknown> }>)[0].toJS();
+      expect(wf).toHaveProperty('on');
+      expect(wf.jobs).toBeTypeOf('object');
+      const jobs = Object.values(wf.jobs as Record<string, { steps?: unknown[] }>);
+      expect(jobs.length).toBeGreaterThan(0);
+      for (const job of jobs) expect(Array.isArray(job.steps) && job.steps.length > 0).toBe(true);
+    });
+
+    it('runs docplane only with commands and flags the CLI has', () => {
+      const wf = (parseAllDocuments(text) as Array<{ toJS(): unknown }>)[0].toJS();
+      const invocations = runScripts(wf).flatMap((s) => docplaneInvocations(s));
+      expect(invocations.length).toBeGreaterThan(0);
+      expect(invocations.flatMap((args) => invocationProblems(args, commands).map((p) => `docplane ${args.join(' ')}: ${p}`))).toEqual([]);
+    });
+  });
+
+  it('the recipes use the three flags CI depends on: markdown plans, saved plans, and the detailed exit code', () => {
+    const all = files.flatMap((f) => runScripts((parseAllDocuments(readFileSync(join(WORKFLOWS, f), 'utf8')) as Array<{ toJS(): unknown }>)[0].toJS()).flatMap(docplaneInvocations));
+    const flat = all.map((a) => a.join(' '));
+    expect(flat.some((a) => a.startsWith('plan ') && a.includes('--format markdown') && a.includes('--out plan.json'))).toBe(true);
+    expect(flat.some((a) => a.startsWith('apply plan.json'))).toBe(true);
+    expect(flat.filter((a) => a.startsWith('plan ') && a.includes('--detailed-exitcode'))).toHaveLength(2);
+  });
+});
+
+describe('the invocation checker', () => {
+  it('finds docplane commands in scripts: continuations, redirections, env prefixes, several per line', () => {
+    const script = [
+      'set +e',
+      'DOCPLANE_TOKEN=x docplane plan -c docplane/ \\',
+      '  --format markdown --out plan.json > plan.md 2>&1; code=$?',
+      'echo "docplane plan --nope" && ./node_modules/.bin/docplane apply plan.json --format=text',
+      'npm install --global docplane@0.1 # docplane validate --bad',
+      'docplane validate -c "${{ github.workspace }}/docplane"',
+    ].join('\n');
+    expect(docplaneInvocations(script)).toEqual([
+      ['plan', '-c', 'docplane/', '--format', 'markdown', '--out', 'plan.json'],
+      ['apply', 'plan.json', '--format=text'],
+      ['validate', '-c', '${{ github.workspace }}/docplane'],
+    ]);
+  });
+
+  it('reports unknown commands, unknown flags, missing values, values not in the options, extra arguments', () => {
+    expect(invocationProblems(['plan', '-c', 'x', '--format', 'markdown', '--detailed-exitcode', '--target', 'teams["A"]'], commands)).toEqual([]);
+    expect(invocationProblems(['plan', '--no-color'], commands)).toEqual([]);
+    expect(invocationProblems(['frobnicate'], commands)[0]).toMatch(/^unknown command "frobnicate" \(commands: .*apply.*import.*plan/);
+    expect(invocationProblems(['plan', '--auto-approve'], commands)).toEqual(['plan: unknown flag --auto-approve']);
+    expect(invocationProblems(['plan', '-x'], commands)).toEqual(['plan: unknown flag -x']);
+    expect(invocationProblems(['plan', '--out'], commands)).toEqual(['plan: --out needs a value']);
+    expect(invocationProblems(['plan', '--format', 'html'], commands)).toEqual(['plan: --format html is not one of text, json, markdown']);
+    expect(invocationProblems(['plan', '--detailed-exitcode=yes'], commands)).toEqual(['plan: --detailed-exitcode takes no value']);
+    expect(invocationProblems(['plan', 'extra'], commands)).toEqual(['plan: 1 arguments given, it takes 0']);
+    expect(invocationProblems(['import', '--org', 'org_acme', '--site', 'site_docs', '--out', '-', '--force'], commands)).toEqual([]);
+  });
+});
