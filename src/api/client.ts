@@ -101,7 +101,9 @@ export function createClient(options: ClientOptions): ApiClient {
       let status: number;
       let again: boolean;
       let wait: number | undefined;
+      let answerHeaders: Record<string, string> | undefined;
       if (outcome.kind === 'answer') {
+        answerHeaders = outcome.headers;
         status = outcome.status;
         const spent = exhaustedFor(outcome.headers, Date.now());
         if (spent !== undefined) gate.pause(Math.min(spent, maxWaitMs));
@@ -141,7 +143,7 @@ export function createClient(options: ClientOptions): ApiClient {
       }
       const after = attempt > 1 ? ` (after ${attempt} attempts)` : '';
       log?.(`${method} ${shown} → ${what} ${took}${attempt > 1 ? `; giving up after ${attempt} attempts` : ''}`);
-      throw new ApiError(method, scrub(bare), status, scrub(message) + after);
+      throw new ApiError(method, scrub(bare), status, scrub(message) + after, { headers: answerHeaders && Object.fromEntries(Object.entries(answerHeaders).map(([k, v]) => [k, scrub(v)])) });
     }
   }
 

@@ -69,8 +69,16 @@ export class ApiError extends DocplaneError {
   /** HTTP status, or 0 when no answer came (network error, timeout). */
   readonly status: number;
   readonly apiMessage: string;
+  /** The answer's headers (lower-cased), when an answer came: apply reads a 429's wait from them. */
+  readonly headers?: Record<string, string>;
 
-  constructor(method: string, path: string, status: number, apiMessage: string, options: DocplaneErrorOptions & { code?: string } = {}) {
+  constructor(
+    method: string,
+    path: string,
+    status: number,
+    apiMessage: string,
+    options: DocplaneErrorOptions & { code?: string; headers?: Record<string, string> } = {},
+  ) {
     const what = status === 0 ? 'no answer' : String(status);
     super(options.code ?? (status === 0 ? 'API_UNREACHABLE' : `API_${status}`), `${method} ${path} → ${what}: ${apiMessage}`, {
       ...options,
@@ -81,6 +89,7 @@ export class ApiError extends DocplaneError {
     this.path = path;
     this.status = status;
     this.apiMessage = apiMessage;
+    if (options.headers) this.headers = options.headers;
   }
 }
 
