@@ -100,6 +100,9 @@ describe('import → plan round trip (built CLI, rich emulator world)', () => {
       expect(await api(drifted.url, 'PATCH', '/v1/orgs/org_rich/members/u_cat', { role: 'edit' })).toBe(200);
       expect(await api(drifted.url, 'DELETE', '/v1/orgs/org_rich/sites/site_docs/share-links/link_partner')).toBe(205);
       expect(await api(drifted.url, 'PATCH', '/v1/orgs/org_side', { ai: true })).toBe(200);
+      // Fields import wrote as empty (null) are managed too: filling them in by hand is drift.
+      expect(await api(drifted.url, 'PATCH', '/v1/orgs/org_rich/sites/site_docs/sections/sec_status', { condition: 'visitor.claims.beta' })).toBe(200);
+      expect(await api(drifted.url, 'PATCH', '/v1/collections/col_internal', { description: 'Staff only' })).toBe(200);
 
       const detailed = await cli(['plan', '-c', 'drift', '--detailed-exitcode'], drifted.url);
       expect(detailed.code).toBe(2);
@@ -108,7 +111,14 @@ describe('import → plan round trip (built CLI, rich emulator world)', () => {
       expect(json.code, json.stderr).toBe(0);
       const steps = (JSON.parse(json.stdout) as { steps: JsonStep[] }).steps.map((s) => ({ org: s.org, address: s.address, action: s.action, changes: s.changes }));
       expect(steps.sort((a, b) => `${a.org}/${a.address}`.localeCompare(`${b.org}/${b.address}`))).toEqual([
+        { org: 'org_rich', address: 'collections["Internal"]', action: 'update', changes: [{ path: 'description', kind: 'change', before: 'Staff only', after: null }] },
         { org: 'org_rich', address: 'members["cat@rich.test"]', action: 'update', changes: [{ path: 'role', kind: 'change', before: 'edit', after: 'create' }] },
+        {
+          org: 'org_rich',
+          address: 'sites["site_docs"].sections["status"]',
+          action: 'update',
+          changes: [{ path: 'condition', kind: 'change', before: 'visitor.claims.beta', after: null }],
+        },
         {
           org: 'org_rich',
           address: 'sites["site_docs"].shareLinks["partner-acme"]',
