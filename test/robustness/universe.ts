@@ -1,0 +1,470 @@
+/**
+ * A small universe for the property tests: one organization with six users, eight spaces and one
+ * site, and fast-check arbitraries of a current state (an emulator seed, as if things had been made
+ * earlier through the API) and of a desired state (a config document) over every kind docplane
+ * manages. Names come from small pools, so that current and desired often meet (updates, renames
+ * of titles, moves) and often do not (creates, deletes).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { stringify } from 'yaml';
+import type { ApiClient } from '../../src/api/types.js';
+import { loadConfig } from '../../src/config/load.js';
+import type { ConfigDocumentT } from '../../src/config/schema.js';
+import type { LoadedConfig } from '../../src/config/types.js';
+import type { EmulatorState } from '../../src/emulator/server.js';
+
+export const ORG = 'org_r';
+export const SITE = 'site_r';
+const ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
+export const USERS = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => ({ id: `u_${n}`, email: `${n}@r.example`, displayName: `User ${n.toUpperCase()}` }));
+export const SPACES = Array.from({ length: 8 }, (_, i) => ({ id: `space_${i + 1}`, title: `Space ${i + 1}` }));
+const TEAM_TITLES = ['Red', 'Green', 'Blue', 'Gold'];
+const TOP_COLLECTIONS = ['Alpha', 'Beta', 'Gamma'];
+const CHILD_COLLECTIONS = ['One', 'Two'];
+/** Section path → the space it is made with (fixed, so that a path always means the same section). */
+const SECTION_PATHS = ['intro', 'guides', 'api', 'faq'];
+const sectionSpace = (path: string) => SPACES[SECTION_PATHS.indexOf(path)].id;
+/** The further spaces a section may show: two candidates each, never another section's own space. */
+const extraSpaces = (path: string) => [SPACES[4 + (SECTION_PATHS.indexOf(path) % 4)].id, SPACES[4 + ((SECTION_PATHS.indexOf(path) + 1) % 4)].id];
+const GROUP_TITLES = ['Group A', 'Group B'];
+const LINK_NAMES = ['l1', 'l2', 'l3'];
+const SAML_LABELS = ['IdP A', 'IdP B'];
+const LANGUAGES = ['fr', 'de'];
+const INTEGRATIONS = ['int-a', 'int-b'];
+const PRUNABLE = ['teams', 'collections', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'saml', 'translations'] as const;
+
+/** A subset of `items`, in a random order. */
+function subsetOf<T>(items: readonly T[], max = items.length): fc.Arbitrary<T[]> {
+  return fc.shuffledSubarray([...items], { minLength: 0, maxLength: max });
+}
+
+const role = fc.constantFrom(...ROLES);
+/** A member's role: null is a guest. */
+const memberRole = fc.option(role, { nil: null, freq: 8 });
+const teamMembers = fc.array(fc.record({ user: fc.constantFrom(...USERS.map((u) => u.id)), owner: fc.boolean() }), { maxLength: 4 });
+
+// ---- the current state ------------------------------------------------------------------------------
+
+interface SectionShape {
+  path: string;
+  title: string;
+  extra: Array<{ space: string; path?: string }>;
+  icon?: string;
+  description?: string;
+}
+
+const sectionsArb = subsetOf(SECTION_PATHS).chain((paths) =>
+  fc.tuple(
+    ...paths.map((path) =>
+      fc.record({
+        path: fc.constant(path),
+        title: fc.constantFrom(`${path} section`, `${path} pages`),
+        // Paths of site spaces are unique within a section (the API refuses a second one).
+        extra: subsetOf(extraSpaces(path)).chain((spaces) =>
+          fc
+            .tuple(...spaces.map((space) => fc.record({ space: fc.constant(space), path: fc.option(fc.constantFrom('v1', 'v2'), { nil: undefined }) })))
+            .map((xs) => xs.map((x, i) => (x.path !== undefined && xs.slice(0, i).some((y) => y.path === x.path) ? { space: x.space } : x))),
+        ),
+        icon: fc.option(fc.constantFrom('book', 'star'), { nil: undefined }),
+        description: fc.option(fc.constantFrom('First words', 'Second words'), { nil: undefined }),
+      }),
+    ),
+  ),
+) as fc.Arbitrary<SectionShape[]>;
+
+/** Groups over the given section paths: each section in one group at most. */
+function groupsOver(paths: string[]): fc.Arbitrary<Array<{ title: string; sections: string[] }>> {
+  return fc.tuple(subsetOf(GROUP_TITLES), fc.array(fc.nat(2), { minLength: paths.length, maxLength: paths.length })).map(([titles, slot]) =>
+    titles.map((title, g) => ({ title, sections: paths.filter((_, i) => slot[i] === g) })),
+  );
+}
+
+const collectionsArb = subsetOf(TOP_COLLECTIONS).chain((tops) =>
+  fc.tuple(...tops.map((title) => fc.record({ title: fc.constant(title), children: subsetOf(CHILD_COLLECTIONS) }))),
+) as fc.Arbitrary<Array<{ title: string; children: string[] }>>;
+
+function collectionPaths(tree: Array<{ title: string; children: string[] }>): string[] {
+  return tree.flatMap((c) => [c.title, ...c.children.map((k) => `${c.title}/${k}`)]);
+}
+
+export const currentArb: fc.Arbitrary<EmulatorState> = fc
+  .record({
+    roles: fc.array(memberRole, { minLength: USERS.length - 1, maxLength: USERS.length - 1 }),
+    title: fc.constantFrom('Robust Org', 'Robust Inc'),
+    ai: fc.boolean(),
+    agentInstructions: fc.option(fc.constantFrom('Be brief.', 'Be thorough.\n\nCite sources.'), { nil: undefined }),
+    teams: subsetOf(TEAM_TITLES).chain((titles) => fc.tuple(...titles.map((title) => fc.record({ title: fc.constant(title), members: teamMembers })))),
+    collections: collectionsArb,
+    placement: fc.array(fc.nat(8), { minLength: SPACES.length, maxLength: SPACES.length }),
+    emoji: fc.array(fc.option(fc.constantFrom('📘', '📗'), { nil: undefined }), { minLength: SPACES.length, maxLength: SPACES.length }),
+    sections: sectionsArb,
+    links: subsetOf(LINK_NAMES).chain((names) => fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), active: fc.boolean() })))),
+    saml: subsetOf(SAML_LABELS),
+    samlTeam: fc.nat(4),
+    translations: subsetOf(LANGUAGES),
+    integrations: subsetOf(INTEGRATIONS),
+  })
+  .chain((r) => groupsOver(r.sections.map((s) => s.path)).map((groups) => ({ ...r, groups })))
+  .map((r) => {
+    const paths = collectionPaths(r.collections);
+    const teams = r.teams as Array<{ title: string; members: Array<{ user: string; owner: boolean }> }>;
+    return {
+      tokens: [
+        { token: 'dev-token', access: 'write' },
+        { token: 'read-token', access: 'read' },
+      ],
+      users: USERS,
+      organizations: [
+        {
+          id: ORG,
+          title: r.title,
+          emailDomains: ['r.example'],
+          ai: r.ai,
+          ...(r.agentInstructions ? { agentInstructions: r.agentInstructions } : {}),
+          members: USERS.map((u, i) => ({ user: u.id, role: i === 0 ? 'admin' : r.roles[i - 1] })),
+          teams: teams.map((t) => ({ title: t.title, members: dedupe(t.members).map((m) => ({ user: m.user, role: m.owner ? 'owner' : 'member' })) })),
+          collections: r.collections.map((c) => ({ title: c.title, collections: c.children.map((k) => ({ title: k })) })),
+          spaces: SPACES.map((s, i) => ({
+            ...s,
+            ...(r.placement[i] < paths.length ? { collection: paths[r.placement[i]] } : {}),
+            ...(r.emoji[i] ? { emoji: r.emoji[i] } : {}),
+          })),
+          sites: [
+            {
+              id: SITE,
+              title: 'Robust Site',
+              sections: r.sections.map((s) => ({
+                title: s.title,
+                path: s.path,
+                ...(s.icon ? { icon: s.icon } : {}),
+                ...(s.description ? { description: s.description } : {}),
+                siteSpaces: [{ space: sectionSpace(s.path) }, ...s.extra.map((x) => ({ space: x.space, ...(x.path ? { path: x.path } : {}) }))],
+              })),
+              sectionGroups: r.groups.filter((g) => g.sections.length > 0),
+              shareLinks: r.links as Array<{ name: string; active: boolean }>,
+            },
+          ],
+          saml: r.saml.map((label, i) => ({
+            label,
+            entityID: `urn:${label}`,
+            ssoURL: 'https://idp.r.example/sso',
+            ...(teams.length > 0 && (r.samlTeam + i) % 2 === 0 ? { defaultTeam: teams[(r.samlTeam + i) % teams.length].title } : {}),
+          })),
+          translations: r.translations.map((language) => ({ language, source: { space: SPACES[0].id, language: 'en' }, instructions: 'Old instructions.' })),
+          integrations: r.integrations.map((name) => ({ name, title: `Old ${name}`, description: 'Old', scopes: ['space:content:read'], script: 'old' })),
+        },
+      ],
+    } as EmulatorState;
+  });
+
+function dedupe(members: Array<{ user: string; owner: boolean }>): Array<{ user: string; owner: boolean }> {
+  const seen = new Map<string, { user: string; owner: boolean }>();
+  for (const m of members) seen.set(m.user, m);
+  return [...seen.values()];
+}
+
+// ---- the desired state ------------------------------------------------------------------------------
+
+const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 3 });
+
+/**
+ * Sometimes a `renamedFrom` naming a key of the pool that the config does not use itself (the loader
+ * refuses one that names a resource the config defines). Each key is used by one resource at most,
+ * so the choice is by the resource's own key.
+ */
+function renamedFromOf(pool: readonly string[], used: readonly string[]): fc.Arbitrary<string | undefined> {
+  const free = pool.filter((k) => !used.includes(k));
+  return free.length === 0 ? fc.constant(undefined) : fc.option(fc.constantFrom(...free), { nil: undefined, freq: 2 });
+}
+
+export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
+  .record({
+    title: maybe(fc.constantFrom('Robust Org', 'Robust Inc')),
+    ai: maybe(fc.boolean()),
+    defaultRole: maybe(fc.option(role, { nil: null })),
+    agentInstructions: maybe(fc.constantFrom('Be brief.', 'Answer in French.\n\nBe kind.')),
+    members: maybe(fc.array(memberRole, { minLength: USERS.length - 1, maxLength: USERS.length - 1 }).chain((roles) => subsetOf(roles.map((r, i) => ({ user: USERS[i + 1].email, role: r }))))),
+    teams: maybe(
+      subsetOf(TEAM_TITLES).chain((titles) =>
+        fc.tuple(...titles.map((title) => fc.record({ title: fc.constant(title), members: maybe(teamMembers), renamedFrom: renamedFromOf(TEAM_TITLES, titles) }))),
+      ),
+    ),
+    collections: maybe(
+      subsetOf(TOP_COLLECTIONS).chain((tops) =>
+        fc.tuple(
+          ...tops.map((title) =>
+            fc.record({
+              title: fc.constant(title),
+              renamedFrom: renamedFromOf(['Alpha', 'Beta', 'Gamma', 'Alpha/One', 'Beta/Two'], [...tops, ...tops.flatMap((t) => CHILD_COLLECTIONS.map((k) => `${t}/${k}`))]),
+              description: maybe(fc.option(fc.constantFrom('About it', 'Other words'), { nil: null })),
+              defaultLevel: maybe(fc.option(fc.constantFrom('read', 'edit', 'inherit'), { nil: null })),
+              children: subsetOf(CHILD_COLLECTIONS),
+            }),
+          ),
+        ),
+      ),
+    ),
+    spaces: maybe(subsetOf(SPACES.map((s) => s.id)).chain((ids) => fc.tuple(...ids.map((id) => fc.record({ id: fc.constant(id), place: fc.nat(8), emoji: maybe(fc.constantFrom('📘', '🚀')) }))))),
+    sections: maybe(sectionsArb.chain((secs) => fc.tuple(fc.constant(secs), fc.array(fc.boolean(), { minLength: secs.length, maxLength: secs.length })))),
+    groupSlots: fc.array(fc.nat(2), { minLength: SECTION_PATHS.length, maxLength: SECTION_PATHS.length }),
+    groups: maybe(subsetOf(GROUP_TITLES)),
+    links: maybe(
+      subsetOf(LINK_NAMES).chain((names) =>
+        fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), active: maybe(fc.boolean()), renamedFrom: renamedFromOf(LINK_NAMES, names) }))),
+      ),
+    ),
+    saml: maybe(subsetOf(SAML_LABELS).chain((labels) => fc.tuple(...labels.map((label) => fc.record({ label: fc.constant(label), team: fc.nat(4), role: maybe(role), entity: fc.constantFrom('a', 'b') }))))),
+    translations: maybe(subsetOf(LANGUAGES).chain((langs) => fc.tuple(...langs.map((language) => fc.record({ language: fc.constant(language), instructions: maybe(fc.constantFrom('Formal.', 'Casual.')) }))))),
+    integrations: maybe(subsetOf(INTEGRATIONS).chain((names) => fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), title: fc.constantFrom(`Old ${name}`, `New ${name}`) }))))),
+    prune: subsetOf(PRUNABLE),
+  })
+  .map((r) => {
+    const collections = r.collections as
+      | Array<{ title: string; renamedFrom?: string; description?: string | null; defaultLevel?: 'read' | 'edit' | 'inherit' | null; children: string[] }>
+      | undefined;
+    const paths = collections ? collectionPaths(collections) : [];
+    const teams = r.teams as Array<{ title: string; members?: Array<{ user: string; owner: boolean }>; renamedFrom?: string }> | undefined;
+    const sectionPick = r.sections as [SectionShape[], boolean[]] | undefined;
+    const sections = sectionPick?.[0];
+    const doc: ConfigDocumentT = {
+      version: 1,
+      organization: {
+        id: ORG,
+        ...(r.title !== undefined ? { title: r.title } : {}),
+        ...(r.ai !== undefined ? { ai: r.ai } : {}),
+        ...(r.defaultRole !== undefined ? { defaultRole: r.defaultRole } : {}),
+        ...(r.agentInstructions !== undefined ? { agentInstructions: r.agentInstructions } : {}),
+      },
+      // The first user is the admin and stays one (the organization keeps an admin, always).
+      ...(r.members !== undefined ? { members: [{ user: USERS[0].email, role: 'admin' as const }, ...(r.members as Array<{ user: string; role: (typeof ROLES)[number] | null }>)] } : {}),
+      ...(teams !== undefined
+        ? {
+            teams: unique(teams, (t) => t.renamedFrom).map((t) => ({
+              title: t.title,
+              ...(t.renamedFrom !== undefined ? { renamedFrom: t.renamedFrom } : {}),
+              ...(t.members !== undefined
+                ? { members: dedupe(t.members).map((m) => (m.owner ? { user: emailOf(m.user), role: 'owner' as const } : emailOf(m.user))) }
+                : {}),
+            })),
+          }
+        : {}),
+      ...(collections !== undefined
+        ? {
+            collections: unique(collections, (c) => c.renamedFrom).map((c) => ({
+              title: c.title,
+              ...(c.renamedFrom !== undefined ? { renamedFrom: c.renamedFrom } : {}),
+              ...(c.description !== undefined ? { description: c.description } : {}),
+              ...(c.defaultLevel !== undefined ? { defaultLevel: c.defaultLevel } : {}),
+              ...(c.children.length > 0 ? { collections: c.children.map((k) => ({ title: k })) } : {}),
+            })),
+          }
+        : {}),
+      ...(r.spaces !== undefined
+        ? {
+            spaces: (r.spaces as Array<{ id: string; place: number; emoji?: string }>).map((s) => ({
+              id: s.id,
+              // A space is placed only in a collection of this config (or at the top level).
+              collection: s.place < paths.length ? paths[s.place] : null,
+              ...(s.emoji !== undefined ? { emoji: s.emoji } : {}),
+            })),
+          }
+        : {}),
+      ...(sections !== undefined || r.groups !== undefined || r.links !== undefined
+        ? {
+            sites: [
+              {
+                id: SITE,
+                ...(sections !== undefined
+                  ? {
+                      sections: sections.map((s, i) => ({
+                        path: s.path,
+                        title: s.title,
+                        space: sectionSpace(s.path),
+                        ...(s.icon ? { icon: s.icon } : {}),
+                        ...(s.description ? { description: s.description } : {}),
+                        // Whole truth when given; unmanaged when not.
+                        // Paths are given for all the listed site spaces or for none: a path left
+                        // unmanaged may hold the one another site space is given (the API refuses
+                        // that; the plan does not foresee it).
+                        ...(sectionPick![1][i] ? { siteSpaces: withPaths(s.extra) } : {}),
+                      })),
+                    }
+                  : {}),
+                ...(r.groups !== undefined
+                  ? {
+                      sectionGroups: (r.groups as string[]).map((title, g) => ({
+                        title,
+                        sections: (sections ?? []).filter((_, i) => r.groupSlots[i] === g).map((s) => s.path),
+                      })),
+                    }
+                  : {}),
+                ...(r.links !== undefined
+                  ? {
+                      shareLinks: unique(r.links as Array<{ name: string; active?: boolean; renamedFrom?: string }>, (l) => l.renamedFrom).map((l) => ({
+                        name: l.name,
+                        ...(l.renamedFrom !== undefined ? { renamedFrom: l.renamedFrom } : {}),
+                        ...(l.active !== undefined ? { active: l.active } : {}),
+                      })),
+                    }
+                  : {}),
+              },
+            ],
+          }
+        : {}),
+      ...(r.saml !== undefined
+        ? {
+            saml: (r.saml as Array<{ label: string; team: number; role?: (typeof ROLES)[number]; entity: string }>).map((p) => ({
+              label: p.label,
+              entityID: `urn:${p.label}:${p.entity}`,
+              ssoURL: 'https://idp.r.example/sso',
+              // A default team only among the config's own teams (a title the config does not define
+              // would have to exist remotely).
+              ...(teams && teams.length > 0 && p.team < teams.length ? { defaultTeam: teams[p.team].title } : {}),
+              ...(p.role !== undefined ? { defaultRole: p.role } : {}),
+            })),
+          }
+        : {}),
+      ...(r.translations !== undefined
+        ? {
+            translations: (r.translations as Array<{ language: string; instructions?: string }>).map((t) => ({
+              source: { space: SPACES[0].id, language: 'en' },
+              language: t.language,
+              ...(t.instructions !== undefined ? { instructions: t.instructions } : {}),
+            })),
+          }
+        : {}),
+      ...(r.integrations !== undefined
+        ? {
+            integrations: (r.integrations as Array<{ name: string; title: string }>).map((i) => ({
+              name: i.name,
+              title: i.title,
+              description: 'Made by the robustness test',
+              scopes: ['space:content:read'],
+              script: `export default '${i.name}';`,
+            })),
+          }
+        : {}),
+      prune: r.prune,
+      safety: { maxDeletes: 1000, maxDeletePercent: 100, keepSsoMembers: true },
+    };
+    return doc;
+  });
+
+/** The site spaces with a path each (v1, v2, … where the generator gave none), or with none at all. */
+function withPaths(extra: Array<{ space: string; path?: string }>): Array<{ space: string; path?: string }> {
+  if (extra.every((x) => x.path === undefined)) return extra.map((x) => ({ space: x.space }));
+  const taken = new Set(extra.map((x) => x.path).filter((p) => p !== undefined));
+  const free = ['v1', 'v2', 'v3', 'v4'].filter((p) => !taken.has(p));
+  return extra.map((x) => ({ space: x.space, path: x.path ?? (free.shift() as string) }));
+}
+
+/** Keeps the first `renamedFrom` of each value and drops the repeats (two renames from one key are refused). */
+function unique<T extends { renamedFrom?: string }>(items: T[], from: (item: T) => string | undefined): T[] {
+  const seen = new Set<string>();
+  return items.map((item) => {
+    const f = from(item);
+    if (f === undefined) return item;
+    if (seen.has(f)) return { ...item, renamedFrom: undefined };
+    seen.add(f);
+    return item;
+  });
+}
+
+function emailOf(userId: string): string {
+  return USERS.find((u) => u.id === userId)!.email;
+}
+
+/** Writes the document to a scratch folder and loads it as `docplane` would. */
+export async function loadDocument(doc: ConfigDocumentT): Promise<LoadedConfig> {
+  const dir = mkdtempSync(join(tmpdir(), 'docplane-robust-'));
+  try {
+    const file = join(dir, 'docplane.yaml');
+    writeFileSync(file, stringify(doc), 'utf8');
+    return await loadConfig({ path: file, cwd: dir, env: {} });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Natural keys that must be unique in the remote state; duplicates found, as `kind: key` lines. */
+export async function duplicates(client: ApiClient): Promise<string[]> {
+  const org = `/v1/orgs/${ORG}`;
+  const site = `${org}/sites/${SITE}`;
+  const [teams, collections, sections, groups, links, saml, translations] = await Promise.all([
+    client.listAll<{ title: string }>(`${org}/teams`),
+    client.listAll<{ title: string; parent?: string | null }>(`${org}/collections`, { nested: true }),
+    client.listAll<{ path: string; siteSpaces: Array<{ space: { id: string } }> }>(`${site}/sections`),
+    client.listAll<{ title: string }>(`${site}/section-groups`),
+    client.listAll<{ name: string }>(`${site}/share-links`),
+    client.listAll<{ label: string }>(`${org}/saml`),
+    client.listAll<{ language: string; source: { space: string } }>(`${org}/translations`),
+  ]);
+  const keys: string[] = [
+    ...teams.map((t) => `team: ${t.title}`),
+    ...collections.map((c) => `collection: ${c.parent ?? ''}/${c.title}`),
+    ...sections.map((s) => `section: ${s.path}`),
+    ...sections.flatMap((s) => s.siteSpaces.map((x) => `site space: ${s.path}/${x.space.id}`)),
+    ...groups.map((g) => `group: ${g.title}`),
+    ...links.map((l) => `share link: ${l.name}`),
+    ...saml.map((p) => `saml: ${p.label}`),
+    ...translations.map((t) => `translation: ${t.source.space}/${t.language}`),
+  ];
+  const seen = new Set<string>();
+  return keys.filter((k) => (seen.has(k) ? true : (seen.add(k), false)));
+}
+
+/**
+ * Whether the desired state renames a resource (`renamedFrom`) onto the natural key of another remote
+ * resource that stays (its kind is not pruned). The planner does not catch this yet: the apply makes
+ * two resources with one key (see the known-gap test in converge.test.ts), so the property leaves
+ * these pairs out.
+ */
+export function renameCollides(current: EmulatorState, desired: ConfigDocumentT): boolean {
+  const org = current.organizations?.[0];
+  if (!org) return false;
+  const pruned = new Set(Array.isArray(desired.prune) ? desired.prune : desired.prune === 'all' ? PRUNABLE : []);
+  const teamTitles = new Set((org.teams ?? []).map((t) => t.title));
+  const topCollections = (org.collections ?? []) as Array<{ title: string; collections?: Array<{ title: string }> }>;
+  const collectionPathSet = new Set(topCollections.flatMap((c) => [c.title, ...(c.collections ?? []).map((k) => `${c.title}/${k.title}`)]));
+  const linkNames = new Set(((org.sites?.[0]?.shareLinks ?? []) as Array<{ name: string }>).map((l) => l.name));
+  const collides = (renamedFrom: string | undefined, own: string, keys: Set<string>, kind: string) =>
+    renamedFrom !== undefined && keys.has(renamedFrom) && keys.has(own) && !pruned.has(kind as (typeof PRUNABLE)[number]);
+  return (
+    (desired.teams ?? []).some((t) => collides(t.renamedFrom, t.title, teamTitles, 'teams')) ||
+    (desired.collections ?? []).some((c) => collides(c.renamedFrom, c.title, collectionPathSet, 'collections')) ||
+    (desired.sites?.[0]?.shareLinks ?? []).some((l) => collides(l.renamedFrom, l.name, linkNames, 'shareLinks'))
+  );
+}
+
+/**
+ * Known gaps of the planner, found by the property test and shown by the known-gap tests in
+ * converge.test.ts; the property leaves these pairs out until they are fixed:
+ * - a site space given a path that another site space of the same section holds now (a swap of
+ *   paths, or a path freed by a delete): the PATCH is refused (400), as the plan has no step that
+ *   frees the path first;
+ * - collections pruned, a config collection renamed (`renamedFrom`) onto the path of a remote
+ *   collection that the plan deletes, with spaces in the config: the plan's steps form a cycle
+ *   (the delete waits for every space move; a move into the renamed collection waits for every step
+ *   at its address, the delete included).
+ */
+export function knownGap(current: EmulatorState, desired: ConfigDocumentT): string | undefined {
+  const org = current.organizations?.[0];
+  if (!org) return undefined;
+  const remoteSections = (org.sites?.[0]?.sections ?? []) as Array<{ path: string; siteSpaces?: Array<{ space: string; path?: string }> }>;
+  for (const section of desired.sites?.[0]?.sections ?? []) {
+    const remote = remoteSections.find((r) => r.path === section.path);
+    if (!remote) continue;
+    const holders = new Map((remote.siteSpaces ?? []).filter((x) => x.path !== undefined).map((x) => [x.path as string, x.space]));
+    if ((section.siteSpaces ?? []).some((x) => x.path !== undefined && holders.has(x.path) && holders.get(x.path) !== x.space)) return 'site space path held by another';
+  }
+  const pruned = desired.prune === 'all' || (Array.isArray(desired.prune) && desired.prune.includes('collections'));
+  if (pruned && desired.spaces !== undefined) {
+    const tops = (org.collections ?? []) as Array<{ title: string; collections?: Array<{ title: string }> }>;
+    const paths = new Set(tops.flatMap((c) => [c.title, ...(c.collections ?? []).map((k) => `${c.title}/${k.title}`)]));
+    if ((desired.collections ?? []).some((c) => c.renamedFrom !== undefined && paths.has(c.renamedFrom) && paths.has(c.title))) return 'collection renamed onto a pruned one';
+  }
+  return undefined;
+}
