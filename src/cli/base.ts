@@ -31,6 +31,15 @@ export const configFlag = {
   }),
 };
 
+/** oclif's parse error message as one line: its header and its "see --help" line left out. */
+export function parseErrorLine(message: string): string {
+  const lines = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !/^The following errors? occurred:?$/i.test(l) && !/^See more help with/i.test(l));
+  return lines.length > 0 ? lines.join('; ') : message.trim();
+}
+
 export abstract class BaseCommand extends Command {
   protected verbose(): boolean {
     return this.argv.includes('--verbose');
@@ -57,8 +66,9 @@ export abstract class BaseCommand extends Command {
       if (err.hint) this.logToStderr(dim(`  ${err.hint}`));
       process.exitCode = err.exitCode;
     } else if (err instanceof Errors.CLIError) {
-      // Flag and argument parsing errors.
-      this.logToStderr(red(`error: ${err.message.split('\n')[0]}`));
+      // Flag and argument parsing errors: oclif's message has a header line and a help line around the
+      // part that matters ("Missing required flag org").
+      this.logToStderr(red(`error: ${parseErrorLine(err.message)}`));
       this.logToStderr(dim('  See --help for the flags.'));
       process.exitCode = ExitCode.failure;
     } else {

@@ -13,7 +13,7 @@
 import type { RichTextDocumentT } from '../config/schema.js';
 import { documentToText, isPlainDocument, normalizeDocument } from '../core/richtext.js';
 import type { RemoteCollection } from '../resources/collections.js';
-import type { RemoteIntegration } from '../resources/integrations.js';
+import { SCRIPT_STUB_MARKER, type RemoteIntegration } from '../resources/integrations.js';
 import { memberLabel, type RemoteMember } from '../resources/members.js';
 import type { RemoteSamlProvider } from '../resources/saml.js';
 import type { RemoteSection, RemoteSite } from '../resources/sites/remote.js';
@@ -80,10 +80,10 @@ export function slug(text: string, fallback: string): string {
 /** Text written to integrations/<name>.js: the API never returns a script. */
 export function scriptStub(name: string): string {
   return [
-    `// docplane import: the API does not return the script of integration "${name}".`,
-    '// Replace this file with the integration\'s real script before anything publishes it:',
-    '// `docplane apply` publishes the whole integration, this file included, whenever a field of it',
-    '// changes (or with --replace), and would then replace the real script with this stub.',
+    `${SCRIPT_STUB_MARKER} of integration "${name}".`,
+    '// Replace this file with the integration\'s real script: while it is this stub, docplane refuses',
+    '// any plan that would publish the integration (a changed field, or --replace), so that the stub',
+    '// never replaces the real script on the platform.',
     '',
   ].join('\n');
 }

@@ -194,7 +194,7 @@ function todoOf(files: readonly ImportedFile[], state: (f: ImportedFile) => 'stu
   for (const f of files) {
     if (f.kind !== 'script') continue;
     const s = state(f);
-    if (s === 'stub') lines.push(`${f.path}: put the script of ${f.address} in this file (the API does not return scripts; apply would publish the stub)`);
+    if (s === 'stub') lines.push(`${f.path}: put the script of ${f.address} in this file (the API does not return scripts; a plan that would publish the stub is refused)`);
     if (s === 'create') lines.push(`${f.path}: create this file with the script of ${f.address}, next to the YAML (the API does not return scripts)`);
     lines.push(`${f.address}: add its secrets, if it has any, as secrets: { NAME: "\${env:NAME}" } (the API does not return secrets)`);
   }

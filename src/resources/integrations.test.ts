@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeClient, orgConfig, planKind, readContext } from '../../test/plan/fixtures.js';
 import type { IntegrationT } from '../config/schema.js';
-import { integrationsModule, type RemoteIntegration } from './integrations.js';
+import { integrationsModule, SCRIPT_STUB_MARKER, type RemoteIntegration } from './integrations.js';
 
 const desired: IntegrationT = {
   name: 'acme-analytics',
@@ -58,6 +58,15 @@ describe('integrations', () => {
     expect(kp.steps.map((s) => [s.action, s.changes.length])).toEqual([['publish', 0]]);
     expect(kp.steps[0].notes?.[0]).toBe('published because of --replace');
     expect(kp.notes).toBeUndefined();
+  });
+
+  it('refuses to publish the script stub an import wrote', () => {
+    const stub = { ...desired, script: `${SCRIPT_STUB_MARKER} of integration "acme-analytics".\n` };
+    const kp = planKind(integrationsModule, orgConfig({ integrations: [stub] }), [remoteOne], { replace: ['integrations["acme-analytics"]'] });
+    expect(kp.problems.map((p) => p.address)).toEqual(['integrations["acme-analytics"]']);
+    expect(kp.problems[0].message).toMatch(/still the stub/);
+    // Not published, and so no problem, while nothing asks for a publish.
+    expect(planKind(integrationsModule, orgConfig({ integrations: [stub] }), [remoteOne]).problems).toEqual([]);
   });
 
   it('never deletes, even an integration the config leaves out', () => {

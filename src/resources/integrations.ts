@@ -59,6 +59,12 @@ function publishBody(org: string, d: IntegrationT): JsonObject {
   return body;
 }
 
+/**
+ * The first line of the script stub that `docplane import` writes (the API cannot return scripts).
+ * Publishing a stub would replace the real script on the platform, so a plan refuses to.
+ */
+export const SCRIPT_STUB_MARKER = '// docplane import: the API does not return the script';
+
 export const integrationsModule: ResourceModule<RemoteIntegration[] | undefined> = {
   kind: 'integrations',
 
@@ -105,6 +111,13 @@ export const integrationsModule: ResourceModule<RemoteIntegration[] | undefined>
         // Publishing replaces the whole integration: what the config leaves out goes back to the default.
         const reset = COMPARABLE.filter((f) => d[f] === undefined && comparable(f, r[f]) !== null && !(Array.isArray(r[f]) && (r[f] as unknown[]).length === 0));
         if (reset.length > 0) notes.push(`publishing replaces the whole integration: ${reset.join(', ')} (not in the config) will be reset`);
+      }
+      if (d.script.startsWith(SCRIPT_STUB_MARKER)) {
+        kp.problems.push({
+          org: ctx.org,
+          address,
+          message: 'its script is still the stub `docplane import` wrote; put the integration\'s real script in that file before anything publishes it',
+        });
       }
       const after: JsonObject = { ...wanted, script: d.script };
       if (d.secrets !== undefined) after.secrets = d.secrets;

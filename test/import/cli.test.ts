@@ -59,9 +59,9 @@ describe('docplane import (built CLI)', () => {
     const lines = r.stderr.split('\n');
     const todo = lines.slice(lines.indexOf('To fill in by hand:') + 1).filter((l) => l.startsWith('  '));
     expect(todo).toEqual([
-      '  integrations/rich-analytics.js: put the script of integrations["rich-analytics"] in this file (the API does not return scripts; apply would publish the stub)',
+      '  integrations/rich-analytics.js: put the script of integrations["rich-analytics"] in this file (the API does not return scripts; a plan that would publish the stub is refused)',
       '  integrations["rich-analytics"]: add its secrets, if it has any, as secrets: { NAME: "${env:NAME}" } (the API does not return secrets)',
-      '  integrations/rich-chat.js: put the script of integrations["rich-chat"] in this file (the API does not return scripts; apply would publish the stub)',
+      '  integrations/rich-chat.js: put the script of integrations["rich-chat"] in this file (the API does not return scripts; a plan that would publish the stub is refused)',
       '  integrations["rich-chat"]: add its secrets, if it has any, as secrets: { NAME: "${env:NAME}" } (the API does not return secrets)',
     ]);
     expect(r.stderr).not.toContain('read-token');
