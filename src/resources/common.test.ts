@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffFields, matchResources, pickManaged } from './common.js';
+import { diffFields, keyCollisions, matchResources, pickManaged } from './common.js';
 
 describe('diffFields', () => {
   it('reports changes, additions and removals by path', () => {
@@ -47,5 +47,18 @@ describe('matchResources', () => {
     const m = matchResources<D, R>([{ title: 'Eng' }], remote, opts);
     expect(m.unmatched.map((r) => r.id)).toEqual(['t2', 't3']);
     expect(matchResources<D, R>([{ title: 'Nope' }], remote, opts).pairs[0].remote).toBeUndefined();
+  });
+});
+
+describe('keyCollisions', () => {
+  type T = { id?: string; title: string; renamedFrom?: string };
+  const o = { desiredKey: (t: T) => t.title, remoteKey: (t: T) => t.title, remoteId: (t: T) => t.id ?? '', renamedFrom: (t: T) => t.renamedFrom };
+  it('finds a rename onto a key an unmatched remote resource holds', () => {
+    const m = matchResources<T, T>([{ title: 'Red', renamedFrom: 'Gold' }], [{ id: '1', title: 'Gold' }, { id: '2', title: 'Red' }], o);
+    expect(keyCollisions(m, o).map((c) => c.holder.id)).toEqual(['2']);
+  });
+  it('finds none for matches by key', () => {
+    const m = matchResources<T, T>([{ title: 'Red' }], [{ id: '2', title: 'Red' }], o);
+    expect(keyCollisions(m, o)).toEqual([]);
   });
 });

@@ -100,3 +100,29 @@ export function matchResources<D, R>(desired: readonly D[], remote: readonly R[]
   }
   return { pairs: result, unmatched: remote.filter((r) => !taken.has(r)) };
 }
+
+/**
+ * Desired resources matched by id or `renamedFrom` whose natural key is held by a remote resource
+ * nothing matched. Renaming onto that key would leave two resources with one key, and the config's
+ * key would no longer name one resource. Only a problem while the holder is kept, that is when the
+ * kind is not pruned (a pruned holder is deleted before the rename).
+ */
+export function keyCollisions<D, R>(
+  match: MatchResult<D, R>,
+  o: Pick<MatchOptions<D, R>, 'desiredKey' | 'remoteKey'>,
+): Array<{ desired: D; holder: R }> {
+  const holders = new Map<string, R>();
+  for (const r of match.unmatched) if (!holders.has(o.remoteKey(r))) holders.set(o.remoteKey(r), r);
+  const out: Array<{ desired: D; holder: R }> = [];
+  for (const p of match.pairs) {
+    if (!p.remote || p.matchedBy === 'key') continue;
+    const holder = holders.get(o.desiredKey(p.desired));
+    if (holder) out.push({ desired: p.desired, holder });
+  }
+  return out;
+}
+
+/** The plan problem of a key collision (see keyCollisions). */
+export function collisionMessage(what: string, key: string, kind: string): string {
+  return `renaming to ${JSON.stringify(key)} would leave two ${what} with that name: an unmanaged one already has it; rename or remove that one first, or prune ${kind}`;
+}

@@ -8,7 +8,7 @@ import { sha256 } from '../core/json.js';
 import { matchesAny } from '../plan/address.js';
 import { fingerprintEntries } from '../plan/fingerprint.js';
 import type { JsonObject, JsonValue } from '../plan/types.js';
-import { diffFields, matchResources } from './common.js';
+import { collisionMessage, diffFields, keyCollisions, matchResources } from './common.js';
 import { emptyKindPlan, enc, orgPath } from './organization.js';
 import { readTeams, teamAddress, teamIdOrRef, type RemoteTeam } from './teams.js';
 import type { KindPlan, ResourceModule } from './types.js';
@@ -75,13 +75,19 @@ export const samlModule: ResourceModule<RemoteSaml | undefined> = {
     const base = `${orgPath(ctx.org)}/saml`;
     const prints: Array<[string, unknown]> = [];
     const notes: string[] = [];
-    const { pairs, unmatched } = matchResources(desired, remote.providers, {
+    const match = matchResources(desired, remote.providers, {
       desiredKey: (d) => d.label,
       remoteKey: (r) => r.label,
       remoteId: (r) => r.id,
       desiredId: (d) => d.id,
       renamedFrom: (d) => d.renamedFrom,
     });
+    const { pairs, unmatched } = match;
+    if (!ctx.prunes('saml')) {
+      for (const { desired: d } of keyCollisions(match, { desiredKey: (p) => p.label, remoteKey: (p) => p.label })) {
+        kp.problems.push({ org: ctx.org, address: samlAddress(d.label), message: collisionMessage('SAML providers', d.label, 'saml') });
+      }
+    }
     const configTeams = new Set((ctx.desired.teams ?? []).map((t) => t.title));
 
     for (const { desired: d, remote: r } of pairs) {

@@ -5,7 +5,7 @@
 import type { TeamT } from '../config/schema.js';
 import { fingerprintEntries } from '../plan/fingerprint.js';
 import type { JsonObject } from '../plan/types.js';
-import { diffFields, matchResources, type MatchResult } from './common.js';
+import { collisionMessage, diffFields, keyCollisions, matchResources, type MatchResult } from './common.js';
 import { findMember, indexMembers, memberLabel, readMembers, type RemoteMember } from './members.js';
 import { emptyKindPlan, enc, orgPath } from './organization.js';
 import type { KindPlan, ReadContext, ResourceModule } from './types.js';
@@ -70,7 +70,13 @@ export const teamsModule: ResourceModule<RemoteTeams | undefined> = {
     kp.remoteCount = remote.teams.length;
     const index = indexMembers(remote.members ?? []);
     const prints: Array<[string, unknown]> = [];
-    const { pairs, unmatched } = matchTeams(desired, remote.teams);
+    const match = matchTeams(desired, remote.teams);
+    const { pairs, unmatched } = match;
+    if (!ctx.prunes('teams')) {
+      for (const { desired: d } of keyCollisions(match, { desiredKey: (t) => t.title, remoteKey: (t) => t.title })) {
+        kp.problems.push({ org: ctx.org, address: teamAddress(d.title), message: collisionMessage('teams', d.title, 'teams') });
+      }
+    }
 
     for (const { desired: d, remote: r } of pairs) {
       const address = teamAddress(d.title);

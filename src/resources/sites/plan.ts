@@ -12,7 +12,7 @@
 import type { SectionGroupT, SectionT, ShareLinkT, SiteSpaceT, SiteT } from '../../config/schema.js';
 import { fingerprint } from '../../core/json.js';
 import type { FieldChange, JsonObject, JsonValue, Kind, PlanProblem, RequestSpec } from '../../plan/types.js';
-import { compact, diffFields, matchResources } from '../common.js';
+import { collisionMessage, compact, diffFields, keyCollisions, matchResources } from '../common.js';
 import type { DraftStep, KindPlan, PlanContext } from '../types.js';
 import { key, ref } from '../types.js';
 import {
@@ -206,6 +206,11 @@ export function planSite(input: SiteInput): SitePlans {
     renamedFrom: (s) => s.renamedFrom,
   });
   adoptHalfCreatedSections(sm, new Set((site.sections ?? []).map((s) => s.path)));
+  if (!prunes('sections')) {
+    for (const { desired: d } of keyCollisions(sm, { desiredKey: (x) => x.path, remoteKey: (x) => x.path })) {
+      problem('sections', sectionAddress(site.id, d.path), collisionMessage('sections', d.path, 'sections'));
+    }
+  }
   const sections: SectionEntry[] = sm.pairs.map(({ desired: cfg, remote: r }) => {
     const address = sectionAddress(site.id, cfg.path);
     const h = handle(org, address, r?.id);
@@ -228,6 +233,11 @@ export function planSite(input: SiteInput): SitePlans {
     desiredId: (g) => g.id,
     renamedFrom: (g) => g.renamedFrom,
   });
+  if (!prunes('sectionGroups')) {
+    for (const { desired: d } of keyCollisions(gm, { desiredKey: (x) => x.title, remoteKey: (x) => x.title })) {
+      problem('sectionGroups', groupAddress(site.id, d.title), collisionMessage('section groups', d.title, 'sectionGroups'));
+    }
+  }
   const groupDeletes = site.sectionGroups !== undefined && prunes('sectionGroups') ? gm.unmatched : [];
   out.sectionGroups.unmanaged = gm.unmatched.length - groupDeletes.length;
 
@@ -742,6 +752,11 @@ export function planSite(input: SiteInput): SitePlans {
       desiredId: (l) => l.id,
       renamedFrom: (l) => l.renamedFrom,
     });
+    if (!prunes('shareLinks')) {
+      for (const { desired: l } of keyCollisions(lm, { desiredKey: (x: ShareLinkT) => x.name, remoteKey: (x) => x.name ?? x.id })) {
+        out.shareLinks.problems.push({ org, address: shareLinkAddress(site.id, l.name), message: collisionMessage('share links', l.name, 'shareLinks') });
+      }
+    }
     for (const { desired: l, remote: r } of lm.pairs) {
       const address = shareLinkAddress(site.id, l.name);
       if (!r) {
