@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../plan/build.js';
+import type { Kind } from '../plan/types.js';
 import { orgConfig, planKind, type OrgConfigInput } from '../../test/plan/fixtures.js';
 import { collectionsModule, resolveCollections, type RemoteCollection } from './collections.js';
 
@@ -91,17 +92,19 @@ describe('collections', () => {
     expect(Object.keys(kp.fingerprints).sort()).toEqual([...new Set(kp.steps.map((s) => s.address))].sort());
   });
 
-  it('orders a pruned parent after its children and after the moves out of it and the spaces', () => {
+  it('orders a pruned parent after its children and after the moves out of it and of the spaces in it', () => {
     const cfg = orgConfig({
       collections: [{ id: 'c_2023', title: 'Y2023' }],
-      spaces: [{ id: 'space_a', collection: null }],
+      spaces: [{ id: 'space_a', collection: null }, { id: 'space_b', collection: null }],
       prune: ['collections'],
     });
-    const kp = planKind(collectionsModule, cfg, remote);
+    // space_a is in Archive now; space_b at the top level (a delete need not wait for it).
+    const spaces = { spaces: [{ id: 'space_a', parent: 'c_arch' }, { id: 'space_b', parent: null }], listed: 2, missing: [] };
+    const kp = planKind(collectionsModule, cfg, remote, { remote: new Map<Kind, unknown>([['spaces', spaces]]) });
     const archive = kp.steps.find((s) => s.address === 'collections["Archive"]');
     expect(archive?.needs).toEqual(['collections["Y2023"]', 'spaces["space_a"]']);
     const product = kp.steps.find((s) => s.address === 'collections["Product"]');
-    expect(product?.needs).toEqual(['collections["Product/API"]:delete', 'spaces["space_a"]']);
+    expect(product?.needs).toEqual(['collections["Product/API"]:delete']);
     const plan = buildPlan({
       toolVersion: 'x',
       createdAt: 'x',

@@ -10,6 +10,7 @@ import type { JsonObject, JsonValue, RequestSpec } from '../plan/types.js';
 import { diffFields } from './common.js';
 import { emptyKindPlan, enc, orgPath } from './organization.js';
 import type { DraftStep, KindPlan, ReadContext, ResourceModule } from './types.js';
+import type { RemoteSpaces } from './spaces.js';
 import { key, ref } from './types.js';
 
 export interface RemoteCollection {
@@ -231,11 +232,18 @@ export const collectionsModule: ResourceModule<RemoteCollection[] | undefined> =
         used.add(address);
         deleteAddress.set(c.id, address);
       }
-      const spaceAddresses = (ctx.desired.spaces ?? []).map((s) => `spaces${key(s.id)}`);
+      // Only the config's spaces that are in a collection now need to be placed before it goes: a
+      // space moving into a collection that takes a deleted one's path must not wait for that delete.
+      const managedSpaces = new Set((ctx.desired.spaces ?? []).map((s) => s.id));
+      const spacesIn = new Map<string, string[]>();
+      for (const s of (ctx.remote.get('spaces') as RemoteSpaces | undefined)?.spaces ?? []) {
+        if (!s.parent || !managedSpaces.has(s.id)) continue;
+        spacesIn.set(s.parent, [...(spacesIn.get(s.parent) ?? []), `spaces${key(s.id)}`]);
+      }
       for (const c of resolved.unmatched) {
         const address = deleteAddress.get(c.id) as string;
         // Deleting a collection deletes what is still inside: children go first (moved out or
-        // deleted), and spaces are placed before any collection goes.
+        // deleted), and the spaces in it are placed first.
         const childNeeds = remote
           .filter((child) => child.parent === c.id)
           .map((child) => (deleteAddress.has(child.id) ? `${deleteAddress.get(child.id)}:delete` : (addressOf.get(child.id) as string)));
@@ -249,7 +257,7 @@ export const collectionsModule: ResourceModule<RemoteCollection[] | undefined> =
           after: null,
           changes: [],
           requests: [{ method: 'DELETE', path: `/v1/collections/${enc(c.id)}` }],
-          needs: [...childNeeds, ...spaceAddresses],
+          needs: [...childNeeds, ...(spacesIn.get(c.id) ?? [])],
           remoteId: c.id,
         });
         prints.push([address, normalized(c)]);

@@ -39,7 +39,12 @@ export function planContext(desired: OrgConfig, options: { replace?: string[]; r
 }
 
 /** A module's plan for a desired config and a remote state given directly (no reads). */
-export function planKind<R>(module: ResourceModule<R>, desired: OrgConfig, remote: R, options: { replace?: string[] } = {}): KindPlan {
+export function planKind<R>(
+  module: ResourceModule<R>,
+  desired: OrgConfig,
+  remote: R,
+  options: { replace?: string[]; remote?: Map<Kind, unknown> } = {},
+): KindPlan {
   return module.plan(planContext(desired, options), remote);
 }
 
