@@ -20,9 +20,10 @@ import { mergeDocuments } from './merge.js';
 import type { ValidDocument } from './merge.js';
 import { Problems } from './model.js';
 import { resolveOrg } from './resolve.js';
+import type { z } from 'zod';
 import { ConfigDocument } from './schema.js';
 import { decodeText, firstAlias, parseFile, position } from './source.js';
-import type { DocPath, RawIssue, SourceDocument, SourceFile } from './source.js';
+import type { DocPath, LocateMode, RawIssue, SourceDocument, SourceFile } from './source.js';
 import type { LoadedConfig, OrgConfig } from './types.js';
 
 export interface LoadOptions {
@@ -36,6 +37,16 @@ export interface LoadOptions {
 
 /** Aliases are fine in moderation; far more than a config needs is an attack ("billion laughs"). */
 const MAX_ALIAS_COUNT = 1000;
+/**
+ * Values a document with aliases may expand to. The yaml package's alias count lets one anchored
+ * list of many items be aliased hundreds of times (each alias counts once): the later stages would
+ * then walk millions of values. The largest real configs hold a few hundred thousand.
+ */
+const MAX_EXPANDED_VALUES = 1_000_000;
+/** Problems reported per document: beyond this, more lines would not help anyone (and cost time). */
+const MAX_PROBLEMS_PER_DOCUMENT = 100;
+/** A config file larger than this is not one a person wrote: refused before it is parsed. */
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
 const SUPPORTED_VERSION = 1;
 
 interface Located {
@@ -130,6 +141,16 @@ function checkDocument(source: SourceDocument, ctx: InterpolationContext, proble
     problems.issues.push({ file: source.file, ...position(source.file, offset), path: '', message });
     return undefined;
   }
+  if (firstAlias(doc) !== undefined && expandedSize(js, MAX_EXPANDED_VALUES) > MAX_EXPANDED_VALUES) {
+    const offset = firstAlias(doc)?.range?.[0] ?? doc.contents.range[0];
+    problems.issues.push({
+      file: source.file,
+      ...position(source.file, offset),
+      path: '',
+      message: `the aliases expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en-US')} values: this looks like an alias bomb; write the values out`,
+    });
+    return undefined;
+  }
   const top = js as Record<string, unknown>;
 
   const before = problems.issues.length;
@@ -152,15 +173,69 @@ function checkDocument(source: SourceDocument, ctx: InterpolationContext, proble
 
   const parsed = ConfigDocument.safeParse(input);
   if (!parsed.success) {
-    for (const p of describeIssues(ConfigDocument, parsed.error.issues, input, { secret })) {
+    let reported = 0;
+    // Only the first problems' worth of issues is described: a message costs a did-you-mean search.
+    const { head, rest } = firstIssues(parsed.error.issues, MAX_PROBLEMS_PER_DOCUMENT + 1);
+    let left = rest.count;
+    let firstLeft: { path: DocPath; mode?: LocateMode } | undefined;
+    for (const p of describeIssues(ConfigDocument, head, input, { secret })) {
       // The version was checked above, with a clearer message.
       if (p.path.length === 1 && p.path[0] === 'version') continue;
       if (unresolved.has(JSON.stringify(p.path))) continue;
+      if (reported >= MAX_PROBLEMS_PER_DOCUMENT) {
+        left++;
+        firstLeft ??= p;
+        continue;
+      }
       problems.atPath(source, p.path, p.message, p.mode);
+      reported++;
     }
+    firstLeft ??= rest.at;
+    if (left > 0 && firstLeft) problems.atPath(source, firstLeft.path, `… and ${left} more problems from here on, not listed: fix the ones above first`, firstLeft.mode);
   }
   if (!parsed.success || problems.issues.length > before) return undefined;
   return { source, raw: input, data: parsed.data };
+}
+
+type ZodIssue = z.core.$ZodIssue;
+
+/**
+ * The first issues, `limit` problems' worth (an unknown-keys issue makes one problem per key), and
+ * how many problems the others would make, with the place of the first of them.
+ */
+function firstIssues(issues: readonly ZodIssue[], limit: number): { head: ZodIssue[]; rest: { count: number; at?: { path: DocPath; mode: LocateMode } } } {
+  const head: ZodIssue[] = [];
+  let taken = 0;
+  let count = 0;
+  let at: { path: DocPath; mode: LocateMode } | undefined;
+  for (const issue of issues) {
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys : undefined;
+    const weight = keys ? keys.length : 1;
+    const take = Math.max(0, Math.min(weight, limit - taken));
+    if (take > 0) head.push(keys && take < weight ? ({ ...issue, keys: keys.slice(0, take) } as ZodIssue) : issue);
+    taken += take;
+    if (take < weight) {
+      at ??= keys ? { path: [...(issue.path as (string | number)[]), keys[take]], mode: 'key' } : { path: issue.path as (string | number)[], mode: 'value' };
+      count += weight - take;
+    }
+  }
+  return { head, rest: { count, ...(at ? { at } : {}) } };
+}
+
+/**
+ * How many values a later stage walks in `value`, counting a value reached through several aliases
+ * each time; stops counting past `limit`.
+ */
+function expandedSize(value: unknown, limit: number): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && count <= limit) {
+    const v = stack.pop();
+    count++;
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) stack.push(x);
+  }
+  return count;
 }
 
 function sortIssues(issues: RawIssue[], order: Map<string, number>): ConfigIssue[] {
@@ -229,6 +304,13 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     } catch (e) {
       const empty: SourceFile = { abs, display, rel, raw: Buffer.alloc(0), text: '', lines: new LineCounter() };
       problems.issues.push({ file: empty, line: 1, column: 1, path: '', message: `the file cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
+      continue;
+    }
+    if (raw.length > MAX_FILE_BYTES) {
+      const file: SourceFile = { abs, display, rel, raw, text: '', lines: new LineCounter() };
+      sources.push(file);
+      const mib = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
+      problems.issues.push({ file, line: 1, column: 1, path: '', message: `the file is too large for a config (${mib(raw.length)}; at most ${mib(MAX_FILE_BYTES)})` });
       continue;
     }
     const decoded = decodeText(raw);

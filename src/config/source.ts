@@ -159,12 +159,17 @@ export interface ParsedFile {
 export function parseFile(file: SourceFile): ParsedFile {
   const issues: RawIssue[] = [];
   const at = (offset: number, message: string) => issues.push({ file, ...position(file, offset), path: '', message });
-  const docs = parseAllDocuments(file.text, { lineCounter: file.lines, uniqueKeys: true, prettyErrors: false });
+  // Duplicate keys are found below, in one pass per mapping: the yaml package's own check compares
+  // each key with every earlier one, which takes minutes on a mapping of many keys.
+  const docs = parseAllDocuments(file.text, { lineCounter: file.lines, uniqueKeys: false, prettyErrors: false });
   // An empty stream comes back as an EmptyStream (an array with no documents).
   const all = Array.isArray(docs) ? (docs as Document.Parsed[]) : [];
   const documents: SourceDocument[] = [];
   all.forEach((doc, index) => {
     const problems = [...doc.errors, ...doc.warnings];
+    const duplicates = problems.length === 0 ? duplicateKeys(doc) : [];
+    for (const offset of duplicates) at(offset, YAML_MESSAGES.DUPLICATE_KEY);
+    if (duplicates.length > 0) return;
     for (const e of problems) {
       const quote = e.code === 'MISSING_CHAR' ? /closing (["'])quote/.exec(e.message)?.[1] : undefined;
       if (quote) {
@@ -181,6 +186,26 @@ export function parseFile(file: SourceFile): ParsedFile {
     at(0, 'the file is empty: a config document starts with "version: 1" and an "organization"');
   }
   return { documents, issues };
+}
+
+/**
+ * Offsets of the keys that repeat an earlier key of the same mapping (as the yaml package's
+ * `uniqueKeys` compares them: scalars with equal values), in one pass per mapping.
+ */
+function duplicateKeys(doc: Document.Parsed): number[] {
+  const offsets: number[] = [];
+  visit(doc, {
+    Map(_key, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        const value = pair.key.value;
+        if (seen.has(value)) offsets.push(pair.key.range?.[0] ?? 0);
+        else seen.add(value);
+      }
+    },
+  });
+  return offsets;
 }
 
 /** The first alias node of a document (where an alias problem is reported). */
