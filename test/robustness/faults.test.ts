@@ -30,11 +30,13 @@ const faultsArb = fc.record({
 });
 
 describe('apply under random fault schedules', () => {
-  it('converges with no duplicates (50 random worlds × fault schedules)', async () => {
+  it('converges with no duplicates (40 random worlds × fault schedules)', async () => {
     let struck = 0;
     await fc.assert(
       fc.asyncProperty(currentArb, desiredArb, faultsArb, async (current, desired, faults) => {
-        fc.pre(!renameCollides(current, desired) && knownGap(current, desired) === undefined);
+        // Renames the plan refuses, and the planner's known gaps, are the other test's business.
+        const collides = renameCollides(current, desired);
+        fc.pre(!collides.teams && !collides.shareLinks && knownGap(current, desired) === undefined);
         const config = await loadDocument(desired);
         const emulator = await startEmulator({
           port: 0,
@@ -69,9 +71,9 @@ describe('apply under random fault schedules', () => {
           await emulator.close();
         }
       }),
-      { numRuns: 50, endOnFailure: true, ...(seed !== undefined ? { seed } : {}) },
+      { numRuns: 40, endOnFailure: true, ...(seed !== undefined ? { seed } : {}) },
     );
     // Most runs had faults worth the name.
-    expect(struck).toBeGreaterThan(25);
+    expect(struck).toBeGreaterThan(20);
   }, 120_000);
 });

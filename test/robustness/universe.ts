@@ -418,13 +418,12 @@ export async function duplicates(client: ApiClient): Promise<string[]> {
 
 /**
  * Whether the desired state renames a resource (`renamedFrom`) onto the natural key of another remote
- * resource that stays (its kind is not pruned). The planner does not catch this yet: the apply makes
- * two resources with one key (see the known-gap test in converge.test.ts), so the property leaves
- * these pairs out.
+ * resource that stays (its kind is not pruned): the plan must refuse it with a problem (applying it
+ * would leave two resources with one key).
  */
-export function renameCollides(current: EmulatorState, desired: ConfigDocumentT): boolean {
+export function renameCollides(current: EmulatorState, desired: ConfigDocumentT): { teams: boolean; collections: boolean; shareLinks: boolean } {
   const org = current.organizations?.[0];
-  if (!org) return false;
+  if (!org) return { teams: false, collections: false, shareLinks: false };
   const pruned = new Set(Array.isArray(desired.prune) ? desired.prune : desired.prune === 'all' ? PRUNABLE : []);
   const teamTitles = new Set((org.teams ?? []).map((t) => t.title));
   const topCollections = (org.collections ?? []) as Array<{ title: string; collections?: Array<{ title: string }> }>;
@@ -432,11 +431,11 @@ export function renameCollides(current: EmulatorState, desired: ConfigDocumentT)
   const linkNames = new Set(((org.sites?.[0]?.shareLinks ?? []) as Array<{ name: string }>).map((l) => l.name));
   const collides = (renamedFrom: string | undefined, own: string, keys: Set<string>, kind: string) =>
     renamedFrom !== undefined && keys.has(renamedFrom) && keys.has(own) && !pruned.has(kind as (typeof PRUNABLE)[number]);
-  return (
-    (desired.teams ?? []).some((t) => collides(t.renamedFrom, t.title, teamTitles, 'teams')) ||
-    (desired.collections ?? []).some((c) => collides(c.renamedFrom, c.title, collectionPathSet, 'collections')) ||
-    (desired.sites?.[0]?.shareLinks ?? []).some((l) => collides(l.renamedFrom, l.name, linkNames, 'shareLinks'))
-  );
+  return {
+    teams: (desired.teams ?? []).some((t) => collides(t.renamedFrom, t.title, teamTitles, 'teams')),
+    collections: (desired.collections ?? []).some((c) => collides(c.renamedFrom, c.title, collectionPathSet, 'collections')),
+    shareLinks: (desired.sites?.[0]?.shareLinks ?? []).some((l) => collides(l.renamedFrom, l.name, linkNames, 'shareLinks')),
+  };
 }
 
 /**
@@ -445,10 +444,8 @@ export function renameCollides(current: EmulatorState, desired: ConfigDocumentT)
  * - a site space given a path that another site space of the same section holds now (a swap of
  *   paths, or a path freed by a delete): the PATCH is refused (400), as the plan has no step that
  *   frees the path first;
- * - collections pruned, a config collection renamed (`renamedFrom`) onto the path of a remote
- *   collection that the plan deletes, with spaces in the config: the plan's steps form a cycle
- *   (the delete waits for every space move; a move into the renamed collection waits for every step
- *   at its address, the delete included).
+ * - a collection renamed onto the path of a remote collection that stays (collections not pruned):
+ *   no plan problem, and the apply leaves two collections at one path.
  */
 export function knownGap(current: EmulatorState, desired: ConfigDocumentT): string | undefined {
   const org = current.organizations?.[0];
@@ -460,11 +457,6 @@ export function knownGap(current: EmulatorState, desired: ConfigDocumentT): stri
     const holders = new Map((remote.siteSpaces ?? []).filter((x) => x.path !== undefined).map((x) => [x.path as string, x.space]));
     if ((section.siteSpaces ?? []).some((x) => x.path !== undefined && holders.has(x.path) && holders.get(x.path) !== x.space)) return 'site space path held by another';
   }
-  const pruned = desired.prune === 'all' || (Array.isArray(desired.prune) && desired.prune.includes('collections'));
-  if (pruned && desired.spaces !== undefined) {
-    const tops = (org.collections ?? []) as Array<{ title: string; collections?: Array<{ title: string }> }>;
-    const paths = new Set(tops.flatMap((c) => [c.title, ...(c.collections ?? []).map((k) => `${c.title}/${k.title}`)]));
-    if ((desired.collections ?? []).some((c) => c.renamedFrom !== undefined && paths.has(c.renamedFrom) && paths.has(c.title))) return 'collection renamed onto a pruned one';
-  }
+  if (renameCollides(current, desired).collections) return 'collection renamed onto a path another keeps';
   return undefined;
 }
