@@ -7,7 +7,7 @@
 import type { CollectionT } from '../config/schema.js';
 import { fingerprintEntries } from '../plan/fingerprint.js';
 import type { JsonObject, JsonValue, RequestSpec } from '../plan/types.js';
-import { diffFields } from './common.js';
+import { collisionMessage, diffFields } from './common.js';
 import { emptyKindPlan, enc, orgPath } from './organization.js';
 import type { DraftStep, KindPlan, ReadContext, ResourceModule } from './types.js';
 import type { RemoteSpaces } from './spaces.js';
@@ -143,6 +143,15 @@ export const collectionsModule: ResourceModule<RemoteCollection[] | undefined> =
     const prints: Array<[string, unknown]> = [];
     const steps: DraftStep[] = [];
     const pathOfRemote = (id: string | null | undefined) => (id ? (resolved.remotePath.get(id) ?? id) : null);
+    if (!ctx.prunes('collections')) {
+      // A rename onto the path a kept (unmanaged) collection holds would leave two with one path.
+      const heldPaths = new Set(resolved.unmatched.map((c) => resolved.remotePath.get(c.id)));
+      for (const e of resolved.entries) {
+        if (e.remote && e.matchedBy !== 'key' && heldPaths.has(e.path) && resolved.remotePath.get(e.remote.id) !== e.path) {
+          kp.problems.push({ org: ctx.org, address: collectionAddress(e.path), message: collisionMessage('collections', e.path, 'collections') });
+        }
+      }
+    }
 
     for (const e of resolved.entries) {
       const address = collectionAddress(e.path);

@@ -68,7 +68,7 @@ describe('plan → apply → plan is empty, for random current and desired state
         const r = await roundTrip(current, desired, emulatorSeed);
         for (const p of r.planned) covered.add(p);
         const collides = renameCollides(current, desired);
-        if (collides.teams || collides.shareLinks) {
+        if (collides.teams || collides.shareLinks || collides.collections) {
           // A rename onto a key another remote resource keeps: refused by the plan, nothing applied.
           expect(r.problems.join('\n')).toMatch(/renamed|rename/i);
           return;
@@ -135,14 +135,18 @@ describe('renames onto a pruned collection path', () => {
   });
 });
 
-describe('known gaps (it.fails: each passes while the gap is there)', () => {
-  it.fails('renaming a collection onto the path of an unmanaged one is a plan problem, not a duplicate', async () => {
+describe('a collection renamed onto an unmanaged path', () => {
+  it('renaming a collection onto the path of an unmanaged one is a plan problem, not a duplicate', async () => {
     const current = world({ collections: [{ title: 'Beta' }, { title: 'Gamma' }] });
     const desired = config({ collections: [{ title: 'Beta', renamedFrom: 'Gamma' }] });
     const r = await roundTrip(current, desired);
-    // Today: no problem; the PATCH renames Gamma to Beta, and two top-level collections are "Beta".
-    expect(r.problems.length > 0 || r.duplicates.length === 0).toBe(true);
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]).toMatch(/two collections/);
+    expect(r.duplicates).toEqual([]);
   });
+});
+
+describe('known gaps (it.fails: each passes while the gap is there)', () => {
 
   it.fails('swapping the paths of two site spaces of a section converges', async () => {
     const current = world({
