@@ -1,0 +1,201 @@
+/**
+ * Every error path of the CLI prints one clear line first — `error: …`, or `file:line:column: …` for
+ * problems of a config — and no stack trace, and exits with the documented code (1, or 3 when a
+ * safety rule refuses an apply). Runs the built CLI (bin/run.js → dist) as a user would, against
+ * the emulator on loopback, or against a closed port.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadEmulatorState, startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const BIN = join(ROOT, 'bin/run.js');
+/** A token value that must never be printed. */
+const BAD_TOKEN = 'not-a-real-token-5f1d';
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<Result> {
+  if (!existsSync(join(ROOT, 'dist/commands/plan.js'))) throw new Error('dist/ is missing: run `npm run build` before the CLI tests');
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const STACK_LINE = /^\s+at \S/m;
+const CONFIG_LINE = /^[^\s:][^:]*:\d+:\d+: \S/;
+
+/** Progress lines of an apply that got under way (`✓ …`, `✗ …`): they come before any failure is known. */
+const PROGRESS_LINE = /^[✓✗↻⋯…»] /;
+
+/**
+ * One clear first line (after the progress lines of an apply that started), no stack anywhere, the
+ * expected exit code, no secret in the output.
+ */
+function expectCleanFailure(r: Result, code: number, first?: RegExp): void {
+  const lines = r.stderr.split('\n').filter((l) => l.trim() !== '' && !PROGRESS_LINE.test(l));
+  const shown = `exit ${r.code}\nstderr:\n${r.stderr}\nstdout:\n${r.stdout.slice(0, 2000)}`;
+  expect(r.code, shown).toBe(code);
+  expect(lines.length, shown).toBeGreaterThan(0);
+  expect(lines[0].startsWith('error: ') || CONFIG_LINE.test(lines[0]), `first line: ${lines[0]}`).toBe(true);
+  if (first) expect(lines[0], shown).toMatch(first);
+  expect(r.stderr, shown).not.toMatch(STACK_LINE);
+  expect(r.stdout, shown).not.toMatch(STACK_LINE);
+  expect(`${r.stdout}${r.stderr}`).not.toContain(BAD_TOKEN);
+  // One clear line: what went wrong is said once, not once per layer.
+  expect(lines.filter((l) => l.startsWith('error: ')).length, shown).toBeLessThanOrEqual(1);
+}
+
+let dir: string;
+let emulator: RunningEmulator;
+let env: Record<string, string>;
+let closedPort: number;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'docplane-cli-errors-'));
+  for (const part of ['docplane.yaml', 'certs', 'integrations']) cpSync(join(ROOT, 'examples', part), join(dir, part), { recursive: true });
+  writeFileSync(join(dir, 'bad-schema.yaml'), 'version: 1\norganization:\n  id: org_acme\nteams:\n  - title: ""\n    colour: red\n');
+  writeFileSync(join(dir, 'bad-yaml.yaml'), 'version: 1\norganization: {id: org_acme\nteams: [\n');
+  writeFileSync(join(dir, 'small.yaml'), 'version: 1\norganization:\n  id: org_acme\n  title: Acme Renamed\n');
+  writeFileSync(join(dir, 'prune-all-teams.yaml'), 'version: 1\norganization: {id: org_acme}\nteams: []\nprune: [teams]\nsafety: {maxDeletes: 0}\n');
+  writeFileSync(join(dir, 'not-a-plan.json'), '{"formatVersion": 1, "steps": "nope"');
+  mkdirSync(join(dir, 'full'));
+  writeFileSync(join(dir, 'full', 'keep.txt'), 'something already here\n');
+  emulator = await startEmulator({ port: 0, state: loadEmulatorState(join(ROOT, 'examples/emulator-state.yaml')), seed: 3 });
+  env = { DOCPLANE_API_URL: emulator.url, DOCPLANE_TOKEN: 'dev-token', ANALYTICS_KEY: 'k' };
+  // A port that was just free: nothing listens there.
+  closedPort = await new Promise<number>((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('every error path prints one clear line and no stack trace', () => {
+  it('an unknown command', async () => {
+    expectCleanFailure(await cli(['frobnicate']), 1, /frobnicate/);
+  });
+
+  it('an unknown flag', async () => {
+    expectCleanFailure(await cli(['plan', '--no-such-flag']), 1, /--no-such-flag/);
+  });
+
+  it('a flag value of the wrong type, saying which flag and what was expected', async () => {
+    expectCleanFailure(await cli(['plan', '--concurrency', 'abc']), 1, /concurrency.*(integer|number)/i);
+  });
+
+  it('a flag value outside its choices', async () => {
+    expectCleanFailure(await cli(['plan', '--format', 'xml']), 1, /format/);
+  });
+
+  it('a missing config', async () => {
+    expectCleanFailure(await cli(['plan', '-c', 'nope.yaml'], env, dir), 1, /nope\.yaml/);
+  });
+
+  it('a config that breaks the schema: file:line:column lines first', async () => {
+    const r = await cli(['validate', '-c', 'bad-schema.yaml'], {}, dir);
+    expectCleanFailure(r, 1, /^bad-schema\.yaml:5:/);
+    expect(r.stderr).toMatch(/bad-schema\.yaml:6:\d+: .*colour/);
+  });
+
+  it('a config that is not valid YAML, on plan', async () => {
+    expectCleanFailure(await cli(['plan', '-c', 'bad-yaml.yaml'], env, dir), 1, /^bad-yaml\.yaml:\d+:\d+: /);
+  });
+
+  it('no API URL', async () => {
+    expectCleanFailure(await cli(['plan', '-c', 'small.yaml'], { DOCPLANE_TOKEN: 'dev-token' }, dir), 1, /API URL/i);
+  });
+
+  it('plain http to a host that is not loopback, refused before any request', async () => {
+    expectCleanFailure(await cli(['plan', '-c', 'small.yaml', '--api-url', 'http://docs.example.com'], { DOCPLANE_TOKEN: 'dev-token' }, dir), 1, /http/);
+  });
+
+  it('no token', async () => {
+    expectCleanFailure(await cli(['plan', '-c', 'small.yaml'], { DOCPLANE_API_URL: emulator.url }, dir), 1, /token/i);
+  });
+
+  it('a token file that does not exist', async () => {
+    expectCleanFailure(await cli(['plan', '-c', 'small.yaml', '--token-file', 'no-such-token'], { DOCPLANE_API_URL: emulator.url }, dir), 1, /token file/);
+  });
+
+  it('an unreachable API (a closed port on 127.0.0.1)', async () => {
+    const r = await cli(['plan', '-c', 'small.yaml', '--timeout', '2'], { DOCPLANE_API_URL: `http://127.0.0.1:${closedPort}`, DOCPLANE_TOKEN: 'dev-token' }, dir);
+    expectCleanFailure(r, 1, /GET \/v1\/orgs\/org_acme.*(no answer|refused)/);
+  });
+
+  it('a token the API does not accept (401), never printed', async () => {
+    expectCleanFailure(await cli(['plan', '-c', 'small.yaml'], { ...env, DOCPLANE_TOKEN: BAD_TOKEN }, dir), 1, /401/);
+  });
+
+  it('a read-only token on apply (403)', async () => {
+    expectCleanFailure(await cli(['apply', '-c', 'small.yaml', '--auto-approve'], { ...env, DOCPLANE_TOKEN: 'read-token' }, dir), 1, /403/);
+  });
+
+  it('apply without --auto-approve and not in a terminal', async () => {
+    expectCleanFailure(await cli(['apply', '-c', 'small.yaml'], env, dir), 1, /confirmation|auto-approve/);
+  });
+
+  it('a safety rule refusing an apply: exit 3', async () => {
+    expectCleanFailure(await cli(['apply', '-c', 'prune-all-teams.yaml', '--auto-approve'], env, dir), 3, /safety|maxDeletes/);
+  });
+
+  it('a plan file that does not exist, and one that is not a plan', async () => {
+    expectCleanFailure(await cli(['apply', 'missing-plan.json'], env, dir), 1, /missing-plan\.json/);
+    expectCleanFailure(await cli(['apply', 'not-a-plan.json'], env, dir), 1, /not-a-plan\.json/);
+  });
+
+  it('a stale plan file: the remote state moved since the plan', async () => {
+    const own = await startEmulator({ port: 0, state: loadEmulatorState(join(ROOT, 'examples/emulator-state.yaml')), seed: 4 });
+    try {
+      const ownEnv = { ...env, DOCPLANE_API_URL: own.url };
+      const planned = await cli(['plan', '-c', 'small.yaml', '--out', 'stale-plan.json'], ownEnv, dir);
+      expect(planned.code, planned.stderr).toBe(0);
+      expect(readFileSync(join(dir, 'stale-plan.json'), 'utf8')).toContain('Acme Renamed');
+      // Someone renames the organization behind docplane's back.
+      const res = await fetch(`${own.url}/v1/orgs/org_acme`, {
+        method: 'PATCH',
+        headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'Acme by hand' }),
+      });
+      expect(res.ok).toBe(true);
+      expectCleanFailure(await cli(['apply', 'stale-plan.json', '-c', 'small.yaml'], ownEnv, dir), 1, /stale/);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('import into a folder that is not empty', async () => {
+    expectCleanFailure(await cli(['import', '--org', 'org_acme', '--out', 'full'], env, dir), 1, /full/);
+  });
+
+  it('an import of an organization that does not exist', async () => {
+    expectCleanFailure(await cli(['import', '--org', 'org_nope', '--out', '-'], env, dir), 1, /org_nope|404/);
+  });
+
+  it('the emulator with a state file that does not exist', async () => {
+    expectCleanFailure(await cli(['emulator', '--port', '0', '--state', 'no-such-state.yaml'], {}, dir), 1, /no-such-state\.yaml/);
+  });
+});
