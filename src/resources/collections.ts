@@ -156,7 +156,9 @@ export const collectionsModule: ResourceModule<RemoteCollection[] | undefined> =
     for (const e of resolved.entries) {
       const address = collectionAddress(e.path);
       const parent = e.parentPath === undefined ? undefined : collectionIdOrRef(ctx.org, e.parentPath, resolved);
-      const needs = parent ? [parent.address] : [];
+      // Only the parent's create: requests name the parent by id, so its rename or move need not come
+      // first, and the delete of a pruned collection that held the parent's path never blocks it.
+      const needs = parent ? [`${parent.address}:create`] : [];
       const settings: JsonObject = {};
       if (e.node.description !== undefined) settings.description = e.node.description;
       if (e.node.defaultLevel !== undefined) settings.defaultLevel = e.node.defaultLevel;

@@ -85,7 +85,7 @@ describe('spaces', () => {
 
   it('makes the update and move of a restored space wait for the restore only', () => {
     const kp = planKind(spacesModule, orgConfig({ spaces: [{ id: 'space_old', editMode: 'locked', collection: 'Product' }] }), remote());
-    expect(kp.steps.map((s) => s.needs)).toEqual([[], ['spaces["space_old"]:restore'], ['spaces["space_old"]:restore', 'collections["Product"]']]);
+    expect(kp.steps.map((s) => s.needs)).toEqual([[], ['spaces["space_old"]:restore'], ['spaces["space_old"]:restore', 'collections["Product"]:create']]);
     expect(kp.steps[0]).toMatchObject({ before: { deletedAt: '2025-01-01T00:00:00Z' }, after: { deletedAt: null } });
   });
 

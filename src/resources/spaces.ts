@@ -177,7 +177,10 @@ export const spacesModule: ResourceModule<RemoteSpaces | undefined> = {
             after: moveAfter,
             changes: diffFields(moveBefore, moveAfter),
             requests: [{ method: 'POST', path: `/v1/spaces/${enc(d.id)}/move`, body: { parent: target ? target.id : null } }],
-            needs: [...afterRestore, ...(target ? [target.address] : [])],
+            // Only the target collection's create: a move goes by id, so an existing collection's
+            // rename or move need not come first, and the delete of a pruned collection that held
+            // its path before waits for this move (not the other way round).
+            needs: [...afterRestore, ...(target ? [`${target.address}:create`] : [])],
             remoteId: d.id,
           });
           touched = true;

@@ -5,10 +5,10 @@
  * the planner's planOrgs and the executor's applyPlan, the ones the CLI uses. fast-check prints the
  * seed and the counterexample on failure; rerun one with DOCPLANE_FC_SEED=<seed>.
  *
- * The gaps the property found are shown by tests below: fixed ones as plain tests, the one still
- * open as an `it.fails` test (it passes while the gap is there); the property leaves the open one's
- * pairs out (universe.ts knownGap) and expects a plan problem for a rename onto a key another remote
- * resource keeps (universe.ts renameCollides).
+ * The gaps the property found (renames onto held keys, path swaps, dependency cycles between a
+ * pruned collection and what takes its path) are fixed and kept as plain tests below; the property
+ * expects a plan problem for a rename onto a key another remote resource keeps (universe.ts
+ * renameCollides).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import { applyPlan } from '../../src/apply/executor.js';
 import type { ConfigDocumentT } from '../../src/config/schema.js';
 import { startEmulator, type EmulatorState } from '../../src/emulator/server.js';
 import { planOrgs } from '../../src/plan/run.js';
-import { currentArb, desiredArb, duplicates, knownGap, loadDocument, ORG, renameCollides, SITE, SPACES, USERS } from './universe.js';
+import { currentArb, desiredArb, duplicates, loadDocument, ORG, renameCollides, SITE, SPACES, USERS } from './universe.js';
 
 const seed = process.env.DOCPLANE_FC_SEED ? Number(process.env.DOCPLANE_FC_SEED) : undefined;
 const opts = { toolVersion: 'robustness' };
@@ -64,7 +64,6 @@ describe('plan → apply → plan is empty, for random current and desired state
     const covered = new Set<string>();
     await fc.assert(
       fc.asyncProperty(currentArb, desiredArb, fc.nat(1000), async (current, desired, emulatorSeed) => {
-        fc.pre(knownGap(current, desired) === undefined);
         const r = await roundTrip(current, desired, emulatorSeed);
         for (const p of r.planned) covered.add(p);
         const collides = renameCollides(current, desired);
@@ -88,7 +87,7 @@ describe('plan → apply → plan is empty, for random current and desired state
   });
 });
 
-// ---- known gaps ------------------------------------------------------------------------------------
+// ---- gaps the property found, fixed ------------------------------------------------------------------------------------
 
 function world(extra: Record<string, unknown>): EmulatorState {
   return {
@@ -146,9 +145,8 @@ describe('a collection renamed onto an unmanaged path', () => {
   });
 });
 
-describe('known gaps (it.fails: each passes while the gap is there)', () => {
-
-  it.fails('swapping the paths of two site spaces of a section converges', async () => {
+describe('site-space path swaps', () => {
+  it('swapping the paths of two site spaces of a section converges', async () => {
     const current = world({
       sites: [
         {
@@ -162,7 +160,6 @@ describe('known gaps (it.fails: each passes while the gap is there)', () => {
       sites: [{ id: SITE, sections: [{ path: 'guides', title: 'Guides', space: 'space_2', siteSpaces: [{ space: 'space_6', path: 'v2' }, { space: 'space_7', path: 'v1' }] }] }],
     });
     const r = await roundTrip(current, desired);
-    // Today: both PATCHes are refused, "path: v2 is already the path of site space …".
     expect(r.failed).toEqual([]);
     expect(r.left).toEqual([]);
   });

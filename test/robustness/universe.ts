@@ -438,22 +438,3 @@ export function renameCollides(current: EmulatorState, desired: ConfigDocumentT)
   };
 }
 
-/**
- * Known gaps of the planner, found by the property test and shown by the known-gap tests in
- * converge.test.ts; the property leaves these pairs out until they are fixed:
- * - a site space given a path that another site space of the same section holds now (a swap of
- *   paths, or a path freed by a delete): the PATCH is refused (400), as the plan has no step that
- *   frees the path first.
- */
-export function knownGap(current: EmulatorState, desired: ConfigDocumentT): string | undefined {
-  const org = current.organizations?.[0];
-  if (!org) return undefined;
-  const remoteSections = (org.sites?.[0]?.sections ?? []) as Array<{ path: string; siteSpaces?: Array<{ space: string; path?: string }> }>;
-  for (const section of desired.sites?.[0]?.sections ?? []) {
-    const remote = remoteSections.find((r) => r.path === section.path);
-    if (!remote) continue;
-    const holders = new Map((remote.siteSpaces ?? []).filter((x) => x.path !== undefined).map((x) => [x.path as string, x.space]));
-    if ((section.siteSpaces ?? []).some((x) => x.path !== undefined && holders.has(x.path) && holders.get(x.path) !== x.space)) return 'site space path held by another';
-  }
-  return undefined;
-}

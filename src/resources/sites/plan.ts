@@ -173,6 +173,20 @@ export function pathNeed(
   return [first.step];
 }
 
+/**
+ * The steps of a cycle of path renames through `self` (A takes B's path, B takes A's: a swap), in
+ * chain order without `self`; undefined when taking `path` closes no cycle.
+ */
+export function pathCycle(self: string, path: string, holders: ReadonlyMap<string, { step: string; takes?: string }>): string[] | undefined {
+  const chain: string[] = [];
+  for (let h = holders.get(path); h !== undefined; h = h.takes === undefined ? undefined : holders.get(h.takes)) {
+    if (h.step.startsWith(`${self}:`)) return chain;
+    if (chain.includes(h.step) || h.takes === undefined) return undefined;
+    chain.push(h.step);
+  }
+  return undefined;
+}
+
 export interface SiteInput {
   org: string;
   site: SiteT;
@@ -452,15 +466,29 @@ export function planSite(input: SiteInput): SitePlans {
       }
     }
     for (const d of sp.deletes) if (d.remote.path) holders.set(d.remote.path, { step: `${d.address}:delete` });
+    const remoteIdAtPath = new Map<string, string>();
+    for (const { remote: r } of sp.pairs) if (r?.path) remoteIdAtPath.set(r.path, r.id);
     for (const { desired: d, remote: r } of sp.pairs) {
       const address = siteSpaceAddress(site.id, e.cfg.path, d.space);
       const wanted = compact({ path: d.path, condition: d.condition }) as JsonObject;
-      const pathNeeds = d.path !== undefined && d.path !== r?.path ? pathNeed(address, d.path, holders) : [];
+      let pathNeeds = d.path !== undefined && d.path !== r?.path ? pathNeed(address, d.path, holders) : [];
+      // A swap (or rotation) of paths: no order of single renames works. The first step of the cycle
+      // (by address) parks the holder of its path on a temporary path, then takes the path; the
+      // others wait for their holders as usual, and the holder ends on its own path last.
+      const updateRequests: RequestSpec[] = [];
+      const cycle = r && d.path !== undefined && d.path !== r.path ? pathCycle(address, d.path, holders) : undefined;
+      if (cycle && cycle.length > 0 && d.path !== undefined) {
+        if (cycle.every((step) => `${address}:update` < step)) {
+          const holderId = remoteIdAtPath.get(d.path) as string;
+          updateRequests.push({ method: 'PATCH', path: `${base}/site-spaces/${enc(holderId)}`, body: { path: `docplane-swap-${holderId}`.slice(0, 100) } });
+        } else pathNeeds = [cycle[0]];
+      }
       if (r) {
         keyOfSpace.set(d.space, r.id);
         const { before, after } = differing(pick(r, SITE_SPACE_FIELDS), wanted);
         if (Object.keys(after).length === 0) continue;
         stepAddresses.push(address);
+        updateRequests.push({ method: 'PATCH', path: `${base}/site-spaces/${enc(r.id)}`, body: after });
         push(
           {
             address,
@@ -469,7 +497,7 @@ export function planSite(input: SiteInput): SitePlans {
             before,
             after,
             changes: diffFields(before, after),
-            requests: [{ method: 'PATCH', path: `${base}/site-spaces/${enc(r.id)}`, body: after }],
+            requests: updateRequests,
             needs: pathNeeds,
             remoteId: r.id,
           },
