@@ -40,8 +40,9 @@ describe('applyPlan: scheduling', () => {
     const result = await applyPlan(makePlan([a, b, c, d]), client, { concurrency: 1 });
     expect(result.applied.map((o) => o.step)).toEqual([a.id, b.id, c.id, d.id]);
     expect(result.failed).toEqual([]);
-    // Concurrency 1: a's first request, then c (ready from the start, queued before a's second request).
-    expect(log).toEqual(['PATCH /a1', 'PATCH /c', 'PATCH /a2', 'PATCH /b', 'PATCH /d']);
+    // Concurrency 1, the longest remaining chain first: a (a1, a2, b, d: 4 requests) before c (c, d: 2),
+    // then c before b (equal chains: c was queued first).
+    expect(log).toEqual(['PATCH /a1', 'PATCH /a2', 'PATCH /c', 'PATCH /b', 'PATCH /d']);
     expect(log.indexOf('PATCH /b')).toBeGreaterThan(log.indexOf('PATCH /a2'));
     expect(log.indexOf('PATCH /d')).toBeGreaterThan(log.indexOf('PATCH /b'));
     expect(result.applied.find((o) => o.step === a.id)?.requests).toBe(2);

@@ -6,13 +6,13 @@
  * Creates are the delicate part: a create whose answer is lost may still have happened, so it is
  * never blindly resent; the resource is looked up by its natural key first (RequestSpec.lookup).
  */
-import pLimit from 'p-limit';
 import type { ApiClient, ApiResponse, Query } from '../api/types.js';
 import { requestedWait } from '../api/retry.js';
 import { ApiError, BugError, DocplaneError } from '../core/errors.js';
 import type { Secret } from '../core/secrets.js';
 import { stableStringify } from '../core/json.js';
 import type { Action, JsonValue, Plan, RequestSpec, Step } from '../plan/types.js';
+import { priorityLimit } from './priority-limit.js';
 import { resolveSecrets, resolveString, resolveValue, type Captures } from './tokens.js';
 
 export interface ApplyOptions {
@@ -102,7 +102,8 @@ type State = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
 interface Run {
   readonly client: ApiClient;
   readonly options: ApplyOptions;
-  readonly limit: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Through the concurrency limit, the longest remaining chain first (see criticalPaths). */
+  readonly limit: <T>(step: Step, fn: () => Promise<T>) => Promise<T>;
   readonly captures: { known: Set<string>; values: Map<string, unknown> };
   readonly sent: Map<string, number>;
   stopped?: string;
@@ -115,11 +116,12 @@ export async function applyPlan(plan: Plan, client: ApiClient, options: ApplyOpt
   const order = new Map(steps.map((s, i) => [s.id, i]));
   const state = new Map<string, State>(steps.map((s) => [s.id, 'pending']));
   const outcomes = new Map<string, StepOutcome>();
-  const limiter = pLimit(Math.max(1, Math.floor(options.concurrency)));
+  const limiter = priorityLimit(options.concurrency);
+  const priority = criticalPaths(steps);
   const run: Run = {
     client,
     options,
-    limit: (fn) => limiter(fn),
+    limit: (step, fn) => limiter(fn, priority.get(step.id) ?? 0),
     captures: {
       known: new Set(steps.filter((s) => s.requests.some((r) => r.capture)).map((s) => `${s.org}/${s.address}`)),
       values: new Map(),
@@ -159,6 +161,21 @@ export async function applyPlan(plan: Plan, client: ApiClient, options: ApplyOpt
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
+  // Who waits on whom, so that a settled step looks at its own dependents only: the run costs
+  // O(steps + dependencies), not a pass over every step each time one settles.
+  const dependents = new Map<string, Step[]>();
+  const waiting = new Map<string, number>();
+  for (const step of steps) {
+    const deps = [...new Set(step.dependsOn)].filter((d) => order.has(d));
+    waiting.set(step.id, deps.length);
+    for (const d of deps) {
+      const list = dependents.get(d);
+      if (list) list.push(step);
+      else dependents.set(d, [step]);
+    }
+  }
+  const byPlanOrder = (a: Step, b: Step) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0);
+
   return new Promise<ApplyResult>((resolve) => {
     let running = 0;
 
@@ -175,64 +192,72 @@ export async function applyPlan(plan: Plan, client: ApiClient, options: ApplyOpt
       });
     };
 
-    /** Skips every pending step that needs a failed or skipped one, transitively. */
-    const propagate = () => {
-      let changed = true;
-      while (changed) {
-        changed = false;
-        for (const step of steps) {
-          if (state.get(step.id) !== 'pending') continue;
-          const blocker = step.dependsOn.find((d) => state.get(d) === 'failed' || state.get(d) === 'skipped');
-          if (blocker === undefined) continue;
-          const cause = state.get(blocker) === 'failed' ? blocker : (outcomes.get(blocker)?.cause ?? blocker);
-          const outcome = outcomeOf(step, { cause, message: `not run: it needs ${cause}, which failed` });
-          state.set(step.id, 'skipped');
-          outcomes.set(step.id, outcome);
-          finished += 1;
-          emit({ type: 'step-skipped', step, outcome, finished, total });
-          changed = true;
+    /** Skips every pending step that needs `root` (failed or skipped), transitively, in plan order. */
+    const propagate = (root: Step) => {
+      const reached = new Set<Step>();
+      const stack = [root];
+      while (stack.length > 0) {
+        for (const d of dependents.get((stack.pop() as Step).id) ?? []) {
+          if (state.get(d.id) !== 'pending' || reached.has(d)) continue;
+          reached.add(d);
+          stack.push(d);
         }
+      }
+      // Plan order puts a step's dependencies first: each blocker below is already failed or skipped.
+      for (const step of [...reached].sort(byPlanOrder)) {
+        const blocker = step.dependsOn.find((d) => state.get(d) === 'failed' || state.get(d) === 'skipped');
+        if (blocker === undefined) continue;
+        const cause = state.get(blocker) === 'failed' ? blocker : (outcomes.get(blocker)?.cause ?? blocker);
+        const outcome = outcomeOf(step, { cause, message: `not run: it needs ${cause}, which failed` });
+        state.set(step.id, 'skipped');
+        outcomes.set(step.id, outcome);
+        finished += 1;
+        emit({ type: 'step-skipped', step, outcome, finished, total });
       }
     };
 
-    const schedule = () => {
-      propagate();
+    const skipPending = () => {
+      for (const step of steps) {
+        if (state.get(step.id) !== 'pending') continue;
+        const outcome = outcomeOf(step, { message: 'not run: the run stopped' });
+        state.set(step.id, 'skipped');
+        outcomes.set(step.id, outcome);
+        finished += 1;
+        emit({ type: 'step-skipped', step, outcome, finished, total });
+      }
+    };
+
+    /** Starts the given steps that are ready, in plan order, so that runs of the same plan start alike. */
+    const start = (candidates: Step[]) => {
       if (run.stopped) {
-        for (const step of steps) {
-          if (state.get(step.id) !== 'pending') continue;
-          const outcome = outcomeOf(step, { message: 'not run: the run stopped' });
-          state.set(step.id, 'skipped');
-          outcomes.set(step.id, outcome);
-          finished += 1;
-          emit({ type: 'step-skipped', step, outcome, finished, total });
-        }
-      } else {
-        // Plan order among the ready steps, so that runs of the same plan start alike.
-        for (const step of steps) {
-          if (state.get(step.id) !== 'pending') continue;
-          if (!step.dependsOn.every((d) => state.get(d) === 'done')) continue;
-          state.set(step.id, 'running');
-          running += 1;
-          started += 1;
-          emit({ type: 'step-start', step, started, total });
-          void runStep(run, step).then(
-            () => settle(step, undefined),
-            (err: unknown) => settle(step, err),
-          );
-        }
+        skipPending();
+        return;
       }
-      if (running === 0) {
-        // Nothing in flight and nothing startable: whatever is still pending waits on a cycle.
-        for (const step of steps) {
-          if (state.get(step.id) !== 'pending') continue;
-          const outcome = outcomeOf(step, { message: new BugError(`step ${step.id} waits on a dependency cycle`).message });
-          state.set(step.id, 'failed');
-          outcomes.set(step.id, outcome);
-          finished += 1;
-          emit({ type: 'step-failed', step, outcome, error: undefined, finished, total });
-        }
-        finish();
+      for (const step of candidates.sort(byPlanOrder)) {
+        if (state.get(step.id) !== 'pending' || waiting.get(step.id) !== 0) continue;
+        state.set(step.id, 'running');
+        running += 1;
+        started += 1;
+        emit({ type: 'step-start', step, started, total });
+        void runStep(run, step).then(
+          () => settle(step, undefined),
+          (err: unknown) => settle(step, err),
+        );
       }
+    };
+
+    const finishIfIdle = () => {
+      if (running > 0) return;
+      // Nothing in flight and nothing startable: whatever is still pending waits on a cycle.
+      for (const step of steps) {
+        if (state.get(step.id) !== 'pending') continue;
+        const outcome = outcomeOf(step, { message: new BugError(`step ${step.id} waits on a dependency cycle`).message });
+        state.set(step.id, 'failed');
+        outcomes.set(step.id, outcome);
+        finished += 1;
+        emit({ type: 'step-failed', step, outcome, error: undefined, finished, total });
+      }
+      finish();
     };
 
     const settle = (step: Step, err: unknown) => {
@@ -259,11 +284,59 @@ export async function applyPlan(plan: Plan, client: ApiClient, options: ApplyOpt
         outcomes.set(step.id, outcome);
         emit({ type: 'step-failed', step, outcome, error: err, finished, total });
       }
-      schedule();
+      if (state.get(step.id) === 'done') {
+        const ready: Step[] = [];
+        for (const d of dependents.get(step.id) ?? []) {
+          const left = (waiting.get(d.id) as number) - 1;
+          waiting.set(d.id, left);
+          if (left === 0) ready.push(d);
+        }
+        start(ready);
+      } else {
+        propagate(step);
+        if (run.stopped) skipPending();
+      }
+      finishIfIdle();
     };
 
-    schedule();
+    // Steps failed before the start (unknown dependencies) take their dependents with them.
+    for (const step of steps) if (state.get(step.id) === 'failed') propagate(step);
+    start(steps.filter((s) => waiting.get(s.id) === 0));
+    finishIfIdle();
   });
+}
+
+/**
+ * Each step's remaining critical path: its own requests plus the longest chain of requests among
+ * the steps that wait on it, transitively. The limiter sends requests of the longest chains first.
+ */
+function criticalPaths(steps: readonly Step[]): Map<string, number> {
+  const byId = new Map(steps.map((s) => [s.id, s]));
+  const dependents = new Map<string, string[]>();
+  for (const s of steps) {
+    for (const d of s.dependsOn) {
+      const list = dependents.get(d);
+      if (list) list.push(s.id);
+      else dependents.set(d, [s.id]);
+    }
+  }
+  const memo = new Map<string, number>();
+  const visiting = new Set<string>();
+  const chain = (id: string): number => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    // A cycle (reported when the run reaches it) must not loop here.
+    if (visiting.has(id)) return 0;
+    visiting.add(id);
+    const after = (dependents.get(id) ?? []).reduce((m, d) => Math.max(m, chain(d)), 0);
+    visiting.delete(id);
+    const total = (byId.get(id)?.requests.length ?? 0) + after;
+    memo.set(id, total);
+    return total;
+  };
+  // From the last step back: its dependents come later in plan order, so the recursion stays shallow.
+  for (let i = steps.length - 1; i >= 0; i--) chain(steps[i].id);
+  return memo;
 }
 
 function errorMessage(err: unknown): string {
@@ -338,7 +411,7 @@ function resolveRequest(run: Run, spec: RequestSpec): Resolved {
 /** One request through the concurrency limit; refused once the run has stopped. */
 async function send(run: Run, step: Step, spec: RequestSpec, opts: { retry: boolean }): Promise<ApiResponse> {
   const req = resolveRequest(run, spec);
-  return run.limit(async () => {
+  return run.limit(step, async () => {
     if (run.stopped) throw new StoppedError(run.stopped);
     run.sent.set(step.id, (run.sent.get(step.id) ?? 0) + 1);
     return stopOnDenial(
@@ -433,7 +506,7 @@ async function lookup(run: Run, step: Step, spec: RequestSpec): Promise<ApiRespo
   const { path: rawPath, match } = spec.lookup!;
   const path = resolveString(rawPath, run.captures, true) as string;
   const wanted = Object.entries(resolveValue(match, run.captures) as Record<string, JsonValue>);
-  const items = await run.limit(async () => {
+  const items = await run.limit(step, async () => {
     if (run.stopped) throw new StoppedError(run.stopped);
     run.sent.set(step.id, (run.sent.get(step.id) ?? 0) + 1);
     return stopOnDenial(run, run.client.listAll(path));
