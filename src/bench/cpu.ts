@@ -4,9 +4,12 @@
  * beforehand. The reads are recorded once from the emulator and replayed from memory, so that only
  * the pure part is timed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LineCounter, parseAllDocuments } from 'yaml';
 import { createClient } from '../api/client.js';
 import type { ApiClient, ApiResponse, HttpMethod, Query, RequestOptions } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
@@ -25,10 +28,12 @@ export interface CpuMeasure {
   scale: number;
   /** Resources the config manages. */
   resources: number;
-  /** CPU of the first run in this process (cold, as in a CLI run), milliseconds. */
+  /** CPU of the first run in a fresh process (cold, as in a CLI run), milliseconds. */
   coldMs: number;
-  /** The least CPU of the next runs (warm), milliseconds. */
+  /** The least CPU of the next runs in the same process (warm), milliseconds. */
   warmMs: number;
+  /** The YAML parse alone (the yaml package, as the loader calls it), measured after the cold run, milliseconds. */
+  yamlMs: number;
   /** Split of the cold run. */
   validateMs: number;
   diffMs: number;
@@ -118,7 +123,7 @@ function cpuMs(since: NodeJS.CpuUsage): number {
  * Validate + diff of the generated config at `scale` against its applied world with 5% drift (so
  * the diff has work to show), cold and then warm.
  */
-export async function measurePlannerCpu(scale: number, seed: number, warmRuns = 3): Promise<CpuMeasure> {
+export async function measurePlannerCpu(scale: number, seed: number, warmRuns = 2): Promise<CpuMeasure> {
   const world = generate(scale, seed);
   const dir = mkdtempSync(join(tmpdir(), 'docplane-bench-cpu-'));
   const emulator = await startEmulator({ port: 0, state: world.fullState, seed });
@@ -139,6 +144,13 @@ export async function measurePlannerCpu(scale: number, seed: number, warmRuns = 
     const plan = await planOrgs(config, replay, { toolVersion: 'bench' });
     const diffMs = cpuMs(t1);
 
+    // The YAML parse alone, as the loader calls it (after the cold run: its JIT is warm, so this is
+    // a floor of what the parse costs within the cold run).
+    const text = readFileSync(file, 'utf8');
+    const t2 = process.cpuUsage();
+    parseAllDocuments(text, { lineCounter: new LineCounter(), uniqueKeys: false, prettyErrors: false });
+    const yamlMs = cpuMs(t2);
+
     const warm: number[] = [];
     for (let i = 0; i < warmRuns; i++) {
       const t = process.cpuUsage();
@@ -152,6 +164,7 @@ export async function measurePlannerCpu(scale: number, seed: number, warmRuns = 
       warmMs: Math.min(...warm),
       validateMs,
       diffMs,
+      yamlMs,
       steps: plan.steps.length,
     };
   } finally {
@@ -159,4 +172,21 @@ export async function measurePlannerCpu(scale: number, seed: number, warmRuns = 
     await emulator.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** measurePlannerCpu in a fresh node process (cpu-child.js), so that the cold run is really cold. */
+export function measurePlannerCpuInChild(scale: number, seed: number): Promise<CpuMeasure> {
+  const entry = fileURLToPath(new URL('./cpu-child.js', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [entry, String(scale), String(seed)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
+    child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`bench: the CPU measure failed (exit ${code}): ${err.trim().split('\n').slice(-3).join(' ')}`));
+      else resolve(JSON.parse(out) as CpuMeasure);
+    });
+  });
 }

@@ -22,7 +22,7 @@ export function formatReport(report: BenchReport): string {
   out.push('');
   out.push(
     ...table(
-      ['scenario', 'requests', 'least', '×least', 'wall s', 'ideal s', '×ideal', 'peak MiB', 'CPU s', 'check'],
+      ['scenario', 'requests', 'least', '×least', 'wall s', 'ideal s', '×ideal', 'peak MiB', 'CPU s', 'emu CPU s', 'check'],
       report.scenarios.map((x) => [
         x.name,
         String(x.requests),
@@ -33,6 +33,7 @@ export function formatReport(report: BenchReport): string {
         (x.wallMs / x.idealMs).toFixed(2),
         x.maxRssMiB === undefined ? '?' : x.maxRssMiB.toFixed(0),
         x.cpuMs === undefined ? '?' : s(x.cpuMs),
+        s(x.emulatorCpuMs),
         `${x.check.ok ? 'ok' : 'WRONG'}: ${x.check.detail}`,
       ]),
     ),
@@ -59,7 +60,7 @@ export function formatReport(report: BenchReport): string {
     out.push('');
     out.push(
       `validate + diff, scale ${c.scale} (${c.resources} managed resources, ${c.steps} steps): ${s(c.coldMs)} s CPU cold ` +
-        `(validate ${s(c.validateMs)} s, diff ${s(c.diffMs)} s), ${s(c.warmMs)} s warm`,
+        `(validate ${s(c.validateMs)} s, diff ${s(c.diffMs)} s; the YAML parse alone, warm: ${s(c.yamlMs)} s), ${s(c.warmMs)} s warm`,
     );
   }
   out.push('');

@@ -1,0 +1,152 @@
+/**
+ * The benchmark's parts that must be right for its numbers to mean anything: the generator is
+ * deterministic, has the sizes of issue 7 and agrees with itself (the config plans to nothing on the
+ * world it says the config makes); the least-request formulas match what docplane sends on a small
+ * world; the critical path and the target lines compute what they say.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createClient } from '../api/client.js';
+import { applyPlan } from '../apply/executor.js';
+import { startEmulator } from '../emulator/server.js';
+import { planOrgs } from '../plan/run.js';
+import type { Plan, Step } from '../plan/types.js';
+import { makeDrift } from './drift.js';
+import { generate } from './generate.js';
+import { leastReads, leastWritesFromEmpty, pages, perResourceReads, planCriticalPath, planRequests, roundTrips } from './least.js';
+import { formatReport } from './report.js';
+import { evaluateTargets, type BenchReport } from './run.js';
+import { loadWorldConfig } from './world-io.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'docplane-bench-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('generate', () => {
+  it('has the sizes of issue 7 at scale 1', () => {
+    const c = generate(1, 1).counts;
+    expect(c).toMatchObject({ members: 3000, teams: 300, teamSize: 10, collections: 300, sites: 3, sectionsPerSite: 60, shareLinksPerSite: 100 });
+    expect(c.groupsPerSite).toBe(10);
+    expect(c.saml).toBeGreaterThan(0);
+    expect(c.translations).toBeGreaterThan(0);
+  });
+
+  it('is deterministic for a seed, and another seed gives another world', () => {
+    expect(JSON.stringify(generate(0.2, 7))).toBe(JSON.stringify(generate(0.2, 7)));
+    expect(JSON.stringify(generate(0.2, 7).config)).not.toBe(JSON.stringify(generate(0.2, 8).config));
+  });
+
+  it('refuses a scale that is not above 0', () => {
+    expect(() => generate(0, 1)).toThrow(RangeError);
+  });
+});
+
+describe('the world, the config and the formulas agree (scale 0.1, against the emulator)', () => {
+  it('the config plans to nothing on the full world; on the seed world its plan sends the least writes, and reads the least', async () => {
+    const world = generate(0.1, 3);
+    const config = await loadWorldConfig(world, join(dir, 'w'));
+
+    const full = await startEmulator({ port: 0, state: world.fullState, seed: 1 });
+    const fullClient = createClient({ baseUrl: full.url, token: 'dev-token' });
+    try {
+      const plan = await planOrgs(config, fullClient, { toolVersion: 'test' });
+      expect(plan.problems).toEqual([]);
+      expect(plan.steps.map((s) => s.id)).toEqual([]);
+      expect(full.requestCount()).toBe(leastReads(world.counts, true).requests.total);
+
+      const drift = await makeDrift(world, fullClient);
+      const drifted = await planOrgs(config, fullClient, { toolVersion: 'test' });
+      expect(drifted.steps).toHaveLength(drift.total);
+    } finally {
+      await fullClient.close();
+      await full.close();
+    }
+
+    const empty = await startEmulator({ port: 0, state: world.seedState, seed: 1 });
+    const client = createClient({ baseUrl: empty.url, token: 'dev-token' });
+    try {
+      const plan = await planOrgs(config, client, { toolVersion: 'test' });
+      expect(plan.problems).toEqual([]);
+      expect(empty.requestCount()).toBe(leastReads(world.counts, false).requests.total);
+      expect(planRequests(plan)).toBe(leastWritesFromEmpty(world.counts).total);
+      const result = await applyPlan(plan, client, { concurrency: 16 });
+      expect(result.failed).toEqual([]);
+      const again = await planOrgs(config, client, { toolVersion: 'test' });
+      expect(again.steps.map((s) => s.id)).toEqual([]);
+    } finally {
+      await client.close();
+      await empty.close();
+    }
+  });
+});
+
+describe('formulas', () => {
+  it('pages of a list: at least one, a thousand items each', () => {
+    expect([pages(0), pages(1), pages(1000), pages(1001), pages(15000)]).toEqual([1, 1, 1, 2, 15]);
+  });
+
+  it('round trips: the larger of the critical path and requests ÷ concurrency', () => {
+    expect(roundTrips(320, 3, 16)).toBe(20);
+    expect(roundTrips(10, 132, 16)).toBe(132);
+  });
+
+  it('reads of the full world: one member list per team, pages for the rest', () => {
+    const c = generate(1, 1).counts;
+    const reads = leastReads(c, true);
+    expect(reads.requests.total).toBe(2 + 3 + 1 + 300 + 1 + 1 + 3 * 3 + 3);
+    expect(reads.criticalPath).toBe(3);
+    expect(perResourceReads(c)).toBeGreaterThan(10 * reads.requests.total);
+  });
+
+  it('the critical path of a plan counts each step’s requests along the longest chain', () => {
+    const step = (id: string, requests: number, dependsOn: string[] = []): Step =>
+      ({ id, org: 'o', address: id, kind: 'teams', action: 'create', before: null, after: null, changes: [], dependsOn, requests: Array.from({ length: requests }, () => ({ method: 'POST', path: '/x' })) }) as Step;
+    const plan = { steps: [step('a', 2), step('b', 1, ['a']), step('c', 5), step('d', 1, ['b', 'c'])] } as Pick<Plan, 'steps'>;
+    expect(planCriticalPath(plan)).toBe(6);
+    expect(planRequests(plan)).toBe(9);
+  });
+});
+
+describe('targets and the table', () => {
+  const report = (over: Partial<BenchReport> = {}): BenchReport => ({
+    toolVersion: '0.1.0',
+    date: '2026-01-01T00:00:00.000Z',
+    node: 'v20',
+    machine: { cpus: 2, loadAverage: [0, 0, 0] },
+    options: { scale: 1, seed: 1, latencyMs: 20, concurrency: 16, cpuScale: 5 },
+    counts: generate(0.1, 1).counts,
+    startup: { wallMs: 120, cpuMs: 110, maxRssMiB: 60, runs: [120] },
+    scenarios: [
+      { name: 'plan, no changes', requests: 320, least: 320, leastFormula: [], wallMs: 1000, idealMs: 500, idealRoundTrips: 20, maxRssMiB: 150, cpuMs: 900, emulatorCpuMs: 100, check: { ok: true, detail: 'exit 0' }, perResource: { requests: 5000, estimatedMs: 10000 } },
+      { name: 'apply from empty', requests: 3900, least: 3849, leastFormula: [], wallMs: 5000, idealMs: 4500, idealRoundTrips: 220, maxRssMiB: 210, cpuMs: 3000, emulatorCpuMs: 1000, check: { ok: true, detail: 'exit 0' } },
+    ],
+    targets: [],
+    ...over,
+  });
+
+  it('passes and misses each target by its limit', () => {
+    const targets = evaluateTargets(report());
+    const byName = new Map(targets.map((t) => [t.name, t.pass]));
+    expect(byName.get('plan, no changes: requests ≤ 1.05 × least')).toBe(true);
+    expect(byName.get('plan, no changes: wall ≤ 1.2 × ideal')).toBe(false);
+    expect(byName.get('apply from empty: wall ≤ 1.2 × ideal')).toBe(true);
+    expect(byName.get('peak memory of the CLI < 200 MiB (scale 1)')).toBe(false);
+    expect(byName.get('docplane --version < 0.3 s')).toBe(true);
+  });
+
+  it('leaves the memory target unjudged below scale 1', () => {
+    const targets = evaluateTargets(report({ options: { scale: 0.2, seed: 1, latencyMs: 20, concurrency: 16, cpuScale: 0 } }));
+    expect(targets.find((t) => t.name.startsWith('peak memory'))?.pass).toBeUndefined();
+  });
+
+  it('prints one row per scenario, the comparison and every target', () => {
+    const r = report();
+    r.targets = evaluateTargets(r);
+    const text = formatReport(r);
+    expect(text).toMatch(/^plan, no changes +320 +320 +1\.000/m);
+    expect(text).toMatch(/per-resource approach/);
+    expect(text).toMatch(/MISS {2}plan, no changes: wall ≤ 1\.2 × ideal: 2\.00 ×/);
+    expect(text).toMatch(/pass {2}docplane --version < 0\.3 s: 0\.12 s/);
+  });
+});
