@@ -63,7 +63,7 @@ describe('applyPlan with the priority limit', () => {
     // 40 independent updates queued from the start, and a chain of 10 steps, each waiting on the one
     // before (as site sections are created one after the other).
     const crowd = Array.from({ length: 40 }, (_, i) => makeStep(ORG, `members["m${i}"]`, 'update', [{ method: 'PATCH', path: `/m${i}` }]));
-    const chain = [];
+    const chain: ReturnType<typeof makeStep>[] = [];
     for (let i = 0; i < 10; i++) {
       chain.push(makeStep(ORG, `teams["c${i}"]`, 'update', [{ method: 'PATCH', path: `/c${i}` }], i > 0 ? [chain[i - 1].id] : []));
     }
