@@ -4,6 +4,8 @@
  * + current into draft steps, and build the plan.
  */
 import type { ApiClient } from '../api/types.js';
+import { addressSyntaxProblem } from '../config/address.js';
+import { DocplaneError } from '../core/errors.js';
 import type { LoadedConfig, OrgConfig } from '../config/types.js';
 import { RESOURCE_MODULES } from '../resources/index.js';
 import type { KindPlan, PlanContext, ReadContext, ResourceModule } from '../resources/types.js';
@@ -90,6 +92,13 @@ function replaceProblems(config: LoadedConfig, replace: readonly string[]): Plan
 }
 
 export async function planOrgs(config: LoadedConfig, client: ApiClient, options: PlanOptions): Promise<Plan> {
+  // A malformed --target or --replace would select nothing and read as "no changes": refuse it first.
+  for (const [flag, patterns] of [['--target', options.targets ?? []], ['--replace', options.replace ?? []]] as const) {
+    for (const pattern of patterns) {
+      const problem = addressSyntaxProblem(pattern);
+      if (problem) throw new DocplaneError('BAD_ADDRESS', `${flag} ${pattern}: ${problem}`, { hint: 'Addresses look like teams["Engineering"] or sites["site_docs"].sections["guides"]; quote them in the shell.' });
+    }
+  }
   const modules = options.modules ?? RESOURCE_MODULES;
   const replace = options.replace ?? [];
   const orgs = await Promise.all(config.orgs.map((o) => planOrg(o, client, modules, replace)));

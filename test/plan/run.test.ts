@@ -13,7 +13,7 @@ import { loadEmulatorState, startEmulator, type EmulatorState, type RunningEmula
 import { staleAddresses } from '../../src/plan/fingerprint.js';
 import { planOrgs } from '../../src/plan/run.js';
 import type { Plan } from '../../src/plan/types.js';
-import { loaded, orgConfig } from './fixtures.js';
+import { fakeClient, loaded, orgConfig } from './fixtures.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const demo = () => loadEmulatorState(join(ROOT, 'examples/emulator-state.yaml'));
@@ -143,5 +143,15 @@ describe('planOrgs against the emulator', () => {
     expect(ids(teamOnly)).toEqual(['org_acme/teams["Engineering"]:create']);
     const replaced = await planOrgs(config, client, { ...opts, replace: ['integrations["nope"]'] });
     expect(replaced.problems.map((p) => p.message)).toEqual(['--replace integrations["nope"] names no integration or SAML provider of the config (only those can be forced)']);
+  });
+});
+
+describe('planOrgs: addresses of --target and --replace', () => {
+  it('refuses a malformed address before any request', async () => {
+    const client = fakeClient({});
+    const config = loaded([orgConfig({ teams: [] })]);
+    await expect(planOrgs(config, client, { toolVersion: 't', targets: ['teams[Eng'] })).rejects.toThrow(/--target teams\[Eng: /);
+    await expect(planOrgs(config, client, { toolVersion: 't', replace: ['integrations[x'] })).rejects.toThrow(/--replace integrations\[x: /);
+    expect(client.stats().requests).toBe(0);
   });
 });
