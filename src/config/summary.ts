@@ -1,21 +1,13 @@
 /** Counts of what a config manages, for `docplane validate`. */
+import { KINDS, type Kind } from '../plan/types.js';
 import type { CollectionT } from './schema.js';
 import type { LoadedConfig } from './types.js';
 
-export const COUNTED_KINDS = [
-  'members',
-  'teams',
-  'collections',
-  'spaces',
-  'sections',
-  'siteSpaces',
-  'sectionGroups',
-  'shareLinks',
-  'saml',
-  'integrations',
-  'translations',
-] as const;
-export type CountedKind = (typeof COUNTED_KINDS)[number];
+/** Every kind but the organization's own settings and the memberships counted with their teams. */
+export type CountedKind = Exclude<Kind, 'organization' | 'agentInstructions' | 'teamMembers'>;
+export const COUNTED_KINDS = KINDS.filter(
+  (k): k is CountedKind => k !== 'organization' && k !== 'agentInstructions' && k !== 'teamMembers',
+);
 
 export interface ConfigSummary {
   organizations: number;
