@@ -145,7 +145,38 @@ describe('a collection renamed onto an unmanaged path', () => {
   });
 });
 
-describe('site-space path swaps', () => {
+describe('path swaps of sections and site spaces', () => {
+  it('swapping the paths of two sections of a site converges', async () => {
+    const current = world({
+      sites: [
+        {
+          id: SITE,
+          title: 'Robust Site',
+          sections: [
+            { id: 'sec_g', title: 'Guides', path: 'guides', siteSpaces: [{ space: 'space_2' }] },
+            { id: 'sec_r', title: 'Reference', path: 'reference', siteSpaces: [{ space: 'space_3' }] },
+          ],
+        },
+      ],
+    });
+    const desired = config({
+      sites: [
+        {
+          id: SITE,
+          sections: [
+            { id: 'sec_g', path: 'reference', title: 'Guides', space: 'space_2' },
+            { id: 'sec_r', path: 'guides', title: 'Reference', space: 'space_3' },
+          ],
+        },
+      ],
+    });
+    const r = await roundTrip(current, desired);
+    expect(r.problems).toEqual([]);
+    expect(r.failed).toEqual([]);
+    expect(r.left).toEqual([]);
+    expect(r.duplicates).toEqual([]);
+  });
+
   it('swapping the paths of two site spaces of a section converges', async () => {
     const current = world({
       sites: [

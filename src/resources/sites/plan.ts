@@ -367,12 +367,24 @@ export function planSite(input: SiteInput): SitePlans {
 
   // ---- section steps ---------------------------------------------------------------------------------
   const sectionPathHolders = new Map<string, { step: string; takes?: string }>();
+  const sectionIdAtPath = new Map<string, string>();
+  for (const e of sections) if (e.remote) sectionIdAtPath.set(e.remote.path, e.remote.id);
   for (const e of sections) {
     if (e.remote && e.remote.path !== e.cfg.path) sectionPathHolders.set(e.remote.path, { step: `${e.address}:update`, takes: e.cfg.path });
   }
   for (const e of sections) {
     const c = e.cfg;
-    const pathNeeds = !e.remote || e.remote.path !== c.path ? pathNeed(e.address, c.path, sectionPathHolders) : [];
+    let pathNeeds = !e.remote || e.remote.path !== c.path ? pathNeed(e.address, c.path, sectionPathHolders) : [];
+    // A swap (or rotation) of section paths: as for site spaces, the first step of the cycle parks
+    // the holder of its path on a temporary path first; the others wait for their holders.
+    const updateRequests: RequestSpec[] = [];
+    const cycle = e.remote && e.remote.path !== c.path ? pathCycle(e.address, c.path, sectionPathHolders) : undefined;
+    if (cycle && cycle.length > 0) {
+      if (cycle.every((step) => `${e.address}:update` < step)) {
+        const holderId = sectionIdAtPath.get(c.path) as string;
+        updateRequests.push({ method: 'PATCH', path: `${base}/sections/${enc(holderId)}`, body: { path: `docplane-swap-${holderId}`.slice(0, 100) } });
+      } else pathNeeds = [cycle[0]];
+    }
     if (!e.remote) {
       const own = c.siteSpaces?.find((x) => x.space === c.space);
       const ownSettings = own ? compact({ path: own.path, condition: own.condition }) : {};
@@ -425,7 +437,7 @@ export function planSite(input: SiteInput): SitePlans {
         before,
         after,
         changes: diffFields(before, after),
-        requests: [{ method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: after }],
+        requests: [...updateRequests, { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: after }],
         needs: pathNeeds,
         remoteId: e.remote.id,
       },
