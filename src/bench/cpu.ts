@@ -18,7 +18,7 @@ import { startEmulator } from '../emulator/server.js';
 import type { LoadedConfig } from '../config/types.js';
 import { planOrgs } from '../plan/run.js';
 import { RESOURCE_MODULES } from '../resources/index.js';
-import type { ReadContext } from '../resources/types.js';
+import { readContextFor } from '../resources/types.js';
 import { makeDrift } from './drift.js';
 import { generate } from './generate.js';
 import { perResourceReads } from './least.js';
@@ -100,16 +100,7 @@ function replaying(tape: ReadonlyMap<string, unknown>): ApiClient {
 /** Every kind's read of every organization of the config, as planOrgs does them (shared reads once). */
 async function recordReads(config: LoadedConfig, client: ApiClient): Promise<void> {
   for (const desired of config.orgs) {
-    const cache = new Map<string, Promise<unknown>>();
-    const ctx: ReadContext = {
-      org: desired.organization.id,
-      client,
-      desired,
-      shared: <T>(key: string, load: () => Promise<T>) => {
-        if (!cache.has(key)) cache.set(key, load());
-        return cache.get(key) as Promise<T>;
-      },
-    };
+    const ctx = readContextFor(desired, client);
     await Promise.all(RESOURCE_MODULES.map((m) => m.read(ctx)));
   }
 }

@@ -20,7 +20,7 @@ import { spacesModule, type RemoteSpaces } from '../resources/spaces.js';
 import { teamMembersModule, type RemoteTeamMember, type RemoteTeamMembers } from '../resources/team-members.js';
 import { teamsModule, type RemoteTeam, type RemoteTeams } from '../resources/teams.js';
 import { translationsModule, type RemoteTranslation } from '../resources/translations.js';
-import type { ReadContext } from '../resources/types.js';
+import { readContextFor } from '../resources/types.js';
 import type { Kind } from '../plan/types.js';
 
 /** Everything import writes about one organization, as the modules read it. */
@@ -94,23 +94,10 @@ export function everythingConfig(org: string, sites: readonly string[]): OrgConf
   };
 }
 
-function sharedCache(): ReadContext['shared'] {
-  const cache = new Map<string, Promise<unknown>>();
-  return <T>(key: string, load: () => Promise<T>): Promise<T> => {
-    let p = cache.get(key);
-    if (!p) {
-      p = load();
-      cache.set(key, p);
-    }
-    return p as Promise<T>;
-  };
-}
-
 /** Reads the sites, every kind of the organization and each team's members. */
 export async function readOrgState(client: ApiClient, org: string, sites: readonly string[]): Promise<RemoteOrgState> {
   const desired = everythingConfig(org, sites);
-  const shared = sharedCache();
-  const ctx: ReadContext = { org, client, desired, shared };
+  const ctx = readContextFor(desired, client);
   // The organization first: a wrong id (or one the token cannot reach) is one clear error.
   let organization: RemoteOrganization | undefined;
   try {

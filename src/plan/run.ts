@@ -8,7 +8,7 @@ import { addressSyntaxProblem } from '../config/address.js';
 import { DocplaneError } from '../core/errors.js';
 import type { LoadedConfig, OrgConfig } from '../config/types.js';
 import { RESOURCE_MODULES } from '../resources/index.js';
-import type { KindPlan, PlanContext, ReadContext, ResourceModule } from '../resources/types.js';
+import { readContextFor, type KindPlan, type PlanContext, type ResourceModule } from '../resources/types.js';
 import { matchesAny } from './address.js';
 import { buildPlan, type OrgDraft } from './build.js';
 import type { Kind, Plan, PlanProblem } from './types.js';
@@ -42,16 +42,7 @@ function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
 async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly ResourceModule[], replace: readonly string[]): Promise<OrgDraft> {
   const org = desired.organization.id;
   // Reads shared between kinds (teams for teams, team members and SAML) run once per organization.
-  const cache = new Map<string, Promise<unknown>>();
-  const shared = <T>(key: string, load: () => Promise<T>): Promise<T> => {
-    let p = cache.get(key);
-    if (!p) {
-      p = load();
-      cache.set(key, p);
-    }
-    return p as Promise<T>;
-  };
-  const readCtx: ReadContext = { org, client, desired, shared };
+  const readCtx = readContextFor(desired, client);
   const remotes = await Promise.all(modules.map((m) => m.read(readCtx)));
 
   const remote = new Map<Kind, unknown>();

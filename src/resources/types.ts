@@ -83,3 +83,24 @@ export function ref(org: string, address: string, field?: string): string {
 export function stepId(org: string, address: string, action: Action): string {
   return `${org}/${address}:${action}`;
 }
+
+/**
+ * A memo for `ReadContext.shared`: the first call with a key runs `load`, every later call with the
+ * same key gets the same promise. One per organization and plan (or import).
+ */
+export function sharedReads(): ReadContext['shared'] {
+  const cache = new Map<string, Promise<unknown>>();
+  return <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    let p = cache.get(key);
+    if (!p) {
+      p = load();
+      cache.set(key, p);
+    }
+    return p as Promise<T>;
+  };
+}
+
+/** The read context of one organization, sharing reads between kinds as planOrgs does. */
+export function readContextFor(desired: OrgConfig, client: ApiClient, shared: ReadContext['shared'] = sharedReads()): ReadContext {
+  return { org: desired.organization.id, client, desired, shared };
+}

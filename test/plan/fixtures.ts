@@ -4,7 +4,7 @@ import type { OrganizationT } from '../../src/config/schema.js';
 import type { LoadedConfig, OrgConfig } from '../../src/config/types.js';
 import { ApiError } from '../../src/core/errors.js';
 import type { Kind } from '../../src/plan/types.js';
-import type { KindPlan, PlanContext, ReadContext, ResourceModule } from '../../src/resources/types.js';
+import { readContextFor, type KindPlan, type PlanContext, type ReadContext, type ResourceModule } from '../../src/resources/types.js';
 
 export type OrgConfigInput = Partial<Omit<OrgConfig, 'organization' | 'safety'>> & {
   organization?: Partial<OrganizationT>;
@@ -50,16 +50,7 @@ export function planKind<R>(
 
 /** A read context over a client, with the same sharing as planOrgs. */
 export function readContext(desired: OrgConfig, client: ApiClient): ReadContext {
-  const cache = new Map<string, Promise<unknown>>();
-  return {
-    org: desired.organization.id,
-    client,
-    desired,
-    shared: <T>(key: string, load: () => Promise<T>) => {
-      if (!cache.has(key)) cache.set(key, load());
-      return cache.get(key) as Promise<T>;
-    },
-  };
+  return readContextFor(desired, client);
 }
 
 export interface FakeClient extends ApiClient {

@@ -14,6 +14,7 @@ import { buildPlan } from '../../src/plan/build.js';
 import type { JsonValue, Kind, Plan, PlanProblem, Step } from '../../src/plan/types.js';
 import { planSites } from '../../src/resources/sites/plan.js';
 import { readSites } from '../../src/resources/sites/remote.js';
+import { readContextFor } from '../../src/resources/types.js';
 import type { PrunableKindT } from '../../src/config/schema.js';
 
 const ORG = 'org_acme';
@@ -59,16 +60,7 @@ function orgConfig(sites: SiteT[], prune: PrunableKindT[]): OrgConfig {
 }
 
 async function plan(client: ApiClient, config: OrgConfig): Promise<{ plan: Plan; problems: PlanProblem[] }> {
-  const cache = new Map<string, Promise<unknown>>();
-  const remote = await readSites({
-    org: ORG,
-    client,
-    desired: config,
-    shared: <T>(k: string, load: () => Promise<T>) => {
-      if (!cache.has(k)) cache.set(k, load());
-      return cache.get(k) as Promise<T>;
-    },
-  });
+  const remote = await readSites(readContextFor(config, client));
   const kinds = planSites({ org: ORG, desired: config, remote: new Map(), prunes: (k: Kind) => config.prune.includes(k as PrunableKindT) }, remote);
   const built = buildPlan({
     toolVersion: 'test',

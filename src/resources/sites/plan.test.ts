@@ -3,7 +3,7 @@ import type { SiteT } from '../../config/schema.js';
 import type { OrgConfig } from '../../config/types.js';
 import { fingerprint } from '../../core/json.js';
 import type { Kind } from '../../plan/types.js';
-import type { DraftStep, PlanContext } from '../types.js';
+import { readContextFor, type DraftStep, type PlanContext } from '../types.js';
 import { planSite, planSites, type SitePlans } from './plan.js';
 import { assembleSite, type RemoteSite } from './remote.js';
 import { sectionGroupsModule, sectionsModule, shareLinksModule, siteSpacesModule } from './index.js';
@@ -536,16 +536,7 @@ describe('planSites and the modules', () => {
         return [];
       },
     };
-    const cache = new Map<string, Promise<unknown>>();
-    const readCtx = {
-      org: ORG,
-      client: client as never,
-      desired: desired([{ id: 'site_docs' }, { id: 'site_internal' }]),
-      shared: <T>(k: string, load: () => Promise<T>) => {
-        if (!cache.has(k)) cache.set(k, load());
-        return cache.get(k) as Promise<T>;
-      },
-    };
+    const readCtx = readContextFor(desired([{ id: 'site_docs' }, { id: 'site_internal' }]), client as never);
     const results = await Promise.all([sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule].map((m) => m.read(readCtx)));
     expect(results[0].sites.map((s) => s.id)).toEqual(['site_docs', 'site_internal']);
     expect(calls.sort()).toEqual(
