@@ -174,69 +174,53 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
 
     // ---- 2. plan with no changes --------------------------------------------------------------------
     const planRt = roundTrips(fullReads.requests.total, fullReads.criticalPath, conc);
+    /** A scenario that only reads: the least is the full world's list pages, the ideal their round trips. */
+    const readScenario = (
+      name: string,
+      m: Awaited<ReturnType<typeof cli>>,
+      check: ScenarioResult['check'],
+      perResource?: ScenarioResult['perResource'],
+    ): ScenarioResult => ({
+      name,
+      requests: m.requests,
+      least: fullReads.requests.total,
+      leastFormula: [fullReads.requests],
+      wallMs: m.run.wallMs,
+      idealMs: startupMs + planRt * L,
+      idealRoundTrips: planRt,
+      maxRssMiB: m.run.maxRssMiB,
+      cpuMs: m.run.cpuMs,
+      emulatorCpuMs: m.emulatorCpuMs,
+      ...(perResource ? { perResource } : {}),
+      check,
+    });
     {
-      const { run, requests, emulatorCpuMs } = await cli('plan', ['plan', '-c', config, '--detailed-exitcode']);
-      if (run.code !== 0) throw fail('plan', run, 'expected no changes (exit 0)');
-      scenarios.push({
-        name: 'plan, no changes',
-        requests,
-        least: fullReads.requests.total,
-        leastFormula: [fullReads.requests],
-        wallMs: run.wallMs,
-        idealMs: startupMs + planRt * L,
-        idealRoundTrips: planRt,
-        maxRssMiB: run.maxRssMiB,
-        cpuMs: run.cpuMs,
-        emulatorCpuMs,
-        perResource: { requests: managed, estimatedMs: perResourcePlanMs },
-        check: { ok: true, detail: 'exit 0: no changes' },
-      });
+      const m = await cli('plan', ['plan', '-c', config, '--detailed-exitcode']);
+      if (m.run.code !== 0) throw fail('plan', m.run, 'expected no changes (exit 0)');
+      scenarios.push(readScenario('plan, no changes', m, { ok: true, detail: 'exit 0: no changes' }, { requests: managed, estimatedMs: perResourcePlanMs }));
     }
 
     // ---- 3. plan with 5% drift ----------------------------------------------------------------------
     {
       const drift = await makeDrift(world, client);
-      const { run, requests, emulatorCpuMs } = await cli('plan-drift', ['plan', '-c', config, '--detailed-exitcode', '--format', 'json']);
-      if (run.code !== 2) throw fail('plan with drift', run, 'expected changes (exit 2)');
-      const found = (JSON.parse(run.stdout) as { steps: unknown[] }).steps.length;
-      scenarios.push({
-        name: 'plan, 5% drift',
-        requests,
-        least: fullReads.requests.total,
-        leastFormula: [fullReads.requests],
-        wallMs: run.wallMs,
-        idealMs: startupMs + planRt * L,
-        idealRoundTrips: planRt,
-        maxRssMiB: run.maxRssMiB,
-        cpuMs: run.cpuMs,
-        emulatorCpuMs,
-        perResource: { requests: managed, estimatedMs: perResourcePlanMs },
-        check: { ok: found === drift.total, detail: `${drift.total} changes made through the API, ${found} steps planned` },
-      });
+      const m = await cli('plan-drift', ['plan', '-c', config, '--detailed-exitcode', '--format', 'json']);
+      if (m.run.code !== 2) throw fail('plan with drift', m.run, 'expected changes (exit 2)');
+      const found = (JSON.parse(m.run.stdout) as { steps: unknown[] }).steps.length;
+      const check = { ok: found === drift.total, detail: `${drift.total} changes made through the API, ${found} steps planned` };
+      scenarios.push(readScenario('plan, 5% drift', m, check, { requests: managed, estimatedMs: perResourcePlanMs }));
     }
 
     // ---- 4. import ----------------------------------------------------------------------------------
     if (existsSync(join(options.root, 'dist/commands/import.js'))) {
       const out = join(work, 'import');
       const sites = world.siteIds.flatMap((s) => ['--site', s]);
-      const { run, requests, emulatorCpuMs } = await cli('import', ['import', '--org', world.org, ...sites, '--out', out]);
-      if (run.code !== 0) throw fail('import', run, 'the import failed');
+      const m = await cli('import', ['import', '--org', world.org, ...sites, '--out', out]);
+      if (m.run.code !== 0) throw fail('import', m.run, 'the import failed');
       // The imported config must plan to nothing (checked here, not timed, not counted).
       const imported = await loadConfig({ path: out, cwd: out, env: {} });
       const again = await planOrgs(imported, client, { toolVersion });
-      scenarios.push({
-        name: 'import',
-        requests,
-        least: fullReads.requests.total,
-        leastFormula: [fullReads.requests],
-        wallMs: run.wallMs,
-        idealMs: startupMs + planRt * L,
-        idealRoundTrips: planRt,
-        maxRssMiB: run.maxRssMiB,
-        cpuMs: run.cpuMs,
-        emulatorCpuMs,
-        check: { ok: again.steps.length === 0 && again.problems.length === 0, detail: `the imported config plans ${again.steps.length} steps, ${again.problems.length} problems` },
-      });
+      const check = { ok: again.steps.length === 0 && again.problems.length === 0, detail: `the imported config plans ${again.steps.length} steps, ${again.problems.length} problems` };
+      scenarios.push(readScenario('import', m, check));
     } else {
       log('import: skipped (this build has no import command)');
     }
