@@ -1,6 +1,8 @@
 /** The contract between docplane and the platform API client (implemented in client.ts). */
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+import type { HttpMethod } from '../model/step.js';
+
+export type { HttpMethod } from '../model/step.js';
 
 export type QueryValue = string | number | boolean | undefined;
 export type Query = Record<string, QueryValue>;

@@ -17,8 +17,8 @@ import { ApiError } from '../core/errors.js';
 import { startEmulator } from '../emulator/server.js';
 import type { LoadedConfig } from '../config/types.js';
 import { planOrgs } from '../plan/run.js';
-import { RESOURCE_MODULES } from '../resources/index.js';
-import { readContextFor } from '../resources/types.js';
+import { KIND_SPECS } from '../kinds/index.js';
+import { readContextFor } from '../kinds/kind.js';
 import { makeDrift } from './drift.js';
 import { generate } from './generate.js';
 import { perResourceReads } from './least.js';
@@ -101,7 +101,7 @@ function replaying(tape: ReadonlyMap<string, unknown>): ApiClient {
 async function recordReads(config: LoadedConfig, client: ApiClient): Promise<void> {
   for (const desired of config.orgs) {
     const ctx = readContextFor(desired, client);
-    await Promise.all(RESOURCE_MODULES.map((m) => m.read(ctx)));
+    await Promise.all(KIND_SPECS.map((m) => m.read(ctx)));
   }
 }
 

@@ -12,7 +12,8 @@
  *   (so that planning `config` against `full` finds nothing to do).
  * The same (scale, seed) always gives the same world.
  */
-import type { ConfigDocumentT, RoleT } from '../config/schema.js';
+import type { ConfigDocumentT } from '../config/schema.js';
+import type { RoleT } from '../kinds/common/fields.js';
 import type { EmulatorState } from '../emulator/state.js';
 import { seededRandom, type Random } from '../emulator/random.js';
 

@@ -45,21 +45,9 @@ export default class Import extends BaseCommand {
   }
 }
 
-const KIND_NAMES: Array<[string, string, string]> = [
-  ['members', 'member', 'members'],
-  ['teams', 'team', 'teams'],
-  ['collections', 'collection', 'collections'],
-  ['spaces', 'space', 'spaces'],
-  ['sites', 'site', 'sites'],
-  ['sections', 'section', 'sections'],
-  ['saml', 'SAML provider', 'SAML providers'],
-  ['integrations', 'integration', 'integrations'],
-  ['translations', 'translation', 'translations'],
-];
-
 function summary(result: ImportResult, out: string): string {
   const lines = result.orgs.map((o) => {
-    const parts = KIND_NAMES.filter(([k]) => (o.counts[k] ?? 0) > 0).map(([k, one, many]) => `${o.counts[k]} ${o.counts[k] === 1 ? one : many}`);
+    const parts = o.counts.filter((c) => c.n > 0).map((c) => `${c.n} ${c.n === 1 ? c.one : c.many}`);
     return `Imported ${o.org}: ${parts.length > 0 ? parts.join(', ') : 'settings only'}`;
   });
   const folder = out.replace(/\/+$/, '') || '.';
@@ -83,7 +71,7 @@ function notesOf(result: ImportResult): string[] {
     lines.push('To fill in by hand:');
     for (const t of result.todo) lines.push(`  ${t}`);
   }
-  if (result.orgs.every((o) => (o.counts.sites ?? 0) === 0)) {
+  if (result.orgs.every((o) => (o.counts.find((c) => c.many === 'sites')?.n ?? 0) === 0)) {
     lines.push('Sites: none imported (the API cannot list sites); pass --site ID for each site to manage.');
   }
   return lines;

@@ -6,7 +6,7 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Secret } from '../core/secrets.js';
-import { decodeText } from './source.js';
+import { decodeText } from '../source/yaml.js';
 
 /** A file read through `${file:…}`: part of the config's hash. */
 export interface IncludedFile {

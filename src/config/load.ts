@@ -15,15 +15,16 @@ import { sha256 } from '../core/json.js';
 import type { Secret } from '../core/secrets.js';
 import { interpolateValue } from './interpolate.js';
 import type { IncludedFile, InterpolationContext } from './interpolate.js';
-import { describeIssues } from './messages.js';
+import { describeIssues } from '../source/messages.js';
 import { mergeDocuments } from './merge.js';
 import type { ValidDocument } from './merge.js';
-import { Problems } from './model.js';
+import { Problems } from '../source/origin.js';
 import { resolveOrg } from './resolve.js';
+import { UNITS } from '../kinds/index.js';
 import type { z } from 'zod';
 import { ConfigDocument } from './schema.js';
-import { decodeText, firstAlias, parseFile, position } from './source.js';
-import type { DocPath, LocateMode, RawIssue, SourceDocument, SourceFile } from './source.js';
+import { decodeText, firstAlias, parseFile, position } from '../source/yaml.js';
+import type { DocPath, LocateMode, RawIssue, SourceDocument, SourceFile } from '../source/yaml.js';
 import type { LoadedConfig, OrgConfig } from './types.js';
 
 export interface LoadOptions {
@@ -168,8 +169,7 @@ function checkDocument(source: SourceDocument, ctx: InterpolationContext, proble
   // A string whose reference failed has no real value: what the schema says of it would mislead.
   const unresolved = new Set(interpolated.problems.map((p) => JSON.stringify(p.path)));
   const replaced = new Set(interpolated.replaced.map((p) => JSON.stringify(p)));
-  const secret = (p: DocPath) =>
-    replaced.has(JSON.stringify(p)) || (p[0] === 'integrations' && p[2] === 'secrets') || (p[0] === 'saml' && p[2] === 'certificate');
+  const secret = (p: DocPath) => replaced.has(JSON.stringify(p)) || isSecretField(p);
   const input = interpolated.value as Record<string, unknown>;
 
   const parsed = ConfigDocument.safeParse(input);
@@ -264,6 +264,11 @@ function configHash(files: readonly { rel: string; raw: Buffer }[]): string {
 }
 
 /** Secrets in a stable order, without repeats of the same value (the first name wins). */
+/** A value at or under a field that a kind declares secret (`saml[0].certificate`, `integrations[0].secrets`). */
+function isSecretField(p: DocPath): boolean {
+  return UNITS.some((u) => u.list && p[0] === u.configKey && typeof p[2] === 'string' && (u.secretFields ?? []).includes(p[2]));
+}
+
 function uniqueSecrets(secrets: readonly Secret[]): Secret[] {
   const values = new Set<string>();
   const out: Secret[] = [];

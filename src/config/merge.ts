@@ -2,22 +2,11 @@
  * Merging documents per `organization.id`: lists are concatenated (each item keeps its origin),
  * organization and safety fields are merged, and a field set in two places is an error naming both.
  */
-import type {
-  CollectionT,
-  ConfigDocumentT,
-  IntegrationT,
-  MemberT,
-  PrunableKindT,
-  SamlProviderT,
-  SiteT,
-  SpaceT,
-  TeamT,
-  TranslationT,
-} from './schema.js';
-import { PRUNABLE } from './schema.js';
-import { child, where } from './model.js';
-import type { Item, Origin, Problems } from './model.js';
-import type { SourceDocument } from './source.js';
+import { PRUNABLE, UNITS } from '../kinds/index.js';
+import type { ConfigDocumentT } from './schema.js';
+import { child, where } from '../source/origin.js';
+import type { Item, Origin, Problems } from '../source/origin.js';
+import type { SourceDocument } from '../source/yaml.js';
 
 /** A document that passed the schema: its interpolated input (for which keys were written) and output. */
 export interface ValidDocument {
@@ -33,15 +22,9 @@ export interface OrgDraft {
   organization: Record<string, unknown>;
   /** Where each organization field was set. */
   fieldOrigins: Map<string, Origin>;
-  members?: Item<MemberT>[];
-  teams?: Item<TeamT>[];
-  collections?: Item<CollectionT>[];
-  spaces?: Item<SpaceT>[];
-  sites?: Item<SiteT>[];
-  saml?: Item<SamlProviderT>[];
-  integrations?: Item<IntegrationT>[];
-  translations?: Item<TranslationT>[];
-  prune: Set<PrunableKindT>;
+  /** The entries of each list the documents have, by config key; a key no document has is absent. */
+  lists: Map<string, Item<unknown>[]>;
+  prune: Set<string>;
   safety: { maxDeletes: number; maxDeletePercent: number; keepSsoMembers: boolean };
   safetyOrigins: Map<string, Origin>;
   protect: Item<string>[];
@@ -52,8 +35,8 @@ export interface Merged {
   apiUrl?: string;
 }
 
-type ListKey = 'members' | 'teams' | 'collections' | 'spaces' | 'sites' | 'saml' | 'integrations' | 'translations';
-const LISTS: ListKey[] = ['members', 'teams', 'collections', 'spaces', 'sites', 'saml', 'integrations', 'translations'];
+/** The config keys that hold lists, from the registry. */
+const LISTS = UNITS.filter((u) => u.list).map((u) => u.configKey);
 
 function keysOf(value: unknown): string[] {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
@@ -72,7 +55,8 @@ export function mergeDocuments(docs: readonly ValidDocument[], problems: Problem
       } else api ??= { url: data.api.url, origin };
     }
 
-    const id = data.organization.id;
+    const organization = data.organization as unknown as Record<string, unknown> & { id: string };
+    const id = organization.id;
     let org = byId.get(id);
     if (!org) {
       org = {
@@ -80,6 +64,7 @@ export function mergeDocuments(docs: readonly ValidDocument[], problems: Problem
         origin: child(root, 'organization'),
         organization: { id },
         fieldOrigins: new Map(),
+        lists: new Map(),
         prune: new Set(),
         safety: { maxDeletes: 10, maxDeletePercent: 25, keepSsoMembers: true },
         safetyOrigins: new Map(),
@@ -88,7 +73,6 @@ export function mergeDocuments(docs: readonly ValidDocument[], problems: Problem
       byId.set(id, org);
     }
 
-    const organization = data.organization as Record<string, unknown>;
     for (const field of keysOf(raw.organization)) {
       if (field === 'id') continue;
       const origin = child(root, 'organization', field);
@@ -102,14 +86,15 @@ export function mergeDocuments(docs: readonly ValidDocument[], problems: Problem
     }
 
     for (const list of LISTS) {
-      const values = data[list] as unknown[] | undefined;
+      const values = (data as unknown as Record<string, unknown[] | undefined>)[list];
       if (values === undefined) continue;
-      const target = (org[list] ??= []) as Item<unknown>[];
+      const target = org.lists.get(list) ?? [];
+      org.lists.set(list, target);
       values.forEach((value, i) => target.push({ value, origin: child(root, list, i) }));
     }
 
     if (data.prune !== undefined) {
-      const kinds = data.prune === 'all' || data.prune.includes('all') ? PRUNABLE : (data.prune as PrunableKindT[]);
+      const kinds = data.prune === 'all' || data.prune.includes('all') ? PRUNABLE : data.prune;
       for (const k of kinds) org.prune.add(k);
     }
 

@@ -3,7 +3,25 @@
  * stores documents whose blocks carry generated `key`s. Documents are compared by content: keys
  * and empty data are left out by normalizeDocument.
  */
-import type { RichTextBlockT, RichTextDocumentT } from '../config/schema.js';
+/** A rich-text block; nodes recurse, unknown properties are kept. */
+export interface RichTextBlockT {
+  object: string;
+  type?: string;
+  key?: string;
+  isVoid?: boolean;
+  data?: Record<string, unknown>;
+  nodes?: RichTextBlockT[];
+  leaves?: Record<string, unknown>[];
+  [k: string]: unknown;
+}
+
+/** A full rich-text document as the API returns it. */
+export interface RichTextDocumentT {
+  object: 'document';
+  data?: Record<string, unknown>;
+  nodes: RichTextBlockT[];
+  [k: string]: unknown;
+}
 
 /** Plain text → a document of one paragraph per blank-line-separated chunk. */
 export function textToDocument(text: string): RichTextDocumentT {

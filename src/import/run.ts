@@ -126,8 +126,8 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   // A site must be found where it was looked for: in its organization, or in at least one.
   const missing = siteRequests.filter((r) =>
     r.org !== undefined
-      ? states.find((s) => s.org === r.org)?.missingSites.includes(r.site)
-      : states.every((s) => s.missingSites.includes(r.site)),
+      ? states.find((s) => s.org === r.org)?.notFound.includes(r.site)
+      : states.every((s) => s.notFound.includes(r.site)),
   );
   if (missing.length > 0) {
     const where = orgs.length === 1 ? `organization ${orgs[0]}` : `organizations ${orgs.join(', ')}`;

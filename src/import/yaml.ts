@@ -4,24 +4,20 @@
  * plain values inline, everything else in block style. The output depends only on the document.
  */
 import { Document, isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
+import { UNITS } from '../kinds/index.js';
 
 /** The schema file written next to the config, which the first line points to (works offline). */
 export const SCHEMA_FILE = 'docplane.schema.json';
 
-/** Paths of maps written on one line (`*` stands for any list index). */
-const FLOW_MAPS = [
-  'members.*',
-  'teams.*.members.*',
-  'sites.*.sections.*.siteSpaces.*',
-  'sites.*.shareLinks.*',
-  'translations.*.source',
-  'integrations.*.externalLinks.*',
-];
+/** Paths of maps written on one line (`*` stands for any list index): each kind names its own. */
+function flowMaps(): string[] {
+  return UNITS.flatMap((u) => u.flowMaps ?? []);
+}
 
-const INTEGRATION_SCRIPT_COMMENT = [
-  ' The API returns neither the script nor the secrets of an integration: put the script in this file,',
-  ' and add `secrets: { NAME: "${env:NAME}" }` if the integration has any.',
-].join('\n');
+/** Comments written before keys (`integrations.*.script`): each kind names its own. */
+function keyComments(): Array<{ path: string; comment: string }> {
+  return UNITS.flatMap((u) => u.keyComments ?? []);
+}
 
 function matches(pattern: string, path: readonly string[]): boolean {
   const parts = pattern.split('.');
@@ -39,14 +35,15 @@ function style(node: unknown, path: string[]): void {
   const generic = path.map((p) => (/^\d+$/.test(p) ? '*' : p));
   // Inside a rich-text document, a node without children fits on one line (`{ object: leaf, text: Hi }`).
   const inDocument = generic.includes('instructions') || generic.includes('agentInstructions');
-  if (FLOW_MAPS.some((p) => matches(p, generic)) || (inDocument && node.items.every((p) => isScalar(p.value)))) {
+  if (flowMaps().some((p) => matches(p, generic)) || (inDocument && node.items.every((p) => isScalar(p.value)))) {
     node.flow = true;
     return;
   }
   for (const pair of node.items) {
     if (!isPair(pair) || !isScalar(pair.key)) continue;
     const k = String(pair.key.value);
-    if (matches('integrations.*', generic) && k === 'script') pair.key.commentBefore = INTEGRATION_SCRIPT_COMMENT;
+    const comment = keyComments().find((c) => matches(c.path, [...generic, k]));
+    if (comment) pair.key.commentBefore = comment.comment;
     style(pair.value, [...path, k]);
   }
 }

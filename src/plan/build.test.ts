@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BugError } from '../core/errors.js';
-import type { DraftStep, KindPlan } from '../resources/types.js';
+import type { DraftStep, KindPlan } from '../kinds/kind.js';
 import { buildPlan, rank, type BuildPlanInput, type OrgDraft } from './build.js';
 import type { Action, Kind } from './types.js';
 

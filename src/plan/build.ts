@@ -3,16 +3,16 @@
  * thresholds, fingerprints and counts. Pure: same input, same plan; nothing is read or sent.
  */
 import { BugError } from '../core/errors.js';
-import type { DraftStep, KindPlan } from '../resources/types.js';
-import { stepId } from '../resources/types.js';
-import { parsePattern, patternMatches } from './address.js';
+import type { DraftStep, KindPlan } from '../kinds/kind.js';
+import { stepId } from '../model/address.js';
+import { parsePattern, patternMatches } from '../model/address.js';
 import type { Action, Kind, Plan, PlanProblem, PlanSummary, SafetyViolation, Step } from './types.js';
-import { KINDS } from './types.js';
+import { KINDS } from '../kinds/index.js';
 
 export interface OrgDraft {
   org: string;
   /** The plan of each kind the organization's config manages. */
-  kinds: Partial<Record<Kind, KindPlan>>;
+  kinds: Record<Kind, KindPlan>;
   safety: { maxDeletes: number; maxDeletePercent: number };
   /** Addresses or globs whose deletes are left out. */
   protect: readonly string[];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../core/json.js';
-import { fingerprintEntries, staleAddresses } from './fingerprint.js';
+import { fingerprintEntries } from '../model/fingerprint.js';
+import { staleAddresses } from './fingerprint.js';
 import type { Plan } from './types.js';
 
 const plan = (fingerprints: Record<string, string>) => ({ fingerprints }) as unknown as Plan;

@@ -4,12 +4,11 @@
  * + current into draft steps, and build the plan.
  */
 import type { ApiClient } from '../api/types.js';
-import { addressSyntaxProblem } from '../config/address.js';
-import { DocplaneError } from '../core/errors.js';
 import type { LoadedConfig, OrgConfig } from '../config/types.js';
-import { RESOURCE_MODULES } from '../resources/index.js';
-import { readContextFor, type KindPlan, type PlanContext, type ResourceModule } from '../resources/types.js';
-import { matchesAny } from './address.js';
+import { DocplaneError } from '../core/errors.js';
+import { addressProblem, KIND_SPECS, REPLACEABLE } from '../kinds/index.js';
+import { readContextFor, sharedPlans, type KindPlan, type KindSpec, type PlanContext } from '../kinds/kind.js';
+import { matchesAny } from '../model/address.js';
 import { buildPlan, type OrgDraft } from './build.js';
 import type { Kind, Plan, PlanProblem } from './types.js';
 
@@ -22,11 +21,15 @@ export interface PlanOptions {
   /** The plan's `createdAt` (tests fix it). */
   now?: Date;
   /** The kinds to plan; every registered kind by default. */
-  modules?: readonly ResourceModule[];
+  modules?: readonly KindSpec[];
 }
 
-/** Kinds whose resources `--replace` can force. */
-const REPLACEABLE = /^(?:[^[\]"./]+\/)?(?:integrations|saml)\[/;
+/** Addresses `--replace` can name: of the kinds whose resources it can force. */
+const REPLACEABLE_LABELS = KIND_SPECS.filter((k) => k.replaceable)
+  .map((k) => k.label.one)
+  .sort((a, b) => a.localeCompare(b))
+  .join(' or ');
+const REPLACEABLE_ADDRESS = new RegExp(`^(?:[^[\\]"./]+/)?(?:${REPLACEABLE.join('|')})\\[`);
 
 function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
   return {
@@ -39,19 +42,15 @@ function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
   };
 }
 
-async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly ResourceModule[], replace: readonly string[]): Promise<OrgDraft> {
+async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly KindSpec[], replace: readonly string[]): Promise<OrgDraft> {
   const org = desired.organization.id;
   // Reads shared between kinds (teams for teams, team members and SAML) run once per organization.
   const readCtx = readContextFor(desired, client);
   const remotes = await Promise.all(modules.map((m) => m.read(readCtx)));
 
-  const remote = new Map<Kind, unknown>();
-  modules.forEach((m, i) => {
-    if (!remote.has(m.kind)) remote.set(m.kind, remotes[i]);
-  });
   const pruned = new Set<string>(desired.prune);
-  const planCtx: PlanContext = { org, desired, remote, prunes: (kind) => pruned.has(kind), replace };
-  const kinds: Partial<Record<Kind, KindPlan>> = {};
+  const planCtx: PlanContext = { org, desired, prunes: (kind) => pruned.has(kind), replace, shared: sharedPlans() };
+  const kinds: Record<Kind, KindPlan> = {};
   modules.forEach((m, i) => {
     const kp = m.plan(planCtx, remotes[i]);
     const prev = kinds[m.kind];
@@ -60,22 +59,18 @@ async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly 
   return { org, kinds, safety: desired.safety, protect: desired.protect };
 }
 
-/** Config addresses that `--replace` may name: the integrations and SAML providers of each organization. */
+/** Config addresses that `--replace` may name: the resources of the replaceable kinds in each organization. */
 function replaceProblems(config: LoadedConfig, replace: readonly string[]): PlanProblem[] {
   const problems: PlanProblem[] = [];
   for (const pattern of replace) {
-    const known = config.orgs.some((o) => {
-      const addresses = [
-        ...(o.integrations ?? []).map((i) => `integrations[${JSON.stringify(i.name)}]`),
-        ...(o.saml ?? []).map((s) => `saml[${JSON.stringify(s.label)}]`),
-      ];
-      return addresses.some((a) => matchesAny([pattern], o.organization.id, a));
-    });
-    if (!known || !REPLACEABLE.test(pattern)) {
+    const known = config.orgs.some((o) =>
+      KIND_SPECS.filter((k) => k.replaceable).some((k) => (k.addresses?.(o) ?? []).some((a) => matchesAny([pattern], o.organization.id, a))),
+    );
+    if (!known || !REPLACEABLE_ADDRESS.test(pattern)) {
       problems.push({
         org: config.orgs[0]?.organization.id ?? '',
         address: pattern,
-        message: `--replace ${pattern} names no integration or SAML provider of the config (only those can be forced)`,
+        message: `--replace ${pattern} names no ${REPLACEABLE_LABELS} of the config (only those can be forced)`,
       });
     }
   }
@@ -86,11 +81,11 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
   // A malformed --target or --replace would select nothing and read as "no changes": refuse it first.
   for (const [flag, patterns] of [['--target', options.targets ?? []], ['--replace', options.replace ?? []]] as const) {
     for (const pattern of patterns) {
-      const problem = addressSyntaxProblem(pattern);
+      const problem = addressProblem(pattern);
       if (problem) throw new DocplaneError('BAD_ADDRESS', `${flag} ${pattern}: ${problem}`, { hint: 'Addresses look like teams["Engineering"] or sites["site_docs"].sections["guides"]; quote them in the shell.' });
     }
   }
-  const modules = options.modules ?? RESOURCE_MODULES;
+  const modules = options.modules ?? KIND_SPECS;
   const replace = options.replace ?? [];
   const orgs = await Promise.all(config.orgs.map((o) => planOrg(o, client, modules, replace)));
   const extra = replaceProblems(config, replace);

@@ -2,72 +2,9 @@
  * The plan is plain data: immutable, serialisable steps sorted deterministically. Building a plan
  * has no side effects; rendering and applying happen elsewhere.
  */
-import type { HttpMethod } from '../api/types.js';
+import type { Action, FieldChange, JsonObject, Kind, PlanProblem, RequestSpec } from '../model/step.js';
 
-/** Resource kinds, also the names accepted by `prune`. */
-export const KINDS = [
-  'organization',
-  'agentInstructions',
-  'members',
-  'teams',
-  'teamMembers',
-  'collections',
-  'spaces',
-  'sections',
-  'siteSpaces',
-  'sectionGroups',
-  'shareLinks',
-  'saml',
-  'integrations',
-  'translations',
-] as const;
-export type Kind = (typeof KINDS)[number];
-
-/**
- * What a step does. `before` and `after` per action:
- * - create:  before null; after the desired fields.
- * - update:  before the remote fields that differ (normalized); after the desired ones.
- * - delete:  before the remote fields; after null.
- * - move:    before `{parent}` or position as now; after as desired.
- * - restore: before `{deletedAt}`; after `{deletedAt: null}` (a deleted space the config names).
- * - sort:    before the remote order `{order: [...]}`; after the desired order.
- * - publish: before what the API returns of the integration; after the desired fields.
- */
-export type Action = 'create' | 'update' | 'delete' | 'move' | 'restore' | 'sort' | 'publish';
-
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
-export type JsonObject = { [k: string]: JsonValue };
-
-/**
- * One API request of a step. Paths and bodies may hold tokens that apply resolves just before
- * sending:
- * - `{{ref:ORG/ADDRESS}}`: the `id` of the resource created by the create step at that address
- *   (of this step itself too, once its capturing request has answered);
- * - `{{ref:ORG/ADDRESS#a.b.0.c}}`: another field of that step's captured response;
- * - `{{secret:NAME}}`: a secret value (only in plan files; in memory the real value stands).
- */
-export interface RequestSpec {
-  method: HttpMethod;
-  path: string;
-  query?: Record<string, string | number | boolean>;
-  body?: JsonValue;
-  /** The response body is this step's output (the created resource): ids flow from it. */
-  capture?: boolean;
-  /**
-   * For a create: how to find the resource when the outcome is unclear (network error, reset, 5xx,
-   * timeout), before any retry, so that nothing is created twice. `path` is a list path; an item
-   * matches when every dotted field in `match` equals the given value.
-   */
-  lookup?: { path: string; match: Record<string, JsonValue> };
-}
-
-/** One field-level difference; `path` is dotted (`members.alice@acme.com.role`). */
-export interface FieldChange {
-  path: string;
-  kind: 'add' | 'remove' | 'change';
-  before?: JsonValue;
-  after?: JsonValue;
-}
+export type { Action, FieldChange, JsonObject, JsonValue, Kind, PlanProblem, RequestSpec } from '../model/step.js';
 
 export interface Step {
   /** Unique in the plan: `ORG/ADDRESS:ACTION`. */
@@ -94,13 +31,6 @@ export interface SafetyViolation {
   message: string;
   /** Steps concerned. */
   steps: string[];
-}
-
-/** Something the plan cannot do (a member not in the organization, an unknown site id, …). */
-export interface PlanProblem {
-  org: string;
-  address: string;
-  message: string;
 }
 
 export interface PlanSummary {

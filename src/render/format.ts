@@ -1,5 +1,6 @@
 /** Pieces every rendering shares: the summary line, value and change formatting, grouping. */
-import { KINDS, type Action, type FieldChange, type JsonValue, type Kind, type Plan, type Step } from '../plan/types.js';
+import { KINDS } from '../kinds/index.js';
+import { type Action, type FieldChange, type JsonValue, type Kind, type Plan, type Step } from '../plan/types.js';
 import { isMaskText } from './redact.js';
 
 function plural(n: number, one: string, many: string): string {

@@ -3,7 +3,8 @@
  * by programs, not for `apply`: the saved plan file (--out) is another document, with secret
  * placeholders, the config hash and fingerprints.
  */
-import { KINDS, type FieldChange, type JsonValue, type RequestSpec, type Step } from '../plan/types.js';
+import { KINDS } from '../kinds/index.js';
+import { type FieldChange, type JsonValue, type RequestSpec, type Step } from '../plan/types.js';
 import { orgsOf } from './format.js';
 import type { MaskedPlan } from './redact.js';
 

@@ -4,7 +4,8 @@
  * (GitHub colours `+` green, `-` red and `!` orange). A comment holds at most 65,536 characters, so
  * the details are cut from the end, with a note, to stay under that.
  */
-import { KINDS, type Action, type Kind, type Step } from '../plan/types.js';
+import { KINDS } from '../kinds/index.js';
+import { type Action, type Kind, type Step } from '../plan/types.js';
 import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine } from './format.js';
 import type { MaskedPlan } from './redact.js';
 

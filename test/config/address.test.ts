@@ -1,8 +1,8 @@
 /** The syntax of `protect` entries, and the "did you mean" of messages. */
 import { describe, expect, it } from 'vitest';
-import { addressSyntaxProblem } from '../../src/config/address.js';
-import { suggest } from '../../src/config/messages.js';
-import { parsePattern } from '../../src/plan/address.js';
+import { addressProblem } from '../../src/kinds/index.js';
+import { suggest } from '../../src/core/text.js';
+import { parsePattern } from '../../src/model/address.js';
 
 describe('protect entries', () => {
   const good = [
@@ -21,7 +21,7 @@ describe('protect entries', () => {
     'teams["Engineering"].members',
   ];
   it.each(good)('accepts %s (and the planner can match it)', (pattern) => {
-    expect(addressSyntaxProblem(pattern)).toBeUndefined();
+    expect(addressProblem(pattern)).toBeUndefined();
     expect(() => parsePattern(pattern)).not.toThrow();
   });
 
@@ -33,7 +33,7 @@ describe('protect entries', () => {
     ['teams["x"] ', 'unexpected " " at character 11 of "teams[\\"x\\"] "'],
     ['["x"]', 'expected a name at character 1 of "[\\"x\\"]"'],
   ])('refuses %s', (pattern, problem) => {
-    expect(addressSyntaxProblem(pattern)).toBe(problem);
+    expect(addressProblem(pattern)).toBe(problem);
   });
 });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DocplaneError } from '../../src/core/errors.js';
 import { loadConfig } from '../../src/config/load.js';
-import { PRUNABLE } from '../../src/config/schema.js';
+import { PRUNABLE } from '../../src/kinds/index.js';
 import { problemsOf, withFiles } from './helpers.js';
 
 const org = (id: string, extra = '') => `version: 1\norganization:\n  id: ${id}\n${extra}`;

@@ -58,7 +58,7 @@ describe('runImport', () => {
 
   it('looks for a bare site id in every organization, and an ORG/SITE in its organization only', async () => {
     const result = await run({ orgs: ['org_side', 'org_rich'], sites: ['site_help'] });
-    expect(result.orgs.map((o) => [o.org, o.counts.sites])).toEqual([
+    expect(result.orgs.map((o) => [o.org, o.counts.find((c) => c.many === 'sites')?.n])).toEqual([
       ['org_rich', 1],
       ['org_side', 0],
     ]);

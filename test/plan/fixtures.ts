@@ -1,10 +1,9 @@
 /** Helpers of the planner tests: configs built in code, a module's plan in one call, a fake client. */
 import type { ApiClient, ApiResponse, ClientStats, HttpMethod, Query } from '../../src/api/types.js';
-import type { OrganizationT } from '../../src/config/schema.js';
+import type { OrganizationT } from '../../src/kinds/organization/schema.js';
 import type { LoadedConfig, OrgConfig } from '../../src/config/types.js';
 import { ApiError } from '../../src/core/errors.js';
-import type { Kind } from '../../src/plan/types.js';
-import { readContextFor, type KindPlan, type PlanContext, type ReadContext, type ResourceModule } from '../../src/resources/types.js';
+import { readContextFor, sharedPlans, type KindPlan, type PlanContext, type ReadContext, type KindSpec } from '../../src/kinds/kind.js';
 
 export type OrgConfigInput = Partial<Omit<OrgConfig, 'organization' | 'safety'>> & {
   organization?: Partial<OrganizationT>;
@@ -27,23 +26,23 @@ export function loaded(orgs: OrgConfig[], secrets: LoadedConfig['secrets'] = [])
   return { orgs, secrets, hash: 'hash-of-config', files: ['/cfg/docplane.yaml'] };
 }
 
-export function planContext(desired: OrgConfig, options: { replace?: string[]; remote?: Map<Kind, unknown> } = {}): PlanContext {
+export function planContext(desired: OrgConfig, options: { replace?: string[] } = {}): PlanContext {
   const pruned = new Set<string>(desired.prune);
   return {
     org: desired.organization.id,
     desired,
-    remote: options.remote ?? new Map(),
     prunes: (kind) => pruned.has(kind),
     replace: options.replace,
+    shared: sharedPlans(),
   };
 }
 
 /** A module's plan for a desired config and a remote state given directly (no reads). */
 export function planKind<R>(
-  module: ResourceModule<R>,
+  module: KindSpec<R>,
   desired: OrgConfig,
   remote: R,
-  options: { replace?: string[]; remote?: Map<Kind, unknown> } = {},
+  options: { replace?: string[] } = {},
 ): KindPlan {
   return module.plan(planContext(desired, options), remote);
 }

@@ -7,15 +7,14 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
-import type { SiteT } from '../../src/config/schema.js';
+import type { SiteT } from '../../src/kinds/sites/schema.js';
 import type { OrgConfig } from '../../src/config/types.js';
 import { startEmulator, type EmulatorState, type RunningEmulator } from '../../src/emulator/server.js';
 import { buildPlan } from '../../src/plan/build.js';
 import type { JsonValue, Kind, Plan, PlanProblem, Step } from '../../src/plan/types.js';
-import { planSites } from '../../src/resources/sites/plan.js';
-import { readSites } from '../../src/resources/sites/remote.js';
-import { readContextFor } from '../../src/resources/types.js';
-import type { PrunableKindT } from '../../src/config/schema.js';
+import { planSites } from '../../src/kinds/sites/plan.js';
+import { readSites } from '../../src/kinds/sites/remote.js';
+import { readContextFor, sharedPlans } from '../../src/kinds/kind.js';
 
 const ORG = 'org_acme';
 const SPACES = ['space_1', 'space_2', 'space_3', 'space_4', 'space_5', 'space_6'];
@@ -48,7 +47,7 @@ async function emulator(sites: unknown[]): Promise<{ emu: RunningEmulator; clien
   return { emu, client };
 }
 
-function orgConfig(sites: SiteT[], prune: PrunableKindT[]): OrgConfig {
+function orgConfig(sites: SiteT[], prune: string[]): OrgConfig {
   return {
     organization: { id: ORG },
     sites,
@@ -61,7 +60,7 @@ function orgConfig(sites: SiteT[], prune: PrunableKindT[]): OrgConfig {
 
 async function plan(client: ApiClient, config: OrgConfig): Promise<{ plan: Plan; problems: PlanProblem[] }> {
   const remote = await readSites(readContextFor(config, client));
-  const kinds = planSites({ org: ORG, desired: config, remote: new Map(), prunes: (k: Kind) => config.prune.includes(k as PrunableKindT) }, remote);
+  const kinds = planSites({ org: ORG, desired: config, prunes: (k: Kind) => config.prune.includes(k), shared: sharedPlans() }, remote);
   const built = buildPlan({
     toolVersion: 'test',
     createdAt: '2024-01-01T00:00:00.000Z',
@@ -249,7 +248,7 @@ describe('site kinds against the emulator', () => {
         return {
           seed: { id: 'site_docs', title: 'Docs', sections: remoteSections, sectionGroups: remoteGroups, shareLinks: remoteLinks },
           site: { id: 'site_docs', sections: desiredSections, sectionGroups: desiredGroups, shareLinks: desiredLinks } as SiteT,
-          prune: [...g.prune] as PrunableKindT[],
+          prune: [...g.prune],
           applySeed: g.applySeed,
         };
       });

@@ -1,0 +1,301 @@
+/**
+ * Collections (`collections["Product/API"]`, the path of titles): nested; created with POST
+ * ORG/collections `{title, parent}` (then PATCH for description and defaultLevel, in the same step),
+ * updated with PATCH, placed with POST .../move, deleted when pruned (children first; a parent's
+ * delete waits for its children to be moved out or deleted, and for the spaces to be placed).
+ */
+import type { CollectionT } from './schema.js';
+import { fingerprintEntries } from '../../model/fingerprint.js';
+import type { JsonObject, JsonValue, RequestSpec } from '../../model/step.js';
+import { collisionMessage, diffFields } from '../common/match.js';
+import { emptyKindPlan } from '../kind.js';
+import type { Reader } from '../kind.js';
+import { enc, orgPath } from '../common/paths.js';
+import type { DraftStep, KindPlan, KindSpec } from '../kind.js';
+import { readSpaceList, type RemoteSpace } from '../spaces/read.js';
+import { key, ref } from '../../model/address.js';
+
+export interface RemoteCollection {
+  id: string;
+  title: string;
+  description?: string | null;
+  parent?: string | null;
+  defaultLevel?: string | null;
+}
+
+export interface CollectionEntry {
+  /** Path of titles, `Product/API`. */
+  path: string;
+  parentPath?: string;
+  node: CollectionT;
+  remote?: RemoteCollection;
+  matchedBy?: 'id' | 'renamedFrom' | 'key';
+}
+
+export interface ResolvedCollections {
+  /** The config's collections, parents before children, each with its remote twin if any. */
+  entries: CollectionEntry[];
+  byPath: Map<string, CollectionEntry>;
+  /** Remote id → its current path. */
+  remotePath: Map<string, string>;
+  /** Remote collections no config collection matched. */
+  unmatched: RemoteCollection[];
+}
+
+export function collectionAddress(path: string): string {
+  return `collections${key(path)}`;
+}
+
+/** Every collection of the organization (nested), read once per plan (collections and spaces use it). */
+export function readCollections(ctx: Reader): Promise<RemoteCollection[]> {
+  return ctx.shared('collections', () => ctx.client.listAll<RemoteCollection>(`${orgPath(ctx.org)}/collections`, { nested: true }));
+}
+
+function remotePaths(remote: readonly RemoteCollection[]): Map<string, string> {
+  const byId = new Map(remote.map((c) => [c.id, c]));
+  const paths = new Map<string, string>();
+  const pathOf = (c: RemoteCollection, seen: Set<string>): string => {
+    const known = paths.get(c.id);
+    if (known !== undefined) return known;
+    const parent = c.parent ? byId.get(c.parent) : undefined;
+    // A parent cycle cannot happen on the API; guard anyway rather than loop.
+    const p = parent && !seen.has(parent.id) ? `${pathOf(parent, new Set([...seen, c.id]))}/${c.title}` : c.title;
+    paths.set(c.id, p);
+    return p;
+  };
+  for (const c of remote) pathOf(c, new Set());
+  return paths;
+}
+
+/**
+ * Matches the config's collection tree to the remote one: by id anywhere first; then, parents before
+ * children, by `renamedFrom` (a path, or a title among the siblings under the matched parent), then
+ * by title under the matched parent, so the children of a renamed collection keep their identity.
+ */
+export function resolveCollections(desired: readonly CollectionT[] | undefined, remote: readonly RemoteCollection[]): ResolvedCollections {
+  const entries: CollectionEntry[] = [];
+  const walk = (nodes: readonly CollectionT[], parentPath?: string) => {
+    for (const node of nodes) {
+      const path = parentPath === undefined ? node.title : `${parentPath}/${node.title}`;
+      entries.push({ path, parentPath, node });
+      walk(node.collections ?? [], path);
+    }
+  };
+  walk(desired ?? []);
+  const byPath = new Map(entries.map((e) => [e.path, e]));
+  const paths = remotePaths(remote);
+  const byId = new Map(remote.map((c) => [c.id, c]));
+  const byRemotePath = new Map<string, RemoteCollection>();
+  for (const c of remote) if (!byRemotePath.has(paths.get(c.id) as string)) byRemotePath.set(paths.get(c.id) as string, c);
+  const children = new Map<string, RemoteCollection[]>();
+  for (const c of remote) children.set(c.parent ?? '', [...(children.get(c.parent ?? '') ?? []), c]);
+  const taken = new Set<RemoteCollection>();
+  const take = (e: CollectionEntry, r: RemoteCollection | undefined, how: CollectionEntry['matchedBy']) => {
+    if (!r || taken.has(r) || e.remote) return;
+    taken.add(r);
+    e.remote = r;
+    e.matchedBy = how;
+  };
+
+  for (const e of entries) if (e.node.id) take(e, byId.get(e.node.id), 'id');
+  for (const e of entries) {
+    if (e.remote) continue;
+    const parent = e.parentPath === undefined ? undefined : byPath.get(e.parentPath);
+    // Siblings: under the parent's remote twin, or the top level; none when the parent is new.
+    const siblings = e.parentPath === undefined ? (children.get('') ?? []) : parent?.remote ? (children.get(parent.remote.id) ?? []) : [];
+    const old = e.node.renamedFrom;
+    if (old !== undefined) {
+      const sibling = old.includes('/') ? undefined : siblings.find((c) => c.title === old && !taken.has(c));
+      take(e, sibling ?? byRemotePath.get(old), 'renamedFrom');
+    }
+    if (!e.remote) take(e, siblings.find((c) => c.title === e.node.title && !taken.has(c)), 'key');
+  }
+  return { entries, byPath, remotePath: paths, unmatched: remote.filter((c) => !taken.has(c)) };
+}
+
+/**
+ * The id of the collection at a path for a request (a remote id, or a ref to its create in this
+ * plan), and the address its steps live at; undefined when no collection has that path.
+ */
+export function collectionIdOrRef(org: string, path: string, resolved: ResolvedCollections): { id: string; address: string } | undefined {
+  const entry = resolved.byPath.get(path);
+  if (entry) return { id: entry.remote ? entry.remote.id : ref(org, collectionAddress(path)), address: collectionAddress(path) };
+  for (const [id, p] of resolved.remotePath) if (p === path) return { id, address: collectionAddress(path) };
+  return undefined;
+}
+
+function normalized(c: RemoteCollection): JsonObject {
+  return { id: c.id, title: c.title, description: c.description ?? null, defaultLevel: c.defaultLevel ?? null, parent: c.parent ?? null };
+}
+
+/** How many collections a config's tree holds. */
+export function countCollections(list: readonly CollectionT[] | undefined): number {
+  return (list ?? []).reduce((n, c) => n + 1 + countCollections(c.collections), 0);
+}
+
+export interface RemoteCollections {
+  collections: RemoteCollection[];
+  /** The organization's spaces, when the config manages spaces (those in a pruned collection move out first). */
+  spaces?: RemoteSpace[];
+}
+
+export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
+  kind: 'collections',
+  label: { one: 'collection', many: 'collections' },
+  prunable: true,
+  count: (org) => countCollections(org.collections),
+
+  async read(ctx) {
+    if (ctx.desired.collections === undefined) return undefined;
+    const [collections, spaces] = await Promise.all([readCollections(ctx), ctx.desired.spaces === undefined ? undefined : readSpaceList(ctx)]);
+    return { collections, spaces };
+  },
+
+  plan(ctx, read): KindPlan {
+    const kp = emptyKindPlan();
+    if (ctx.desired.collections === undefined || read === undefined) return kp;
+    const remote = read.collections;
+    kp.remoteCount = remote.length;
+    const resolved = resolveCollections(ctx.desired.collections, remote);
+    const base = orgPath(ctx.org);
+    const prints: Array<[string, unknown]> = [];
+    const steps: DraftStep[] = [];
+    const pathOfRemote = (id: string | null | undefined) => (id ? (resolved.remotePath.get(id) ?? id) : null);
+    if (!ctx.prunes('collections')) {
+      // A rename onto the path a kept (unmanaged) collection holds would leave two with one path.
+      const heldPaths = new Set(resolved.unmatched.map((c) => resolved.remotePath.get(c.id)));
+      for (const e of resolved.entries) {
+        if (e.remote && e.matchedBy !== 'key' && heldPaths.has(e.path) && resolved.remotePath.get(e.remote.id) !== e.path) {
+          kp.problems.push({ org: ctx.org, address: collectionAddress(e.path), message: collisionMessage('collections', e.path, 'collections') });
+        }
+      }
+    }
+
+    for (const e of resolved.entries) {
+      const address = collectionAddress(e.path);
+      const parent = e.parentPath === undefined ? undefined : collectionIdOrRef(ctx.org, e.parentPath, resolved);
+      // Only the parent's create: requests name the parent by id, so its rename or move need not come
+      // first, and the delete of a pruned collection that held the parent's path never blocks it.
+      const needs = parent ? [`${parent.address}:create`] : [];
+      const settings: JsonObject = {};
+      if (e.node.description !== undefined) settings.description = e.node.description;
+      if (e.node.defaultLevel !== undefined) settings.defaultLevel = e.node.defaultLevel;
+
+      if (!e.remote) {
+        const after: JsonObject = { title: e.node.title, parent: e.parentPath ?? null, ...settings };
+        const requests: RequestSpec[] = [
+          {
+            method: 'POST',
+            path: `${base}/collections`,
+            body: { title: e.node.title, ...(parent ? { parent: parent.id } : {}) },
+            capture: true,
+            // A top-level collection has no `parent` in the list; apply's lookup reads absent as null.
+            lookup: { path: `${base}/collections`, match: { title: e.node.title, parent: parent ? parent.id : null } },
+          },
+        ];
+        if (Object.keys(settings).length > 0) {
+          requests.push({ method: 'PATCH', path: `/v1/collections/${ref(ctx.org, address)}`, body: settings });
+        }
+        steps.push({ address, kind: 'collections', action: 'create', before: null, after, changes: diffFields({}, after), requests, needs });
+        prints.push([address, null]);
+        continue;
+      }
+
+      const r = e.remote;
+      const wanted: JsonObject = { title: e.node.title, ...settings };
+      const current: JsonObject = { title: r.title };
+      if ('description' in wanted) current.description = r.description ?? null;
+      if ('defaultLevel' in wanted) current.defaultLevel = r.defaultLevel ?? null;
+      const before: JsonObject = {};
+      const after: JsonObject = {};
+      for (const k of Object.keys(wanted)) {
+        if (JSON.stringify(current[k]) !== JSON.stringify(wanted[k])) {
+          before[k] = current[k];
+          after[k] = wanted[k];
+        }
+      }
+      let touched = false;
+      if (Object.keys(after).length > 0) {
+        steps.push({
+          address,
+          kind: 'collections',
+          action: 'update',
+          before,
+          after,
+          changes: diffFields(before, after),
+          requests: [{ method: 'PATCH', path: `/v1/collections/${enc(r.id)}`, body: after }],
+          needs: [],
+          remoteId: r.id,
+        });
+        touched = true;
+      }
+      const wantParent = parent ? parent.id : null;
+      if ((r.parent ?? null) !== wantParent) {
+        const moveBefore = { parent: pathOfRemote(r.parent) };
+        const moveAfter = { parent: e.parentPath ?? null };
+        steps.push({
+          address,
+          kind: 'collections',
+          action: 'move',
+          before: moveBefore,
+          after: moveAfter,
+          changes: diffFields(moveBefore, moveAfter),
+          requests: [{ method: 'POST', path: `/v1/collections/${enc(r.id)}/move`, body: { parent: wantParent } }],
+          needs,
+          remoteId: r.id,
+        });
+        touched = true;
+      }
+      if (touched) prints.push([address, normalized(r)]);
+    }
+
+    if (ctx.prunes('collections')) {
+      // Where each remote collection's steps live: its config address when matched, else its delete.
+      const addressOf = new Map<string, string>();
+      for (const e of resolved.entries) if (e.remote) addressOf.set(e.remote.id, collectionAddress(e.path));
+      const used = new Set<string>();
+      const deleteAddress = new Map<string, string>();
+      for (const c of resolved.unmatched) {
+        let address = collectionAddress(resolved.remotePath.get(c.id) as string);
+        if (used.has(address)) address = collectionAddress(`${resolved.remotePath.get(c.id)}#${c.id}`);
+        used.add(address);
+        deleteAddress.set(c.id, address);
+      }
+      // Only the config's spaces that are in a collection now need to be placed before it goes: a
+      // space moving into a collection that takes a deleted one's path must not wait for that delete.
+      const managedSpaces = new Set((ctx.desired.spaces ?? []).map((s) => s.id));
+      const spacesIn = new Map<string, string[]>();
+      for (const s of read.spaces ?? []) {
+        if (!s.parent || !managedSpaces.has(s.id)) continue;
+        spacesIn.set(s.parent, [...(spacesIn.get(s.parent) ?? []), `spaces${key(s.id)}`]);
+      }
+      for (const c of resolved.unmatched) {
+        const address = deleteAddress.get(c.id) as string;
+        // Deleting a collection deletes what is still inside: children go first (moved out or
+        // deleted), and the spaces in it are placed first.
+        const childNeeds = remote
+          .filter((child) => child.parent === c.id)
+          .map((child) => (deleteAddress.has(child.id) ? `${deleteAddress.get(child.id)}:delete` : (addressOf.get(child.id) as string)));
+        const before: JsonObject = { title: c.title, parent: pathOfRemote(c.parent) as JsonValue };
+        if (c.description) before.description = c.description;
+        steps.push({
+          address,
+          kind: 'collections',
+          action: 'delete',
+          before,
+          after: null,
+          changes: [],
+          requests: [{ method: 'DELETE', path: `/v1/collections/${enc(c.id)}` }],
+          needs: [...childNeeds, ...(spacesIn.get(c.id) ?? [])],
+          remoteId: c.id,
+        });
+        prints.push([address, normalized(c)]);
+      }
+    } else {
+      kp.unmanaged = resolved.unmatched.length;
+    }
+    kp.steps = steps;
+    kp.fingerprints = fingerprintEntries(prints);
+    return kp;
+  },
+};

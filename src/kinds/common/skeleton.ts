@@ -1,0 +1,63 @@
+/**
+ * What every kind does the same way after matching: remote resources nothing matched are deleted
+ * when the kind is pruned (one step each, at an address of their own) or counted as unmanaged.
+ */
+import type { JsonObject, Kind, RequestSpec } from '../../model/step.js';
+import type { KindPlan } from '../kind.js';
+
+/**
+ * Addresses for deletes. The one rule for a second remote resource with the same natural key: its
+ * address takes `#ID` after the key (`teams["Docs#t2"]`), so that every delete has an address of
+ * its own.
+ */
+export function deleteAddresses(make: (natural: string) => string): (natural: string, id: string) => string {
+  const used = new Set<string>();
+  return (natural, id) => {
+    let address = make(natural);
+    if (used.has(address)) address = make(`${natural}#${id}`);
+    used.add(address);
+    return address;
+  };
+}
+
+export interface UnmatchedOptions<R> {
+  kind: Kind;
+  prune: boolean;
+  /** The address of a natural key (`teamAddress`). */
+  address(natural: string): string;
+  naturalKey(r: R): string;
+  id(r: R): string;
+  /** What the delete step shows of the resource. */
+  before(r: R): JsonObject;
+  requests(r: R): RequestSpec[];
+  needs?(r: R, address: string): string[];
+  /** The remote object the fingerprint is taken of. */
+  normalized(r: R): unknown;
+}
+
+/**
+ * Remote resources no desired one matched: a delete step each when the kind is pruned, else counted
+ * unmanaged. Fingerprint entries are added to `prints`.
+ */
+export function planUnmatched<R>(kp: KindPlan, prints: Array<[string, unknown]>, unmatched: readonly R[], o: UnmatchedOptions<R>): void {
+  if (!o.prune) {
+    kp.unmanaged += unmatched.length;
+    return;
+  }
+  const addressOf = deleteAddresses(o.address);
+  for (const r of unmatched) {
+    const address = addressOf(o.naturalKey(r), o.id(r));
+    kp.steps.push({
+      address,
+      kind: o.kind,
+      action: 'delete',
+      before: o.before(r),
+      after: null,
+      changes: [],
+      requests: o.requests(r),
+      needs: o.needs?.(r, address) ?? [],
+      remoteId: o.id(r),
+    });
+    prints.push([address, o.normalized(r)]);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The registry of kinds: one unit per folder of src/kinds/, in execution order (a kind's creates and
+ * updates run in this order, its deletes in the reverse). Every list of kinds elsewhere (the config's
+ * keys and schema, prune, the address grammar, the plan's order, import, summaries, secret fields) is
+ * derived from this one list. Adding a kind: docs/adding-a-kind.md.
+ */
+import type { AddressVocabulary } from '../model/address.js';
+import { addressSyntaxProblem } from '../model/address.js';
+import type { Kind } from '../model/step.js';
+import { collectionsUnit } from './collections/index.js';
+import { integrationsUnit } from './integrations/index.js';
+import type { KindSpec, KindUnit } from './kind.js';
+import { membersUnit } from './members/index.js';
+import { organizationUnit } from './organization/index.js';
+import { samlUnit } from './saml/index.js';
+import { sitesUnit } from './sites/index.js';
+import { spacesUnit } from './spaces/index.js';
+import { teamsUnit } from './teams/index.js';
+import { translationsUnit } from './translations/index.js';
+
+export const UNITS: readonly KindUnit[] = [
+  organizationUnit,
+  membersUnit,
+  teamsUnit,
+  collectionsUnit,
+  spacesUnit,
+  sitesUnit,
+  samlUnit,
+  integrationsUnit,
+  translationsUnit,
+];
+
+/** Every kind the planner plans, in execution order. */
+export const KIND_SPECS: readonly KindSpec[] = UNITS.flatMap((u) => u.kinds);
+
+/** Kind names, in execution order. */
+export const KINDS: readonly Kind[] = KIND_SPECS.map((k) => k.kind);
+
+/** Kinds that `prune` accepts, in execution order. */
+export const PRUNABLE: readonly Kind[] = KIND_SPECS.filter((k) => k.prunable).map((k) => k.kind);
+
+/** Kinds whose resources `--replace` may force. */
+export const REPLACEABLE: readonly Kind[] = KIND_SPECS.filter((k) => k.replaceable).map((k) => k.kind);
+
+/** Kinds a config counts (`docplane validate`). */
+export const COUNTED: readonly KindSpec[] = KIND_SPECS.filter((k) => k.count !== undefined);
+
+/** The names an address may hold. */
+export const ADDRESS_NAMES: AddressVocabulary = {
+  top: [...new Set(UNITS.flatMap((u) => u.addressNames.top))],
+  inner: [...new Set(UNITS.flatMap((u) => u.addressNames.inner ?? []))],
+};
+
+/** Why a pattern is not an address or glob of a config, or undefined when it is one. */
+export function addressProblem(pattern: string): string | undefined {
+  return addressSyntaxProblem(pattern, ADDRESS_NAMES);
+}
+
+/** The unit of a top-level config key. */
+export function unitOf(configKey: string): KindUnit | undefined {
+  return UNITS.find((u) => u.configKey === configKey);
+}
+
+/** The kind spec of a kind name. */
+export function kindSpec(kind: Kind): KindSpec | undefined {
+  return KIND_SPECS.find((k) => k.kind === kind);
+}

@@ -1,0 +1,195 @@
+/**
+ * The contract of a kind. A kind is one unit in one folder of src/kinds/, registered in one list
+ * (src/kinds/index.ts): its config key and schema, the resources it plans (each with its prune rule,
+ * its place in the execution order and its count), the cross-references and secrets the loader checks,
+ * the read and the plan, and the conversion of the remote state back to config for import. Every list
+ * of kinds elsewhere is derived from the registry.
+ */
+import type { z } from 'zod';
+import type { ApiClient } from '../api/types.js';
+import type { Secret } from '../core/secrets.js';
+import type { DeferredCheck, OrgConfig } from '../model/desired.js';
+import type { Action, FieldChange, JsonObject, Kind, PlanProblem, RequestSpec } from '../model/step.js';
+import type { Item, Origin, Problems } from '../source/origin.js';
+import type { LocateMode } from '../source/yaml.js';
+import type { ImportSink } from './common/import.js';
+
+export interface ReadContext {
+  org: string;
+  client: ApiClient;
+  desired: OrgConfig;
+  /**
+   * A read shared between kinds: the first call with a key runs `load`, every later call with the
+   * same key gets the same promise (teams are read once for teams, team members and SAML).
+   */
+  shared<T>(key: string, load: () => Promise<T>): Promise<T>;
+}
+
+/** A step before the builder has resolved its dependencies. */
+export interface DraftStep {
+  address: string;
+  kind: Kind;
+  action: Action;
+  before: JsonObject | null;
+  after: JsonObject | null;
+  changes: FieldChange[];
+  requests: RequestSpec[];
+  /**
+   * Org-relative addresses this step needs done first; the builder makes it depend on every step at
+   * those addresses (a parent's create, a child's delete, …). `ADDRESS:ACTION` names one step only
+   * (a parent's delete needs its children's deletes, not a create at the same address). Addresses
+   * with no step are ignored.
+   */
+  needs: string[];
+  remoteId?: string;
+  notes?: string[];
+}
+
+export interface KindPlan {
+  steps: DraftStep[];
+  /** Remote resources of this kind that the config does not mention and does not prune. */
+  unmanaged: number;
+  /** Remote resources of this kind (for maxDeletePercent). */
+  remoteCount: number;
+  problems: PlanProblem[];
+  /** Address → hash of the normalized remote object read for a step (see fingerprintEntries()). */
+  fingerprints: Record<string, string>;
+  /** Plan-level notes (what this kind cannot compare, …). */
+  notes?: string[];
+}
+
+export interface PlanContext {
+  org: string;
+  desired: OrgConfig;
+  /** Whether the config prunes this kind. */
+  prunes(kind: Kind): boolean;
+  /** Addresses to update or publish even when nothing comparable differs (`--replace`). */
+  replace?: readonly string[];
+  /**
+   * Work shared between the kinds of one unit within one plan: the first call with a key runs
+   * `compute`, later calls get its result (the four site kinds plan each site once).
+   */
+  shared<T>(key: string, compute: () => T): T;
+}
+
+/** One kind of resource the planner plans: what `prune` names, what the plan counts by. */
+export interface KindSpec<Remote = unknown> {
+  kind: Kind;
+  /** Singular and plural, for summaries (`SAML provider`, `SAML providers`). */
+  label: { one: string; many: string };
+  /** Whether `prune` may name it (remote resources the config does not mention are then deleted). */
+  prunable?: boolean;
+  /** Whether `--replace` may force its resources (their state cannot be read back). */
+  replaceable?: boolean;
+  /** The addresses of this kind's resources in a config (those `--replace` may name). */
+  addresses?(org: OrgConfig): string[];
+  /** How many resources of this kind a config manages (`docplane validate`); absent: not counted. */
+  count?(org: OrgConfig): number;
+  /** Reads the current state for one organization: lists, limit=1000, only what the config needs. */
+  read(ctx: ReadContext): Promise<Remote>;
+  /** Desired vs current → draft steps. Pure: no I/O, no mutation of its inputs. */
+  plan(ctx: PlanContext, remote: Remote): KindPlan;
+}
+
+/** What a unit's `resolve` gets from the loader for one organization. */
+export interface ResolveContext {
+  org: string;
+  problems: Problems;
+  /** Whether cross-references are checked (only when every document passed the schema). */
+  check: boolean;
+  /** Claims a natural key for an address: a second claim is a duplicate, reported there. False on a duplicate. */
+  claim(identity: string, address: string, origin: Origin, what?: string): boolean;
+  /** Records where an address is defined (for plan messages), unless already known. */
+  locate(address: string, origin: Origin, mode?: LocateMode): void;
+  /** Ids and renamedFrom values within one scope (`teams`, `sites["x"].sections`): duplicates are problems. */
+  identities(prefix: string, keyName: string): Identities;
+  /** A reference to check against the remote state at plan time. */
+  defer(check: DeferredCheck): void;
+  secret(secret: Secret): void;
+  /** The entries of another unit's config key (undefined when absent), for cross-references. */
+  entries(configKey: string): readonly Item<unknown>[] | undefined;
+  /** The organization mapping's field origins (`agentInstructions`, …). */
+  fieldOrigin(field: string): Origin | undefined;
+  /** Where the `organization` mapping is. */
+  organizationOrigin: Origin;
+  prunes(kind: Kind): boolean;
+}
+
+export interface Identities {
+  add(own: string, item: { id?: string; renamedFrom?: string }, origin: Origin, keys: ReadonlySet<string>): void;
+}
+
+/** How import writes a unit: read all of it, then write its part of the config document. */
+export interface Importer<State = unknown> {
+  /** Reads everything of the unit for one organization (shared reads with the other units). */
+  read(ctx: ImportReadContext): Promise<State>;
+  /** Read before the other units: its failure says the organization cannot be reached at all. */
+  first?: boolean;
+  /** Ids asked for (`--site`) that the organization does not have. */
+  notFound?(state: State): string[];
+  /** The value written under the unit's config key (undefined: nothing written), and its warnings, files, counts. */
+  write(state: State, sink: ImportSink): unknown;
+}
+
+/** What a read needs: the organization, the client and the shared reads (plans and imports both have it). */
+export type Reader = Pick<ReadContext, 'org' | 'client' | 'shared'>;
+
+export interface ImportReadContext extends Reader {
+  /** Sites asked for with `--site` (every site of the organization when empty). */
+  sites: readonly string[];
+}
+
+/** A folder of src/kinds/: one config key, the kinds it plans, the loader's checks, the import. */
+export interface KindUnit {
+  /** The top-level config key (`teams`, `sites`, `organization`). */
+  configKey: string;
+  /** A list of entries (every key but `organization`, which is one mapping). */
+  list: boolean;
+  /** The zod schema of one entry (of the mapping for `organization`). */
+  schema: z.ZodType;
+  /** The kinds it plans, in execution order. */
+  kinds: readonly KindSpec[];
+  /** Names the unit adds to the address grammar: first segments and names after a key. */
+  addressNames: { top: readonly string[]; inner?: readonly string[] };
+  /** Fields of an entry whose values are secrets (masked everywhere, never written). */
+  secretFields?: readonly string[];
+  /** Paths in the written config (with `*` for any list index) that import writes on one line. */
+  flowMaps?: readonly string[];
+  /** Comments import writes before a key (path with `*` for any list index, the key last). */
+  keyComments?: readonly { path: string; comment: string }[];
+  /** Addresses, duplicates, cross-references and secrets of the unit's entries. */
+  resolve?(entries: readonly Item<unknown>[], ctx: ResolveContext): void;
+  importer: Importer;
+}
+
+/** A memo for `ReadContext.shared` and `ImportReadContext.shared`: one per organization and plan (or import). */
+export function sharedReads(): ReadContext['shared'] {
+  const cache = new Map<string, Promise<unknown>>();
+  return <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    let p = cache.get(key);
+    if (!p) {
+      p = load();
+      cache.set(key, p);
+    }
+    return p as Promise<T>;
+  };
+}
+
+/** A memo for `PlanContext.shared`: one per organization and plan. */
+export function sharedPlans(): PlanContext['shared'] {
+  const cache = new Map<string, unknown>();
+  return <T>(key: string, compute: () => T): T => {
+    if (!cache.has(key)) cache.set(key, compute());
+    return cache.get(key) as T;
+  };
+}
+
+/** The read context of one organization, sharing reads between kinds as planOrgs does. */
+export function readContextFor(desired: OrgConfig, client: ApiClient, shared: ReadContext['shared'] = sharedReads()): ReadContext {
+  return { org: desired.organization.id, client, desired, shared };
+}
+
+/** A KindPlan with nothing in it (the config does not manage the kind). */
+export function emptyKindPlan(): KindPlan {
+  return { steps: [], unmanaged: 0, remoteCount: 0, problems: [], fingerprints: {} };
+}

@@ -1,0 +1,40 @@
+/** Members (`members:` in the config): the roles of existing members, by email or user id. */
+import { key } from '../../model/address.js';
+import { sortBy, unique, type Draft } from '../common/import.js';
+import type { Importer, KindUnit } from '../kind.js';
+import { memberLabel, membersModule, readMembers, type RemoteMember } from './members.js';
+import { Member, type MemberT } from './schema.js';
+import type { Item } from '../../source/origin.js';
+
+/** Emails compare case-insensitively; user ids as given. */
+export function lowerIfEmail(user: string): string {
+  return user.includes('@') ? user.toLowerCase() : user;
+}
+
+const importMembers: Importer<RemoteMember[]> = {
+  read: readMembers,
+  write(members, sink) {
+    const written = unique(
+      sortBy(members, memberLabel, (m) => m.id),
+      memberLabel,
+      (m, kept) => sink.warn(`members: ${m.id} and ${kept.id} share the email ${memberLabel(m)}; only ${kept.id} is written`),
+    ).map((m): Draft => ({ user: memberLabel(m), role: m.role ?? null }));
+    sink.count(membersModule.label, written.length);
+    return written;
+  },
+};
+
+export const membersUnit: KindUnit = {
+  configKey: 'members',
+  list: true,
+  schema: Member,
+  kinds: [membersModule],
+  addressNames: { top: ['members'] },
+  flowMaps: ['members.*'],
+  resolve(entries, ctx) {
+    for (const { value, origin } of entries as readonly Item<MemberT>[]) {
+      ctx.claim(`member:${lowerIfEmail(value.user)}`, `members${key(value.user)}`, origin, `member ${value.user}`);
+    }
+  },
+  importer: importMembers,
+};

@@ -1,0 +1,155 @@
+/**
+ * Members' roles (`members["alice@acme.com"]`). The API cannot invite: a member in the config who is
+ * not in the organization is a plan problem. Members are matched by email (case-insensitive) or user
+ * id; pruned members are removed, except SSO members while `safety.keepSsoMembers`; the organization
+ * always keeps an admin.
+ */
+import { fingerprint } from '../../core/json.js';
+import { matchesAny } from '../../model/address.js';
+import type { JsonObject } from '../../model/step.js';
+import { diffFields } from '../common/match.js';
+import { emptyKindPlan } from '../kind.js';
+import type { Reader } from '../kind.js';
+import { enc, orgPath } from '../common/paths.js';
+import type { KindPlan, KindSpec } from '../kind.js';
+import { key } from '../../model/address.js';
+
+export interface RemoteMember {
+  id: string;
+  role: string | null;
+  user: { id: string; email?: string; displayName?: string };
+  sso?: boolean;
+  disabled?: boolean;
+}
+
+/** Every member of the organization, read once per plan (members, team members and SAML use it). */
+export function readMembers(ctx: Reader): Promise<RemoteMember[]> {
+  return ctx.shared('members', () => ctx.client.listAll<RemoteMember>(`${orgPath(ctx.org)}/members`));
+}
+
+export interface MemberIndex {
+  byId: Map<string, RemoteMember>;
+  byEmail: Map<string, RemoteMember>;
+}
+
+export function indexMembers(members: readonly RemoteMember[]): MemberIndex {
+  const byId = new Map<string, RemoteMember>();
+  const byEmail = new Map<string, RemoteMember>();
+  for (const m of members) {
+    byId.set(m.id, m);
+    if (m.user?.email) byEmail.set(m.user.email.toLowerCase(), m);
+  }
+  return { byId, byEmail };
+}
+
+/** The member a config `user` (email or user id) names, if any. */
+export function findMember(index: MemberIndex, user: string): RemoteMember | undefined {
+  return index.byId.get(user) ?? index.byEmail.get(user.toLowerCase());
+}
+
+/** How a member is shown and keyed in diffs: the email (lower-case) when known, else the user id. */
+export function memberLabel(m: RemoteMember): string {
+  return m.user?.email ? m.user.email.toLowerCase() : m.id;
+}
+
+export function notAMemberMessage(user: string, org: string): string {
+  return `${user} is not a member of organization ${org}; the API cannot invite members: invite them in the app first, or remove them from the config`;
+}
+
+function normalized(m: RemoteMember): JsonObject {
+  return { id: m.id, email: m.user?.email?.toLowerCase() ?? null, role: m.role ?? null, sso: m.sso === true };
+}
+
+export const membersModule: KindSpec<RemoteMember[] | undefined> = {
+  kind: 'members',
+  label: { one: 'member', many: 'members' },
+  prunable: true,
+  count: (org) => org.members?.length ?? 0,
+
+  async read(ctx) {
+    if (ctx.desired.members === undefined) return undefined;
+    return readMembers(ctx);
+  },
+
+  plan(ctx, remote): KindPlan {
+    const kp = emptyKindPlan();
+    const desired = ctx.desired.members;
+    if (desired === undefined || remote === undefined) return kp;
+    kp.remoteCount = remote.length;
+    const index = indexMembers(remote);
+    const fingerprints: Record<string, string> = {};
+    const matched = new Map<RemoteMember, string>(); // remote → the config `user` that named it
+    const finalRole = new Map<RemoteMember, string | null>(remote.map((m) => [m, m.role ?? null]));
+    const removed = new Set<RemoteMember>();
+
+    for (const d of desired) {
+      const address = `members${key(d.user)}`;
+      const m = findMember(index, d.user);
+      if (!m) {
+        kp.problems.push({ org: ctx.org, address, message: notAMemberMessage(d.user, ctx.org) });
+        continue;
+      }
+      const earlier = matched.get(m);
+      if (earlier !== undefined) {
+        kp.problems.push({ org: ctx.org, address, message: `${d.user} names the same member as ${earlier}` });
+        continue;
+      }
+      matched.set(m, d.user);
+      finalRole.set(m, d.role);
+      if ((m.role ?? null) === d.role) continue;
+      const before = { role: m.role ?? null };
+      const after = { role: d.role };
+      kp.steps.push({
+        address,
+        kind: 'members',
+        action: 'update',
+        before,
+        after,
+        changes: diffFields(before, after),
+        requests: [{ method: 'PATCH', path: `${orgPath(ctx.org)}/members/${enc(m.id)}`, body: { role: d.role } }],
+        needs: [],
+        remoteId: m.id,
+      });
+      fingerprints[address] = fingerprint(normalized(m));
+    }
+
+    const prune = ctx.prunes('members');
+    const usedAddresses = new Set(kp.steps.map((s) => s.address));
+    for (const m of remote) {
+      if (matched.has(m)) continue;
+      if (!prune || (m.sso === true && ctx.desired.safety.keepSsoMembers)) {
+        kp.unmanaged++;
+        continue;
+      }
+      let address = `members${key(memberLabel(m))}`;
+      if (usedAddresses.has(address)) address = `members${key(`${memberLabel(m)}#${m.id}`)}`;
+      usedAddresses.add(address);
+      // A protected member stays (the builder leaves the delete out); count it as staying here too.
+      if (!matchesAny(ctx.desired.protect, ctx.org, address)) removed.add(m);
+      kp.steps.push({
+        address,
+        kind: 'members',
+        action: 'delete',
+        before: { user: memberLabel(m), role: m.role ?? null, sso: m.sso === true },
+        after: null,
+        changes: [],
+        requests: [{ method: 'DELETE', path: `${orgPath(ctx.org)}/members/${enc(m.id)}` }],
+        needs: [],
+        remoteId: m.id,
+      });
+      fingerprints[address] = fingerprint(normalized(m));
+    }
+
+    const adminsBefore = remote.filter((m) => m.role === 'admin').length;
+    const adminsAfter = [...finalRole.entries()].filter(([m, r]) => r === 'admin' && !removed.has(m)).length;
+    if (adminsBefore > 0 && adminsAfter === 0) {
+      kp.problems.push({
+        org: ctx.org,
+        address: 'members',
+        message: `the plan would leave organization ${ctx.org} without an admin; keep at least one member with role admin`,
+      });
+    }
+    kp.fingerprints = fingerprints;
+    return kp;
+  },
+};

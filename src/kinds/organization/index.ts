@@ -1,0 +1,55 @@
+/**
+ * The organization (`organization:` in the config): its settings and its agent instructions. The
+ * organization itself is never created nor deleted: the config names an existing one by id.
+ */
+import { bool, compare, instructions, str, strOrNull, type Draft } from '../common/import.js';
+import type { Importer, KindUnit } from '../kind.js';
+import { AGENT_INSTRUCTIONS_ADDRESS, agentInstructionsModule, readAgentInstructions, type RemoteAgentInstructions } from './agent-instructions.js';
+import { organizationModule, readOrganization, type RemoteOrganization } from './organization.js';
+import { Organization } from './schema.js';
+
+interface OrganizationState {
+  org: string;
+  organization: RemoteOrganization;
+  agentInstructions: RemoteAgentInstructions;
+}
+
+const importOrganization: Importer<OrganizationState> = {
+  first: true,
+  async read(ctx) {
+    // The organization alone first: a wrong id (or one the token cannot reach) is one clear error.
+    const organization = await readOrganization(ctx);
+    return { org: ctx.org, organization, agentInstructions: await readAgentInstructions(ctx) };
+  },
+  write(state) {
+    const o = state.organization;
+    const domains = Array.isArray(o.emailDomains) ? [...new Set(o.emailDomains.map(String))].sort((a, b) => compare(a.toLowerCase(), b.toLowerCase()) || compare(a, b)) : undefined;
+    const organization: Draft = {
+      id: state.org,
+      title: str(o.title),
+      emailDomains: domains,
+      hostname: str(o.hostname),
+      defaultRole: strOrNull(o.defaultRole),
+      sso: bool(o.sso),
+      ai: bool(o.ai),
+      inviteLinks: bool(o.inviteLinks),
+      agentInstructions: instructions(state.agentInstructions.instructions) ?? null,
+    };
+    return organization;
+  },
+};
+
+export const organizationUnit: KindUnit = {
+  configKey: 'organization',
+  list: false,
+  schema: Organization,
+  kinds: [organizationModule, agentInstructionsModule],
+  addressNames: { top: ['organization'], inner: ['agentInstructions'] },
+  resolve(_entries, ctx) {
+    ctx.locate('organization', ctx.organizationOrigin);
+    const agent = ctx.fieldOrigin('agentInstructions');
+    if (agent) ctx.locate(AGENT_INSTRUCTIONS_ADDRESS, agent);
+  },
+  importer: importOrganization,
+};
+

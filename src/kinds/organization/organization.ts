@@ -1,0 +1,69 @@
+/** Organization settings: one resource, `organization`, updated by PATCH ORG with the differing fields only. */
+import { fingerprint } from '../../core/json.js';
+import type { JsonObject, JsonValue } from '../../model/step.js';
+import { compact, diffFields, pickManaged } from '../common/match.js';
+import { emptyKindPlan, type KindSpec, type Reader } from '../kind.js';
+import { orgPath } from '../common/paths.js';
+
+/** The settings the API lets PATCH ORG change and the config may manage. */
+const FIELDS = ['title', 'emailDomains', 'hostname', 'defaultRole', 'sso', 'ai', 'inviteLinks'] as const;
+
+export interface RemoteOrganization {
+  id: string;
+  [field: string]: unknown;
+}
+
+/** Email domains are a set: compared sorted and lower-cased. */
+function normalizeField(field: string, value: JsonValue): JsonValue {
+  if (field === 'emailDomains' && Array.isArray(value)) return [...value].map((d) => String(d).toLowerCase()).sort();
+  return value;
+}
+
+/** The organization itself, read once per plan or import. */
+export function readOrganization(ctx: Reader): Promise<RemoteOrganization> {
+  return ctx.shared('organization', async () => (await ctx.client.request<RemoteOrganization>('GET', orgPath(ctx.org))).body);
+}
+
+export const organizationModule: KindSpec<RemoteOrganization | undefined> = {
+  kind: 'organization',
+  label: { one: 'organization setting', many: 'organization settings' },
+
+  async read(ctx) {
+    // Nothing to compare when the config gives only the id: no request.
+    if (!FIELDS.some((f) => ctx.desired.organization[f] !== undefined)) return undefined;
+    return readOrganization(ctx);
+  },
+
+  plan(ctx, remote) {
+    const { id: _id, agentInstructions: _ai, ...settings } = ctx.desired.organization;
+    const desired = compact(settings) as JsonObject;
+    const kp = emptyKindPlan();
+    if (remote === undefined) return kp;
+    kp.remoteCount = 1;
+    const managed = Object.keys(desired).filter((k) => (FIELDS as readonly string[]).includes(k));
+    if (managed.length === 0) return kp;
+    const current = pickManaged(remote, desired);
+    const before: JsonObject = {};
+    const after: JsonObject = {};
+    for (const field of managed) {
+      if (JSON.stringify(normalizeField(field, current[field])) !== JSON.stringify(normalizeField(field, desired[field]))) {
+        before[field] = current[field];
+        after[field] = desired[field];
+      }
+    }
+    if (Object.keys(after).length === 0) return kp;
+    kp.steps.push({
+      address: 'organization',
+      kind: 'organization',
+      action: 'update',
+      before,
+      after,
+      changes: diffFields(before, after),
+      requests: [{ method: 'PATCH', path: orgPath(ctx.org), body: after }],
+      needs: [],
+      remoteId: ctx.org,
+    });
+    kp.fingerprints.organization = fingerprint(Object.fromEntries(managed.map((f) => [f, normalizeField(f, current[f])])));
+    return kp;
+  },
+};

@@ -1,0 +1,25 @@
+/** The `organization` mapping of a config: the organization's settings and its agent instructions. */
+import { z } from 'zod';
+import { Id, Instructions, Role } from '../common/fields.js';
+
+export const Organization = z
+  .strictObject({
+    id: Id.describe('The organization to manage (the API cannot create one)'),
+    title: z.string().min(2).max(255).optional(),
+    emailDomains: z.array(z.string().min(1)).optional(),
+    hostname: z.string().min(3).max(32).optional(),
+    defaultRole: Role.nullable().optional(),
+    sso: z.boolean().optional(),
+    ai: z.boolean().optional(),
+    inviteLinks: z.boolean().optional(),
+    agentInstructions: Instructions.nullable().optional(),
+  })
+  .describe('Organization settings');
+
+
+export type OrganizationT = z.infer<typeof Organization>;
+
+declare module '../../model/desired.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface DesiredOrganization extends Omit<OrganizationT, 'id'> {}
+}

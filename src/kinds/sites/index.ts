@@ -1,0 +1,49 @@
+/**
+ * Sites (`sites:` in the config): sections, site spaces, section groups, share links and the
+ * structure order of existing sites. The four kinds share one read (three lists per site the config
+ * names) and one pure site planner, run once per plan; each kind keeps the steps, counts, problems
+ * and fingerprints of its own. The structure sort step belongs to `sections`, a section's site-space
+ * sort step to `siteSpaces`.
+ */
+import type { KindSpec, KindUnit } from '../kind.js';
+import { importSites } from './import.js';
+import { planSites, type SiteKind } from './plan.js';
+import { readSites, type SitesRemote } from './remote.js';
+import { resolveSites } from './resolve.js';
+import { Site } from './schema.js';
+
+function siteKind(kind: SiteKind, one: string, many: string, count: KindSpec['count']): KindSpec<SitesRemote> {
+  return {
+    kind,
+    label: { one, many },
+    prunable: true,
+    count,
+    read: readSites,
+    plan: (ctx, remote) => ctx.shared('sites', () => planSites(ctx, remote))[kind],
+  };
+}
+
+const each = <T>(org: { sites?: T[] }, n: (site: T) => number): number => (org.sites ?? []).reduce((sum, s) => sum + n(s), 0);
+
+export const sectionsModule = siteKind('sections', 'section', 'sections', (org) => each(org, (s) => s.sections?.length ?? 0));
+export const siteSpacesModule = siteKind('siteSpaces', 'site space', 'site spaces', (org) =>
+  // The section's own space is one of its site spaces, listed or not.
+  each(org, (site) => (site.sections ?? []).reduce((n, section) => n + (section.siteSpaces ?? []).length + ((section.siteSpaces ?? []).some((s) => s.space === section.space) ? 0 : 1), 0)),
+);
+export const sectionGroupsModule = siteKind('sectionGroups', 'section group', 'section groups', (org) => each(org, (s) => s.sectionGroups?.length ?? 0));
+export const shareLinksModule = siteKind('shareLinks', 'share link', 'share links', (org) => each(org, (s) => s.shareLinks?.length ?? 0));
+
+export const sitesUnit: KindUnit = {
+  configKey: 'sites',
+  list: true,
+  schema: Site,
+  kinds: [sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule],
+  addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'structure'] },
+  flowMaps: ['sites.*.sections.*.siteSpaces.*', 'sites.*.shareLinks.*'],
+  resolve: resolveSites,
+  importer: importSites,
+};
+
+export { planSite, planSites, SITE_KINDS, type SiteKind, type SitePlans } from './plan.js';
+export { readSites, assembleSite, type SitesRemote, type RemoteSite } from './remote.js';
+export { sortMoves, applyMoves, longestIncreasing, type Move } from './order.js';

@@ -1,0 +1,183 @@
+/**
+ * The current state of the sites a config names: three lists per site (sections with their site
+ * spaces, section groups, share links), read once and shared by the four site kinds. API objects are
+ * reduced to the fields the planner compares; unknown fields are ignored, missing ones read as null.
+ */
+import { ApiError } from '../../core/errors.js';
+import type { ReadContext } from '../kind.js';
+
+export interface RemoteSiteSpace {
+  id: string;
+  /** Id of the space shown. */
+  space: string;
+  path: string | null;
+  condition: string | null;
+}
+
+export interface RemoteSection {
+  id: string;
+  title: string;
+  path: string;
+  description: string | null;
+  icon: string | null;
+  condition: string | null;
+  /** Its site spaces, in order. */
+  siteSpaces: RemoteSiteSpace[];
+}
+
+export interface RemoteGroup {
+  id: string;
+  title: string;
+  icon: string | null;
+  /** Ids of its sections, in order. */
+  sections: string[];
+}
+
+export interface RemoteShareLink {
+  id: string;
+  name: string | null;
+  active: boolean;
+}
+
+/** One item of a site's top level. */
+export type TopItem = { type: 'section'; id: string } | { type: 'group'; id: string };
+
+export interface RemoteSite {
+  id: string;
+  /** In structure order (depth-first). */
+  sections: RemoteSection[];
+  /** In structure order. */
+  groups: RemoteGroup[];
+  shareLinks: RemoteShareLink[];
+  /** The top level as far as the lists tell it (see topLevel()). */
+  top: TopItem[];
+}
+
+export interface SitesRemote {
+  /** One entry per site the config names; `site` null when the site does not exist. */
+  sites: Array<{ id: string; site: RemoteSite | null }>;
+}
+
+export function sitePath(org: string, site: string): string {
+  return `/v1/orgs/${encodeURIComponent(org)}/sites/${encodeURIComponent(site)}`;
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function obj(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function arr(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** `space` is a Space object in the API; an id string is accepted too. */
+export function parseSiteSpace(raw: unknown): RemoteSiteSpace {
+  const o = obj(raw);
+  const space = typeof o.space === 'string' ? o.space : (str(obj(o.space).id) ?? '');
+  return { id: String(o.id), space, path: str(o.path), condition: str(o.condition) };
+}
+
+export function parseSection(raw: unknown): RemoteSection & { sectionGroup: string | null } {
+  const o = obj(raw);
+  return {
+    id: String(o.id),
+    title: str(o.title) ?? '',
+    path: str(o.path) ?? '',
+    description: str(o.description),
+    icon: str(o.icon),
+    condition: str(o.condition),
+    siteSpaces: arr(o.siteSpaces).map(parseSiteSpace),
+    sectionGroup: str(o.sectionGroup),
+  };
+}
+
+export function parseGroup(raw: unknown): RemoteGroup & { listed: boolean } {
+  const o = obj(raw);
+  // Section groups list `sections` (ids) and `children` (sections) (DESIGN §10); either will do.
+  const ids = Array.isArray(o.sections)
+    ? o.sections.map((s) => (typeof s === 'string' ? s : String(obj(s).id)))
+    : Array.isArray(o.children)
+      ? o.children.map((c) => String(obj(c).id))
+      : null;
+  return { id: String(o.id), title: str(o.title) ?? '', icon: str(o.icon), sections: ids ?? [], listed: ids !== null };
+}
+
+export function parseShareLink(raw: unknown): RemoteShareLink {
+  const o = obj(raw);
+  // A link is created active (API §3); a missing flag reads as that default.
+  return { id: String(o.id), name: str(o.name), active: typeof o.active === 'boolean' ? o.active : true };
+}
+
+/**
+ * The site from its three lists. The sections list is in structure order, so a group stands where
+ * its first section is. A group without sections cannot be placed from the lists: it is put as late
+ * as the group order allows (just before the next group, else at the end), which is where the plan
+ * puts such groups too, so a plan converges even though their exact place is not visible.
+ */
+export function assembleSite(id: string, sectionsRaw: unknown[], groupsRaw: unknown[], linksRaw: unknown[]): RemoteSite {
+  const parsedSections = sectionsRaw.map(parseSection);
+  const parsedGroups = groupsRaw.map(parseGroup);
+  const groupOf = new Map<string, string>();
+  for (const g of parsedGroups) for (const s of g.sections) if (!groupOf.has(s)) groupOf.set(s, g.id);
+  for (const s of parsedSections) if (s.sectionGroup && !groupOf.has(s.id)) groupOf.set(s.id, s.sectionGroup);
+  const groups: RemoteGroup[] = parsedGroups.map(({ listed, ...g }) =>
+    listed ? g : { ...g, sections: parsedSections.filter((s) => groupOf.get(s.id) === g.id).map((s) => s.id) },
+  );
+  const known = new Set(groups.map((g) => g.id));
+  const top: TopItem[] = [];
+  const placed = new Set<string>();
+  for (const s of parsedSections) {
+    const g = groupOf.get(s.id);
+    if (g === undefined || !known.has(g)) top.push({ type: 'section', id: s.id });
+    else if (!placed.has(g)) {
+      placed.add(g);
+      top.push({ type: 'group', id: g });
+    }
+  }
+  for (let i = groups.length - 1; i >= 0; i--) {
+    const g = groups[i];
+    if (placed.has(g.id)) continue;
+    const next = groups[i + 1];
+    const at = next ? top.findIndex((t) => t.type === 'group' && t.id === next.id) : -1;
+    top.splice(at < 0 ? top.length : at, 0, { type: 'group', id: g.id });
+    placed.add(g.id);
+  }
+  return {
+    id,
+    sections: parsedSections.map(({ sectionGroup: _g, ...s }) => s),
+    groups,
+    shareLinks: linksRaw.map(parseShareLink),
+    top,
+  };
+}
+
+async function readSite(ctx: Pick<ReadContext, 'org' | 'client'>, site: string): Promise<RemoteSite | null> {
+  const base = sitePath(ctx.org, site);
+  try {
+    const [sections, groups, links] = await Promise.all([
+      ctx.client.listAll(`${base}/sections`),
+      ctx.client.listAll(`${base}/section-groups`),
+      ctx.client.listAll(`${base}/share-links`),
+    ]);
+    return assembleSite(site, sections, groups, links);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/** Sites by id (each once), read concurrently; null for a site the organization does not have. */
+export async function readSiteList(ctx: Pick<ReadContext, 'org' | 'client'>, ids: readonly string[]): Promise<SitesRemote> {
+  const unique = [...new Set(ids)];
+  const sites = await Promise.all(unique.map(async (id) => ({ id, site: await readSite(ctx, id) })));
+  return { sites };
+}
+
+/** Every site the config names, read once per plan; shared by the site kinds. */
+export function readSites(ctx: ReadContext): Promise<SitesRemote> {
+  return ctx.shared('sites', () => readSiteList(ctx, (ctx.desired.sites ?? []).map((s) => s.id)));
+}

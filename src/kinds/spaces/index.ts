@@ -1,0 +1,78 @@
+/** Spaces (`spaces:` in the config): existing spaces' settings and the collection each is placed in. */
+import { didYouMean } from '../../core/text.js';
+import { key } from '../../model/address.js';
+import { child, locationOf, type Item } from '../../source/origin.js';
+import { collectionTree, configCollectionPaths } from '../collections/index.js';
+import { readCollections, type RemoteCollection } from '../collections/collections.js';
+import { sortBy, str, strOrNull, type Draft } from '../common/import.js';
+import type { Importer, KindUnit } from '../kind.js';
+import { readSpaceList, type RemoteSpace } from './read.js';
+import { Space, type SpaceT } from './schema.js';
+import { spacesModule } from './spaces.js';
+
+interface SpacesState {
+  spaces: RemoteSpace[];
+  collections: RemoteCollection[];
+}
+
+const importSpaces: Importer<SpacesState> = {
+  async read(ctx) {
+    const [spaces, collections] = await Promise.all([readSpaceList(ctx), readCollections(ctx)]);
+    return { spaces: spaces.filter((s) => !s.deletedAt), collections };
+  },
+  write(state, sink) {
+    // The collections' own import warns about what it leaves out; here only the paths count.
+    const { pathOf } = collectionTree(state.collections, () => undefined);
+    const collectionIds = new Set(state.collections.map((c) => c.id));
+    const spaces = sortBy(state.spaces, (s) => s.id).map((s): Draft => {
+      let collection: string | null | undefined = null;
+      if (s.parent) {
+        collection = pathOf.get(s.parent);
+        if (collection === undefined) {
+          sink.warn(
+            collectionIds.has(s.parent)
+              ? `spaces${key(s.id)}: its collection ${s.parent} is not written (see above), so the space's collection is left unmanaged`
+              : `spaces${key(s.id)}: its collection ${s.parent} is not in the organization's list, so the space's collection is left unmanaged`,
+          );
+        }
+      }
+      return {
+        id: s.id,
+        title: str(s.title),
+        emoji: str(s.emoji),
+        editMode: str(s.editMode),
+        defaultLevel: strOrNull(s.defaultLevel),
+        language: str(s.language),
+        collection,
+      };
+    });
+    sink.count(spacesModule.label, spaces.length);
+    return spaces;
+  },
+};
+
+export const spacesUnit: KindUnit = {
+  configKey: 'spaces',
+  list: true,
+  schema: Space,
+  kinds: [spacesModule],
+  addressNames: { top: ['spaces'] },
+  resolve(entries, ctx) {
+    const collectionPaths = configCollectionPaths(ctx);
+    for (const { value, origin } of entries as readonly Item<SpaceT>[]) {
+      const address = `spaces${key(value.id)}`;
+      if (!ctx.claim(`space:${value.id}`, address, origin)) continue;
+      const target = value.collection;
+      if (!ctx.check || target === undefined || target === null) continue;
+      if (collectionPaths === undefined) {
+        ctx.defer({ kind: 'collections', key: target, from: address, field: 'collection', location: locationOf(child(origin, 'collection')) });
+      } else if (!collectionPaths.has(target)) {
+        ctx.problems.at(
+          child(origin, 'collection'),
+          `names no collection of this config (collections are written as paths of titles, like "Product/API")${didYouMean(target, [...collectionPaths])}`,
+        );
+      }
+    }
+  },
+  importer: importSpaces,
+};

@@ -1,0 +1,86 @@
+/** Teams (`teams:` in the config): teams by title, and their members when listed. */
+import { key } from '../../model/address.js';
+import { child, where, type Item, type Origin } from '../../source/origin.js';
+import { sortBy, unique, type Draft } from '../common/import.js';
+import type { Importer, KindUnit, ResolveContext } from '../kind.js';
+import { lowerIfEmail } from '../members/index.js';
+import { memberLabel, readMembers, type RemoteMember } from '../members/members.js';
+import { Team, type TeamT } from './schema.js';
+import { readTeamMemberLists, teamMembersModule, type RemoteTeamMember } from './team-members.js';
+import { readTeams, teamAddress, teamsModule, type RemoteTeam } from './teams.js';
+
+/** The config's teams, for the units that name a team (SAML's default team). */
+export function configTeams(ctx: ResolveContext): readonly Item<TeamT>[] | undefined {
+  return ctx.entries('teams') as readonly Item<TeamT>[] | undefined;
+}
+
+/** The teams import writes: one per title (the first by id), sorted by title. */
+export function writtenTeams(teams: readonly RemoteTeam[], warn?: (message: string) => void): RemoteTeam[] {
+  return unique(
+    sortBy(teams, (t) => t.title, (t) => t.id),
+    (t) => t.title,
+    (t, kept) =>
+      warn?.(`${teamAddress(t.title)}: teams ${kept.id} and ${t.id} have the same title; the config names teams by title, so only ${kept.id} is written (rename one in the app and import again)`),
+  );
+}
+
+interface TeamsState {
+  teams: RemoteTeam[];
+  members: RemoteMember[];
+  lists: Record<string, RemoteTeamMember[]>;
+}
+
+const importTeams: Importer<TeamsState> = {
+  async read(ctx) {
+    const [teams, members] = await Promise.all([readTeams(ctx), readMembers(ctx)]);
+    return { teams, members, lists: await readTeamMemberLists(ctx, teams) };
+  },
+  write(state, sink) {
+    const teams = writtenTeams(state.teams, (m) => sink.warn(m));
+    const memberById = new Map(state.members.map((m) => [m.id, m]));
+    const labelOf = (m: RemoteMember): string => memberLabel(memberById.get(m.id) ?? m);
+    sink.count(teamsModule.label, teams.length);
+    return teams.map((t): Draft => {
+      const list = unique(
+        sortBy(state.lists[t.id] ?? [], (tm) => labelOf(tm.organization), (tm) => tm.organization.id),
+        (tm) => tm.organization.id,
+        () => undefined,
+      );
+      return {
+        id: t.id,
+        title: t.title,
+        members: list.map((tm): Draft => (tm.team?.role === 'owner' ? { user: labelOf(tm.organization), role: 'owner' } : labelOf(tm.organization))),
+      };
+    });
+  },
+};
+
+export const teamsUnit: KindUnit = {
+  configKey: 'teams',
+  list: true,
+  schema: Team,
+  kinds: [teamsModule, teamMembersModule],
+  addressNames: { top: ['teams'], inner: ['members'] },
+  flowMaps: ['teams.*.members.*'],
+  resolve(entries, ctx) {
+    const items = entries as readonly Item<TeamT>[];
+    const titles = new Set(items.map((t) => t.value.title));
+    const ids = ctx.identities('teams', 'title');
+    for (const { value, origin } of items) {
+      const address = `teams${key(value.title)}`;
+      if (!ctx.claim(`team:${value.title}`, address, origin, address)) continue;
+      ids.add(value.title, value, origin, titles);
+      if (!value.members) continue;
+      ctx.locate(`${address}.members`, child(origin, 'members'), 'key');
+      const users = new Map<string, Origin>();
+      value.members.forEach((m, i) => {
+        const user = typeof m === 'string' ? m : m.user;
+        const at = child(origin, 'members', i);
+        const earlier = users.get(lowerIfEmail(user));
+        if (earlier) ctx.problems.at(at, `${user} is listed twice in team "${value.title}" (also at ${where(earlier)})`);
+        else users.set(lowerIfEmail(user), at);
+      });
+    }
+  },
+  importer: importTeams,
+};

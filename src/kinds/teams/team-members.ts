@@ -1,0 +1,136 @@
+/**
+ * Team membership (`teams["Engineering"].members`): the whole membership of a team as one resource,
+ * for each team whose `members` list the config gives. One PUT .../members with `add`, `remove` and
+ * `memberships` (roles) makes it so. A user who is not a member of the organization is a problem.
+ */
+import { fingerprint } from '../../core/json.js';
+import type { JsonObject, JsonValue } from '../../model/step.js';
+import { diffFields } from '../common/match.js';
+import { findMember, indexMembers, memberLabel, notAMemberMessage, readMembers, type RemoteMember } from '../members/members.js';
+import { emptyKindPlan } from '../kind.js';
+import type { Reader } from '../kind.js';
+import { enc, orgPath } from '../common/paths.js';
+import { matchTeams, readTeams, teamAddress, teamMemberEntry, type RemoteTeam } from './teams.js';
+import type { KindPlan, KindSpec } from '../kind.js';
+import { ref } from '../../model/address.js';
+
+export interface RemoteTeamMember {
+  organization: RemoteMember;
+  team: { role: 'owner' | 'member' };
+}
+
+export interface RemoteTeamMembers {
+  teams: RemoteTeam[];
+  members: RemoteMember[];
+  /** Team id → its members, for the config teams that exist and list members. */
+  lists: Record<string, RemoteTeamMember[]>;
+}
+
+type Role = 'owner' | 'member';
+
+function shownList(entries: Map<string, { label: string; role: Role }>): JsonValue {
+  return [...entries.values()].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)).map((e) => ({ user: e.label, role: e.role }));
+}
+
+/** The members of each given team: one list per team, shared with other reads of the same team. */
+export async function readTeamMemberLists(ctx: Reader, teams: readonly RemoteTeam[]): Promise<Record<string, RemoteTeamMember[]>> {
+  const lists: Record<string, RemoteTeamMember[]> = {};
+  await Promise.all(
+    teams.map(async (t) => {
+      lists[t.id] = await ctx.shared(`teamMembers:${t.id}`, () => ctx.client.listAll<RemoteTeamMember>(`${orgPath(ctx.org)}/teams/${enc(t.id)}/members`));
+    }),
+  );
+  return lists;
+}
+
+export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
+  kind: 'teamMembers',
+  label: { one: 'team membership', many: 'team memberships' },
+
+  async read(ctx) {
+    const desired = (ctx.desired.teams ?? []).filter((t) => t.members !== undefined);
+    if (desired.length === 0) return undefined;
+    const [teams, members] = await Promise.all([readTeams(ctx), readMembers(ctx)]);
+    // One member list per existing team whose membership the config manages; no other reads.
+    const existing = matchTeams(ctx.desired.teams ?? [], teams)
+      .pairs.filter((p) => p.remote && p.desired.members !== undefined)
+      .map((p) => p.remote as RemoteTeam);
+    return { teams, members, lists: await readTeamMemberLists(ctx, existing) };
+  },
+
+  plan(ctx, remote): KindPlan {
+    const kp = emptyKindPlan();
+    if (remote === undefined) return kp;
+    const index = indexMembers(remote.members);
+    const { pairs } = matchTeams(ctx.desired.teams ?? [], remote.teams);
+    for (const { desired: team, remote: r } of pairs) {
+      if (team.members === undefined) continue;
+      const teamAddr = teamAddress(team.title);
+      const address = `${teamAddr}.members`;
+      kp.remoteCount++;
+
+      const want = new Map<string, { label: string; role: Role }>();
+      for (const entry of team.members.map(teamMemberEntry)) {
+        const m = findMember(index, entry.user);
+        if (!m) {
+          kp.problems.push({ org: ctx.org, address, message: `team "${team.title}": ${notAMemberMessage(entry.user, ctx.org)}` });
+          continue;
+        }
+        // The same member named twice: the owner role wins.
+        const prev = want.get(m.id);
+        want.set(m.id, { label: memberLabel(m), role: prev?.role === 'owner' ? 'owner' : entry.role });
+      }
+
+      // What is there now: the remote list, or for a team created by this plan what its create adds.
+      const have = new Map<string, { label: string; role: Role }>();
+      if (r) {
+        for (const tm of remote.lists[r.id] ?? []) {
+          const m = tm.organization;
+          have.set(m.id, { label: index.byId.get(m.id) ? memberLabel(index.byId.get(m.id) as RemoteMember) : memberLabel(m), role: tm.team?.role === 'owner' ? 'owner' : 'member' });
+        }
+      } else {
+        for (const [id, w] of want) have.set(id, { label: w.label, role: 'member' });
+      }
+
+      const add = [...want.keys()].filter((id) => !have.has(id)).sort();
+      const remove = [...have.keys()].filter((id) => !want.has(id)).sort();
+      const memberships: Record<string, { role: Role }> = {};
+      for (const [id, w] of [...want.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+        const h = have.get(id);
+        // A new member gets role member from `add`; only owners need a membership entry.
+        if ((h && h.role !== w.role) || (!h && w.role !== 'member')) memberships[id] = { role: w.role };
+      }
+      if (add.length === 0 && remove.length === 0 && Object.keys(memberships).length === 0) continue;
+
+      const before = { members: shownList(have) } as JsonObject;
+      const after = { members: shownList(want) } as JsonObject;
+      const teamId = r ? enc(r.id) : ref(ctx.org, teamAddr);
+      kp.steps.push({
+        address,
+        kind: 'teamMembers',
+        action: 'update',
+        before,
+        after,
+        changes: diffFields(before, after, { members: 'user' }),
+        requests: [
+          {
+            method: 'PUT',
+            path: `${orgPath(ctx.org)}/teams/${teamId}/members`,
+            body: {
+              ...(add.length > 0 ? { add } : {}),
+              ...(remove.length > 0 ? { remove } : {}),
+              ...(Object.keys(memberships).length > 0 ? { memberships } : {}),
+            },
+          },
+        ],
+        needs: [teamAddr],
+        ...(r ? { remoteId: r.id } : {}),
+        ...(r ? {} : { notes: ['the team is created by this plan with its members; this step sets the owners'] }),
+      });
+      kp.fingerprints[address] = fingerprint(
+        r ? [...have.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([id, h]) => ({ id, role: h.role })) : null,
+      );
+    }
+    return kp;
+  },
+};

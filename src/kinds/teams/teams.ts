@@ -1,0 +1,169 @@
+/**
+ * Teams (`teams["Engineering"]`): created with PUT ORG/teams `{title, members}`, renamed with PATCH,
+ * deleted when pruned. The membership of a team is its own resource (team-members.ts).
+ */
+import type { TeamT } from './schema.js';
+import { fingerprintEntries } from '../../model/fingerprint.js';
+import type { JsonObject } from '../../model/step.js';
+import { collisionMessage, diffFields, keyCollisions, matchResources, type MatchResult } from '../common/match.js';
+import { findMember, indexMembers, memberLabel, readMembers, type RemoteMember } from '../members/members.js';
+import { emptyKindPlan } from '../kind.js';
+import type { Reader } from '../kind.js';
+import { enc, orgPath } from '../common/paths.js';
+import type { KindPlan, KindSpec } from '../kind.js';
+import { key, ref } from '../../model/address.js';
+
+export interface RemoteTeam {
+  id: string;
+  title: string;
+  members?: number;
+}
+
+export interface RemoteTeams {
+  teams: RemoteTeam[];
+  /** The organization's members, when a team of the config lists members (to turn emails into ids). */
+  members?: RemoteMember[];
+}
+
+export function teamAddress(title: string): string {
+  return `teams${key(title)}`;
+}
+
+/** Every team of the organization, read once per plan (teams, team members and SAML use it). */
+export function readTeams(ctx: Reader): Promise<RemoteTeam[]> {
+  return ctx.shared('teams', () => ctx.client.listAll<RemoteTeam>(`${orgPath(ctx.org)}/teams`));
+}
+
+/** Config teams matched to remote ones: by id, then renamedFrom, then title. */
+export function matchTeams(desired: readonly TeamT[], remote: readonly RemoteTeam[]): MatchResult<TeamT, RemoteTeam> {
+  return matchResources(desired, remote, {
+    desiredKey: (d) => d.title,
+    remoteKey: (r) => r.title,
+    remoteId: (r) => r.id,
+    desiredId: (d) => d.id,
+    renamedFrom: (d) => d.renamedFrom,
+  });
+}
+
+/** A team member entry of the config as `{user, role}`. */
+export function teamMemberEntry(m: NonNullable<TeamT['members']>[number]): { user: string; role: 'owner' | 'member' } {
+  return typeof m === 'string' ? { user: m, role: 'member' } : { user: m.user, role: m.role ?? 'member' };
+}
+
+function normalized(t: RemoteTeam): JsonObject {
+  return { id: t.id, title: t.title };
+}
+
+export const teamsModule: KindSpec<RemoteTeams | undefined> = {
+  kind: 'teams',
+  label: { one: 'team', many: 'teams' },
+  prunable: true,
+  count: (org) => org.teams?.length ?? 0,
+
+  async read(ctx) {
+    const desired = ctx.desired.teams;
+    if (desired === undefined) return undefined;
+    const withMembers = desired.some((t) => t.members !== undefined);
+    const [teams, members] = await Promise.all([readTeams(ctx), withMembers ? readMembers(ctx) : Promise.resolve(undefined)]);
+    return { teams, members };
+  },
+
+  plan(ctx, remote): KindPlan {
+    const kp = emptyKindPlan();
+    const desired = ctx.desired.teams;
+    if (desired === undefined || remote === undefined) return kp;
+    kp.remoteCount = remote.teams.length;
+    const index = indexMembers(remote.members ?? []);
+    const prints: Array<[string, unknown]> = [];
+    const match = matchTeams(desired, remote.teams);
+    const { pairs, unmatched } = match;
+    if (!ctx.prunes('teams')) {
+      for (const { desired: d } of keyCollisions(match, { desiredKey: (t) => t.title, remoteKey: (t) => t.title })) {
+        kp.problems.push({ org: ctx.org, address: teamAddress(d.title), message: collisionMessage('teams', d.title, 'teams') });
+      }
+    }
+
+    for (const { desired: d, remote: r } of pairs) {
+      const address = teamAddress(d.title);
+      if (!r) {
+        // Members go in with the create; unknown users are the team members' problem to report, and
+        // owners get their role from the team members' step.
+        const found = (d.members ?? []).map((m) => findMember(index, teamMemberEntry(m).user)).filter((m): m is RemoteMember => m !== undefined);
+        const ids = [...new Set(found.map((m) => m.id))];
+        const after: JsonObject = { title: d.title, ...(d.members === undefined ? {} : { members: [...new Set(found.map(memberLabel))] }) };
+        kp.steps.push({
+          address,
+          kind: 'teams',
+          action: 'create',
+          before: null,
+          after,
+          changes: diffFields({}, after),
+          requests: [
+            {
+              method: 'PUT',
+              path: `${orgPath(ctx.org)}/teams`,
+              body: { title: d.title, ...(d.members === undefined ? {} : { members: ids }) },
+              capture: true,
+              lookup: { path: `${orgPath(ctx.org)}/teams`, match: { title: d.title } },
+            },
+          ],
+          needs: [],
+        });
+        prints.push([address, null]);
+        continue;
+      }
+      if (r.title === d.title) continue;
+      const before = { title: r.title };
+      const after = { title: d.title };
+      kp.steps.push({
+        address,
+        kind: 'teams',
+        action: 'update',
+        before,
+        after,
+        changes: diffFields(before, after),
+        requests: [{ method: 'PATCH', path: `${orgPath(ctx.org)}/teams/${enc(r.id)}`, body: after }],
+        needs: [],
+        remoteId: r.id,
+      });
+      prints.push([address, normalized(r)]);
+    }
+
+    const prune = ctx.prunes('teams');
+    const used = new Set(kp.steps.filter((s) => s.action === 'delete').map((s) => s.address));
+    for (const r of unmatched) {
+      if (!prune) {
+        kp.unmanaged++;
+        continue;
+      }
+      let address = teamAddress(r.title);
+      if (used.has(address)) address = teamAddress(`${r.title}#${r.id}`);
+      used.add(address);
+      kp.steps.push({
+        address,
+        kind: 'teams',
+        action: 'delete',
+        before: { title: r.title, ...(typeof r.members === 'number' ? { members: r.members } : {}) },
+        after: null,
+        changes: [],
+        requests: [{ method: 'DELETE', path: `${orgPath(ctx.org)}/teams/${enc(r.id)}` }],
+        needs: [],
+        remoteId: r.id,
+      });
+      prints.push([address, normalized(r)]);
+    }
+    kp.fingerprints = fingerprintEntries(prints);
+    return kp;
+  },
+};
+
+/** The id of a config team for a request: the remote id, or a ref to its create in this plan. */
+export function teamIdOrRef(org: string, title: string, desired: readonly TeamT[] | undefined, remote: readonly RemoteTeam[]): string | undefined {
+  const inConfig = (desired ?? []).find((t) => t.title === title);
+  if (inConfig) {
+    const pair = matchTeams(desired ?? [], remote).pairs.find((p) => p.desired === inConfig);
+    return pair?.remote ? pair.remote.id : ref(org, teamAddress(title));
+  }
+  return remote.find((t) => t.title === title)?.id;
+}
+

@@ -1,0 +1,161 @@
+/**
+ * Translations (`translations["space_guides/fr"]`: source space / target language): created with
+ * POST ORG/translations, their instructions replaced with PUT (compared by content), deleted when
+ * pruned. The source language of an existing translation cannot be changed through the API.
+ */
+import type { RichTextDocumentT } from '../../core/richtext.js';
+import { documentToText, isPlainDocument, normalizeDocument, sameDocument, toDocument } from '../../core/richtext.js';
+import { fingerprintEntries } from '../../model/fingerprint.js';
+import type { JsonObject, JsonValue } from '../../model/step.js';
+import { diffFields } from '../common/match.js';
+import { emptyKindPlan } from '../kind.js';
+import type { Reader } from '../kind.js';
+import { enc, orgPath } from '../common/paths.js';
+import type { KindPlan, KindSpec } from '../kind.js';
+import { key } from '../../model/address.js';
+
+export interface RemoteTranslation {
+  id: string;
+  language: string;
+  source: { space: string; language: string };
+  instructions?: RichTextDocumentT | null;
+}
+
+export function translationAddress(space: string, language: string): string {
+  return `translations${key(`${space}/${language}`)}`;
+}
+
+function shown(doc: RichTextDocumentT | null | undefined): JsonValue {
+  if (!doc || !Array.isArray(doc.nodes) || doc.nodes.length === 0) return null;
+  return isPlainDocument(doc) ? documentToText(doc) : (normalizeDocument(doc) as JsonValue);
+}
+
+function normalized(t: RemoteTranslation): JsonObject {
+  return {
+    id: t.id,
+    language: t.language,
+    source: { space: t.source?.space ?? null, language: t.source?.language ?? null },
+    instructions: shown(t.instructions),
+  };
+}
+
+/** The organization's translations: one list. */
+export function readTranslations(ctx: Reader): Promise<RemoteTranslation[]> {
+  return ctx.client.listAll<RemoteTranslation>(`${orgPath(ctx.org)}/translations`);
+}
+
+export const translationsModule: KindSpec<RemoteTranslation[] | undefined> = {
+  kind: 'translations',
+  label: { one: 'translation', many: 'translations' },
+  prunable: true,
+  count: (org) => org.translations?.length ?? 0,
+
+  async read(ctx) {
+    if (ctx.desired.translations === undefined) return undefined;
+    return readTranslations(ctx);
+  },
+
+  plan(ctx, remote): KindPlan {
+    const kp = emptyKindPlan();
+    const desired = ctx.desired.translations;
+    if (desired === undefined || remote === undefined) return kp;
+    kp.remoteCount = remote.length;
+    const base = `${orgPath(ctx.org)}/translations`;
+    const prints: Array<[string, unknown]> = [];
+    const taken = new Set<RemoteTranslation>();
+    const byId = new Map(remote.map((t) => [t.id, t]));
+    const keyOf = (space: string, language: string) => `${space}/${language}`;
+    const byKey = new Map<string, RemoteTranslation>();
+    for (const t of remote) if (!byKey.has(keyOf(t.source?.space, t.language))) byKey.set(keyOf(t.source?.space, t.language), t);
+
+    // By id first for every translation, then by source space + language.
+    const matched = new Map<number, RemoteTranslation>();
+    desired.forEach((d, i) => {
+      const r = d.id ? byId.get(d.id) : undefined;
+      if (r && !taken.has(r)) {
+        taken.add(r);
+        matched.set(i, r);
+      }
+    });
+    desired.forEach((d, i) => {
+      if (matched.has(i)) return;
+      const r = byKey.get(keyOf(d.source.space, d.language));
+      if (r && !taken.has(r)) {
+        taken.add(r);
+        matched.set(i, r);
+      }
+    });
+
+    desired.forEach((d, i) => {
+      const address = translationAddress(d.source.space, d.language);
+      const r = matched.get(i);
+      // A translation waits for its source space (restored, for instance) when the config names it.
+      const needs = (ctx.desired.spaces ?? []).some((s) => s.id === d.source.space) ? [`spaces${key(d.source.space)}`] : [];
+      if (!r) {
+        const body: JsonObject = { language: d.language, source: { space: d.source.space, language: d.source.language } };
+        if (d.instructions !== undefined) body.instructions = toDocument(d.instructions) as unknown as JsonValue;
+        const after: JsonObject = { language: d.language, source: body.source as JsonObject, ...(d.instructions !== undefined ? { instructions: shown(toDocument(d.instructions)) } : {}) };
+        kp.steps.push({
+          address,
+          kind: 'translations',
+          action: 'create',
+          before: null,
+          after,
+          changes: diffFields({}, after),
+          requests: [{ method: 'POST', path: base, body, capture: true, lookup: { path: base, match: { language: d.language, 'source.space': d.source.space } } }],
+          needs,
+        });
+        prints.push([address, null]);
+        return;
+      }
+      if (r.source?.language !== d.source.language || r.language !== d.language || r.source?.space !== d.source.space) {
+        kp.problems.push({
+          org: ctx.org,
+          address,
+          message: `translation ${r.id} translates ${r.source?.space} from ${r.source?.language} to ${r.language}; the API cannot change the source or the language of a translation (remove its id to create a new one)`,
+        });
+        return;
+      }
+      if (d.instructions === undefined || sameDocument(d.instructions, r.instructions ?? { object: 'document', nodes: [] })) return;
+      const before = { instructions: shown(r.instructions) };
+      const after = { instructions: shown(toDocument(d.instructions)) };
+      kp.steps.push({
+        address,
+        kind: 'translations',
+        action: 'update',
+        before,
+        after,
+        changes: [{ path: 'instructions', kind: before.instructions === null ? 'add' : 'change', ...(before.instructions === null ? {} : { before: before.instructions }), after: after.instructions }],
+        requests: [{ method: 'PUT', path: `${base}/${enc(r.id)}`, body: { instructions: toDocument(d.instructions) as unknown as JsonValue } }],
+        needs,
+        remoteId: r.id,
+      });
+      prints.push([address, normalized(r)]);
+    });
+
+    const unmatched = remote.filter((t) => !taken.has(t));
+    if (ctx.prunes('translations')) {
+      const used = new Set<string>();
+      for (const r of unmatched) {
+        let address = translationAddress(r.source?.space, r.language);
+        if (used.has(address)) address = translationAddress(r.source?.space, `${r.language}#${r.id}`);
+        used.add(address);
+        kp.steps.push({
+          address,
+          kind: 'translations',
+          action: 'delete',
+          before: { language: r.language, source: { space: r.source?.space ?? null, language: r.source?.language ?? null } },
+          after: null,
+          changes: [],
+          requests: [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
+          needs: [],
+          remoteId: r.id,
+        });
+        prints.push([address, normalized(r)]);
+      }
+    } else kp.unmanaged = unmatched.length;
+    kp.fingerprints = fingerprintEntries(prints);
+    return kp;
+  },
+};
+

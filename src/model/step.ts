@@ -1,0 +1,65 @@
+/**
+ * The bottom model layer: what a plan is made of (steps, their requests and field changes, JSON
+ * values). It imports nothing from the layers above it.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * The name of a resource kind (`teams`, `sections`, …): what `prune` accepts and what the plan counts
+ * by. The kinds themselves, and their order, are the registry's (src/kinds/index.ts).
+ */
+export type Kind = string;
+
+/**
+ * What a step does. `before` and `after` per action:
+ * - create:  before null; after the desired fields.
+ * - update:  before the remote fields that differ (normalized); after the desired ones.
+ * - delete:  before the remote fields; after null.
+ * - move:    before `{parent}` or position as now; after as desired.
+ * - restore: before `{deletedAt}`; after `{deletedAt: null}` (a deleted space the config names).
+ * - sort:    before the remote order `{order: [...]}`; after the desired order.
+ * - publish: before what the API returns of the integration; after the desired fields.
+ */
+export type Action = 'create' | 'update' | 'delete' | 'move' | 'restore' | 'sort' | 'publish';
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
+export type JsonObject = { [k: string]: JsonValue };
+
+/**
+ * One API request of a step. Paths and bodies may hold tokens that apply resolves just before
+ * sending:
+ * - `{{ref:ORG/ADDRESS}}`: the `id` of the resource created by the create step at that address
+ *   (of this step itself too, once its capturing request has answered);
+ * - `{{ref:ORG/ADDRESS#a.b.0.c}}`: another field of that step's captured response;
+ * - `{{secret:NAME}}`: a secret value (only in plan files; in memory the real value stands).
+ */
+export interface RequestSpec {
+  method: HttpMethod;
+  path: string;
+  query?: Record<string, string | number | boolean>;
+  body?: JsonValue;
+  /** The response body is this step's output (the created resource): ids flow from it. */
+  capture?: boolean;
+  /**
+   * For a create: how to find the resource when the outcome is unclear (network error, reset, 5xx,
+   * timeout), before any retry, so that nothing is created twice. `path` is a list path; an item
+   * matches when every dotted field in `match` equals the given value.
+   */
+  lookup?: { path: string; match: Record<string, JsonValue> };
+}
+
+/** One field-level difference; `path` is dotted (`members.alice@acme.com.role`). */
+export interface FieldChange {
+  path: string;
+  kind: 'add' | 'remove' | 'change';
+  before?: JsonValue;
+  after?: JsonValue;
+}
+
+/** Something the plan cannot do (a member not in the organization, an unknown site id, …). */
+export interface PlanProblem {
+  org: string;
+  address: string;
+  message: string;
+}
+

@@ -1,0 +1,45 @@
+/**
+ * What the loader's stages share: where a value came from (a document and a path in it) and a way
+ * to report a problem there.
+ */
+import type { SourceLocation } from '../model/desired.js';
+import { formatPath, locate } from './yaml.js';
+import type { DocPath, LocateMode, RawIssue, SourceDocument } from './yaml.js';
+
+/** Where a value came from: a document and the path of the value inside it. */
+export interface Origin {
+  source: SourceDocument;
+  path: (string | number)[];
+}
+
+/** A value of a list, with where it came from (lists of several documents are concatenated). */
+export interface Item<T> {
+  value: T;
+  origin: Origin;
+}
+
+export function child(origin: Origin, ...segments: (string | number)[]): Origin {
+  return { source: origin.source, path: [...origin.path, ...segments] };
+}
+
+export function locationOf(origin: Origin, mode: LocateMode = 'value'): SourceLocation {
+  return { file: origin.source.file.display, ...locate(origin.source, origin.path, mode) };
+}
+
+export function where(origin: Origin, mode: LocateMode = 'value'): string {
+  const l = locationOf(origin, mode);
+  return `${l.file}:${l.line}:${l.column}`;
+}
+
+/** Collects problems at places in documents. */
+export class Problems {
+  readonly issues: RawIssue[] = [];
+
+  at(origin: Origin, message: string, mode: LocateMode = 'value'): void {
+    this.atPath(origin.source, origin.path, message, mode);
+  }
+
+  atPath(source: SourceDocument, path: DocPath, message: string, mode: LocateMode = 'value'): void {
+    this.issues.push({ file: source.file, ...locate(source, path, mode), path: formatPath(path), message });
+  }
+}

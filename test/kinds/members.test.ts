@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { fingerprint } from '../../src/core/json.js';
+import { orgConfig, planKind, type OrgConfigInput } from '../plan/fixtures.js';
+import { membersModule, type RemoteMember } from '../../src/kinds/members/members.js';
+
+const member = (id: string, role: string | null, extra: Partial<RemoteMember> = {}): RemoteMember => ({
+  id,
+  role,
+  user: { id, email: `${id.replace('u_', '')}@acme.com` },
+  sso: false,
+  ...extra,
+});
+const remote = [member('u_alice', 'admin'), member('u_bob', 'admin'), member('u_carol', 'create'), member('u_mallory', 'read', { sso: true }), member('u_oscar', null)];
+
+interface Case {
+  name: string;
+  config: OrgConfigInput;
+  remote?: RemoteMember[];
+  steps: Array<[string, string, string, unknown?]>; // address, action, METHOD path, body
+  problems?: string[];
+  unmanaged: number;
+}
+
+const cases: Case[] = [
+  {
+    name: 'changes a role with PATCH, by email in any case and by user id',
+    config: { members: [{ user: 'Carol@ACME.com', role: 'edit' }, { user: 'u_oscar', role: 'read' }, { user: 'alice@acme.com', role: 'admin' }] },
+    steps: [
+      ['members["Carol@ACME.com"]', 'update', 'PATCH /v1/orgs/org_acme/members/u_carol', { role: 'edit' }],
+      ['members["u_oscar"]', 'update', 'PATCH /v1/orgs/org_acme/members/u_oscar', { role: 'read' }],
+    ],
+    unmanaged: 2,
+  },
+  {
+    name: 'makes a member a guest with an explicit null',
+    config: { members: [{ user: 'carol@acme.com', role: null }] },
+    steps: [['members["carol@acme.com"]', 'update', 'PATCH /v1/orgs/org_acme/members/u_carol', { role: null }]],
+    unmanaged: 4,
+  },
+  {
+    name: 'reports a member who is not in the organization (the API cannot invite)',
+    config: { members: [{ user: 'zed@acme.com', role: 'read' }] },
+    steps: [],
+    problems: ['members["zed@acme.com"]: zed@acme.com is not a member of organization org_acme; the API cannot invite members: invite them in the app first, or remove them from the config'],
+    unmanaged: 5,
+  },
+  {
+    name: 'prunes the members the config leaves out, keeping SSO members',
+    config: { members: [{ user: 'alice@acme.com', role: 'admin' }], prune: ['members'] },
+    steps: [
+      ['members["bob@acme.com"]', 'delete', 'DELETE /v1/orgs/org_acme/members/u_bob'],
+      ['members["carol@acme.com"]', 'delete', 'DELETE /v1/orgs/org_acme/members/u_carol'],
+      ['members["oscar@acme.com"]', 'delete', 'DELETE /v1/orgs/org_acme/members/u_oscar'],
+    ],
+    unmanaged: 1,
+  },
+  {
+    name: 'prunes SSO members too when keepSsoMembers is false',
+    config: { members: [{ user: 'alice@acme.com', role: 'admin' }, { user: 'bob@acme.com', role: 'admin' }, { user: 'carol@acme.com', role: 'create' }, { user: 'u_oscar', role: null }], prune: ['members'], safety: { keepSsoMembers: false } },
+    steps: [['members["mallory@acme.com"]', 'delete', 'DELETE /v1/orgs/org_acme/members/u_mallory']],
+    unmanaged: 0,
+  },
+  {
+    name: 'refuses to leave the organization without an admin (demotion)',
+    config: { members: [{ user: 'alice@acme.com', role: 'read' }, { user: 'bob@acme.com', role: 'edit' }] },
+    steps: [
+      ['members["alice@acme.com"]', 'update', 'PATCH /v1/orgs/org_acme/members/u_alice', { role: 'read' }],
+      ['members["bob@acme.com"]', 'update', 'PATCH /v1/orgs/org_acme/members/u_bob', { role: 'edit' }],
+    ],
+    problems: ['members: the plan would leave organization org_acme without an admin; keep at least one member with role admin'],
+    unmanaged: 3,
+  },
+  {
+    name: 'refuses to leave the organization without an admin (prune)',
+    config: { members: [{ user: 'carol@acme.com', role: 'create' }], prune: ['members'] },
+    steps: [
+      ['members["alice@acme.com"]', 'delete', 'DELETE /v1/orgs/org_acme/members/u_alice'],
+      ['members["bob@acme.com"]', 'delete', 'DELETE /v1/orgs/org_acme/members/u_bob'],
+      ['members["oscar@acme.com"]', 'delete', 'DELETE /v1/orgs/org_acme/members/u_oscar'],
+    ],
+    problems: ['members: the plan would leave organization org_acme without an admin; keep at least one member with role admin'],
+    unmanaged: 1,
+  },
+  {
+    name: 'counts a protected admin as kept',
+    config: { members: [{ user: 'carol@acme.com', role: 'create' }], prune: ['members'], protect: ['members["alice@acme.com"]'] },
+    steps: [
+      ['members["alice@acme.com"]', 'delete', 'DELETE /v1/orgs/org_acme/members/u_alice'],
+      ['members["bob@acme.com"]', 'delete', 'DELETE /v1/orgs/org_acme/members/u_bob'],
+      ['members["oscar@acme.com"]', 'delete', 'DELETE /v1/orgs/org_acme/members/u_oscar'],
+    ],
+    unmanaged: 1,
+  },
+  {
+    name: 'reports a member named twice',
+    config: { members: [{ user: 'alice@acme.com', role: 'admin' }, { user: 'u_alice', role: 'admin' }] },
+    steps: [],
+    problems: ['members["u_alice"]: u_alice names the same member as alice@acme.com'],
+    unmanaged: 4,
+  },
+  {
+    name: 'manages nothing when the config has no members key',
+    config: {},
+    steps: [],
+    unmanaged: 0,
+  },
+];
+
+describe('members', () => {
+  it.each(cases)('$name', (c) => {
+    const cfg = orgConfig(c.config);
+    const kp = planKind(membersModule, cfg, cfg.members === undefined ? undefined : (c.remote ?? remote));
+    expect(kp.steps.map((s) => [s.address, s.action, `${s.requests[0].method} ${s.requests[0].path}`, ...(s.requests[0].body === undefined ? [] : [s.requests[0].body])])).toEqual(c.steps);
+    expect(kp.problems.map((p) => `${p.address}: ${p.message}`)).toEqual(c.problems ?? []);
+    expect(kp.unmanaged).toBe(c.unmanaged);
+    for (const s of kp.steps) expect(kp.fingerprints[s.address]).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('shows before and after and fingerprints the normalized member', () => {
+    const kp = planKind(membersModule, orgConfig({ members: [{ user: 'carol@acme.com', role: 'edit' }] }), remote);
+    expect(kp.steps[0]).toMatchObject({ before: { role: 'create' }, after: { role: 'edit' }, changes: [{ path: 'role', kind: 'change', before: 'create', after: 'edit' }], remoteId: 'u_carol' });
+    expect(kp.fingerprints['members["carol@acme.com"]']).toBe(fingerprint({ id: 'u_carol', email: 'carol@acme.com', role: 'create', sso: false }));
+    expect(kp.remoteCount).toBe(5);
+  });
+});
