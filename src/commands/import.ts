@@ -7,7 +7,7 @@ export default class Import extends BaseCommand {
   static override summary = "Write organizations' current state as a config that plans no changes";
   static override description =
     'Reads everything the config format can express of each organization (and of the sites given: the API cannot list sites) ' +
-    'and writes it as config. Layout of the --out folder: <org id>.yaml per organization; certs/ for SAML certificates and ' +
+    'and writes it as config. Layout of the --out folder: <org id>.yaml per organization; certs/ for certificates and ' +
     'integrations/ for integration scripts, which the YAML references with ${file:…}; docplane.schema.json, which the first ' +
     'line of each YAML file points to. The output is deterministic: ids are written (renames plan as updates), members by ' +
     'email, lists sorted, nothing pruned. The API returns no integration scripts and no secrets: a note at the end lists ' +

@@ -26,7 +26,7 @@ export default class Plan extends BaseCommand {
     out: Flags.string({ description: 'Save the plan to this file (for `docplane apply FILE`)' }),
     'detailed-exitcode': Flags.boolean({ description: 'Exit 2 when the plan has changes, 0 when it has none', default: false }),
     target: Flags.string({ description: 'Limit the plan to this address (exact, glob with *, or prefix) and what it needs; repeatable', multiple: true }),
-    replace: Flags.string({ description: 'Publish this integration (or update this SAML provider) even when nothing comparable differs; repeatable', multiple: true }),
+    replace: Flags.string({ description: 'Publish or update this resource even when nothing comparable differs (for what the API cannot read back: integration scripts and secrets, certificates); repeatable', multiple: true }),
   };
 
   async run(): Promise<void> {

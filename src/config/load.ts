@@ -264,7 +264,7 @@ function configHash(files: readonly { rel: string; raw: Buffer }[]): string {
 }
 
 /** Secrets in a stable order, without repeats of the same value (the first name wins). */
-/** A value at or under a field that a kind declares secret (`saml[0].certificate`, `integrations[0].secrets`). */
+/** A value at or under a field that a kind declares secret (a certificate, a map of secrets). */
 function isSecretField(p: DocPath): boolean {
   return UNITS.some((u) => u.list && p[0] === u.configKey && typeof p[2] === 'string' && (u.secretFields ?? []).includes(p[2]));
 }

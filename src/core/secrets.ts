@@ -1,5 +1,5 @@
 /**
- * Secret values: anything interpolated from `${env:…}` or `${file:…}`, integration `secrets` and SAML
+ * Secret values: anything interpolated from `${env:…}` or `${file:…}`, integration `secrets` and
  * certificates. They are masked in every rendering, and replaced by `{{secret:NAME}}` placeholders in
  * plan files so that apply can fill them in again from the config.
  */

@@ -2,7 +2,7 @@
  * `docplane import` without the flags: read each organization, convert it to a config document, and
  * write the layout (or return the YAML stream for `--out -`). The command only renders the result.
  *
- * Layout of DIR: `<org id>.yaml` per organization, `certs/` (SAML certificates) and `integrations/`
+ * Layout of DIR: `<org id>.yaml` per organization, `certs/` (certificates) and `integrations/`
  * (stubs of integration scripts) for the files the configs reference, and `docplane.schema.json`,
  * which the first line of each YAML file points to.
  */

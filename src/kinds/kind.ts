@@ -20,7 +20,7 @@ export interface ReadContext {
   desired: OrgConfig;
   /**
    * A read shared between kinds: the first call with a key runs `load`, every later call with the
-   * same key gets the same promise (teams are read once for teams, team members and SAML).
+   * same key gets the same promise (the teams list is read once, whichever kinds need it).
    */
   shared<T>(key: string, load: () => Promise<T>): Promise<T>;
 }
@@ -75,7 +75,7 @@ export interface PlanContext {
 /** One kind of resource the planner plans: what `prune` names, what the plan counts by. */
 export interface KindSpec<Remote = unknown> {
   kind: Kind;
-  /** Singular and plural, for summaries (`SAML provider`, `SAML providers`). */
+  /** Singular and plural, for summaries (`team`, `teams`). */
   label: { one: string; many: string };
   /** Whether `prune` may name it (remote resources the config does not mention are then deleted). */
   prunable?: boolean;

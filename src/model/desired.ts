@@ -34,7 +34,7 @@ export interface DesiredOrganization {
 }
 
 /**
- * The lists of an organization's desired state, one per kind's config key (`teams`, `saml`, …),
+ * The lists of an organization's desired state, one per kind's config key (`members`, `teams`, …),
  * each added by its kind. A list that is undefined was absent from the config (manages nothing); an
  * empty list means "none".
  */

@@ -36,9 +36,9 @@ const QUALIFIED_NEED = new RegExp(`:(${ACTIONS.join('|')})$`);
 /**
  * The first ordering layer, a fixed rank per (action, kind). Restores come first (a deleted space
  * must be back before anything touches it); creates, updates, moves and publishes go in kind order
- * (organization before teams before SAML that names a team, sections before site spaces); sorts
+ * (organization before teams before what names a team, sections before site spaces); sorts
  * after them (they order what was created); deletes last, children kinds first (site spaces
- * before their sections, SAML before teams).
+ * before their sections, what names a team before teams).
  */
 export function rank(action: Action, kind: Kind): number {
   const i = KINDS.indexOf(kind);

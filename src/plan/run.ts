@@ -16,7 +16,7 @@ export interface PlanOptions {
   toolVersion: string;
   /** `--target`: addresses, globs or prefixes (optionally `ORG/`-qualified). */
   targets?: string[];
-  /** `--replace`: integrations (and SAML providers) to publish or update even when nothing comparable differs. */
+  /** `--replace`: resources of the replaceable kinds to publish or update even when nothing comparable differs. */
   replace?: string[];
   /** The plan's `createdAt` (tests fix it). */
   now?: Date;
@@ -44,7 +44,7 @@ function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
 
 async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly KindSpec[], replace: readonly string[]): Promise<OrgDraft> {
   const org = desired.organization.id;
-  // Reads shared between kinds (teams for teams, team members and SAML) run once per organization.
+  // Reads shared between kinds (the teams list, the members list, …) run once per organization.
   const readCtx = readContextFor(desired, client);
   const remotes = await Promise.all(modules.map((m) => m.read(readCtx)));
 

@@ -14,7 +14,7 @@ export type JsonMap = { [k: string]: Json };
 export interface ImportedFile {
   path: string;
   content: string;
-  /** What it holds: a SAML certificate from the API, or the stub of an integration script. */
+  /** What it holds: a certificate from the API, or the stub of a script the API does not return. */
   kind: 'certificate' | 'script';
   /** The org-relative address of the resource that references it. */
   address: string;
@@ -132,6 +132,6 @@ export interface ImportSink {
   /** A file the config references (a certificate, a script stub). */
   file(file: ImportedFile): void;
   files: FileNamer;
-  /** Resources written, by label, for the summary line (`teams`, `SAML providers`). */
+  /** Resources written, by label, for the summary line (`team`, `teams`). */
   count(what: { one: string; many: string }, n: number): void;
 }

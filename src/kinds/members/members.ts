@@ -22,7 +22,7 @@ export interface RemoteMember {
   disabled?: boolean;
 }
 
-/** Every member of the organization, read once per plan (members, team members and SAML use it). */
+/** Every member of the organization, read once per plan (and shared with every kind that names a member). */
 export function readMembers(ctx: Reader): Promise<RemoteMember[]> {
   return ctx.shared('members', () => ctx.client.listAll<RemoteMember>(`${orgPath(ctx.org)}/members`));
 }

@@ -9,7 +9,7 @@ import { Team, type TeamT } from './schema.js';
 import { readTeamMemberLists, teamMembersModule, type RemoteTeamMember } from './team-members.js';
 import { readTeams, teamAddress, teamsModule, type RemoteTeam } from './teams.js';
 
-/** The config's teams, for the units that name a team (SAML's default team). */
+/** The config's teams, for the units whose entries name a team by title. */
 export function configTeams(ctx: ResolveContext): readonly Item<TeamT>[] | undefined {
   return ctx.entries('teams') as readonly Item<TeamT>[] | undefined;
 }

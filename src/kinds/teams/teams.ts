@@ -29,7 +29,7 @@ export function teamAddress(title: string): string {
   return `teams${key(title)}`;
 }
 
-/** Every team of the organization, read once per plan (teams, team members and SAML use it). */
+/** Every team of the organization, read once per plan (and shared with every kind that names a team). */
 export function readTeams(ctx: Reader): Promise<RemoteTeam[]> {
   return ctx.shared('teams', () => ctx.client.listAll<RemoteTeam>(`${orgPath(ctx.org)}/teams`));
 }
