@@ -211,7 +211,7 @@ export function noContent(): Reply {
   return { status: 204 };
 }
 
-/** DELETE: 205 when it deleted, 204 when there was nothing to delete (DESIGN §10). */
+/** DELETE: 205 when it deleted, 204 when there was nothing to delete (the live service, not the document). */
 export function deleted(existed: boolean): Reply {
   return { status: existed ? 205 : 204 };
 }
