@@ -1,9 +1,8 @@
 /** What every kind's routes share: the organization of a path, who may reach it, locations, the clock. */
-import type { RichTextDoc } from './model.js';
-import type { OrgRec } from './model.js';
+import { storeDocument } from './documents.js';
 import { notFound } from './http.js';
 import type { RouteRequest } from './http.js';
-import { storeDocument } from './documents.js';
+import type { OrgRec, RichTextDoc } from './model.js';
 import type { ViewContext } from './views.js';
 
 export function viewCtx(req: RouteRequest): ViewContext {
