@@ -4,7 +4,10 @@
  * (`title: at most 50 characters`), and the list envelope with opaque `next.page` cursors.
  */
 import type { z } from 'zod';
-import type { TokenAccess, World } from './world.js';
+import { EmulatorDomainError } from './errors.js';
+import type { EmulatorDomainErrorCode } from './errors.js';
+import { describeIssue } from './issues.js';
+import type { DomainEvent, TokenAccess, World } from './model.js';
 
 export interface Reply {
   status: number;
@@ -32,6 +35,18 @@ export function errorBody(status: number, message: string): { error: { code: num
 export const badRequest = (message: string): HttpError => new HttpError(400, message);
 export const notFound = (message: string): HttpError => new HttpError(404, message);
 
+const DOMAIN_STATUS: Record<EmulatorDomainErrorCode, number> = { invalid: 400, 'not-found': 404, conflict: 409 };
+
+/** The answer for an error a handler threw: its status and error body; undefined for a bug. */
+export function errorReply(err: unknown): Reply | undefined {
+  if (err instanceof HttpError) return { status: err.status, body: errorBody(err.status, err.message), headers: err.headers };
+  if (err instanceof EmulatorDomainError) {
+    const status = DOMAIN_STATUS[err.code];
+    return { status, body: errorBody(status, err.message) };
+  }
+  return undefined;
+}
+
 export interface RouteRequest {
   world: World;
   method: string;
@@ -44,6 +59,8 @@ export interface RouteRequest {
   access: TokenAccess;
   /** The user the token acts for, when the state file names one. */
   userId?: string;
+  /** Tells every kind of a change it may have to follow. */
+  emit(event: DomainEvent): void;
 }
 
 /** Handlers are synchronous: the world is in memory, and a fault striking "after" needs the change made. */
@@ -110,67 +127,6 @@ function safeDecode(segment: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // Validation
-
-function fieldName(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
-  }
-  return out || 'body';
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let value = root;
-  for (const part of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<PropertyKey, unknown>)[part];
-  }
-  return value;
-}
-
-/** One zod issue as `<field>: <what is wrong>` (`title: at most 50 characters`). */
-export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
-  const field = fieldName(issue.path);
-  const missing = issue.code !== 'unrecognized_keys' && issue.code !== 'custom' && valueAt(input, issue.path) === undefined;
-  if (missing) return `${field}: required`;
-  switch (issue.code) {
-    case 'invalid_type': {
-      if (valueAt(input, issue.path) === null) return `${field}: must not be null`;
-      return `${field}: must be ${article(issue.expected)}`;
-    }
-    case 'too_big': {
-      const unit = unitOf(issue.origin, Number(issue.maximum));
-      return unit ? `${field}: at most ${issue.maximum} ${unit}` : `${field}: at most ${issue.maximum}`;
-    }
-    case 'too_small': {
-      const unit = unitOf(issue.origin, Number(issue.minimum));
-      if (issue.origin === 'string' && Number(issue.minimum) === 1) return `${field}: must not be empty`;
-      return unit ? `${field}: at least ${issue.minimum} ${unit}` : `${field}: at least ${issue.minimum}`;
-    }
-    case 'invalid_value':
-      return `${field}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'unrecognized_keys':
-      return issue.keys.map((k) => `${fieldName([...issue.path, k])}: unknown field`).join('; ');
-    case 'invalid_format':
-      return `${field}: must be a valid ${issue.format}`;
-    default:
-      return `${field}: ${issue.message}`;
-  }
-}
-
-function article(expected: string): string {
-  if (expected === 'array') return 'an array';
-  if (expected === 'object') return 'an object';
-  if (expected === 'int') return 'an integer';
-  return `a ${expected}`;
-}
-
-function unitOf(origin: string, n: number): string {
-  if (origin === 'string') return n === 1 ? 'character' : 'characters';
-  if (origin === 'array' || origin === 'set') return n === 1 ? 'item' : 'items';
-  return '';
-}
 
 /** Validates a body (or any input) against a schema; 400 naming the first offending field. */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
@@ -255,7 +211,7 @@ export function noContent(): Reply {
   return { status: 204 };
 }
 
-/** DELETE: 205 when it deleted, 204 when there was nothing to delete (DESIGN §10). */
+/** DELETE: 205 when it deleted, 204 when there was nothing to delete (the live service, not the document). */
 export function deleted(existed: boolean): Reply {
   return { status: existed ? 205 : 204 };
 }

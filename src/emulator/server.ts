@@ -1,5 +1,5 @@
 /**
- * `startEmulator`: the platform API in memory on a loopback address (DESIGN §7). Every request is
+ * `startEmulator`: the platform API in memory on a loopback address. Every request is
  * counted, delayed by `latencyMs`, checked against the rate limit, authenticated, routed to a
  * synchronous handler, and maybe struck by a fault before or after the handler ran.
  */
@@ -10,25 +10,38 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DocplaneError } from '../core/errors.js';
-import { MASK } from '../core/secrets.js';
 import { faultDrawer, slidingWindow } from './faults.js';
 import type { Fault } from './faults.js';
-import { HttpError, Router, errorBody } from './http.js';
+import { HttpError, Router, errorBody, errorReply } from './http.js';
 import type { Reply } from './http.js';
+import { emulatorKinds } from './kinds/index.js';
+import { secretMasker } from './masking.js';
+import type { DomainEvent } from './model.js';
 import { freshSeed, seededRandom } from './random.js';
-import { orgRoutes } from './routes/orgs.js';
-import { memberRoutes, teamRoutes } from './routes/members.js';
-import { collectionRoutes, spaceRoutes } from './routes/content.js';
-import { siteRoutes } from './routes/sites.js';
-import { integrationRoutes, samlRoutes, translationRoutes } from './routes/misc.js';
+import { createWorld } from './seeding.js';
 import { loadEmulatorState, parseEmulatorState } from './state.js';
 import type { EmulatorState, ParsedEmulatorState } from './state.js';
-import { createWorld } from './world.js';
-import type { World } from './world.js';
+import type { World } from './model.js';
 
 export { loadEmulatorState, parseEmulatorState } from './state.js';
 export type { EmulatorState, ParsedEmulatorState } from './state.js';
-export type { World } from './world.js';
+export type { World } from './model.js';
+
+/** One request and its answer, as `onExchange` sees it. */
+export interface Exchange {
+  method: string;
+  /** The path with its query string. */
+  path: string;
+  /** Header names in lower case; the Authorization value is replaced by `Bearer ***`. */
+  requestHeaders: Record<string, string>;
+  /** The parsed JSON body (the raw text when it is not JSON), or null without one. */
+  requestBody: unknown;
+  /** 0 for a connection reset that never answered. */
+  status: number;
+  responseHeaders: Record<string, string>;
+  /** The body sent, or null without one. */
+  responseBody: unknown;
+}
 
 export interface EmulatorOptions {
   /** 0 (the default) picks a free port. */
@@ -52,6 +65,11 @@ export interface EmulatorOptions {
   seed?: number;
   /** The emulator's clock (tests of the 7-day restore window). */
   now?: () => Date;
+  /**
+   * Called once per exchange, 429s, injected faults and resets (status 0) included, after the
+   * answer was sent. Bodies are as exchanged: unlike the log, secrets are not masked.
+   */
+  onExchange?: (exchange: Exchange) => void;
 }
 
 export interface RunningEmulator {
@@ -89,30 +107,29 @@ function checkOptions(o: EmulatorOptions): void {
   if (o.state !== undefined && o.stateFile !== undefined) throw optionError('give a state or a state file, not both');
 }
 
+/** The routes of every kind. */
 function buildRouter(): Router {
   const router = new Router();
-  orgRoutes(router);
-  memberRoutes(router);
-  teamRoutes(router);
-  collectionRoutes(router);
-  spaceRoutes(router);
-  siteRoutes(router);
-  samlRoutes(router);
-  translationRoutes(router);
-  integrationRoutes(router);
+  for (const kind of emulatorKinds()) kind.routes(router);
   return router;
 }
 
-/** Secrets in logged bodies (integration `secrets`, SAML `certificate`) are masked. */
-function maskForLog(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(maskForLog);
-  if (!value || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (k === 'secrets' && v && typeof v === 'object') out[k] = Object.fromEntries(Object.keys(v).map((name) => [name, MASK]));
-    else if (k === 'certificate' && typeof v === 'string') out[k] = MASK;
-    else out[k] = maskForLog(v);
+/** Every kind hears every change; a kind follows the ones that concern it. */
+function eventBus(world: World): (event: DomainEvent) => void {
+  const kinds = emulatorKinds();
+  return (event) => {
+    for (const kind of kinds) kind.on?.(world, event);
+  };
+}
+
+/** The request's headers for `onExchange`: lists joined, the token hidden. */
+function exchangeHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
+  if (out.authorization !== undefined) out.authorization = 'Bearer ***';
   return out;
 }
 
@@ -157,6 +174,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
   let count = 0;
 
+  const emit = eventBus(world);
+  const maskForLog = secretMasker(emulatorKinds().flatMap((kind) => kind.secretFields ?? []));
+
   /** Everything but the faults: auth, body, route, handler, `Prefer: return=minimal`. */
   const process = (req: IncomingMessage, method: string, url: URL, text: string): { reply: Reply; requestBody: unknown } => {
     let requestBody: unknown = text === '' ? null : text;
@@ -176,14 +196,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         }
       }
       const { handler, params } = router.match(method, url.pathname);
-      let reply = handler({ world, method, path: url.pathname, params, query: url.searchParams, body, access: token.access, userId: token.user });
+      let reply = handler({ world, method, path: url.pathname, params, query: url.searchParams, body, access: token.access, userId: token.user, emit });
       const minimal = /\breturn=minimal\b/i.test(String(req.headers.prefer ?? ''));
       if (minimal && (reply.status === 201 || (method === 'PATCH' && reply.status === 200))) {
         reply = { status: 204, headers: reply.headers };
       }
       return { reply, requestBody };
     } catch (err) {
-      if (err instanceof HttpError) return { reply: { status: err.status, body: errorBody(err.status, err.message), headers: err.headers }, requestBody };
+      const known = errorReply(err);
+      if (known) return { reply: known, requestBody };
       const message = `internal emulator error: ${(err as Error)?.message ?? String(err)}`;
       return { reply: { status: 500, body: errorBody(500, message) }, requestBody };
     }
@@ -193,7 +214,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (log) log.write(`${JSON.stringify(maskForLog(entry))}\n`);
   };
 
-  const send = (res: ServerResponse, reply: Reply, extra: Record<string, string>) => {
+  /** Writes the answer; what was sent, for `onExchange`. */
+  const send = (res: ServerResponse, reply: Reply, extra: Record<string, string>): { headers: Record<string, string>; body: unknown } => {
     const headers: Record<string, string> = { ...extra, ...(reply.headers ?? {}) };
     const hasBody = reply.body !== undefined && reply.status !== 204 && reply.status !== 205;
     const payload = hasBody ? JSON.stringify(reply.body) : '';
@@ -201,6 +223,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     headers['content-length'] = String(Buffer.byteLength(payload));
     res.writeHead(reply.status, headers);
     res.end(payload);
+    return { headers, body: hasBody ? reply.body : null };
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -211,10 +234,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const { text, tooLarge } = await readBody(req);
     if (latency > 0) await sleep(latency);
 
+    /** Logs the exchange, answers it (or, for a reset, does not), and tells `onExchange`. */
+    const conclude = (requestBody: unknown, reply: Reply | 'reset', extra: Record<string, string>, fault?: string) => {
+      const status = reply === 'reset' ? 0 : reply.status;
+      const responseBody = reply === 'reset' ? null : (reply.body ?? null);
+      writeLog({ method, path: pathWithQuery, requestBody, status, responseBody, ...(fault ? { fault } : {}) });
+      let sent: { headers: Record<string, string>; body: unknown } = { headers: {}, body: null };
+      if (reply === 'reset') req.socket.destroy();
+      else sent = send(res, reply, extra);
+      options.onExchange?.({
+        method,
+        path: pathWithQuery,
+        requestHeaders: exchangeHeaders(req),
+        requestBody,
+        status,
+        responseHeaders: sent.headers,
+        responseBody: sent.body,
+      });
+    };
+
     if (tooLarge) {
-      const reply = { status: 413, body: errorBody(413, `body: larger than ${MAX_BODY_BYTES} bytes`) };
-      writeLog({ method, path: pathWithQuery, requestBody: null, status: 413, responseBody: reply.body });
-      send(res, reply, {});
+      conclude(null, { status: 413, body: errorBody(413, `body: larger than ${MAX_BODY_BYTES} bytes`) }, {});
       return;
     }
 
@@ -224,8 +264,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       limitHeaders = decision.headers;
       if (!decision.allowed) {
         const reply = { status: 429, body: errorBody(429, `rate limit of ${options.rateLimit} requests per second exceeded`) };
-        writeLog({ method, path: pathWithQuery, requestBody: text === '' ? null : safeJson(text), status: 429, responseBody: reply.body });
-        send(res, reply, limitHeaders);
+        conclude(text === '' ? null : safeJson(text), reply, limitHeaders);
         return;
       }
     }
@@ -233,14 +272,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const fault: Fault | undefined = drawFault();
     const strike = (requestBody: unknown) => {
       const tag = `${fault!.kind}-${fault!.when}`;
-      if (fault!.kind === 'reset') {
-        writeLog({ method, path: pathWithQuery, requestBody, status: 0, responseBody: null, fault: tag });
-        req.socket.destroy();
-        return;
-      }
-      const reply = { status: fault!.status, body: errorBody(fault!.status, 'injected fault') };
-      writeLog({ method, path: pathWithQuery, requestBody, status: reply.status, responseBody: reply.body, fault: tag });
-      send(res, reply, limitHeaders);
+      if (fault!.kind === 'reset') conclude(requestBody, 'reset', {}, tag);
+      else conclude(requestBody, { status: fault!.status, body: errorBody(fault!.status, 'injected fault') }, limitHeaders, tag);
     };
 
     if (fault?.when === 'before') {
@@ -252,8 +285,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       strike(requestBody);
       return;
     }
-    writeLog({ method, path: pathWithQuery, requestBody, status: reply.status, responseBody: reply.body ?? null });
-    send(res, reply, limitHeaders);
+    conclude(requestBody, reply, limitHeaders);
   };
 
   const server = createServer((req, res) => {

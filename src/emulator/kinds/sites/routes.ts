@@ -1,10 +1,16 @@
 /**
- * Site section groups, sections, site spaces and share links (API 4.2), and the structure sort of
- * DESIGN §10. Sites themselves are seeded only: the API has no list or create of sites.
+ * The routes of a site: section groups, sections, site spaces and share links (API 4.2), the
+ * structure sort and the deprecated moves it replaced. Sites themselves are seeded only: the API
+ * has no list or create of sites.
  */
 import { z } from 'zod';
-import { badRequest, bodyObject, created, deleted, listReply, notFound, ok, queryBoolean, validate } from '../http.js';
-import type { RouteRequest, Router } from '../http.js';
+import { badRequest, bodyObject, created, deleted, listReply, notFound, ok, queryBoolean, validate } from '../../http.js';
+import type { RouteRequest, Router } from '../../http.js';
+import type { OrgRec } from '../../model.js';
+import { location, nowIso, orgOf, viewCtx } from '../../routing.js';
+import type { SpaceRec } from '../spaces.js';
+import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './records.js';
+import { slugify, uniqueSlug } from './records.js';
 import {
   addSectionToGroup,
   appendGroup,
@@ -20,12 +26,9 @@ import {
   sectionsInOrder,
   siteSpacesInOrder,
   sortStructure,
-} from '../structure.js';
-import type { StructureRef } from '../structure.js';
-import { groupView, sectionView, shareLinkView, siteSpaceView } from '../views.js';
-import type { GroupRec, OrgRec, SectionRec, SiteRec, SiteSpaceRec, SpaceRec } from '../world.js';
-import { slugify, uniqueSlug } from '../world.js';
-import { location, nowIso, siteOf, viewCtx } from './common.js';
+} from './structure.js';
+import type { StructureRef } from './structure.js';
+import { groupView, sectionView, shareLinkView, siteSpaceView } from './views.js';
 
 const Icon = z.string().max(50);
 const GroupTitle = z.string().min(1).max(100);
@@ -85,6 +88,13 @@ function onePlacement<T>(position: { before?: T; after?: T }): { placement: 'bef
   if (position.before) return { placement: 'before', target: position.before };
   if (position.after) return { placement: 'after', target: position.after };
   throw badRequest('position: before or after is required');
+}
+
+function siteOf(req: RouteRequest): { org: OrgRec; site: SiteRec } {
+  const org = orgOf(req);
+  const site = org.sites.get(req.params.site);
+  if (!site) throw notFound(`no site ${req.params.site} in organization ${org.id}`);
+  return { org, site };
 }
 
 function groupOf(req: RouteRequest, site: SiteRec): GroupRec {
@@ -313,7 +323,7 @@ export function siteRoutes(router: Router): void {
     return deleted(true);
   });
 
-  // Deprecated as well (DESIGN §10): PATCH SITE/structure/sort does the same.
+  // Deprecated as well: PATCH SITE/structure/sort does the same.
   router.add('POST', `${SITE}/site-spaces/:siteSpace/move`, (req) => {
     const { site } = siteOf(req);
     const ss = siteSpaceOf(req, site);

@@ -4,8 +4,8 @@
  * this order; every change (create, delete, group membership, sort) goes through these functions so
  * that the order and the back-references (`section.group`, `siteSpace.section`) stay consistent.
  */
-import { badRequest } from './http.js';
-import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './world.js';
+import { invalid } from '../../errors.js';
+import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './records.js';
 
 /** Sections depth-first: top-level sections at their place, a group's sections at the group's place. */
 export function sectionsInOrder(site: SiteRec): SectionRec[] {
@@ -129,19 +129,19 @@ export type Placement = 'before' | 'after';
 /**
  * `PATCH SITE/structure/sort`: takes the item out of where it is and inserts it before or after the
  * target, in the target's container. A section next to a grouped section joins that group; a site
- * space next to a site space of another section moves to that section. 400 for an incompatible pair
- * or an unknown id.
+ * space next to a site space of another section moves to that section. An incompatible pair or an
+ * unknown id is refused as invalid.
  */
 export function sortStructure(site: SiteRec, item: StructureRef, placement: Placement, target: StructureRef): void {
-  if (item.type === target.type && item.id === target.id) throw badRequest('position: an item cannot be placed relative to itself');
+  if (item.type === target.type && item.id === target.id) throw invalid('position: an item cannot be placed relative to itself');
   const insert = <T>(list: T[], at: number, value: T) => list.splice(placement === 'before' ? at : at + 1, 0, value);
 
   if (item.type === 'site-space') {
     const moving = site.siteSpaces.get(item.id);
-    if (!moving) throw badRequest(`item.id: no site space ${item.id} in site ${site.id}`);
-    if (target.type !== 'site-space') throw badRequest(`position: a site space can only be placed next to a site space, not a ${target.type}`);
+    if (!moving) throw invalid(`item.id: no site space ${item.id} in site ${site.id}`);
+    if (target.type !== 'site-space') throw invalid(`position: a site space can only be placed next to a site space, not a ${target.type}`);
     const anchor = site.siteSpaces.get(target.id);
-    if (!anchor) throw badRequest(`position: no site space ${target.id} in site ${site.id}`);
+    if (!anchor) throw invalid(`position: no site space ${target.id} in site ${site.id}`);
     removeFrom(siteSpaceContainer(site, moving), (id) => id === moving.id);
     const oldSection = moving.section ? site.sections.get(moving.section) : undefined;
     if (oldSection && oldSection.id !== anchor.section && oldSection.defaultSiteSpace === moving.id) oldSection.defaultSiteSpace = undefined;
@@ -153,10 +153,10 @@ export function sortStructure(site: SiteRec, item: StructureRef, placement: Plac
 
   if (item.type === 'site-section') {
     const moving = site.sections.get(item.id);
-    if (!moving) throw badRequest(`item.id: no section ${item.id} in site ${site.id}`);
+    if (!moving) throw invalid(`item.id: no section ${item.id} in site ${site.id}`);
     if (target.type === 'site-section') {
       const anchor = site.sections.get(target.id);
-      if (!anchor) throw badRequest(`position: no section ${target.id} in site ${site.id}`);
+      if (!anchor) throw invalid(`position: no section ${target.id} in site ${site.id}`);
       detachSection(site, moving);
       if (anchor.group) {
         const group = site.groups.get(anchor.group)!;
@@ -168,24 +168,24 @@ export function sortStructure(site: SiteRec, item: StructureRef, placement: Plac
       return;
     }
     if (target.type === 'site-section-group') {
-      if (!site.groups.has(target.id)) throw badRequest(`position: no section group ${target.id} in site ${site.id}`);
+      if (!site.groups.has(target.id)) throw invalid(`position: no section group ${target.id} in site ${site.id}`);
       detachSection(site, moving);
       insert(site.top, site.top.findIndex((t) => t.type === 'group' && t.id === target.id), { type: 'section', id: moving.id });
       return;
     }
-    throw badRequest('position: a section can only be placed next to a section or a section group, not a site space');
+    throw invalid('position: a section can only be placed next to a section or a section group, not a site space');
   }
 
   const group = site.groups.get(item.id);
-  if (!group) throw badRequest(`item.id: no section group ${item.id} in site ${site.id}`);
+  if (!group) throw invalid(`item.id: no section group ${item.id} in site ${site.id}`);
   if (target.type === 'site-section-group') {
-    if (!site.groups.has(target.id)) throw badRequest(`position: no section group ${target.id} in site ${site.id}`);
+    if (!site.groups.has(target.id)) throw invalid(`position: no section group ${target.id} in site ${site.id}`);
   } else if (target.type === 'site-section') {
     const anchor = site.sections.get(target.id);
-    if (!anchor) throw badRequest(`position: no section ${target.id} in site ${site.id}`);
-    if (anchor.group) throw badRequest('position: a section group cannot be placed inside a section group');
+    if (!anchor) throw invalid(`position: no section ${target.id} in site ${site.id}`);
+    if (anchor.group) throw invalid('position: a section group cannot be placed inside a section group');
   } else {
-    throw badRequest('position: a section group can only be placed next to a section or a section group, not a site space');
+    throw invalid('position: a section group can only be placed next to a section or a section group, not a site space');
   }
   removeFrom(site.top, (t) => t.type === 'group' && t.id === group.id);
   const targetKind = target.type === 'site-section-group' ? 'group' : 'section';

@@ -1,0 +1,202 @@
+/**
+ * Members of an organization (API 4.6); a member's id is its user id. Users themselves are seeded
+ * only (the world's `users`); their view is here, the only place that shows them.
+ */
+import { z } from 'zod';
+import { badRequest, bodyObject, deleted, listReply, notFound, ok, validate } from '../http.js';
+import type { RouteRequest } from '../http.js';
+import { SeedError, defineKind } from '../kind.js';
+import type { OrgRec, Role as RoleT, UserRec, World } from '../model.js';
+import { orgOf, viewCtx } from '../routing.js';
+import { Id, Role, Timestamp } from '../schemas.js';
+import { apiUrl, compact } from '../views.js';
+import type { Obj, ViewContext } from '../views.js';
+import { liveSpaces, spaceView } from './spaces.js';
+
+export interface MemberRec {
+  userId: string;
+  role: RoleT | null;
+  sso: boolean;
+  disabled: boolean;
+  joinedAt: string;
+  lastSeenAt?: string;
+}
+
+declare module '../model.js' {
+  interface OrgRec {
+    /** User id → membership, in the order they joined. */
+    members: Map<string, MemberRec>;
+  }
+}
+
+const MemberSeed = z.strictObject({
+  /** User id or email. */
+  user: Id,
+  role: Role.nullable(),
+  sso: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  joinedAt: Timestamp.optional(),
+  lastSeenAt: Timestamp.optional(),
+});
+
+const PatchMember = z.strictObject({ role: Role.nullable() });
+
+const SORTS = ['joinedAt', 'lastSeenAt', 'displayName'] as const;
+
+export function findUser(world: World, idOrEmail: string): UserRec | undefined {
+  const byId = world.users.get(idOrEmail);
+  if (byId) return byId;
+  const lower = idOrEmail.toLowerCase();
+  for (const user of world.users.values()) if (user.email.toLowerCase() === lower) return user;
+  return undefined;
+}
+
+export function userView(ctx: ViewContext, user: UserRec): Obj {
+  return compact({
+    object: 'user',
+    id: user.id,
+    displayName: user.displayName,
+    email: user.email,
+    photoURL: user.photoURL,
+    urls: { location: apiUrl(ctx, `/users/${user.id}`) },
+  });
+}
+
+export function memberView(ctx: ViewContext, org: OrgRec, member: MemberRec): Obj {
+  const user = ctx.world.users.get(member.userId)!;
+  // The teams count reads the teams' records (the teams kind builds on members, not the reverse).
+  let teams = 0;
+  for (const t of org.teams.values()) if (t.members.has(member.userId)) teams++;
+  return compact({
+    object: 'member',
+    id: member.userId,
+    role: member.role,
+    user: userView(ctx, user),
+    disabled: member.disabled,
+    joinedAt: member.joinedAt,
+    lastSeenAt: member.lastSeenAt,
+    sso: member.sso,
+    spaces: 0,
+    teams,
+    sites: [],
+  });
+}
+
+export function memberOf(req: RouteRequest, org: OrgRec): MemberRec {
+  const member = org.members.get(req.params.user);
+  if (!member) throw notFound(`no member ${req.params.user} in organization ${org.id}`);
+  return member;
+}
+
+function admins(org: OrgRec): number {
+  let n = 0;
+  for (const m of org.members.values()) if (m.role === 'admin' && !m.disabled) n++;
+  return n;
+}
+
+function compareBy(sort: (typeof SORTS)[number], req: RouteRequest) {
+  const key = (m: MemberRec): string => {
+    if (sort === 'displayName') return req.world.users.get(m.userId)!.displayName.toLowerCase();
+    if (sort === 'lastSeenAt') return m.lastSeenAt ?? '';
+    return m.joinedAt;
+  };
+  return (a: MemberRec, b: MemberRec) => {
+    const ka = key(a);
+    const kb = key(b);
+    if (ka !== kb) return ka < kb ? -1 : 1;
+    return a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0;
+  };
+}
+
+export const membersKind = defineKind({
+  name: 'members',
+  orgSeed: {
+    members: z.array(MemberSeed).default([]),
+  },
+  seedOrg(ctx, org, seed, place) {
+    org.members = new Map();
+    seed.members.forEach((m, i) => {
+      const user = findUser(ctx.world, m.user);
+      if (!user) throw new SeedError(`${place}.members[${i}].user`, `no user ${m.user} in users`);
+      if (org.members.has(user.id)) throw new SeedError(`${place}.members[${i}].user`, `${m.user} is listed twice`);
+      org.members.set(user.id, {
+        userId: user.id,
+        role: m.role,
+        sso: m.sso ?? false,
+        disabled: m.disabled ?? false,
+        joinedAt: m.joinedAt ?? ctx.stamp(),
+        lastSeenAt: m.lastSeenAt,
+      });
+    });
+  },
+  routes(router) {
+    router.add('GET', '/v1/orgs/:org/members', (req) => {
+      const org = orgOf(req);
+      const role = req.query.get('role');
+      if (role !== null && !Role.options.includes(role as never)) throw badRequest(`role: must be one of ${Role.options.join(', ')}`);
+      const sort = (req.query.get('sort') ?? 'joinedAt') as (typeof SORTS)[number];
+      if (!SORTS.includes(sort)) throw badRequest(`sort: must be one of ${SORTS.join(', ')}`);
+      const order = req.query.get('order') ?? 'desc';
+      if (order !== 'asc' && order !== 'desc') throw badRequest('order: must be one of asc, desc');
+      const search = req.query.get('search')?.toLowerCase();
+
+      let members = [...org.members.values()];
+      if (role !== null) members = members.filter((m) => m.role === role);
+      if (search) {
+        members = members.filter((m) => {
+          const user = req.world.users.get(m.userId)!;
+          return user.displayName.toLowerCase().includes(search) || user.email.toLowerCase().includes(search);
+        });
+      }
+      // Sorting by last-seen lists only members who have been active.
+      if (sort === 'lastSeenAt') members = members.filter((m) => m.lastSeenAt !== undefined);
+      members.sort(compareBy(sort, req));
+      if (order === 'desc') members.reverse();
+      return listReply(req.query, members, (m) => memberView(viewCtx(req), org, m));
+    });
+
+    router.add('GET', '/v1/orgs/:org/members/:user', (req) => {
+      const org = orgOf(req);
+      return ok(memberView(viewCtx(req), org, memberOf(req, org)));
+    });
+
+    router.add('PATCH', '/v1/orgs/:org/members/:user', (req) => {
+      const org = orgOf(req);
+      const member = memberOf(req, org);
+      const body = validate(PatchMember, bodyObject(req));
+      if (member.role === 'admin' && body.role !== 'admin' && admins(org) <= 1) {
+        throw badRequest('role: the organization must keep at least one admin');
+      }
+      member.role = body.role;
+      return ok(memberView(viewCtx(req), org, member));
+    });
+
+    router.add('DELETE', '/v1/orgs/:org/members/:user', (req) => {
+      const org = orgOf(req);
+      const member = org.members.get(req.params.user);
+      if (!member) return deleted(false);
+      if (member.role === 'admin' && admins(org) <= 1) throw badRequest('user: the organization must keep at least one admin');
+      org.members.delete(member.userId);
+      req.emit({ type: 'member-removed', org, userId: member.userId });
+      return deleted(true);
+    });
+
+    router.add('POST', '/v1/orgs/:org/members/:user/sso', (req) => {
+      const org = orgOf(req);
+      const member = memberOf(req, org);
+      member.sso = true;
+      return ok(memberView(viewCtx(req), org, member));
+    });
+
+    router.add('GET', '/v1/orgs/:org/members/:user/spaces', (req) => {
+      const org = orgOf(req);
+      const member = memberOf(req, org);
+      const order = req.query.get('order') ?? 'desc';
+      if (order !== 'asc' && order !== 'desc') throw badRequest('order: must be one of asc, desc');
+      // The emulator keeps no per-space permissions: a member reaches every space at its organization role.
+      const spaces = liveSpaces(req, org);
+      if (order === 'desc') spaces.reverse();
+      return listReply(req.query, spaces, (s) => ({ permission: member.role ?? 'read', space: spaceView(viewCtx(req), s) }));
+    });
+  },
+});

@@ -1,0 +1,25 @@
+/**
+ * Sites: seeded only, each with its structure (sections, section groups, site spaces) and share
+ * links, which the API can change. records.ts holds the records, structure.ts the order and its
+ * changes, views.ts the API's objects, seed.ts the state file, routes.ts the endpoints.
+ */
+import { z } from 'zod';
+import { SeedError, defineKind } from '../../kind.js';
+import { siteRoutes } from './routes.js';
+import { SiteSeed, seedSite } from './seed.js';
+
+export const sitesKind = defineKind({
+  name: 'sites',
+  orgSeed: {
+    sites: z.array(SiteSeed).default([]),
+  },
+  seedOrg(ctx, org, seed, place) {
+    org.sites = new Map();
+    seed.sites.forEach((s, i) => seedSite(ctx, org, s, `${place}.sites[${i}]`));
+    // The organization's default content names one of its sites.
+    if (org.defaultContent && !org.sites.has(org.defaultContent.site)) {
+      throw new SeedError(`${place}.defaultContent.site`, `no site ${org.defaultContent.site} in ${org.id}`);
+    }
+  },
+  routes: siteRoutes,
+});

@@ -1,0 +1,93 @@
+/** The records of a site: its structure (sections, section groups, site spaces) and its share links. */
+
+/** An item of a site's top level: a section not in a group, or a section group. */
+export interface TopItem {
+  type: 'section' | 'group';
+  id: string;
+}
+
+export interface SectionRec {
+  id: string;
+  title: string;
+  path: string;
+  description?: string;
+  condition?: string;
+  icon?: string;
+  draft: boolean;
+  /** The group holding it, when it is in one. */
+  group?: string;
+  /** Site space ids, in order. */
+  siteSpaces: string[];
+  defaultSiteSpace?: string;
+  createdAt: string;
+}
+
+export interface GroupRec {
+  id: string;
+  title: string;
+  icon?: string;
+  draft: boolean;
+  /** Section ids, in order. */
+  sections: string[];
+  createdAt: string;
+}
+
+export interface SiteSpaceRec {
+  id: string;
+  /** The section holding it; absent for a site space at the root of a site without sections. */
+  section?: string;
+  space: string;
+  path: string;
+  condition?: string;
+  draft: boolean;
+  createdAt: string;
+}
+
+export interface ShareLinkRec {
+  id: string;
+  name: string;
+  active: boolean;
+  createdAt: string;
+}
+
+export interface SiteRec {
+  id: string;
+  org: string;
+  title: string;
+  /** The top level of the structure, in order. */
+  top: TopItem[];
+  /** Site spaces at the root (a site without sections), in order. */
+  rootSiteSpaces: string[];
+  defaultSection?: string;
+  sections: Map<string, SectionRec>;
+  groups: Map<string, GroupRec>;
+  siteSpaces: Map<string, SiteSpaceRec>;
+  shareLinks: Map<string, ShareLinkRec>;
+}
+
+declare module '../../model.js' {
+  interface OrgRec {
+    sites: Map<string, SiteRec>;
+  }
+}
+
+/** `Guides v2` → `guides-v2`: lower-case, ASCII letters and digits, single dashes. */
+export function slugify(text: string, fallback = 'section'): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 90);
+  return slug || fallback;
+}
+
+/** `base`, else `base-2`, `base-3`, … whichever is not taken. */
+export function uniqueSlug(base: string, taken: (candidate: string) => boolean): string {
+  if (!taken(base)) return base;
+  for (let n = 2; ; n++) {
+    const candidate = `${base}-${n}`;
+    if (!taken(candidate)) return candidate;
+  }
+}
