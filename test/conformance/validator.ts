@@ -36,8 +36,16 @@ export interface ConformanceProblem {
 
 export interface Conformance {
   check(exchange: Exchange): ConformanceProblem[];
-  /** The operation an exchange is routed to (operationId), or undefined if the description has none. */
-  operationOf(method: string, path: string): string | undefined;
+  /** The operation an exchange is routed to, or undefined if the description has none. */
+  operationFor(method: string, path: string): OperationRef | undefined;
+}
+
+export interface OperationRef {
+  /** The operationId, or `METHOD /template`. */
+  id: string;
+  method: string;
+  /** The description's path template, without `/v1`. */
+  template: string;
 }
 
 export interface ConformanceOptions {
@@ -184,18 +192,64 @@ function describeError(e: ErrorObject): string {
   return e.message ?? e.keyword;
 }
 
+interface BodyError {
+  pointer: string;
+  message: string;
+}
+
+const underPointer = (pointer: string, base: string) => pointer === base || pointer.startsWith(`${base}/`);
+
+function valueAt(data: unknown, pointer: string): unknown {
+  if (pointer === '') return data;
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce<any>((node, part) => (node == null ? undefined : node[part.replace(/~1/g, '/').replace(/~0/g, '~')]), data);
+}
+
 /**
- * ajv's errors, one problem per failing place. For a failed oneOf/anyOf the branch errors are
- * noise (every branch fails for its own reason): keep the combinator's own error and drop the
- * errors of its branches.
+ * ajv's errors as one message per failing place. A failed oneOf/anyOf makes every branch fail for
+ * its own reason, which reads as noise ("/children/0 must have required property 'url'" from the
+ * external-link branch of a section). So its branch errors are dropped and, when the value names
+ * its branch (an `object` property whose value one branch's `object` enum holds — the
+ * description's objects all carry one), the value is checked against that branch alone.
  */
-function errorsToProblems(operation: string, where: ProblemWhere, errors: ErrorObject[] | null | undefined, prefix = ''): ConformanceProblem[] {
-  const all = errors ?? [];
-  const combinators = all.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf').map((e) => e.schemaPath);
-  const kept = all.filter((e) => !combinators.some((c) => e.schemaPath !== c && e.schemaPath.startsWith(`${c}/`)));
-  return kept
-    .filter((e) => e.keyword !== 'if')
-    .map((e) => ({ operation, where, pointer: `${prefix}${e.instancePath}`, message: describeError(e) }));
+function explainErrors(errors: ErrorObject[] | null | undefined, data: unknown, branchErrors: (branch: unknown, value: unknown) => BodyError[] | undefined): BodyError[] {
+  const out: Array<BodyError & { at: string }> = [];
+  for (const e of errors ?? []) {
+    if (e.keyword === 'if') continue;
+    if (e.keyword !== 'oneOf' && e.keyword !== 'anyOf') {
+      out.push({ at: e.instancePath, pointer: e.instancePath, message: describeError(e) });
+      continue;
+    }
+    // ajv reports a failed combinator after the errors of its branches, all at or under its place.
+    while (out.length > 0 && underPointer(out[out.length - 1].at, e.instancePath)) out.pop();
+    const value = valueAt(data, e.instancePath);
+    const branches = Array.isArray(e.schema) ? (e.schema as unknown[]) : [];
+    let explained: BodyError[] | undefined;
+    for (const branch of branches) {
+      explained = branchErrors(branch, value);
+      if (explained) break;
+    }
+    if (explained && explained.length > 0) {
+      for (const x of explained) out.push({ at: e.instancePath, pointer: `${e.instancePath}${x.pointer}`, message: x.message });
+    } else {
+      const named =
+        value && typeof value === 'object' && typeof (value as any).object === 'string'
+          ? ` (object '${(value as any).object}')`
+          : ` (value ${JSON.stringify(value)?.slice(0, 40) ?? 'absent'})`;
+      out.push({ at: e.instancePath, pointer: e.instancePath, message: `${describeError(e)}${named}` });
+    }
+  }
+  const seen = new Set<string>();
+  return out
+    .map(({ pointer, message }) => ({ pointer, message }))
+    .filter((x) => {
+      const key = `${x.pointer} ${x.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
 }
 
 const isEmptyBody = (b: unknown) => b === undefined || b === null || b === '';
@@ -215,7 +269,8 @@ export function createConformance(options: ConformanceOptions = {}): Conformance
   const doc = options.description ?? loadDescription();
   const allow = options.allow ?? [];
   const routes = buildRoutes(doc);
-  const ajvOptions = { strict: false, allErrors: true, validateSchema: false, logger: false as const };
+  // verbose: a failed oneOf's error carries its branches (see explainErrors).
+  const ajvOptions = { strict: false, allErrors: true, verbose: true, validateSchema: false, logger: false as const };
   const bodies = new Ajv2020(ajvOptions);
   // Parameters arrive as strings: coerce to the declared type ('array' also wraps a single value).
   const params = new Ajv2020({ ...ajvOptions, coerceTypes: 'array' });
@@ -261,13 +316,32 @@ export function createConformance(options: ConformanceOptions = {}): Conformance
       properties: Object.fromEntries(withSchema.map((p) => [p.name, refTo(p.schemaPointer!)])),
     }));
     const data = structuredClone(values);
-    if (!validate(data)) out.push(...errorsToProblems(operation.id, kind, validate.errors));
+    if (!validate(data)) {
+      for (const x of explainErrors(validate.errors, data, () => undefined)) out.push({ operation: operation.id, where: kind, ...x });
+    }
     return out;
   };
 
   const checkBody = (operation: Operation, where: 'request' | 'response', key: string, pointer: string, body: unknown): ConformanceProblem[] => {
     const validate = compile(bodies, `${operation.pointer} ${key}`, () => refTo(pointer));
-    return validate(body) ? [] : errorsToProblems(operation.id, where, validate.errors);
+    if (validate(body)) return [];
+    return explainErrors(validate.errors, body, branchErrors).map((x) => ({ operation: operation.id, where, ...x }));
+  };
+
+  /** The errors of a value against the oneOf branch it names by its `object`, or undefined if it names another. */
+  const branchErrors = (branch: unknown, value: unknown): BodyError[] | undefined => {
+    if (!branch || typeof branch !== 'object' || typeof (branch as any).$ref !== 'string') return undefined;
+    const ref: string = (branch as any).$ref;
+    if (!ref.startsWith('#/')) return undefined;
+    const target = deref(doc, branch, '').value as Record<string, any> | undefined;
+    const tag = target?.properties?.object;
+    const name = value && typeof value === 'object' ? (value as any).object : undefined;
+    if (typeof name !== 'string' || !tag) return undefined;
+    const names: unknown[] = Array.isArray(tag.enum) ? tag.enum : 'const' in tag ? [tag.const] : [];
+    if (!names.includes(name)) return undefined;
+    const validate = compile(bodies, `branch ${ref}`, () => refTo(ref.slice(1)));
+    if (validate(value)) return [];
+    return explainErrors(validate.errors, value, branchErrors);
   };
 
   const check = (exchange: Exchange): ConformanceProblem[] => {
@@ -352,6 +426,9 @@ export function createConformance(options: ConformanceOptions = {}): Conformance
       const problems = check(exchange);
       return allow.length === 0 ? problems : problems.filter((p) => !isAllowed(p, allow));
     },
-    operationOf: (method, path) => route(method, splitPath(path).segments)?.operation.id,
+    operationFor: (method, path) => {
+      const operation = route(method, splitPath(path).segments)?.operation;
+      return operation && { id: operation.id, method: operation.method, template: operation.template };
+    },
   };
 }
