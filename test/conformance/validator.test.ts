@@ -118,6 +118,27 @@ describe('the response side', () => {
   });
 });
 
+describe('four requests the live service refuses (docs/conformance.md)', () => {
+  it('flags three of them from the description alone; a cross-level sort is a valid body', () => {
+    const collection = { method: 'PATCH', path: '/v1/collections/col_1', requestBody: { description: null }, status: 200, responseBody: fixture(1).responseBody };
+    expect(lines(conformance.check(collection))).toEqual(['updateCollectionById request /description: must be string']);
+    expect(lines(conformance.check({ ...collection, requestBody: { description: '' } }))).toEqual([]);
+    const saml = { method: 'PATCH', path: '/v1/orgs/org_acme/saml/saml_1', requestBody: { defaultTeam: null }, status: 0 };
+    expect(lines(conformance.check(saml))).toEqual(['updateOrganizationSAMLProvider request /defaultTeam: must be string']);
+    const sort = {
+      method: 'PATCH',
+      path: '/v1/orgs/org_acme/sites/site_docs/structure/sort',
+      requestBody: { item: { type: 'site-section', id: 'sec_1' }, position: { after: { type: 'site-section', id: 'sec_in_a_group' } } },
+      status: 0,
+    };
+    expect(lines(conformance.check(sort))).toEqual([]);
+    for (const method of ['POST', 'DELETE']) {
+      const path = method === 'POST' ? '/v1/orgs/org_acme/sites/site_docs/section-groups/sg_1/sections' : '/v1/orgs/org_acme/sites/site_docs/section-groups/sg_1/sections/sec_1';
+      expect(conformance.check({ method, path, status: 0 }).map((p) => p.where)).toEqual(['path']);
+    }
+  });
+});
+
 describe('faults', () => {
   it('checks only the request side of a reset, a 429 and an injected 5xx', () => {
     const reset = { ...fixture(0), status: 0, responseBody: undefined };
