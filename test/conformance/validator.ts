@@ -1,6 +1,6 @@
-// The live service's published description is the contract (docs/DESIGN.md §10 in the shared design;
-// docs/conformance.md here): every exchange docplane sends and the emulator answers is checked
-// against node_modules/@gitbook/api/spec/openapi.json, pinned in package.json.
+// The live service's published description is the contract (docs/conformance.md): every exchange
+// docplane sends and the emulator answers is checked against
+// node_modules/@gitbook/api/spec/openapi.json, pinned in package.json.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -293,13 +293,14 @@ export function createConformance(options: ConformanceOptions = {}): Conformance
   // `pointer` is already JSON-pointer escaped; the fragment of a URI percent-encodes it too.
   const refTo = (pointer: string) => ({ $ref: `${DESCRIPTION_ID}#${pointer.split('/').map(encodeURIComponent).join('/')}` });
 
-  const route = (method: string, segments: string[]): { operation: Operation; values: string[] } | undefined => {
+  // Routes are sorted most specific first (buildRoutes): the first with this method wins.
+  const route = (method: string, segments: string[]): { operation: Operation } | undefined => {
     const m = method.toUpperCase();
     for (const r of routes) {
       if (r.segments.length !== segments.length) continue;
       if (!r.segments.every((s, i) => !r.literal[i] || s === segments[i])) continue;
       const operation = r.operations.get(m);
-      if (operation) return { operation, values: segments };
+      if (operation) return { operation };
     }
     return undefined;
   };
