@@ -205,7 +205,12 @@ describe('applyPlan: failures', () => {
     const denied = makeStep(ORG, 'teams["Denied"]', 'update', [{ method: 'PATCH', path: '/denied' }]);
     const later = Array.from({ length: 5 }, (_, i) => makeStep(ORG, `teams["L${i}"]`, 'update', [{ method: 'PATCH', path: `/l${i}` }]));
     const result = await applyPlan(makePlan([slow, denied, ...later]), client, { concurrency: 2 });
-    expect(result.stopped).toBe(`stopped: PATCH /denied → ${status}: token is read-only`);
+    expect(result.stopped).toEqual({
+      reason: status === 401 ? 'unauthorized' : 'forbidden',
+      message: `PATCH /denied → ${status}: token is read-only`,
+      method: 'PATCH',
+      path: '/denied',
+    });
     expect(client.calls.map((c) => c.path)).toEqual(['/slow', '/denied']);
     expect(result.applied).toEqual([]);
     expect(result.failed.map((o) => [o.step, o.message])).toEqual([
@@ -227,7 +232,7 @@ describe('applyPlan: failures', () => {
     expect(client.calls.map((c) => c.path)).toEqual(['/first']);
     expect(result.applied.map((o) => o.step)).toEqual([steps[0].id]);
     expect(result.skipped).toHaveLength(2);
-    expect(result.stopped).toMatch(/interrupted/);
+    expect(result.stopped).toEqual({ reason: 'interrupted', message: 'the apply was cancelled' });
   });
 });
 
