@@ -260,6 +260,23 @@ describe('applyPlan: retries of creates', () => {
     ]);
   });
 
+  it('waits between attempts of a create with the client’s backoff: full jitter up to base·2^attempt, capped', async () => {
+    const store = teamStore((_call, n) => (n <= 3 ? 'before' : undefined));
+    const client = new FakeClient(store.handler);
+    const events: ApplyEvent[] = [];
+    const result = await applyPlan(makePlan([teamCreate(ORG, 'A')]), client, {
+      concurrency: 1,
+      backoffBaseMs: 4,
+      maxWaitMs: 12,
+      random: () => 0.5,
+      onEvent: (e) => events.push(e),
+    });
+    expect(result.applied).toHaveLength(1);
+    // Ceilings 8, 16 and 32, each capped at 12; half of each.
+    expect(events.filter((e) => e.type === 'retry').map((e) => (e as { waitMs: number }).waitMs)).toEqual([4, 6, 6]);
+    expect(store.teams.map((t) => t.title)).toEqual(['A']);
+  });
+
   it('an idempotent POST (a move) is resent after an unclear outcome; refused as pointless then, it is done', async () => {
     let moved = false;
     let attempts = 0;
