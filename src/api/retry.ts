@@ -129,3 +129,20 @@ function errorCode(err: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Waits `ms` milliseconds, or less when `signal` aborts: it then resolves early rather than
+ * rejecting, and the caller decides what the abort means (apply's next send refuses).
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

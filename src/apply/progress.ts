@@ -7,8 +7,8 @@ import ora, { type Ora } from 'ora';
 import pc from 'picocolors';
 import { maskSecrets, type Secret } from '../core/secrets.js';
 import type { Step } from '../plan/types.js';
-import type { ApplyEvent } from './executor.js';
-import { describeOutcome } from './summary.js';
+import type { ApplyEvent } from './types.js';
+import { describeOutcome, failureNote } from './summary.js';
 
 export interface ProgressOptions {
   /** Where progress goes (stderr in the command, so that stdout keeps the summary alone). */
@@ -71,7 +71,7 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
         case 'step-failed':
           finished = event.finished;
           total = event.total;
-          write(red(`✗ ${where(event)}: ${event.outcome.message ?? 'failed'}`));
+          write(red(`✗ ${where(event)}: ${failureNote(event.outcome)}`));
           spin();
           return;
         case 'step-skipped':

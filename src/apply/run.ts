@@ -8,16 +8,18 @@ import { dirname } from 'node:path';
 import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
-import { DocplaneError, SafetyError } from '../core/errors.js';
+import { DocplaneError } from '../core/errors.js';
 import { maskSecrets, type Secret } from '../core/secrets.js';
 import { readPlanFile } from '../plan/file.js';
+import { assertApplicable } from '../plan/refusal.js';
 import { staleAddresses } from '../plan/fingerprint.js';
 import { planOrgs } from '../plan/run.js';
 import type { Plan } from '../plan/types.js';
 import { renderPlan, summaryLine } from '../render/index.js';
 import { applyPlan, type ApplyResult } from './executor.js';
 import { createProgressReporter } from './progress.js';
-import type { Convergence } from './summary.js';
+import { narrowToTargets } from './targets.js';
+import { stopLine, type Convergence } from './summary.js';
 
 export interface RunApplyOptions {
   /** A plan file saved by `plan --out`; without it, apply plans first. */
@@ -59,14 +61,14 @@ export function outcomeError(report: RunApplyReport): DocplaneError | undefined 
   const { result, convergence } = report;
   if (!result) return undefined;
   if (result.stopped !== undefined) {
-    const denied = /→ (401|403):/.exec(result.stopped)?.[1];
+    const reason = result.stopped.reason;
     const hint =
-      denied === '401'
+      reason === 'unauthorized'
         ? 'Check DOCPLANE_TOKEN or --token-file: the API did not accept the token. Then run apply again; it picks up from the remote state.'
-        : denied === '403'
+        : reason === 'forbidden'
           ? 'The token may not make changes; use a token with write access, then run apply again.'
           : 'Run apply again: it picks up from the remote state.';
-    return new DocplaneError('APPLY_STOPPED', maskSecrets(result.stopped, report.secrets), { hint });
+    return new DocplaneError('APPLY_STOPPED', maskSecrets(stopLine(result.stopped), report.secrets), { hint });
   }
   if (result.failed.length > 0) {
     return new DocplaneError('APPLY_FAILED', `${plural(result.failed.length, 'step')} failed and ${plural(result.skipped.length, 'step')} skipped; the rest was applied`, {
@@ -97,13 +99,12 @@ async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
     const plan = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets });
     const shown = renderPlan(plan, { format: 'text', color: options.color, secrets: config.secrets });
     options.write(shown.endsWith('\n') ? shown : `${shown}\n`);
-    refuseProblems(plan);
+    assertApplicable(plan, { force: options.force });
     const report: RunApplyReport = { secrets: config.secrets, multiOrg: plan.orgs.length > 1 };
     if (plan.steps.length === 0) {
       options.write('Nothing to apply.\n');
       return report;
     }
-    refuseUnsafe(plan, options.force);
     if (!options.autoApprove) {
       if (!options.interactive) {
         throw new DocplaneError('APPLY_NOT_APPROVED', 'refusing to apply without confirmation: not running in a terminal', {
@@ -139,12 +140,14 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
       hint: 'Make a new plan from the config as it is now, or apply with the config the plan was made from (-c).',
     });
   }
-  refuseProblems(saved);
-  refuseUnsafe(saved, options.force);
+  // With --target, only the selected steps (and what they need) are applied and checked for staleness.
+  const plan = narrowToTargets(saved, options.targets);
+  const whole = plan.steps.length === saved.steps.length;
+  assertApplicable(plan, { force: options.force });
   const client = await options.connect(config.apiUrl);
   try {
     const fresh = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets });
-    const stale = staleAddresses(saved, fresh);
+    const stale = staleAddresses(plan, fresh);
     if (stale.length > 0) {
       const shown = stale.slice(0, 10).join(', ');
       const more = stale.length > 10 ? ` and ${stale.length - 10} more` : '';
@@ -153,9 +156,12 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
       });
     }
     const report: RunApplyReport = { secrets: config.secrets, multiOrg: saved.orgs.length > 1 };
-    options.write(`Applying ${file}: ${summaryLine(saved)}\n`);
-    if (saved.steps.length === 0) return report;
-    return await execute(saved, config, client, options, report, () => {
+    const part = whole ? '' : ` (${plural(plan.steps.length, 'step')} of ${saved.steps.length}, selected by --target)`;
+    options.write(`Applying ${file}${part}: ${summaryLine(plan)}\n`);
+    if (plan.steps.length === 0) return report;
+    // Only a plan applied whole is marked: the steps left out by --target may still be applied from it.
+    return await execute(plan, config, client, options, report, () => {
+      if (!whole) return;
       const problem = markApplied(file);
       if (problem) options.write(`warning: ${problem}\n`);
     });
@@ -193,24 +199,6 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function refuseProblems(plan: Plan): void {
-  if (plan.problems.length === 0) return;
-  const first = plan.problems[0];
-  throw new DocplaneError(
-    'PLAN_PROBLEMS',
-    `the plan has ${plural(plan.problems.length, 'problem')}; nothing was applied (first: ${first.org}/${first.address}: ${first.message})`,
-    { hint: 'Fix the config (or the organization) so that the plan has no problems, then run apply again.' },
-  );
-}
-
-/** Safety rules other than `protect` (which only reports what it kept) refuse unless --force. */
-function refuseUnsafe(plan: Plan, force: boolean): void {
-  const broken = plan.violations.filter((v) => v.rule !== 'protect');
-  if (broken.length === 0 || force) return;
-  const what = broken.map((v) => `${v.rule}: ${v.message}`).join('; ');
-  throw new SafetyError(`the plan breaks ${broken.length === 1 ? 'a safety rule' : `${broken.length} safety rules`}: ${what}`);
 }
 
 async function execute(

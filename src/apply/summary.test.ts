@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApplyResult, StepOutcome } from './executor.js';
+import type { ApplyResult, StepOutcome } from './types.js';
 import { renderApplySummary } from './summary.js';
 
 const outcome = (address: string, extra: Partial<StepOutcome> = {}): StepOutcome => ({
@@ -39,12 +39,47 @@ describe('renderApplySummary', () => {
   });
 
   it('text: a stopped run and a converged one', () => {
-    const stopped: ApplyResult = { applied: [], failed: [], skipped: [], stopped: 'stopped: PATCH /v1/orgs/o → 403: read-only token', durationMs: 1 };
-    expect(renderApplySummary(stopped, { format: 'text', secrets: [], color: false })).toBe(
-      'Apply: 0 applied, 0 failed, 0 skipped.\nRun stopped: PATCH /v1/orgs/o → 403: read-only token\n',
-    );
+    const stopped: ApplyResult = {
+      applied: [],
+      failed: [],
+      skipped: [],
+      stopped: { reason: 'interrupted', message: 'the apply was cancelled' },
+      durationMs: 1,
+    };
+    expect(renderApplySummary(stopped, { format: 'text', secrets: [], color: false })).toBe('Apply: 0 applied, 0 failed, 0 skipped.\nRun interrupted: the apply was cancelled\n');
     const good: ApplyResult = { applied: [outcome('teams["A"]')], failed: [], skipped: [], durationMs: 1 };
     expect(renderApplySummary(good, { format: 'text', secrets: [], color: true, multiOrg: true, convergence: { converged: true, remaining: 0, addresses: [] } })).toContain('converged: no changes left');
+  });
+
+  it('a refused token: the API’s answer is left to the error line; the summary says the status once per step', () => {
+    const message = 'PATCH /v1/orgs/o → 403: read-only token';
+    const denied: ApplyResult = {
+      applied: [],
+      failed: [outcome('teams["A"]', { message, status: 403 }), outcome('teams["B"]', { message: 'PUT /v1/orgs/o/teams → 403: read-only token', status: 403 })],
+      skipped: [outcome('teams["C"]', { message: 'not run: the run stopped' })],
+      stopped: { reason: 'forbidden', message, method: 'PATCH', path: '/v1/orgs/o' },
+      durationMs: 1,
+    };
+    const text = renderApplySummary(denied, { format: 'text', secrets: [], color: false });
+    expect(text).toBe(
+      [
+        'Apply: 0 applied, 2 failed, 1 skipped.',
+        'Failed:',
+        '  ✗ create teams["A"]: denied (403)',
+        '  ✗ create teams["B"]: denied (403)',
+        'Skipped:',
+        '  - create teams["C"] (the run stopped)',
+        'Run stopped: the token may not make changes (403)',
+        '',
+      ].join('\n'),
+    );
+    expect(text).not.toContain('read-only token');
+    const unauthorized = renderApplySummary({ ...denied, stopped: { reason: 'unauthorized', message, method: 'PATCH', path: '/v1/orgs/o' } }, { format: 'text', secrets: [], color: false });
+    expect(unauthorized).toContain('Run stopped: the API did not accept the token (401)');
+    // Programs get the whole answer, as before.
+    const json = JSON.parse(renderApplySummary(denied, { format: 'json', secrets: [], color: false }));
+    expect(json.stopped).toBe(`stopped: ${message}`);
+    expect(json.failed[0].message).toBe(message);
   });
 
   it('json: a stable document with every outcome, masked', () => {

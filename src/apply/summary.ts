@@ -4,7 +4,7 @@
  */
 import pc from 'picocolors';
 import { maskSecrets, type Secret } from '../core/secrets.js';
-import type { ApplyResult, StepOutcome } from './executor.js';
+import type { ApplyResult, StepOutcome, StopReason } from './types.js';
 
 /** What the re-plan of the touched addresses found after the last step. */
 export interface Convergence {
@@ -31,6 +31,31 @@ export function describeOutcome(outcome: Pick<StepOutcome, 'org' | 'address' | '
 
 export function countsLine(result: ApplyResult): string {
   return `Apply: ${result.applied.length} applied, ${result.failed.length} failed, ${result.skipped.length} skipped.`;
+}
+
+/** Why a run stopped, as one line: `stopped: PATCH /v1/orgs/o → 403: …` or `interrupted: …`. */
+export function stopLine(stop: StopReason): string {
+  return `${stop.reason === 'interrupted' ? 'interrupted' : 'stopped'}: ${stop.message}`;
+}
+
+/**
+ * Why a run stopped, without the API's answer when the token was refused: the command's error
+ * line says that answer, once.
+ */
+function stopNote(stop: StopReason): string {
+  if (stop.reason === 'unauthorized') return 'stopped: the API did not accept the token (401)';
+  if (stop.reason === 'forbidden') return 'stopped: the token may not make changes (403)';
+  return stopLine(stop);
+}
+
+/**
+ * What a failed step met. A refused token (401, 403) stops the run, and every request in flight
+ * then meets the same refusal: its line says so in short, and the command's error line says the
+ * API's answer once.
+ */
+export function failureNote(outcome: Pick<StepOutcome, 'message' | 'status'>): string {
+  if (outcome.status === 401 || outcome.status === 403) return `denied (${outcome.status})`;
+  return outcome.message ?? 'failed';
 }
 
 export function convergenceLine(c: Convergence): string {
@@ -60,7 +85,7 @@ function renderJson(result: ApplyResult, convergence: Convergence | undefined): 
     applied: result.applied.map(outcome),
     failed: result.failed.map(outcome),
     skipped: result.skipped.map(outcome),
-    stopped: result.stopped ?? null,
+    stopped: result.stopped ? stopLine(result.stopped) : null,
     durationMs: result.durationMs,
     convergence: convergence ?? null,
   };
@@ -78,7 +103,7 @@ function renderText(result: ApplyResult, convergence: Convergence | undefined, o
   lines.push(bold(bad ? red(countsLine(result)) : countsLine(result)));
   if (result.failed.length > 0) {
     lines.push('Failed:');
-    for (const o of result.failed) lines.push(red(`  ✗ ${describeOutcome(o, options.multiOrg)}: ${o.message ?? 'failed'}`));
+    for (const o of result.failed) lines.push(red(`  ✗ ${describeOutcome(o, options.multiOrg)}: ${failureNote(o)}`));
   }
   if (result.skipped.length > 0) {
     lines.push('Skipped:');
@@ -87,8 +112,7 @@ function renderText(result: ApplyResult, convergence: Convergence | undefined, o
       lines.push(yellow(`  - ${describeOutcome(o, options.multiOrg)} (${why})`));
     }
   }
-  // `stopped` reads "stopped: …" or "interrupted: …".
-  if (result.stopped !== undefined) lines.push(red(`Run ${result.stopped}`));
+  if (result.stopped !== undefined) lines.push(red(`Run ${stopNote(result.stopped)}`));
   if (convergence) {
     lines.push(convergence.converged ? green(convergenceLine(convergence)) : yellow(convergenceLine(convergence)));
     for (const address of convergence.addresses.slice(0, 10)) lines.push(yellow(`  ~ ${address}`));

@@ -1,8 +1,9 @@
 import { Flags } from '@oclif/core';
 import { clientFromFlags } from '../cli/api.js';
 import { BaseCommand, commonFlags, configFlag } from '../cli/base.js';
-import { DocplaneError, ExitCode } from '../core/errors.js';
+import { ExitCode } from '../core/errors.js';
 import { writePlanFile } from '../plan/file.js';
+import { assertNoProblems } from '../plan/refusal.js';
 import { runPlan } from '../plan/service.js';
 import { renderPlan, type PlanFormat } from '../render/index.js';
 
@@ -40,12 +41,7 @@ export default class Plan extends BaseCommand {
     });
     const format = flags.format as PlanFormat;
     process.stdout.write(`${renderPlan(plan, { format, color: format === 'text' && this.colorEnabled(flags['no-color']), secrets })}\n`);
-    if (plan.problems.length > 0) {
-      const n = plan.problems.length;
-      throw new DocplaneError('PLAN_PROBLEMS', `the plan has ${n === 1 ? '1 problem' : `${n} problems`}; first: ${plan.problems[0].org}/${plan.problems[0].address}: ${plan.problems[0].message}`, {
-        hint: 'Fix the config (or the organization) and plan again; no plan file was written.',
-      });
-    }
+    assertNoProblems(plan, { for: 'plan' });
     if (flags.out) writePlanFile(plan, secrets, flags.out);
     if (flags['detailed-exitcode'] && plan.steps.length > 0) process.exitCode = ExitCode.changes;
   }

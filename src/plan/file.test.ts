@@ -83,18 +83,47 @@ describe('plan files', () => {
     expect(fromSecretPlaceholders(back, secrets)).toEqual(plan);
   });
 
+  const head = {
+    formatVersion: 1,
+    toolVersion: '0.1.0',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    configHash: 'x',
+    configPaths: [],
+    orgs: ['org_a'],
+    steps: [],
+    unmanaged: {},
+    violations: [],
+    problems: [],
+    fingerprints: {},
+    summary: { create: 0, update: 0, delete: 0, other: 0, unmanaged: 0 },
+  };
+  const step = { id: 'org_a/teams["A"]:create', org: 'org_a', address: 'teams["A"]', kind: 'teams', action: 'create', before: null, after: {}, changes: [], requests: [], dependsOn: [] };
   const bad: Array<[string, string, RegExp]> = [
     ['not JSON', '{ nope', /is not a docplane plan file: it is not JSON/],
     ['no version', '{"steps": []}', /is not a docplane plan file: it has no formatVersion/],
     ['array', '[1,2]', /it has no formatVersion/],
     ['other version', '{"formatVersion": 2}', /has plan formatVersion 2; this docplane reads formatVersion 1/],
-    ['no steps', '{"formatVersion": 1, "toolVersion": "0.1.0", "configHash": "x", "configPaths": [], "orgs": [], "fingerprints": {}, "summary": {}}', /"steps" is missing or malformed/],
+    ['without steps', JSON.stringify({ ...head, steps: undefined }), /plan\.json is not a docplane plan file: steps: .*expected array/],
+    ['with a bad request', JSON.stringify({ ...head, steps: [{ ...step, requests: [{ method: 'FETCH', path: '/x' }] }] }), /plan\.json is not a docplane plan file: steps\[0\]\.requests\[0\]\.method: /],
+    ['with a bad fingerprint', JSON.stringify({ ...head, fingerprints: { 'org_a/teams["A"]': 1 } }), /plan\.json is not a docplane plan file: fingerprints\["org_a\/teams\[\\"A\\"\]"\]: .*expected string/],
   ];
   it.each(bad)('refuses a file that is %s with a clear error', (_name, content, message) => {
     const path = join(dir(), 'plan.json');
     writeFileSync(path, content);
     expect(() => readPlanFile(path)).toThrow(DocplaneError);
     expect(() => readPlanFile(path)).toThrow(message);
+  });
+
+  it('reads a well-formed file, and keeps the fields a later docplane may add', () => {
+    const path = join(dir(), 'plan.json');
+    writeFileSync(path, JSON.stringify({ ...head, steps: [step], extra: { kept: true } }));
+    expect(readPlanFile(path)).toEqual({ ...head, steps: [step], extra: { kept: true } });
+  });
+
+  it('says that a folder is not a plan file, and what to pass instead', () => {
+    const folder = dir();
+    expect(() => readPlanFile(folder)).toThrow(DocplaneError);
+    expect(() => readPlanFile(folder)).toThrow(`${folder} is a folder; pass a plan file written by \`docplane plan --out\`, or -c ${folder} to plan from a config folder`);
   });
 
   it('says when the file cannot be read or written', () => {

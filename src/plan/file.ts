@@ -5,8 +5,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DocplaneError } from '../core/errors.js';
+import { z } from 'zod';
 import { toSecretPlaceholders, type Secret } from '../core/secrets.js';
-import type { Plan } from './types.js';
+import { KINDS, type Plan } from './types.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
@@ -31,7 +32,64 @@ function notAPlan(path: string, why: string): DocplaneError {
   });
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const ACTIONS = ['create', 'update', 'delete', 'move', 'restore', 'sort', 'publish'] as const;
+
+const RequestSpecSchema = z.looseObject({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+  path: z.string(),
+  query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  body: z.json().optional(),
+  capture: z.boolean().optional(),
+  lookup: z.looseObject({ path: z.string(), match: z.record(z.string(), z.json()) }).optional(),
+});
+
+const StepSchema = z.looseObject({
+  id: z.string(),
+  org: z.string(),
+  address: z.string(),
+  kind: z.enum(KINDS),
+  action: z.enum(ACTIONS),
+  before: z.record(z.string(), z.json()).nullable(),
+  after: z.record(z.string(), z.json()).nullable(),
+  changes: z.array(
+    z.looseObject({ path: z.string(), kind: z.enum(['add', 'remove', 'change']), before: z.json().optional(), after: z.json().optional() }),
+  ),
+  requests: z.array(RequestSpecSchema),
+  dependsOn: z.array(z.string()),
+  remoteId: z.string().optional(),
+  notes: z.array(z.string()).optional(),
+});
+
+/** A plan file as `plan --out` writes it (src/plan/types.ts, Plan); fields added later pass through. */
+const PlanFileSchema = z.looseObject({
+  formatVersion: z.literal(PLAN_FORMAT_VERSION),
+  toolVersion: z.string(),
+  createdAt: z.string(),
+  configHash: z.string(),
+  configPaths: z.array(z.string()),
+  orgs: z.array(z.string()),
+  steps: z.array(StepSchema),
+  unmanaged: z.record(z.string(), z.partialRecord(z.enum(KINDS), z.number())),
+  violations: z.array(
+    z.looseObject({ rule: z.enum(['maxDeletes', 'maxDeletePercent', 'protect', 'lastAdmin']), message: z.string(), steps: z.array(z.string()) }),
+  ),
+  problems: z.array(z.looseObject({ org: z.string(), address: z.string(), message: z.string() })),
+  fingerprints: z.record(z.string(), z.string()),
+  summary: z.looseObject({ create: z.number(), update: z.number(), delete: z.number(), other: z.number(), unmanaged: z.number() }),
+  notes: z.array(z.string()).optional(),
+  appliedAt: z.string().optional(),
+});
+
+/** `steps[3].requests[0].method`; keys that are not plain names in brackets (`fingerprints["org/teams[\"A\"]"]`). */
+function issuePath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else if (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)) out += out === '' ? key : `.${key}`;
+    else out += `[${JSON.stringify(String(key))}]`;
+  }
+  return out === '' ? '(the whole file)' : out;
+}
 
 export function readPlanFile(path: string): Plan {
   let text: string;
@@ -39,6 +97,12 @@ export function readPlanFile(path: string): Plan {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') {
+      throw new DocplaneError('PLAN_IS_FOLDER', `${path} is a folder; pass a plan file written by \`docplane plan --out\`, or -c ${path} to plan from a config folder`, {
+        hint: 'docplane apply PLANFILE applies a saved plan; docplane apply -c FOLDER plans from the config in FOLDER and applies that.',
+        cause: err,
+      });
+    }
     throw new DocplaneError('PLAN_UNREADABLE', `cannot read the plan file ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`, {
       hint: 'Check the path of the plan file.',
       cause: err,
@@ -50,23 +114,20 @@ export function readPlanFile(path: string): Plan {
   } catch (_err) {
     throw notAPlan(path, 'it is not JSON');
   }
-  if (!isObject(data) || !('formatVersion' in data)) throw notAPlan(path, 'it has no formatVersion');
-  if (data.formatVersion !== PLAN_FORMAT_VERSION) {
+  // The version first: a file of another version is told apart from a broken one.
+  if (typeof data !== 'object' || data === null || Array.isArray(data) || !('formatVersion' in data)) throw notAPlan(path, 'it has no formatVersion');
+  const version = (data as { formatVersion: unknown }).formatVersion;
+  if (version !== PLAN_FORMAT_VERSION) {
     throw new DocplaneError(
       'PLAN_FORMAT',
-      `${path} has plan formatVersion ${JSON.stringify(data.formatVersion)}; this docplane reads formatVersion ${PLAN_FORMAT_VERSION}`,
+      `${path} has plan formatVersion ${JSON.stringify(version)}; this docplane reads formatVersion ${PLAN_FORMAT_VERSION}`,
       { hint: 'Make the plan again with this version of docplane.' },
     );
   }
-  const shape: Array<[string, (v: unknown) => boolean]> = [
-    ['toolVersion', (v) => typeof v === 'string'],
-    ['configHash', (v) => typeof v === 'string'],
-    ['configPaths', (v) => Array.isArray(v) && v.every((p) => typeof p === 'string')],
-    ['orgs', (v) => Array.isArray(v)],
-    ['steps', (v) => Array.isArray(v) && v.every((s) => isObject(s) && typeof s.id === 'string' && Array.isArray(s.requests) && Array.isArray(s.dependsOn))],
-    ['fingerprints', isObject],
-    ['summary', isObject],
-  ];
-  for (const [field, ok] of shape) if (!ok(data[field])) throw notAPlan(path, `"${field}" is missing or malformed`);
-  return data as unknown as Plan;
+  const parsed = PlanFileSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw notAPlan(path, `${issuePath(issue.path)}: ${issue.message}`);
+  }
+  return parsed.data;
 }

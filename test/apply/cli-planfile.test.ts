@@ -95,4 +95,31 @@ describe('docplane apply PLANFILE (CLI)', () => {
     expect(JSON.parse(forced.stdout).summary.failed).toBe(0);
     expect(teamTitles(box)).toEqual(['Engineering', 'Support']);
   });
+
+  it('--target on a saved plan applies the targeted steps only, checks only their remote objects, and leaves the file usable', async () => {
+    box = await sandbox();
+    const file = await savePlan(box);
+    const createTeam = (title: string) =>
+      fetch(`${box!.emulator.url}/v1/orgs/org_acme/teams`, {
+        method: 'PUT',
+        headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ title }),
+      });
+    // A change outside the target does not make the targeted part stale.
+    expect((await createTeam('Support')).status).toBe(201);
+    const targeted = await box.cli(['apply', file, '--target', 'teams["Engineering"]']);
+    expect(targeted.stderr).not.toMatch(/^error:/m);
+    expect(targeted.code).toBe(0);
+    expect(targeted.stdout).toMatch(/^Applying \S+ \(\d+ steps? of \d+, selected by --target\): /m);
+    expect(targeted.stdout).toContain('converged: no changes left');
+    expect(teamTitles(box)).toEqual(['Engineering', 'Legacy', 'Support']);
+    // Only part of it was applied: the file is not marked, and what is left is judged on its own.
+    expect(JSON.parse(readFileSync(file, 'utf8')).appliedAt).toBeUndefined();
+    const again = await box.cli(['apply', file, '--target', 'teams["Engineering"]']);
+    expect(again.code, again.stderr).toBe(1);
+    const [line] = errorLines(again.stderr);
+    expect(line).toMatch(/^error: the plan .* is stale: /);
+    expect(line).toContain('org_acme/teams["Engineering"]');
+    expect(line).not.toContain('teams["Support"]');
+  });
 });

@@ -79,6 +79,11 @@ describe('docplane apply (CLI)', () => {
     const [, failed, skipped] = /Apply: 0 applied, (\d+) failed, (\d+) skipped/.exec(res.stdout)!.map(Number);
     expect(failed + skipped).toBe(28); // every step of the plan is accounted for
     expect(teamTitles(box)).toEqual(['Legacy']);
+    // The API's answer is printed once, in the error line; the summary and the progress say the status.
+    const answer = /→ 403: (.*)$/.exec(errors[0])![1];
+    expect(`${res.stdout}${res.stderr}`.split(answer)).toHaveLength(2);
+    expect(res.stdout).toContain('Run stopped: the token may not make changes (403)');
+    expect(res.stdout).toMatch(/✗ \S.*: denied \(403\)$/m);
   });
 
   it('Ctrl+C stops the run: requests in flight finish, the summary says what was done, and a re-run finishes', async () => {

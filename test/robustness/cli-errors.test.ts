@@ -41,8 +41,8 @@ function cli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Prom
 const STACK_LINE = /^\s+at \S/m;
 const CONFIG_LINE = /^[^\s:][^:]*:\d+:\d+: \S/;
 
-/** Progress lines of an apply that got under way (`✓ …`, `✗ …`): they come before any failure is known. */
-const PROGRESS_LINE = /^[✓✗↻⋯…»] /;
+/** Progress lines of an apply that got under way (`✓ …`, `✗ …`, `- skipped …`): they come before any failure is known. */
+const PROGRESS_LINE = /^(?:[✓✗↻⋯…»] |- skipped )/;
 
 /**
  * One clear first line (after the progress lines of an apply that started), no stack anywhere, the
@@ -154,6 +154,12 @@ describe('every error path prints one clear line and no stack trace', () => {
     expectCleanFailure(await cli(['apply', '-c', 'small.yaml', '--auto-approve'], { ...env, DOCPLANE_TOKEN: 'read-token' }, dir), 1, /403/);
   });
 
+  it('a read-only token on an apply of many steps: the API\'s answer printed once, in the error line', async () => {
+    const r = await cli(['apply', '-c', 'docplane.yaml', '--auto-approve'], { ...env, DOCPLANE_TOKEN: 'read-token' }, dir);
+    expectCleanFailure(r, 1, /^error: stopped: (PATCH|PUT|POST|DELETE) \/v1\/\S+ → 403: /);
+    expect(`${r.stdout}${r.stderr}`.split('the token has read-only access')).toHaveLength(2);
+  });
+
   it('apply without --auto-approve and not in a terminal', async () => {
     expectCleanFailure(await cli(['apply', '-c', 'small.yaml'], env, dir), 1, /confirmation|auto-approve/);
   });
@@ -165,6 +171,12 @@ describe('every error path prints one clear line and no stack trace', () => {
   it('a plan file that does not exist, and one that is not a plan', async () => {
     expectCleanFailure(await cli(['apply', 'missing-plan.json'], env, dir), 1, /missing-plan\.json/);
     expectCleanFailure(await cli(['apply', 'not-a-plan.json'], env, dir), 1, /not-a-plan\.json/);
+  });
+
+  it('a folder given as plan file: says what to pass instead', async () => {
+    const r = await cli(['apply', 'full'], env, dir);
+    expectCleanFailure(r, 1, /^error: full is a folder; pass a plan file written by `docplane plan --out`, or -c full to plan from a config folder$/);
+    expect(r.stderr).not.toContain('EISDIR');
   });
 
   it('a stale plan file: the remote state moved since the plan', async () => {

@@ -1,0 +1,178 @@
+/**
+ * When a request of a step may be sent again, and how. A create whose answer is lost may still have
+ * happened, so it is never blindly resent: the resource is looked up by its natural key first
+ * (RequestSpec.lookup). A POST whose action is idempotent is resent after an unclear outcome. Any
+ * other request is either retried by the client (GET, PUT, PATCH, DELETE) or sent once.
+ */
+import { backoffDelay, requestedWait, sleep } from '../api/retry.js';
+import type { ApiResponse } from '../api/types.js';
+import { ApiError } from '../core/errors.js';
+import { stableStringify } from '../core/json.js';
+import type { Action, JsonValue, RequestSpec, Step } from '../plan/types.js';
+import { resolveString, resolveValue, type Captures } from './tokens.js';
+import type { ApplyEvent } from './types.js';
+
+/** Attempts of a create or an idempotent POST in all, the first included. */
+const MAX_GUARDED_ATTEMPTS = 4;
+/** Answers to a resent idempotent POST that mean "nothing left to do" after a lost first attempt. */
+const REFUSED_AS_DONE: ReadonlySet<number> = new Set([400, 409, 422]);
+/**
+ * The actions whose resend the API refuses once the first attempt went through (a space move that
+ * "would not result in any update", a restore of what is no longer deleted). A publish or a sort
+ * sent again is accepted, so a refusal of theirs is a real error.
+ */
+const MAY_BE_REFUSED_AS_DONE: ReadonlySet<Action> = new Set(['move', 'restore']);
+/** 429 answers to one request that are waited out before giving up. */
+const MAX_RATE_LIMIT_WAITS = 20;
+const DEFAULT_BACKOFF_BASE_MS = 250;
+const DEFAULT_MAX_WAIT_MS = 60_000;
+
+/**
+ * Actions whose POSTs may be resent after an unclear outcome: sending them twice leaves the same
+ * state as once (a move or restore to the same place, a sort to the same position, a publish of the
+ * same content — its version number goes up, nothing else). Any other POST without a lookup (a
+ * translation run, an append of a section to a group) is sent once.
+ */
+const IDEMPOTENT_ACTIONS: ReadonlySet<Action> = new Set(['move', 'restore', 'sort', 'publish']);
+
+/**
+ * How a request is sent:
+ * - create: it says how to find what it made (`lookup`), so it is never sent blindly twice;
+ * - idempotent: a POST of an IDEMPOTENT_ACTIONS step, resent with care after an unclear outcome;
+ * - once: any other POST;
+ * - retried: GET, PUT, PATCH and DELETE, retried by the client.
+ */
+export type SendMode = 'create' | 'idempotent' | 'once' | 'retried';
+
+export function sendModeOf(step: Step, spec: RequestSpec): SendMode {
+  if (spec.lookup !== undefined) return 'create';
+  if (spec.method !== 'POST') return 'retried';
+  return IDEMPOTENT_ACTIONS.has(step.action) ? 'idempotent' : 'once';
+}
+
+/** What a guarded send needs from the run. */
+export interface GuardedIo {
+  /** Sends the request once, without the client's retries, through the concurrency limit. */
+  send(): Promise<ApiResponse>;
+  /** Every item of a list path, through the concurrency limit (the lookup of a create). */
+  listAll(path: string): Promise<unknown[]>;
+  /** What the create steps have produced so far, to resolve the lookup's tokens. */
+  captures: Captures;
+  /** The request's path for messages, with the tokens resolved where they can be. */
+  shownPath(): string;
+  emit?: (event: ApplyEvent) => void;
+  /** Cuts a wait short (the run stopped): the next send then refuses. */
+  signal?: AbortSignal;
+}
+
+export interface ResendPolicy {
+  backoffBaseMs?: number;
+  maxWaitMs?: number;
+  random?: () => number;
+}
+
+/** No clear answer: the request may or may not have been acted upon. */
+function isUnclear(err: unknown): err is ApiError {
+  return err instanceof ApiError && (err.status === 0 || err.status === 408 || err.status >= 500);
+}
+
+/**
+ * A request that must not be resent blindly, so sent without the client's retries:
+ * - a create (`lookup`): after an unclear outcome the resource is looked up by its natural key;
+ *   found → that is the answer (nothing is created twice), not found → sent again;
+ * - an idempotent POST (IDEMPOTENT_ACTIONS): sent again after an unclear outcome; when the resend
+ *   of a move or restore is refused as a bad request (the API refuses a move that "would not result
+ *   in any update"), the lost first attempt is what made it pointless: the step is done (and the
+ *   re-plan after the apply checks it).
+ * At most MAX_GUARDED_ATTEMPTS in all. A 429 means the API did not act: wait as asked and resend.
+ */
+export async function sendGuarded(io: GuardedIo, step: Step, spec: RequestSpec, mode: 'create' | 'idempotent', policy: ResendPolicy = {}): Promise<ApiResponse> {
+  const maxWaitMs = policy.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  const retry = (attempt: number, reason: string, waitMs: number) =>
+    io.emit?.({ type: 'retry', step, method: spec.method, path: io.shownPath(), attempt, reason, waitMs });
+  let attempt = 0;
+  let rateLimited = 0;
+  let unclearBefore = false;
+  for (;;) {
+    attempt += 1;
+    try {
+      return await io.send();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 429 && rateLimited < MAX_RATE_LIMIT_WAITS) {
+        rateLimited += 1;
+        attempt -= 1; // The API refused before acting: this was no attempt.
+        const waitMs = rateLimitWait(err, maxWaitMs, rateLimited);
+        retry(attempt + 1, 'rate limited (429)', waitMs);
+        await sleep(waitMs, io.signal);
+        continue;
+      }
+      if (mode === 'idempotent' && unclearBefore && MAY_BE_REFUSED_AS_DONE.has(step.action) && err instanceof ApiError && REFUSED_AS_DONE.has(err.status)) {
+        io.emit?.({ type: 'taken-as-done', step, method: spec.method, path: io.shownPath(), message: err.message });
+        return { status: err.status, headers: {}, body: undefined };
+      }
+      if (!isUnclear(err)) throw err;
+      unclearBefore = true;
+      if (mode === 'create') {
+        const found = await lookup(io, step, spec);
+        if (found) return found;
+      }
+      if (attempt >= MAX_GUARDED_ATTEMPTS) throw err;
+      // One step further along the client's curve (a wait of up to base·2^attempt): the lookup in
+      // between already took a round trip.
+      const waitMs = backoffDelay(attempt + 1, policy.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS, maxWaitMs, policy.random);
+      const what = err.status === 0 ? 'no answer' : String(err.status);
+      retry(attempt + 1, mode === 'create' ? `${what}, and not found by lookup` : what, waitMs);
+      await sleep(waitMs, io.signal);
+    }
+  }
+}
+
+/** The item of `lookup.path` matching every field of `lookup.match`, as if the create had answered it. */
+async function lookup(io: GuardedIo, step: Step, spec: RequestSpec): Promise<ApiResponse | undefined> {
+  const { path: rawPath, match } = spec.lookup!;
+  const path = resolveString(rawPath, io.captures, true) as string;
+  const wanted = Object.entries(resolveValue(match, io.captures) as Record<string, JsonValue>);
+  const items = await io.listAll(path);
+  const item = items.find((it) => wanted.every(([field, value]) => sameValue(fieldAt(it, field), value)));
+  if (item === undefined) return undefined;
+  const id = item && typeof item === 'object' ? (item as Record<string, unknown>).id : undefined;
+  io.emit?.({ type: 'lookup-found', step, method: spec.method, path: io.shownPath(), ...(typeof id === 'string' ? { id } : {}) });
+  return { status: 200, headers: {}, body: item };
+}
+
+function fieldAt(value: unknown, dotted: string): unknown {
+  let current = value;
+  for (const part of dotted.split('.')) {
+    if (current === null || current === undefined || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+/** Equal as JSON; an absent field matches `null` (the API leaves out `parent` at the top level). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if ((a ?? null) === (b ?? null)) return true;
+  if (a === undefined || b === undefined || a === null || b === null) return false;
+  return stableStringify(a) === stableStringify(b);
+}
+
+/**
+ * How long a 429 asks to wait (`Retry-After`, else `X-RateLimit-Reset`, read as the client reads
+ * them). The client attaches the answer's headers to its ApiError when it has them (`headers`, or on
+ * `cause`); without them, a short growing wait — the client itself also holds later requests for
+ * as long as the API asked.
+ */
+function rateLimitWait(err: ApiError, max: number, nth: number): number {
+  const headers = headersOf(err);
+  const asked = headers ? requestedWait(429, headers, Date.now()) : undefined;
+  if (asked !== undefined) return Math.min(Math.max(Math.ceil(asked), 0), max);
+  return Math.min(250 * nth, max);
+}
+
+function headersOf(err: ApiError): Record<string, string> | undefined {
+  const direct = (err as unknown as { headers?: unknown }).headers;
+  const viaCause = (err.cause as { headers?: unknown } | undefined)?.headers;
+  const h = direct ?? viaCause;
+  if (!h || typeof h !== 'object') return undefined;
+  return Object.fromEntries(Object.entries(h as Record<string, unknown>).map(([k, v]) => [k.toLowerCase(), String(v)]));
+}
