@@ -9,22 +9,18 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, isSeq, isScalar, LineCounter } from 'yaml';
-import { ConfigError, DocplaneError } from '../core/errors.js';
-import type { ConfigIssue } from '../core/errors.js';
+import { ConfigError, DocplaneError, type ConfigIssue } from '../core/errors.js';
 import { sha256 } from '../core/json.js';
 import type { Secret } from '../core/secrets.js';
-import { interpolateValue } from './interpolate.js';
-import type { IncludedFile, InterpolationContext } from './interpolate.js';
+import { interpolateValue, type IncludedFile, type InterpolationContext } from './interpolate.js';
 import { describeIssues } from '../source/messages.js';
-import { mergeDocuments } from './merge.js';
-import type { ValidDocument } from './merge.js';
+import { mergeDocuments, type ValidDocument } from './merge.js';
 import { Problems } from '../source/origin.js';
 import { resolveOrg } from './resolve.js';
 import { UNITS } from '../kinds/index.js';
 import type { z } from 'zod';
 import { ConfigDocument } from './schema.js';
-import { decodeText, firstAlias, parseFile, position } from '../source/yaml.js';
-import type { DocPath, LocateMode, RawIssue, SourceDocument, SourceFile } from '../source/yaml.js';
+import { decodeText, firstAlias, parseFile, position, type DocPath, type LocateMode, type RawIssue, type SourceDocument, type SourceFile } from '../source/yaml.js';
 import type { LoadedConfig, OrgConfig } from './types.js';
 
 export interface LoadOptions {

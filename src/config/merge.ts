@@ -4,8 +4,7 @@
  */
 import { PRUNABLE, UNITS } from '../kinds/index.js';
 import type { ConfigDocumentT } from './schema.js';
-import { child, where } from '../source/origin.js';
-import type { Item, Origin, Problems } from '../source/origin.js';
+import { child, where, type Item, type Origin, type Problems } from '../source/origin.js';
 import type { SourceDocument } from '../source/yaml.js';
 
 /** A document that passed the schema: its interpolated input (for which keys were written) and output. */

@@ -9,8 +9,7 @@ import { PRUNABLE, UNITS } from '../kinds/index.js';
 import type { Identities as KindIdentities, ResolveContext } from '../kinds/kind.js';
 import { key } from '../model/address.js';
 import type { DeferredCheck, OrgConfig, SourceLocation } from '../model/desired.js';
-import { child, locationOf, where } from '../source/origin.js';
-import type { Origin, Problems } from '../source/origin.js';
+import { child, locationOf, where, type Origin, type Problems } from '../source/origin.js';
 import type { LocateMode } from '../source/yaml.js';
 import type { OrgDraft } from './merge.js';
 

@@ -4,8 +4,7 @@
  * keys and schema, prune, the address grammar, the plan's order, import, summaries, secret fields) is
  * derived from this one list. Adding a kind: docs/adding-a-kind.md.
  */
-import type { AddressVocabulary } from '../model/address.js';
-import { addressSyntaxProblem } from '../model/address.js';
+import { type AddressVocabulary, addressSyntaxProblem } from '../model/address.js';
 import type { Kind } from '../model/step.js';
 import { collectionsUnit } from './collections/index.js';
 import { integrationsUnit } from './integrations/index.js';

@@ -4,8 +4,8 @@
  */
 import { BugError } from '../core/errors.js';
 import type { DraftStep, KindPlan } from '../kinds/kind.js';
-import { stepId } from '../model/address.js';
-import { parsePattern, patternMatches } from '../model/address.js';
+import { stepId, parsePattern, patternMatches } from '../model/address.js';
+import { selectTargets } from './targets.js';
 import type { Action, Kind, Plan, PlanProblem, PlanSummary, SafetyViolation, Step } from './types.js';
 import { KINDS } from '../kinds/index.js';
 
@@ -191,20 +191,6 @@ function toSteps(org: string, drafts: DraftStep[]): Step[] {
 }
 
 /** The steps at the targeted addresses plus, transitively, every step they depend on. */
-function selectTargets(steps: Step[], targets: readonly string[]): Step[] {
-  const patterns = targets.map(parsePattern);
-  const byId = new Map(steps.map((s) => [s.id, s]));
-  const keep = new Set<string>();
-  const stack = steps.filter((s) => patterns.some((p) => patternMatches(p, s.org, s.address))).map((s) => s.id);
-  while (stack.length > 0) {
-    const id = stack.pop() as string;
-    if (keep.has(id)) continue;
-    keep.add(id);
-    for (const dep of byId.get(id)?.dependsOn ?? []) stack.push(dep);
-  }
-  return steps.filter((s) => keep.has(s.id));
-}
-
 /** A cycle among the steps left when no step is ready, for the error message. */
 function findCycle(left: Map<string, Node>): string[] {
   const state = new Map<string, 'open' | 'done'>();

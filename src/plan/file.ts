@@ -7,7 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { DocplaneError } from '../core/errors.js';
 import { z } from 'zod';
 import { toSecretPlaceholders, type Secret } from '../core/secrets.js';
-import { KINDS, type Plan } from './types.js';
+import { KINDS } from '../kinds/index.js';
+import type { Plan } from './types.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
@@ -47,7 +48,7 @@ const StepSchema = z.looseObject({
   id: z.string(),
   org: z.string(),
   address: z.string(),
-  kind: z.enum(KINDS),
+  kind: z.enum(KINDS as [string, ...string[]]),
   action: z.enum(ACTIONS),
   before: z.record(z.string(), z.json()).nullable(),
   after: z.record(z.string(), z.json()).nullable(),
@@ -69,7 +70,7 @@ const PlanFileSchema = z.looseObject({
   configPaths: z.array(z.string()),
   orgs: z.array(z.string()),
   steps: z.array(StepSchema),
-  unmanaged: z.record(z.string(), z.partialRecord(z.enum(KINDS), z.number())),
+  unmanaged: z.record(z.string(), z.partialRecord(z.enum(KINDS as [string, ...string[]]), z.number())),
   violations: z.array(
     z.looseObject({ rule: z.enum(['maxDeletes', 'maxDeletePercent', 'protect', 'lastAdmin']), message: z.string(), steps: z.array(z.string()) }),
   ),

@@ -3,8 +3,7 @@
  * to report a problem there.
  */
 import type { SourceLocation } from '../model/desired.js';
-import { formatPath, locate } from './yaml.js';
-import type { DocPath, LocateMode, RawIssue, SourceDocument } from './yaml.js';
+import { formatPath, locate, type DocPath, type LocateMode, type RawIssue, type SourceDocument } from './yaml.js';
 
 /** Where a value came from: a document and the path of the value inside it. */
 export interface Origin {

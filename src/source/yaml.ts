@@ -2,8 +2,7 @@
  * Reading config files and parsing them into YAML documents that keep their node ranges, so that
  * every later problem (schema, interpolation, merge, cross-reference) can point at file:line:column.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit } from 'yaml';
-import type { Document, Node, Pair } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Document, type Node, type Pair } from 'yaml';
 
 /** A path inside a document, as zod reports it: keys and list indexes. */
 export type DocPath = ReadonlyArray<string | number>;

@@ -7,11 +7,10 @@
 import type { CollectionT } from './schema.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue, RequestSpec } from '../../model/step.js';
-import { collisionMessage, diffFields } from '../common/match.js';
-import { emptyKindPlan } from '../kind.js';
-import type { Reader } from '../kind.js';
+import { collisionMessage, diffFields, sameJson } from '../common/match.js';
+import { emptyKindPlan, type Reader, type DraftStep, type KindPlan, type KindSpec } from '../kind.js';
+import { deleteAddresses } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
-import type { DraftStep, KindPlan, KindSpec } from '../kind.js';
 import { readSpaceList, type RemoteSpace } from '../spaces/read.js';
 import { key, ref } from '../../model/address.js';
 
@@ -209,7 +208,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
       const before: JsonObject = {};
       const after: JsonObject = {};
       for (const k of Object.keys(wanted)) {
-        if (JSON.stringify(current[k]) !== JSON.stringify(wanted[k])) {
+        if (!sameJson(current[k], wanted[k])) {
           before[k] = current[k];
           after[k] = wanted[k];
         }
@@ -253,14 +252,9 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
       // Where each remote collection's steps live: its config address when matched, else its delete.
       const addressOf = new Map<string, string>();
       for (const e of resolved.entries) if (e.remote) addressOf.set(e.remote.id, collectionAddress(e.path));
-      const used = new Set<string>();
+      const addressFor = deleteAddresses(collectionAddress);
       const deleteAddress = new Map<string, string>();
-      for (const c of resolved.unmatched) {
-        let address = collectionAddress(resolved.remotePath.get(c.id) as string);
-        if (used.has(address)) address = collectionAddress(`${resolved.remotePath.get(c.id)}#${c.id}`);
-        used.add(address);
-        deleteAddress.set(c.id, address);
-      }
+      for (const c of resolved.unmatched) deleteAddress.set(c.id, addressFor(resolved.remotePath.get(c.id) as string, c.id));
       // Only the config's spaces that are in a collection now need to be placed before it goes: a
       // space moving into a collection that takes a deleted one's path must not wait for that delete.
       const managedSpaces = new Set((ctx.desired.spaces ?? []).map((s) => s.id));

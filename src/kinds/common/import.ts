@@ -4,8 +4,7 @@
  * each natural key kept, rich text written as text where it is plain, and the sink that collects
  * warnings, referenced files and counts.
  */
-import type { RichTextDocumentT } from '../../core/richtext.js';
-import { documentToText, isPlainDocument, normalizeDocument } from '../../core/richtext.js';
+import { type RichTextDocumentT, documentToText, isPlainDocument, normalizeDocument } from '../../core/richtext.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonMap = { [k: string]: Json };

@@ -1,5 +1,4 @@
 /** Helpers every resource module uses: matching desired to remote, and field-level diffs. */
-import { atomizeChangeset, diff } from 'json-diff-ts';
 import type { FieldChange, JsonObject, JsonValue } from '../../model/step.js';
 
 /** A copy without undefined members: in a config, an absent field is unmanaged. */
@@ -19,38 +18,63 @@ export function pickManaged(remote: Record<string, unknown>, desired: Record<str
   return out;
 }
 
-/** `$.a.b[2]` and `$.m[?(@.user=='x')].role` → `a.b[2]` and `m["x"].role`. */
-function plainPath(jsonPath: string): string {
-  return jsonPath
-    .replace(/^\$\.?/, '')
-    .replace(/\[\?\(@\.?[\w.]*==?'((?:[^'\\]|\\.)*)'\)\]/g, (_m, k: string) => `[${JSON.stringify(k)}]`)
-    .replace(/\[\?\(@\.?[\w.]*==?(-?\d+(?:\.\d+)?)\)\]/g, (_m, k: string) => `[${k}]`);
+type Json = JsonValue | undefined;
+
+function isObject(v: Json): v is JsonObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Deep equality of JSON values; object keys in any order. */
+export function sameJson(a: Json, b: Json): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => k in b && sameJson(a[k], b[k]));
+  }
+  return false;
+}
+
+/** The path of a list element: `[2]` by position, `["alice@acme.com"]` by its key. */
+function elementPath(path: string, id: JsonValue): string {
+  return `${path}[${typeof id === 'string' ? JSON.stringify(id) : String(id)}]`;
+}
+
+function walk(path: string, before: Json, after: Json, keyOf: string | undefined, out: FieldChange[]): void {
+  if (sameJson(before, after)) return;
+  if (before === undefined) {
+    out.push({ path, kind: 'add', after: after as JsonValue });
+    return;
+  }
+  if (after === undefined) {
+    out.push({ path, kind: 'remove', before });
+    return;
+  }
+  if (isObject(before) && isObject(after)) {
+    for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) walk(path === '' ? k : `${path}.${k}`, before[k], after[k], undefined, out);
+    return;
+  }
+  if (Array.isArray(before) && Array.isArray(after)) {
+    // Elements pair up by their key where the field names one, else by position.
+    const id = (v: JsonValue, i: number): JsonValue => (keyOf !== undefined && isObject(v) && v[keyOf] !== undefined ? v[keyOf] : i);
+    const was = new Map(before.map((v, i) => [JSON.stringify(id(v, i)), { v, i }]));
+    const now = new Map(after.map((v, i) => [JSON.stringify(id(v, i)), { v, i }]));
+    for (const [k, { v, i }] of was) walk(elementPath(path, id(v, i)), v, now.get(k)?.v, undefined, out);
+    for (const [k, { v, i }] of now) if (!was.has(k)) walk(elementPath(path, id(v, i)), undefined, v, undefined, out);
+    return;
+  }
+  out.push({ path, kind: 'change', before, after });
 }
 
 /**
- * Field-level differences from `before` to `after`. `embeddedKeys` names, per array field, the member
- * key that identifies its elements (`{members: 'user'}`), so a list is compared by identity and not
- * by position.
+ * Field-level differences from `before` to `after`, sorted by path. `embeddedKeys` names, per list
+ * field, the member key that identifies its elements (`{members: 'user'}`), so a list is compared by
+ * identity and not by position.
  */
 export function diffFields(before: JsonObject, after: JsonObject, embeddedKeys: Record<string, string> = {}): FieldChange[] {
-  const changes = atomizeChangeset(diff(before, after, { embeddedObjKeys: embeddedKeys, treatTypeChangeAsReplace: true }));
   const out: FieldChange[] = [];
-  for (const c of changes) {
-    const path = plainPath(c.path);
-    if (c.type === 'ADD') out.push({ path, kind: 'add', after: c.value as JsonValue });
-    else if (c.type === 'REMOVE') out.push({ path, kind: 'remove', before: c.value as JsonValue });
-    else out.push({ path, kind: 'change', before: c.oldValue as JsonValue, after: c.value as JsonValue });
-  }
-  // A type change comes out as REMOVE + ADD of one path: fold it into one change.
-  const folded: FieldChange[] = [];
-  for (const c of out) {
-    const prev = folded.find((p) => p.path === c.path && p.kind === 'remove' && c.kind === 'add');
-    if (prev) {
-      prev.kind = 'change';
-      prev.after = c.after;
-    } else folded.push({ ...c });
-  }
-  return folded.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) walk(k, before[k], after[k], embeddedKeys[k], out);
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 export interface MatchOptions<D, R> {

@@ -10,8 +10,8 @@ import type { KindPlan } from '../kind.js';
  * address takes `#ID` after the key (`teams["Docs#t2"]`), so that every delete has an address of
  * its own.
  */
-export function deleteAddresses(make: (natural: string) => string): (natural: string, id: string) => string {
-  const used = new Set<string>();
+export function deleteAddresses(make: (natural: string) => string, taken: Iterable<string> = []): (natural: string, id: string) => string {
+  const used = new Set<string>(taken);
   return (natural, id) => {
     let address = make(natural);
     if (used.has(address)) address = make(`${natural}#${id}`);

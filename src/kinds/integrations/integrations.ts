@@ -7,14 +7,11 @@
  */
 import type { IntegrationT } from './schema.js';
 import { fingerprint } from '../../core/json.js';
-import { matchesAny } from '../../model/address.js';
+import { matchesAny, key } from '../../model/address.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { diffFields } from '../common/match.js';
-import { emptyKindPlan } from '../kind.js';
-import type { Reader } from '../kind.js';
+import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { enc } from '../common/paths.js';
-import type { KindPlan, KindSpec } from '../kind.js';
-import { key } from '../../model/address.js';
 
 export interface RemoteIntegration {
   name: string;

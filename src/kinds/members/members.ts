@@ -5,14 +5,12 @@
  * always keeps an admin.
  */
 import { fingerprint } from '../../core/json.js';
-import { matchesAny } from '../../model/address.js';
+import { matchesAny, key } from '../../model/address.js';
 import type { JsonObject } from '../../model/step.js';
 import { diffFields } from '../common/match.js';
-import { emptyKindPlan } from '../kind.js';
-import type { Reader } from '../kind.js';
+import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
+import { deleteAddresses } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
-import type { KindPlan, KindSpec } from '../kind.js';
-import { key } from '../../model/address.js';
 
 export interface RemoteMember {
   id: string;
@@ -114,16 +112,14 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
     }
 
     const prune = ctx.prunes('members');
-    const usedAddresses = new Set(kp.steps.map((s) => s.address));
+    const deleteAddress = deleteAddresses((natural) => `members${key(natural)}`, kp.steps.map((s) => s.address));
     for (const m of remote) {
       if (matched.has(m)) continue;
       if (!prune || (m.sso === true && ctx.desired.safety.keepSsoMembers)) {
         kp.unmanaged++;
         continue;
       }
-      let address = `members${key(memberLabel(m))}`;
-      if (usedAddresses.has(address)) address = `members${key(`${memberLabel(m)}#${m.id}`)}`;
-      usedAddresses.add(address);
+      const address = deleteAddress(memberLabel(m), m.id);
       // A protected member stays (the builder leaves the delete out); count it as staying here too.
       if (!matchesAny(ctx.desired.protect, ctx.org, address)) removed.add(m);
       kp.steps.push({

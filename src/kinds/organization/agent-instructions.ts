@@ -2,11 +2,11 @@
  * Agent instructions (`organization.agentInstructions`): one rich-text document, replaced by PUT and
  * compared by content (the API adds block keys of its own, so documents are normalized first).
  */
-import type { RichTextDocumentT } from '../../core/richtext.js';
+import { type RichTextDocumentT, documentToText, isPlainDocument, normalizeDocument, toDocument } from '../../core/richtext.js';
 import { ApiError } from '../../core/errors.js';
 import { fingerprint } from '../../core/json.js';
-import { documentToText, isPlainDocument, normalizeDocument, toDocument } from '../../core/richtext.js';
 import type { JsonValue } from '../../model/step.js';
+import { sameJson } from '../common/match.js';
 import { emptyKindPlan, type KindSpec, type Reader } from '../kind.js';
 import { orgPath } from '../common/paths.js';
 
@@ -59,7 +59,7 @@ export const agentInstructionsModule: KindSpec<RemoteAgentInstructions | undefin
     kp.remoteCount = 1;
     const desiredDoc = wanted === null ? EMPTY : toDocument(wanted);
     const current = remote.instructions;
-    const same = isEmpty(current) && isEmpty(desiredDoc) ? true : JSON.stringify(normalizeDocument(current ?? EMPTY)) === JSON.stringify(normalizeDocument(desiredDoc));
+    const same = isEmpty(current) && isEmpty(desiredDoc) ? true : sameJson(normalizeDocument(current ?? EMPTY) as JsonValue, normalizeDocument(desiredDoc) as JsonValue);
     if (same) return kp;
     const before = shown(current);
     const after = shown(desiredDoc);

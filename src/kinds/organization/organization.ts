@@ -1,7 +1,7 @@
 /** Organization settings: one resource, `organization`, updated by PATCH ORG with the differing fields only. */
 import { fingerprint } from '../../core/json.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { compact, diffFields, pickManaged } from '../common/match.js';
+import { compact, diffFields, pickManaged, sameJson } from '../common/match.js';
 import { emptyKindPlan, type KindSpec, type Reader } from '../kind.js';
 import { orgPath } from '../common/paths.js';
 
@@ -46,7 +46,7 @@ export const organizationModule: KindSpec<RemoteOrganization | undefined> = {
     const before: JsonObject = {};
     const after: JsonObject = {};
     for (const field of managed) {
-      if (JSON.stringify(normalizeField(field, current[field])) !== JSON.stringify(normalizeField(field, desired[field]))) {
+      if (!sameJson(normalizeField(field, current[field]), normalizeField(field, desired[field]))) {
         before[field] = current[field];
         after[field] = desired[field];
       }

@@ -5,16 +5,14 @@
  * the API returns it; otherwise the plan says so and `--replace` sends it anyway.
  */
 import { sha256 } from '../../core/json.js';
-import { matchesAny } from '../../model/address.js';
+import { matchesAny, key } from '../../model/address.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { collisionMessage, diffFields, keyCollisions, matchResources } from '../common/match.js';
-import { emptyKindPlan } from '../kind.js';
-import type { Reader } from '../kind.js';
+import { collisionMessage, diffFields, keyCollisions, matchResources, sameJson } from '../common/match.js';
+import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
+import { planUnmatched } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
 import { readTeams, teamAddress, teamIdOrRef, type RemoteTeam } from '../teams/teams.js';
-import type { KindPlan, KindSpec } from '../kind.js';
-import { key } from '../../model/address.js';
 
 export interface RemoteSamlProvider {
   id: string;
@@ -149,7 +147,7 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
         const want = d[f];
         if (want === undefined) continue;
         const have = (r[f] ?? null) as JsonValue;
-        if (forced || JSON.stringify(have) !== JSON.stringify(want)) {
+        if (forced || !sameJson(have, want)) {
           before[f] = have;
           after[f] = want;
           body[f] = want;
@@ -198,26 +196,16 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
       prints.push([address, normalized(r)]);
     }
 
-    if (ctx.prunes('saml')) {
-      const used = new Set<string>();
-      for (const r of unmatched) {
-        let address = samlAddress(r.label);
-        if (used.has(address)) address = samlAddress(`${r.label}#${r.id}`);
-        used.add(address);
-        kp.steps.push({
-          address,
-          kind: 'saml',
-          action: 'delete',
-          before: { label: r.label, entityID: r.entityID ?? null, ssoURL: r.ssoURL ?? null },
-          after: null,
-          changes: [],
-          requests: [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
-          needs: [],
-          remoteId: r.id,
-        });
-        prints.push([address, normalized(r)]);
-      }
-    } else kp.unmanaged = unmatched.length;
+    planUnmatched(kp, prints, unmatched, {
+      kind: 'saml',
+      prune: ctx.prunes('saml'),
+      address: samlAddress,
+      naturalKey: (r) => r.label,
+      id: (r) => r.id,
+      before: (r) => ({ label: r.label, entityID: r.entityID ?? null, ssoURL: r.ssoURL ?? null }),
+      requests: (r) => [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
+      normalized,
+    });
     kp.fingerprints = fingerprintEntries(prints);
     if (notes.length > 0) kp.notes = notes;
     return kp;

@@ -12,7 +12,7 @@
 import type { SectionGroupT, SectionT, ShareLinkT, SiteSpaceT, SiteT } from './schema.js';
 import { fingerprint } from '../../core/json.js';
 import type { FieldChange, JsonObject, JsonValue, Kind, PlanProblem, RequestSpec } from '../../plan/types.js';
-import { collisionMessage, compact, diffFields, keyCollisions, matchResources } from '../common/match.js';
+import { collisionMessage, compact, diffFields, keyCollisions, matchResources, sameJson } from '../common/match.js';
 import type { DraftStep, KindPlan, PlanContext } from '../kind.js';
 import { key, ref } from '../../model/address.js';
 import {
@@ -32,8 +32,8 @@ import {
   sectionKey,
 } from './layout.js';
 import { sortMoves } from './order.js';
-import type { RemoteGroup, RemoteSection, RemoteShareLink, RemoteSite, RemoteSiteSpace, SitesRemote } from './remote.js';
-import { sitePath } from './remote.js';
+import { deleteAddresses } from '../common/skeleton.js';
+import { type RemoteGroup, type RemoteSection, type RemoteShareLink, type RemoteSite, type RemoteSiteSpace, type SitesRemote, sitePath } from './remote.js';
 
 /**
  * A section is created in two requests: POST (the API makes a path from the title) then PATCH (the
@@ -119,7 +119,7 @@ function differing(current: JsonObject, desired: JsonObject): { before: JsonObje
   const before: JsonObject = {};
   const after: JsonObject = {};
   for (const [f, v] of Object.entries(desired)) {
-    if (JSON.stringify(current[f] ?? null) !== JSON.stringify(v)) {
+    if (!sameJson(current[f] ?? null, v)) {
       before[f] = current[f] ?? null;
       after[f] = v;
     }
@@ -136,13 +136,6 @@ const normalSiteSpace = (r: RemoteSiteSpace): JsonObject => ({ id: r.id, space: 
 const normalGroup = (r: RemoteGroup): JsonObject => ({ id: r.id, title: r.title, icon: r.icon, sections: r.sections });
 const normalLink = (r: RemoteShareLink): JsonObject => ({ id: r.id, name: r.name, active: r.active });
 
-/** An address for the delete of a remote object, made unique by the one rule when two share a key (`KEY#ID`). */
-function deleteAddress(used: Set<string>, make: (k: string) => string, natural: string, id: string): string {
-  let address = make(natural);
-  if (used.has(address)) address = make(`${natural}#${id}`);
-  used.add(address);
-  return address;
-}
 
 function sortRequest(base: string, item: ItemKey | string, where: 'before' | 'after', target: ItemKey | string, siteSpace = false): RequestSpec {
   const ref = (k: string) =>
@@ -235,8 +228,8 @@ export function planSite(input: SiteInput): SitePlans {
   const deletedSectionIds = new Set(sectionDeletes.map((r) => r.id));
   const sectionDeleteAddress = new Map<string, string>();
   {
-    const used = new Set<string>();
-    for (const r of sectionDeletes) sectionDeleteAddress.set(r.id, deleteAddress(used, (k) => sectionAddress(site.id, k), r.path, r.id));
+    const addressFor = deleteAddresses((k) => sectionAddress(site.id, k));
+    for (const r of sectionDeletes) sectionDeleteAddress.set(r.id, addressFor(r.path, r.id));
   }
 
   // ---- section groups: match, members ------------------------------------------------------------
@@ -357,9 +350,12 @@ export function planSite(input: SiteInput): SitePlans {
       remoteId: (r) => r.id,
       desiredId: (x) => x.id,
     });
-    const used = new Set(desired.map((x) => siteSpaceAddress(site.id, entry.cfg.path, x.space)));
+    const addressFor = deleteAddresses(
+      (k) => siteSpaceAddress(site.id, entry.cfg.path, k),
+      desired.map((x) => siteSpaceAddress(site.id, entry.cfg.path, x.space)),
+    );
     const deletes = wholeTruth
-      ? m.unmatched.map((r) => ({ remote: r, address: deleteAddress(used, (k) => siteSpaceAddress(site.id, entry.cfg.path, k), r.space, r.id) }))
+      ? m.unmatched.map((r) => ({ remote: r, address: addressFor(r.space, r.id) }))
       : [];
     if (!wholeTruth) out.siteSpaces.unmanaged += m.unmatched.length;
     return { entry, desired, wholeTruth, pairs: m.pairs, deletes };
@@ -575,7 +571,7 @@ export function planSite(input: SiteInput): SitePlans {
     const deleted = new Set(sp.deletes.map((d) => d.remote.id));
     const current = [...(e.remote ? e.remote.siteSpaces.map((r) => r.id).filter((id) => !deleted.has(id)) : [ownKey as string]), ...createdKeys];
     const desired = sp.desired.map((d) => keyOfSpace.get(d.space) as string);
-    if (JSON.stringify(current) === JSON.stringify(desired)) continue;
+    if (sameJson(current, desired)) continue;
     const spaceOf = new Map([...keyOfSpace].map(([space, k]) => [k, space]));
     const address = siteSpacesOrderAddress(site.id, e.cfg.path);
     const before = { order: current.map((k) => spaceOf.get(k) ?? k) };
@@ -699,12 +695,12 @@ export function planSite(input: SiteInput): SitePlans {
     );
   }
   {
-    const used = new Set<string>();
+    const addressFor = deleteAddresses((k) => groupAddress(site.id, k));
     for (const r of groupDeletes) {
       const before = { title: r.title, icon: r.icon, sections: pathsOf(r.sections.map(sectionKey)) };
       push(
         {
-          address: deleteAddress(used, (k) => groupAddress(site.id, k), r.title, r.id),
+          address: addressFor(r.title, r.id),
           kind: 'sectionGroups',
           action: 'delete',
           before,
@@ -828,12 +824,12 @@ export function planSite(input: SiteInput): SitePlans {
     }
     const deletes = site.shareLinks !== undefined && prunes('shareLinks') ? lm.unmatched : [];
     out.shareLinks.unmanaged = lm.unmatched.length - deletes.length;
-    const used = new Set<string>();
+    const addressFor = deleteAddresses((k) => shareLinkAddress(site.id, k));
     for (const r of deletes) {
       const before = { name: r.name, active: r.active };
       push(
         {
-          address: deleteAddress(used, (k) => shareLinkAddress(site.id, k), r.name ?? r.id, r.id),
+          address: addressFor(r.name ?? r.id, r.id),
           kind: 'shareLinks',
           action: 'delete',
           before,

@@ -7,10 +7,9 @@ import { ApiError } from '../../core/errors.js';
 import { fingerprint } from '../../core/json.js';
 import type { JsonObject } from '../../model/step.js';
 import { collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection } from '../collections/collections.js';
-import { diffFields } from '../common/match.js';
-import { emptyKindPlan } from '../kind.js';
+import { diffFields, sameJson } from '../common/match.js';
+import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
 import { enc } from '../common/paths.js';
-import type { KindPlan, KindSpec } from '../kind.js';
 import { readSpaceList, type RemoteSpace } from './read.js';
 
 export type { RemoteSpace } from './read.js';
@@ -126,7 +125,7 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
         const want = d[f];
         if (want === undefined) continue;
         const have = r[f] ?? null;
-        if (JSON.stringify(have) !== JSON.stringify(want)) {
+        if (!sameJson(have, want)) {
           before[f] = have;
           after[f] = want;
         }

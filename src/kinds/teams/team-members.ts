@@ -7,11 +7,9 @@ import { fingerprint } from '../../core/json.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { diffFields } from '../common/match.js';
 import { findMember, indexMembers, memberLabel, notAMemberMessage, readMembers, type RemoteMember } from '../members/members.js';
-import { emptyKindPlan } from '../kind.js';
-import type { Reader } from '../kind.js';
+import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { enc, orgPath } from '../common/paths.js';
 import { matchTeams, readTeams, teamAddress, teamMemberEntry, type RemoteTeam } from './teams.js';
-import type { KindPlan, KindSpec } from '../kind.js';
 import { ref } from '../../model/address.js';
 
 export interface RemoteTeamMember {

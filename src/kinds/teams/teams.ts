@@ -7,10 +7,9 @@ import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject } from '../../model/step.js';
 import { collisionMessage, diffFields, keyCollisions, matchResources, type MatchResult } from '../common/match.js';
 import { findMember, indexMembers, memberLabel, readMembers, type RemoteMember } from '../members/members.js';
-import { emptyKindPlan } from '../kind.js';
-import type { Reader } from '../kind.js';
+import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
+import { planUnmatched } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
-import type { KindPlan, KindSpec } from '../kind.js';
 import { key, ref } from '../../model/address.js';
 
 export interface RemoteTeam {
@@ -129,29 +128,16 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
       prints.push([address, normalized(r)]);
     }
 
-    const prune = ctx.prunes('teams');
-    const used = new Set(kp.steps.filter((s) => s.action === 'delete').map((s) => s.address));
-    for (const r of unmatched) {
-      if (!prune) {
-        kp.unmanaged++;
-        continue;
-      }
-      let address = teamAddress(r.title);
-      if (used.has(address)) address = teamAddress(`${r.title}#${r.id}`);
-      used.add(address);
-      kp.steps.push({
-        address,
-        kind: 'teams',
-        action: 'delete',
-        before: { title: r.title, ...(typeof r.members === 'number' ? { members: r.members } : {}) },
-        after: null,
-        changes: [],
-        requests: [{ method: 'DELETE', path: `${orgPath(ctx.org)}/teams/${enc(r.id)}` }],
-        needs: [],
-        remoteId: r.id,
-      });
-      prints.push([address, normalized(r)]);
-    }
+    planUnmatched(kp, prints, unmatched, {
+      kind: 'teams',
+      prune: ctx.prunes('teams'),
+      address: teamAddress,
+      naturalKey: (r) => r.title,
+      id: (r) => r.id,
+      before: (r) => ({ title: r.title, ...(typeof r.members === 'number' ? { members: r.members } : {}) }),
+      requests: (r) => [{ method: 'DELETE', path: `${orgPath(ctx.org)}/teams/${enc(r.id)}` }],
+      normalized,
+    });
     kp.fingerprints = fingerprintEntries(prints);
     return kp;
   },

@@ -3,15 +3,13 @@
  * POST ORG/translations, their instructions replaced with PUT (compared by content), deleted when
  * pruned. The source language of an existing translation cannot be changed through the API.
  */
-import type { RichTextDocumentT } from '../../core/richtext.js';
-import { documentToText, isPlainDocument, normalizeDocument, sameDocument, toDocument } from '../../core/richtext.js';
+import { type RichTextDocumentT, documentToText, isPlainDocument, normalizeDocument, sameDocument, toDocument } from '../../core/richtext.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { diffFields } from '../common/match.js';
-import { emptyKindPlan } from '../kind.js';
-import type { Reader } from '../kind.js';
+import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
+import { planUnmatched } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
-import type { KindPlan, KindSpec } from '../kind.js';
 import { key } from '../../model/address.js';
 
 export interface RemoteTranslation {
@@ -134,26 +132,16 @@ export const translationsModule: KindSpec<RemoteTranslation[] | undefined> = {
     });
 
     const unmatched = remote.filter((t) => !taken.has(t));
-    if (ctx.prunes('translations')) {
-      const used = new Set<string>();
-      for (const r of unmatched) {
-        let address = translationAddress(r.source?.space, r.language);
-        if (used.has(address)) address = translationAddress(r.source?.space, `${r.language}#${r.id}`);
-        used.add(address);
-        kp.steps.push({
-          address,
-          kind: 'translations',
-          action: 'delete',
-          before: { language: r.language, source: { space: r.source?.space ?? null, language: r.source?.language ?? null } },
-          after: null,
-          changes: [],
-          requests: [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
-          needs: [],
-          remoteId: r.id,
-        });
-        prints.push([address, normalized(r)]);
-      }
-    } else kp.unmanaged = unmatched.length;
+    planUnmatched(kp, prints, unmatched, {
+      kind: 'translations',
+      prune: ctx.prunes('translations'),
+      address: (natural) => `translations${key(natural)}`,
+      naturalKey: (r) => `${r.source?.space}/${r.language}`,
+      id: (r) => r.id,
+      before: (r) => ({ language: r.language, source: { space: r.source?.space ?? null, language: r.source?.language ?? null } }),
+      requests: (r) => [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
+      normalized,
+    });
     kp.fingerprints = fingerprintEntries(prints);
     return kp;
   },
