@@ -1,5 +1,5 @@
 /**
- * Rich-text documents (API §2.1). Config authors write plain text or markdown paragraphs; the API
+ * Rich-text documents. Config authors write plain text or markdown paragraphs; the API
  * stores documents whose blocks carry generated `key`s. Documents are compared by content: keys
  * and empty data are left out by normalizeDocument.
  */

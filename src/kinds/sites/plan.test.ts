@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SiteT } from './schema.js';
-import type { OrgConfig } from '../../config/types.js';
+import type { OrgConfig } from '../../model/desired.js';
 import { fingerprint } from '../../core/json.js';
-import type { Kind } from '../../plan/types.js';
+import type { Kind } from '../../model/step.js';
 import { readContextFor, sharedPlans, type DraftStep, type PlanContext } from '../kind.js';
 import { planSite, planSites, type SitePlans } from './plan.js';
 import { assembleSite, type RemoteSite } from './remote.js';

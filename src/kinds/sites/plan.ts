@@ -11,7 +11,7 @@
  */
 import type { SectionGroupT, SectionT, ShareLinkT, SiteSpaceT, SiteT } from './schema.js';
 import { fingerprint } from '../../core/json.js';
-import type { FieldChange, JsonObject, JsonValue, Kind, PlanProblem, RequestSpec } from '../../plan/types.js';
+import type { FieldChange, JsonObject, JsonValue, Kind, PlanProblem, RequestSpec } from '../../model/step.js';
 import { collisionMessage, compact, diffFields, keyCollisions, matchResources, sameJson } from '../common/match.js';
 import type { DraftStep, KindPlan, PlanContext } from '../kind.js';
 import { key, ref } from '../../model/address.js';

@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clientFromFlags, readToken, type ApiFlags } from '../cli/api.js';
-import { DocplaneError } from '../core/errors.js';
-import { sendJson, startTestServer, type TestServer } from './test-server.js';
+import { clientFromFlags, readToken, type ApiFlags } from '../../src/cli/api.js';
+import { DocplaneError } from '../../src/core/errors.js';
+import { sendJson, startTestServer, type TestServer } from '../../src/api/test-server.js';
 
 const FLAGS: ApiFlags = { concurrency: 4, timeout: 30, verbose: false };
 
