@@ -185,7 +185,7 @@ export function generate(scale: number, seed: number): BenchWorld {
     defaultRole: 'read' as const,
   }));
   const translations = LANGUAGES.map((language, i) => ({
-    source: { space: sectionSpaces[0][i % nSections].own, language: 'en' },
+    source: { space: sectionSpaces[0][i % nSections].own, language: 'en' as const },
     language,
     instructions: `Translate into ${language}; keep product names in English.`,
   }));
@@ -193,7 +193,7 @@ export function generate(scale: number, seed: number): BenchWorld {
     name: `bench-integration-${i + 1}`,
     title: `Bench Integration ${i + 1}`,
     description: `Integration ${i + 1} of the benchmark`,
-    scopes: ['space:content:read'],
+    scopes: ['space:content:read' as const],
     script: `export default { fetch: () => new Response('integration ${i + 1}') };\n`,
   }));
   const agentInstructions = 'Answer briefly.\n\nCite the page you found the answer on.';

@@ -8,10 +8,10 @@ const desired: IntegrationT = {
   title: 'Acme Analytics',
   description: 'Page analytics',
   script: 'export default {}',
-  scopes: ['space:content:read', 'site:view'],
+  scopes: ['space:content:read', 'site:views:read'],
   secrets: { API_KEY: 'sk-123456789' },
 };
-const remoteOne: RemoteIntegration = { name: 'acme-analytics', version: 3, title: 'Acme Analytics', description: 'Page analytics', scopes: ['site:view', 'space:content:read'], visibility: 'private' };
+const remoteOne: RemoteIntegration = { name: 'acme-analytics', version: 3, title: 'Acme Analytics', description: 'Page analytics', scopes: ['site:views:read', 'space:content:read'], visibility: 'private' };
 const other: RemoteIntegration = { name: 'acme-other', version: 1, title: 'Other', description: 'x', scopes: [] };
 
 describe('integrations', () => {

@@ -16,7 +16,7 @@ const remote: RemoteTranslation[] = [
 type Row = [string, string, string, unknown?];
 const rows = (kp: ReturnType<typeof planKind>): Row[] =>
   kp.steps.map((s) => [s.address, s.action, `${s.requests[0].method} ${s.requests[0].path}`, ...(s.requests[0].body === undefined ? [] : [s.requests[0].body])] as Row);
-const src = { space: 'space_guides', language: 'en' };
+const src = { space: 'space_guides', language: 'en' } as const;
 
 const cases: Array<{ name: string; config: OrgConfigInput; steps: Row[]; problems?: string[]; unmanaged: number }> = [
   {

@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { stringify } from 'yaml';
 import type { ApiClient } from '../../src/api/types.js';
 import { loadConfig } from '../../src/config/load.js';
+import type { TranslationT } from '../../src/kinds/translations/schema.js';
 import type { ConfigDocumentT } from '../../src/config/schema.js';
 import type { LoadedConfig } from '../../src/config/types.js';
 import type { EmulatorState } from '../../src/emulator/server.js';
@@ -330,8 +331,8 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
       ...(r.translations !== undefined
         ? {
             translations: (r.translations as Array<{ language: string; instructions?: string }>).map((t) => ({
-              source: { space: SPACES[0].id, language: 'en' },
-              language: t.language,
+              source: { space: SPACES[0].id, language: 'en' as const },
+              language: t.language as TranslationT['language'],
               ...(t.instructions !== undefined ? { instructions: t.instructions } : {}),
             })),
           }

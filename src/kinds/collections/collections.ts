@@ -132,6 +132,11 @@ export function countCollections(list: readonly CollectionT[] | undefined): numb
   return (list ?? []).reduce((n, c) => n + 1 + countCollections(c.collections), 0);
 }
 
+/** The body of a collection PATCH: the description is a string, so "no description" is sent as "". */
+function settingsBody(fields: JsonObject): JsonObject {
+  return 'description' in fields && fields.description === null ? { ...fields, description: '' } : fields;
+}
+
 export interface RemoteCollections {
   collections: RemoteCollection[];
   /** The organization's spaces, when the config manages spaces (those in a pruned collection move out first). */
@@ -193,7 +198,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
           },
         ];
         if (Object.keys(settings).length > 0) {
-          requests.push({ method: 'PATCH', path: `/v1/collections/${ref(ctx.org, address)}`, body: settings });
+          requests.push({ method: 'PATCH', path: `/v1/collections/${ref(ctx.org, address)}`, body: settingsBody(settings) });
         }
         steps.push({ address, kind: 'collections', action: 'create', before: null, after, changes: diffFields({}, after), requests, needs });
         prints.push([address, null]);
@@ -203,7 +208,8 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
       const r = e.remote;
       const wanted: JsonObject = { title: e.node.title, ...settings };
       const current: JsonObject = { title: r.title };
-      if ('description' in wanted) current.description = r.description ?? null;
+      // An empty description is no description: the API clears it with "" and may answer either.
+      if ('description' in wanted) current.description = r.description || null;
       if ('defaultLevel' in wanted) current.defaultLevel = r.defaultLevel ?? null;
       const before: JsonObject = {};
       const after: JsonObject = {};
@@ -222,7 +228,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
           before,
           after,
           changes: diffFields(before, after),
-          requests: [{ method: 'PATCH', path: `/v1/collections/${enc(r.id)}`, body: after }],
+          requests: [{ method: 'PATCH', path: `/v1/collections/${enc(r.id)}`, body: settingsBody(after) }],
           needs: [],
           remoteId: r.id,
         });

@@ -60,7 +60,7 @@ export function collectionTree(remote: readonly RemoteCollection[], warn: (m: st
       nodes.push({
         id: c.id,
         title: c.title,
-        description: c.description ?? null,
+        description: c.description || null,
         defaultLevel: c.defaultLevel ?? null,
         ...(sub.length > 0 ? { collections: sub } : {}),
       });

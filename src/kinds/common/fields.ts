@@ -58,3 +58,13 @@ export const Instructions = z.union([z.string(), RichTextDocument], {
 
 export type RoleT = z.infer<typeof Role>;
 export type LevelT = z.infer<typeof Level>;
+
+/** The languages the API takes for spaces and translations (its `TranslationLanguage`). */
+export const LANGUAGES = [
+  'en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv', 'no',
+  'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl',
+] as const;
+export const Language = z.enum(LANGUAGES).describe('Language code');
+
+/** An emoji, as the API limits it. */
+export const Emoji = z.string().min(1).max(50);

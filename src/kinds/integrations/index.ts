@@ -18,6 +18,16 @@ export function scriptStub(name: string): string {
   ].join('\n');
 }
 
+/** A policy string, or its directives (an object of strings), as the API returns it. */
+function policy(value: unknown): Draft | undefined {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const entries = Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string');
+    return Object.fromEntries(entries.sort(([a], [b]) => compare(a, b)));
+  }
+  return undefined;
+}
+
 const importIntegrations: Importer<RemoteIntegration[]> = {
   read: readIntegrations,
   write(integrations, sink) {
@@ -48,7 +58,7 @@ function convertIntegration(i: RemoteIntegration, sink: ImportSink): Draft {
     scopes,
     categories: Array.isArray(i.categories) ? [...new Set(i.categories.map(String))].sort(compare) : undefined,
     externalLinks: links,
-    contentSecurityPolicy: str(i.contentSecurityPolicy),
+    contentSecurityPolicy: policy(i.contentSecurityPolicy),
     script: new Raw(`\${file:${path}}`),
   };
 }

@@ -1,6 +1,27 @@
 /** An `integrations` entry: an integration this organization publishes, by name. */
 import { z } from 'zod';
 
+/** The scopes an integration may ask for. */
+const SCOPES = [
+  'space:content:read',
+  'space:content:write',
+  'space:metadata:read',
+  'space:metadata:write',
+  'space:git:sync',
+  'page:feedback:read',
+  'site:metadata:read',
+  'site:views:read',
+  'site:script:inject',
+  'site:script:cookies',
+  'site:visitor:auth',
+  'site:visitor:claims',
+  'site:adaptive:read',
+  'site:adaptive:write',
+  'conversations:ingest',
+  'openapi:read',
+  'openapi:write',
+] as const;
+
 const IntegrationName = z
   .string()
   .min(1)
@@ -15,13 +36,16 @@ export const Integration = z.strictObject({
   description: z.string().max(100),
   summary: z.string().max(2048).optional(),
   script: z.string().min(1).describe('Script content, usually ${file:…}'),
-  runtime: z.string().min(1).optional(),
-  visibility: z.string().min(1).optional(),
-  target: z.string().min(1).optional(),
-  scopes: z.array(z.string().min(1)).min(1),
-  categories: z.array(z.string().min(1)).optional(),
-  externalLinks: z.array(z.strictObject({ url: z.url({ protocol: /^https?$/ }), label: z.string().min(1) })).optional(),
-  contentSecurityPolicy: z.string().optional(),
+  runtime: z.enum(['v1', 'v2']).optional(),
+  visibility: z.enum(['public', 'private', 'unlisted']).optional(),
+  target: z.enum(['all', 'site', 'space', 'organization']).optional(),
+  scopes: z.array(z.enum(SCOPES)).min(1),
+  categories: z.array(z.enum(['analytics', 'collaboration', 'content', 'marketing', 'visitor-auth', 'other'])).optional(),
+  externalLinks: z.array(z.strictObject({ url: z.url({ protocol: /^https?$/ }), label: z.string().min(1) })).max(5).optional(),
+  contentSecurityPolicy: z
+    .union([z.string(), z.record(z.string(), z.string())])
+    .optional()
+    .describe('A policy string, or directives by name (`script-src: …`)'),
   secrets: z.record(z.string(), z.string()).optional().describe('Secret values (masked in every output); usually ${env:…}'),
 });
 

@@ -103,9 +103,19 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
     for (const { desired: d, remote: r } of pairs) {
       const address = samlAddress(d.label);
       const needs: string[] = [];
-      // defaultTeam: a title → the id to send (undefined: unmanaged; null: none).
+      // defaultTeam: a title → the id to send (undefined: nothing to send).
       let teamId: string | null | undefined;
-      if (d.defaultTeam === null) teamId = null;
+      if (d.defaultTeam === null) {
+        // The API has no way to clear a provider's default team: only a create without one, or another team.
+        if (r?.defaultTeam) {
+          kp.problems.push({
+            org: ctx.org,
+            address,
+            message: `defaultTeam: null would clear the default team ("${r.defaultTeam.title ?? r.defaultTeam.id}"), which the API cannot do; name a team, or remove defaultTeam from the config to leave it unmanaged`,
+          });
+          continue;
+        }
+      }
       else if (typeof d.defaultTeam === 'string') {
         const title = d.defaultTeam;
         teamId = teamIdOrRef(ctx.org, title, ctx.desired.teams, remote.teams ?? []);

@@ -1,7 +1,7 @@
 /**
  * A site's structure as the planner simulates it: the top level (sections and groups) and the
- * sections of each group, by item key. The operations mirror what the API does (COMMON "Shared
- * facts"), so that the plan knows the order apply will leave before the sort step runs.
+ * sections of each group, by item key. The operations mirror what the API does, so that the plan
+ * knows the order apply will leave before the sort step runs.
  */
 import type { RemoteSite } from './remote.js';
 
@@ -53,6 +53,7 @@ export function deleteSection(l: Layout, key: ItemKey): void {
   removeItem(l, key);
 }
 
+/** A section created, or moved out of its group (`siteSectionGroupId: null`): appended at the top level. */
 export function appendTop(l: Layout, key: ItemKey): void {
   removeItem(l, key);
   l.top.push(key);
@@ -74,19 +75,10 @@ export function createGroup(l: Layout, key: ItemKey, sections: readonly ItemKey[
   l.top.push(key);
 }
 
-/** `POST …/section-groups/{g}/sections`: appended to the group. */
+/** A section's update with `siteSectionGroupId`: it leaves where it was and is appended to the group. */
 export function appendToGroup(l: Layout, group: ItemKey, section: ItemKey): void {
   removeItem(l, section);
   const list = l.groups.get(group);
   if (!list) throw new Error(`appendToGroup: no group ${group}`);
   list.push(section);
-}
-
-/** `PATCH SITE/structure/sort`: out of where it is, next to the target, in the target's container. */
-export function placeItem(l: Layout, key: ItemKey, where: 'before' | 'after', target: ItemKey): void {
-  removeItem(l, key);
-  const list = containerOf(l, target);
-  if (!list) throw new Error(`placeItem: ${target} is not in the structure`);
-  const at = list.indexOf(target);
-  list.splice(where === 'after' ? at + 1 : at, 0, key);
 }

@@ -28,7 +28,6 @@ import {
   type ItemKey,
   type Layout,
   layoutOf,
-  placeItem,
   sectionKey,
 } from './layout.js';
 import { sortMoves } from './order.js';
@@ -622,7 +621,7 @@ export function planSite(input: SiteInput): SitePlans {
             {
               method: 'POST',
               path: `${base}/section-groups`,
-              // Created with its sections: the add/remove endpoints are gone in the newest service (DESIGN §10).
+              // Created with its sections: the live service has no endpoint to add a section to a group.
               body: compact({ title: c.title, icon: c.icon, sections: g.members?.map(idOfKey) }),
               capture: true,
               lookup: { path: `${base}/section-groups`, match: { title: c.title } },
@@ -647,31 +646,15 @@ export function planSite(input: SiteInput): SitePlans {
       const toAdd = wanted.filter((k) => !membersBefore.includes(k));
       // Sections that leave for the top level; those going to another group are moved by that group's step.
       const toRemove = new Set(membersBefore.filter((k) => !desiredGroupOf.has(k)));
-      // An anchor is a section that no other step moves: one that stays, or one this step moves out later.
-      const isAnchor = (k: ItemKey) => (layout.groups.get(g.key) ?? []).includes(k) && (desiredGroupOf.get(k) === g || toRemove.has(k));
+      // A section moves into or out of a group by its own update (sorting changes sibling order only);
+      // it lands last in its new place, and the structure sort puts it where the config says.
       for (const k of toAdd) {
-        const i = wanted.indexOf(k);
-        const previous = wanted.slice(0, i).reverse().find(isAnchor);
-        const next = previous === undefined ? wanted.slice(i + 1).find(isAnchor) : undefined;
-        const any = previous === undefined && next === undefined ? (layout.groups.get(g.key) ?? []).filter(isAnchor).at(-1) : undefined;
-        if (previous !== undefined || any !== undefined) {
-          const target = (previous ?? any) as ItemKey;
-          requests.push(sortRequest(base, k, 'after', target));
-          placeItem(layout, k, 'after', target);
-        } else if (next !== undefined) {
-          requests.push(sortRequest(base, k, 'before', next));
-          placeItem(layout, k, 'before', next);
-        } else {
-          // No section of the group to place it next to (an empty group): only the add endpoint can
-          // put a section into it, although the newest service has dropped it (DESIGN §10).
-          requests.push({ method: 'POST', path: `${base}/section-groups/${g.pathId}/sections`, body: { sectionId: idOfKey(k) } });
-          appendToGroup(layout, g.key, k);
-        }
+        requests.push({ method: 'PATCH', path: `${base}/sections/${idOfKey(k)}`, body: { siteSectionGroupId: g.remote.id } });
+        appendToGroup(layout, g.key, k);
       }
       for (const k of membersBefore.filter((m) => toRemove.has(m))) {
-        // Sorting it next to its group puts it at the top level, as the remove endpoint would.
-        requests.push(sortRequest(base, k, 'after', g.key));
-        placeItem(layout, k, 'after', g.key);
+        requests.push({ method: 'PATCH', path: `${base}/sections/${idOfKey(k)}`, body: { siteSectionGroupId: null } });
+        appendTop(layout, k);
       }
       if (toAdd.length > 0 || toRemove.size > 0) {
         before.sections = pathsOf(g.remote.sections.map(sectionKey));

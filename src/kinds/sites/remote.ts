@@ -1,7 +1,8 @@
 /**
- * The current state of the sites a config names: three lists per site (sections with their site
- * spaces, section groups, share links), read once and shared by the four site kinds. API objects are
- * reduced to the fields the planner compares; unknown fields are ignored, missing ones read as null.
+ * The current state of the sites a config names: two requests per site (its structure — sections
+ * with their site spaces and section groups, in order, in one answer — and its share links), read
+ * once and shared by the four site kinds. API objects are reduced to the fields the planner compares;
+ * unknown fields are ignored, missing ones read as null.
  */
 import { ApiError } from '../../core/errors.js';
 import type { ReadContext } from '../kind.js';
@@ -97,7 +98,7 @@ export function parseSection(raw: unknown): RemoteSection & { sectionGroup: stri
 
 export function parseGroup(raw: unknown): RemoteGroup & { listed: boolean } {
   const o = obj(raw);
-  // Section groups list `sections` (ids) and `children` (sections) (DESIGN §10); either will do.
+  // Section groups list `sections` (section objects, or ids from older answers) and `children`; either will do.
   const ids = Array.isArray(o.sections)
     ? o.sections.map((s) => (typeof s === 'string' ? s : String(obj(s).id)))
     : Array.isArray(o.children)
@@ -108,7 +109,7 @@ export function parseGroup(raw: unknown): RemoteGroup & { listed: boolean } {
 
 export function parseShareLink(raw: unknown): RemoteShareLink {
   const o = obj(raw);
-  // A link is created active (API §3); a missing flag reads as that default.
+  // A link is created active; a missing flag reads as that default.
   return { id: String(o.id), name: str(o.name), active: typeof o.active === 'boolean' ? o.active : true };
 }
 
@@ -155,15 +156,48 @@ export function assembleSite(id: string, sectionsRaw: unknown[], groupsRaw: unkn
   };
 }
 
+/**
+ * The site from its structure (`GET SITE/structure`): the top level in order, each group's children
+ * in order. A site whose spaces sit at its root (`type: siteSpaces`) has no sections. Nested groups
+ * and external links are not modelled yet: a nested group's sections count as members of the
+ * top-level group that holds it.
+ */
+export function structureSite(id: string, structure: unknown, linksRaw: unknown[]): RemoteSite {
+  const o = obj(structure);
+  const items = o.type === 'sections' ? arr(o.structure) : [];
+  const sections: RemoteSection[] = [];
+  const groups: RemoteGroup[] = [];
+  const top: TopItem[] = [];
+  const sectionsIn = (children: unknown[]): string[] =>
+    children.flatMap((c) => {
+      const child = obj(c);
+      if (child.object === 'site-section') {
+        const { sectionGroup: _g, ...s } = parseSection(child);
+        sections.push(s);
+        return [s.id];
+      }
+      return child.object === 'site-section-group' ? sectionsIn(arr(child.children)) : [];
+    });
+  for (const raw of items) {
+    const item = obj(raw);
+    if (item.object === 'site-section') {
+      const { sectionGroup: _g, ...s } = parseSection(item);
+      sections.push(s);
+      top.push({ type: 'section', id: s.id });
+    } else if (item.object === 'site-section-group') {
+      const { listed: _l, ...g } = parseGroup(item);
+      groups.push({ ...g, sections: sectionsIn(arr(item.children)) });
+      top.push({ type: 'group', id: g.id });
+    }
+  }
+  return { id, sections, groups, shareLinks: linksRaw.map(parseShareLink), top };
+}
+
 async function readSite(ctx: Pick<ReadContext, 'org' | 'client'>, site: string): Promise<RemoteSite | null> {
   const base = sitePath(ctx.org, site);
   try {
-    const [sections, groups, links] = await Promise.all([
-      ctx.client.listAll(`${base}/sections`),
-      ctx.client.listAll(`${base}/section-groups`),
-      ctx.client.listAll(`${base}/share-links`),
-    ]);
-    return assembleSite(site, sections, groups, links);
+    const [structure, links] = await Promise.all([ctx.client.request('GET', `${base}/structure`), ctx.client.listAll(`${base}/share-links`)]);
+    return structureSite(site, structure.body, links);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return null;
     throw err;

@@ -1,12 +1,12 @@
 /** A `translations` entry: a translation of a space into a language. */
 import { z } from 'zod';
-import { Id, Instructions } from '../common/fields.js';
+import { Id, Instructions, Language } from '../common/fields.js';
 
 export const Translation = z
   .strictObject({
     id: Id.optional(),
-    source: z.strictObject({ space: Id.describe('The space translated'), language: z.string().min(1).describe('Its language') }),
-    language: z.string().min(1).describe('The target language'),
+    source: z.strictObject({ space: Id.describe('The space translated'), language: Language.describe('Its language') }),
+    language: Language.describe('The target language'),
     instructions: Instructions.optional(),
   })
   .superRefine((value, ctx) => {
