@@ -36,10 +36,10 @@ const cases: Array<{ name: string; config: OrgConfigInput; steps: Row[]; unmanag
     unmanaged: 4,
   },
   {
-    name: 'updates only the differing fields; null clears a description',
+    name: 'updates only the differing fields; null clears a description, sent as "" (the description is a string in the API)',
     config: { collections: [{ title: 'Product', description: null, defaultLevel: 'read', collections: [{ title: 'API', defaultLevel: 'inherit' }] }] },
     steps: [
-      ['collections["Product"]', 'update', 'PATCH /v1/collections/c_prod {"description":null}'],
+      ['collections["Product"]', 'update', 'PATCH /v1/collections/c_prod {"description":""}'],
       ['collections["Product/API"]', 'update', 'PATCH /v1/collections/c_api {"defaultLevel":"inherit"}'],
     ],
     unmanaged: 2,

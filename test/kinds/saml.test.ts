@@ -40,6 +40,14 @@ const cases: Array<{ name: string; config: OrgConfigInput; remote?: RemoteSaml; 
     steps: [['saml["Legacy IdP"]', 'update', 'PATCH /v1/orgs/org_acme/saml/p_old', { label: 'Legacy IdP' }]],
   },
   {
+    name: 'a default team the live service cannot clear (null on a provider that has one) is a problem, and nothing is sent',
+    config: { saml: [{ ...okta, defaultTeam: null }] },
+    steps: [],
+    problems: [
+      'saml["Okta"]: defaultTeam: null would clear the default team ("Engineering"), which the API cannot do; name a team, or remove defaultTeam from the config to leave it unmanaged',
+    ],
+  },
+  {
     name: 'reports a default team that exists nowhere',
     config: { saml: [{ ...okta, defaultTeam: 'Nobody' }] },
     steps: [],

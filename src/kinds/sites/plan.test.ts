@@ -332,7 +332,7 @@ describe('section groups', () => {
     expect(s.before).toEqual({ title: 'Old', icon: null });
   });
 
-  it('adds a section to an existing group by placing it next to a section of the group (sort), and removes by sorting after the group', () => {
+  it('moves a section into a group and out of it by its own update (siteSectionGroupId), not by a sort', () => {
     const current = remote(
       [
         { id: 's1', path: 'a', group: 'g1' },
@@ -344,17 +344,19 @@ describe('section groups', () => {
     const p = plan({ sections: [sec('a'), sec('b'), sec('c')], sectionGroups: [{ title: 'Products', sections: ['a', 'b'] }] }, current);
     const s = step(p, P, 'update');
     expect(s.requests).toEqual([
-      { method: 'PATCH', path: `${BASE}/structure/sort`, body: sortBody(['site-section', 's2'], 'after', ['site-section', 's1']) },
-      { method: 'PATCH', path: `${BASE}/structure/sort`, body: sortBody(['site-section', 's3'], 'after', ['site-section-group', 'g1']) },
+      { method: 'PATCH', path: `${BASE}/sections/s2`, body: { siteSectionGroupId: 'g1' } },
+      { method: 'PATCH', path: `${BASE}/sections/s3`, body: { siteSectionGroupId: null } },
     ]);
     expect(s.before).toEqual({ sections: ['a', 'c'] });
     expect(s.after).toEqual({ sections: ['a', 'b'] });
     expect(summary(p)).toEqual([`update ${P}`]);
   });
 
-  it('adds to an empty group with the add endpoint (the only way into an empty group)', () => {
+  it('moves a section into an empty group by its own update; no group-sections endpoint is used', () => {
     const p = plan({ sections: [sec('a')], sectionGroups: [{ title: 'Products', sections: ['a'] }] }, remote([{ id: 's1', path: 'a' }], [{ id: 'g1', title: 'Products' }]));
-    expect(step(p, P, 'update').requests).toEqual([{ method: 'POST', path: `${BASE}/section-groups/g1/sections`, body: { sectionId: 's1' } }]);
+    expect(step(p, P, 'update').requests).toEqual([{ method: 'PATCH', path: `${BASE}/sections/s1`, body: { siteSectionGroupId: 'g1' } }]);
+    const all = Object.values(p).flatMap((kp) => kp.steps.flatMap((st) => st.requests.map((r) => r.path)));
+    expect(all.filter((path) => /section-groups\/[^/]+\/sections/.test(path))).toEqual([]);
   });
 
   it('a group without a sections list manages its title only', () => {
@@ -528,9 +530,13 @@ describe('planSites and the modules', () => {
     expect(shareLinksModule.plan(c, r).steps.map((s) => s.kind)).toEqual(['shareLinks']);
   });
 
-  it('reads each site once, with the three lists, however many modules ask', async () => {
+  it('reads each site once, with its structure and its share links, however many modules ask', async () => {
     const calls: string[] = [];
     const client = {
+      request: async (_method: string, path: string) => {
+        calls.push(path);
+        return { status: 200, headers: {}, body: { type: 'sections', structure: [] } };
+      },
       listAll: async (path: string) => {
         calls.push(path);
         return [];
@@ -540,7 +546,7 @@ describe('planSites and the modules', () => {
     const results = await Promise.all([sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule].map((m) => m.read(readCtx)));
     expect(results[0].sites.map((s) => s.id)).toEqual(['site_docs', 'site_internal']);
     expect(calls.sort()).toEqual(
-      ['site_docs', 'site_internal'].flatMap((s) => ['sections', 'section-groups', 'share-links'].map((l) => `/v1/orgs/org_acme/sites/${s}/${l}`)).sort(),
+      ['site_docs', 'site_internal'].flatMap((s) => ['structure', 'share-links'].map((l) => `/v1/orgs/org_acme/sites/${s}/${l}`)).sort(),
     );
   });
 });

@@ -9,30 +9,39 @@
  * do not depend on timing. The plan simulates all of it on a Layout and the sort step holds the
  * fewest moves from that simulated order to the desired one.
  */
-import type { SectionGroupT, SectionT, ShareLinkT, SiteSpaceT, SiteT } from './schema.js';
-import { fingerprint } from '../../core/json.js';
-import type { FieldChange, JsonObject, JsonValue, Kind, PlanProblem, RequestSpec } from '../../model/step.js';
-import { collisionMessage, compact, diffFields, keyCollisions, matchResources, sameJson } from '../common/match.js';
-import type { DraftStep, KindPlan, PlanContext } from '../kind.js';
-import { key, ref } from '../../model/address.js';
-import {
-  appendToGroup,
-  appendTop,
-  cloneLayout,
-  createGroup,
-  deleteGroup,
-  deleteSection,
-  groupKey,
-  idOfKey,
-  isGroupKey,
-  type ItemKey,
-  type Layout,
-  layoutOf,
-  sectionKey,
-} from './layout.js';
-import { sortMoves } from './order.js';
+import { ref } from '../../model/address.js';
+import type { JsonObject, Kind, PlanProblem, RequestSpec } from '../../model/step.js';
+import { collisionMessage, compact, diffFields, keyCollisions, matchResources } from '../common/match.js';
 import { deleteAddresses } from '../common/skeleton.js';
-import { type RemoteGroup, type RemoteSection, type RemoteShareLink, type RemoteSite, type RemoteSiteSpace, type SitesRemote, sitePath } from './remote.js';
+import type { PlanContext } from '../kind.js';
+import { groupAddress, sectionAddress, siteAddress } from './addresses.js';
+import { appendToGroup, appendTop, cloneLayout, createGroup, deleteGroup, deleteSection, groupKey, idOfKey, isGroupKey, layoutOf, sectionKey, type ItemKey, type Layout } from './layout.js';
+import { pathCycle, pathNeed } from './paths.js';
+import { sitePath, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
+import type { SectionT, SiteT } from './schema.js';
+import { planShareLinks } from './share-links.js';
+import { planSiteSpaces } from './site-spaces.js';
+import {
+  differing,
+  emptySitePlans,
+  enc,
+  GROUP_FIELDS,
+  handle,
+  normalGroup,
+  normalSection,
+  pick,
+  SECTION_FIELDS,
+  SITE_KINDS,
+  siteContext,
+  type GroupEntry,
+  type SectionEntry,
+  type SitePlans,
+} from './steps.js';
+import { planStructure } from './structure.js';
+
+export { SITE_KINDS, type SiteKind, type SitePlans } from './steps.js';
+export { groupAddress, sectionAddress, shareLinkAddress, siteAddress, siteSpaceAddress, siteSpacesOrderAddress, structureAddress } from './addresses.js';
+export { pathCycle, pathNeed } from './paths.js';
 
 /**
  * A section is created in two requests: POST (the API makes a path from the title) then PATCH (the
@@ -56,129 +65,6 @@ function adoptHalfCreatedSections(
   }
 }
 
-export const SITE_KINDS = ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks'] as const;
-export type SiteKind = (typeof SITE_KINDS)[number];
-export type SitePlans = Record<SiteKind, KindPlan>;
-
-export function emptySitePlans(): SitePlans {
-  const one = (): KindPlan => ({ steps: [], unmanaged: 0, remoteCount: 0, problems: [], fingerprints: {} });
-  return { sections: one(), siteSpaces: one(), sectionGroups: one(), shareLinks: one() };
-}
-
-/** The address of a site and of the things in it (COMMON "Addresses"). */
-export const siteAddress = (site: string): string => `sites${key(site)}`;
-export const sectionAddress = (site: string, path: string): string => `${siteAddress(site)}.sections${key(path)}`;
-export const siteSpaceAddress = (site: string, path: string, space: string): string => `${sectionAddress(site, path)}.siteSpaces${key(space)}`;
-export const siteSpacesOrderAddress = (site: string, path: string): string => `${sectionAddress(site, path)}.siteSpaces`;
-export const groupAddress = (site: string, title: string): string => `${siteAddress(site)}.sectionGroups${key(title)}`;
-export const shareLinkAddress = (site: string, name: string): string => `${siteAddress(site)}.shareLinks${key(name)}`;
-export const structureAddress = (site: string): string => `${siteAddress(site)}.structure`;
-
-const enc = encodeURIComponent;
-
-/** How a request names a resource: its id, or the ref to the step creating it (apply encodes refs in paths). */
-interface Handle {
-  /** For bodies: the id or the ref token. */
-  id: string;
-  /** For paths. */
-  pathId: string;
-}
-
-function handle(org: string, address: string, remoteId: string | undefined): Handle {
-  if (remoteId !== undefined) return { id: remoteId, pathId: enc(remoteId) };
-  const r = ref(org, address);
-  return { id: r, pathId: r };
-}
-
-interface SectionEntry extends Handle {
-  cfg: SectionT;
-  remote?: RemoteSection;
-  address: string;
-  key: ItemKey;
-}
-
-interface GroupEntry extends Handle {
-  cfg: SectionGroupT;
-  remote?: RemoteGroup;
-  address: string;
-  key: ItemKey;
-  /** The sections the config lists (resolved), when it lists them. */
-  members?: ItemKey[];
-}
-
-/** The fields of a remote object that the config can manage, absent ones as null. */
-function pick(remote: object, fields: readonly string[]): JsonObject {
-  const out: JsonObject = {};
-  for (const f of fields) out[f] = ((remote as Record<string, unknown>)[f] ?? null) as JsonValue;
-  return out;
-}
-
-/** The desired fields that differ from the remote ones: `before` and `after` of an update. */
-function differing(current: JsonObject, desired: JsonObject): { before: JsonObject; after: JsonObject } {
-  const before: JsonObject = {};
-  const after: JsonObject = {};
-  for (const [f, v] of Object.entries(desired)) {
-    if (!sameJson(current[f] ?? null, v)) {
-      before[f] = current[f] ?? null;
-      after[f] = v;
-    }
-  }
-  return { before, after };
-}
-
-const SECTION_FIELDS = ['title', 'path', 'description', 'icon', 'condition'] as const;
-const SITE_SPACE_FIELDS = ['path', 'condition'] as const;
-const GROUP_FIELDS = ['title', 'icon'] as const;
-
-const normalSection = (r: RemoteSection): JsonObject => ({ id: r.id, ...pick(r, SECTION_FIELDS) });
-const normalSiteSpace = (r: RemoteSiteSpace): JsonObject => ({ id: r.id, space: r.space, ...pick(r, SITE_SPACE_FIELDS) });
-const normalGroup = (r: RemoteGroup): JsonObject => ({ id: r.id, title: r.title, icon: r.icon, sections: r.sections });
-const normalLink = (r: RemoteShareLink): JsonObject => ({ id: r.id, name: r.name, active: r.active });
-
-
-function sortRequest(base: string, item: ItemKey | string, where: 'before' | 'after', target: ItemKey | string, siteSpace = false): RequestSpec {
-  const ref = (k: string) =>
-    siteSpace ? { type: 'site-space', id: k } : { type: isGroupKey(k) ? 'site-section-group' : 'site-section', id: idOfKey(k) };
-  return { method: 'PATCH', path: `${base}/structure/sort`, body: { item: ref(item), position: { [where]: ref(target) } } };
-}
-
-/**
- * Paths are unique within a site (sections) and within a section (site spaces): a step that gives a
- * path must wait for the step that frees it (the holder's rename or delete). `holders` maps a path to
- * the step address (with its action) of whoever frees it; `renames` maps each renaming step to the
- * path it takes, to leave out a need that would close a cycle (a swap of paths, which no order of
- * single renames can do; apply then reports the API's refusal).
- */
-export function pathNeed(
-  self: string,
-  path: string,
-  holders: ReadonlyMap<string, { step: string; takes?: string }>,
-): string[] {
-  const first = holders.get(path);
-  if (!first || first.step.startsWith(`${self}:`)) return [];
-  // Follow the chain of renames from the holder: reaching this step again would be a cycle.
-  const seen = new Set<string>();
-  for (let h: { step: string; takes?: string } | undefined = first; h?.takes !== undefined; h = holders.get(h.takes)) {
-    if (h.step.startsWith(`${self}:`) || seen.has(h.step)) return [];
-    seen.add(h.step);
-  }
-  return [first.step];
-}
-
-/**
- * The steps of a cycle of path renames through `self` (A takes B's path, B takes A's: a swap), in
- * chain order without `self`; undefined when taking `path` closes no cycle.
- */
-export function pathCycle(self: string, path: string, holders: ReadonlyMap<string, { step: string; takes?: string }>): string[] | undefined {
-  const chain: string[] = [];
-  for (let h = holders.get(path); h !== undefined; h = h.takes === undefined ? undefined : holders.get(h.takes)) {
-    if (h.step.startsWith(`${self}:`)) return chain;
-    if (chain.includes(h.step) || h.takes === undefined) return undefined;
-    chain.push(h.step);
-  }
-  return undefined;
-}
-
 export interface SiteInput {
   org: string;
   site: SiteT;
@@ -189,14 +75,9 @@ export interface SiteInput {
 /** Every step of one existing site. */
 export function planSite(input: SiteInput): SitePlans {
   const { org, site, remote, prunes } = input;
-  const out = emptySitePlans();
   const base = sitePath(org, site.id);
-  const problem = (kind: SiteKind, address: string, message: string) => out[kind].problems.push({ org, address, message });
-  const push = (step: DraftStep, remoteObject: JsonObject | null) => {
-    const kp = out[step.kind as SiteKind];
-    kp.steps.push(step);
-    if (!(step.address in kp.fingerprints)) kp.fingerprints[step.address] = fingerprint(remoteObject);
-  };
+  const ctx = siteContext(org, site, remote, base, prunes);
+  const { out, push, problem } = ctx;
 
   out.sections.remoteCount = remote.sections.length;
   out.siteSpaces.remoteCount = remote.sections.reduce((n, s) => n + s.siteSpaces.length, 0);
@@ -329,36 +210,8 @@ export function planSite(input: SiteInput): SitePlans {
   const chainNeeds = new Map<string, string[]>();
   createChain.forEach((e, i) => chainNeeds.set(e.address, i > 0 ? [`${createChain[i - 1].address}:create`] : []));
 
-  // ---- site spaces: what each section should hold ------------------------------------------------
-  interface SpacesPlan {
-    entry: SectionEntry;
-    desired: SiteSpaceT[];
-    wholeTruth: boolean;
-    pairs: Array<{ desired: SiteSpaceT; remote?: RemoteSiteSpace }>;
-    deletes: Array<{ remote: RemoteSiteSpace; address: string }>;
-  }
-  const spacesPlans: SpacesPlan[] = sections.map((entry) => {
-    const listed = entry.cfg.siteSpaces;
-    // The section's own space is part of it, first unless the list places it elsewhere.
-    const desired = listed === undefined ? [{ space: entry.cfg.space }] : listed.some((x) => x.space === entry.cfg.space) ? listed : [{ space: entry.cfg.space }, ...listed];
-    // With `prune: [siteSpaces]` a section without a list holds its own space only.
-    const wholeTruth = listed !== undefined || prunes('siteSpaces');
-    const m = matchResources(desired, entry.remote?.siteSpaces ?? [], {
-      desiredKey: (x) => x.space,
-      remoteKey: (r) => r.space,
-      remoteId: (r) => r.id,
-      desiredId: (x) => x.id,
-    });
-    const addressFor = deleteAddresses(
-      (k) => siteSpaceAddress(site.id, entry.cfg.path, k),
-      desired.map((x) => siteSpaceAddress(site.id, entry.cfg.path, x.space)),
-    );
-    const deletes = wholeTruth
-      ? m.unmatched.map((r) => ({ remote: r, address: addressFor(r.space, r.id) }))
-      : [];
-    if (!wholeTruth) out.siteSpaces.unmanaged += m.unmatched.length;
-    return { entry, desired, wholeTruth, pairs: m.pairs, deletes };
-  });
+  // ---- site spaces ----------------------------------------------------------------------------------
+  planSiteSpaces(ctx, sections);
 
   // ---- section steps ---------------------------------------------------------------------------------
   const sectionPathHolders = new Map<string, { step: string; takes?: string }>();
@@ -454,142 +307,6 @@ export function planSite(input: SiteInput): SitePlans {
         remoteId: r.id,
       },
       normalSection(r),
-    );
-  }
-
-  // ---- site-space steps and the order of each section's site spaces ------------------------------
-  for (const sp of spacesPlans) {
-    const e = sp.entry;
-    const sectionNeeds = e.remote ? [] : [`${e.address}:create`];
-    const ownKey = e.remote ? undefined : ref(org, e.address, 'siteSpaces.0.id');
-    const keyOfSpace = new Map<string, string>(); // space id → site-space id or ref, for the sort
-    const createdKeys: string[] = [];
-    const stepAddresses: string[] = [];
-    let previousCreate: string | undefined;
-    const holders = new Map<string, { step: string; takes?: string }>();
-    for (const { desired: d, remote: r } of sp.pairs) {
-      if (r?.path && d.path !== undefined && d.path !== r.path) {
-        holders.set(r.path, { step: `${siteSpaceAddress(site.id, e.cfg.path, d.space)}:update`, takes: d.path });
-      }
-    }
-    for (const d of sp.deletes) if (d.remote.path) holders.set(d.remote.path, { step: `${d.address}:delete` });
-    const remoteIdAtPath = new Map<string, string>();
-    for (const { remote: r } of sp.pairs) if (r?.path) remoteIdAtPath.set(r.path, r.id);
-    for (const { desired: d, remote: r } of sp.pairs) {
-      const address = siteSpaceAddress(site.id, e.cfg.path, d.space);
-      const wanted = compact({ path: d.path, condition: d.condition }) as JsonObject;
-      let pathNeeds = d.path !== undefined && d.path !== r?.path ? pathNeed(address, d.path, holders) : [];
-      // A swap (or rotation) of paths: no order of single renames works. The first step of the cycle
-      // (by address) parks the holder of its path on a temporary path, then takes the path; the
-      // others wait for their holders as usual, and the holder ends on its own path last.
-      const updateRequests: RequestSpec[] = [];
-      const cycle = r && d.path !== undefined && d.path !== r.path ? pathCycle(address, d.path, holders) : undefined;
-      if (cycle && cycle.length > 0 && d.path !== undefined) {
-        if (cycle.every((step) => `${address}:update` < step)) {
-          const holderId = remoteIdAtPath.get(d.path) as string;
-          updateRequests.push({ method: 'PATCH', path: `${base}/site-spaces/${enc(holderId)}`, body: { path: `docplane-swap-${holderId}`.slice(0, 100) } });
-        } else pathNeeds = [cycle[0]];
-      }
-      if (r) {
-        keyOfSpace.set(d.space, r.id);
-        const { before, after } = differing(pick(r, SITE_SPACE_FIELDS), wanted);
-        if (Object.keys(after).length === 0) continue;
-        stepAddresses.push(address);
-        updateRequests.push({ method: 'PATCH', path: `${base}/site-spaces/${enc(r.id)}`, body: after });
-        push(
-          {
-            address,
-            kind: 'siteSpaces',
-            action: 'update',
-            before,
-            after,
-            changes: diffFields(before, after),
-            requests: updateRequests,
-            needs: pathNeeds,
-            remoteId: r.id,
-          },
-          normalSiteSpace(r),
-        );
-        continue;
-      }
-      if (ownKey !== undefined && d.space === e.cfg.space) {
-        keyOfSpace.set(d.space, ownKey); // made, and set up, by the section's create
-        continue;
-      }
-      const own = ref(org, address);
-      keyOfSpace.set(d.space, own);
-      createdKeys.push(own);
-      stepAddresses.push(address);
-      const requests: RequestSpec[] = [
-        {
-          method: 'POST',
-          path: `${base}/site-spaces`,
-          body: { spaceId: d.space, sectionId: e.id },
-          capture: true,
-          lookup: { path: `${base}/site-spaces`, match: { 'space.id': d.space, section: e.id } },
-        },
-      ];
-      if (Object.keys(wanted).length > 0) requests.push({ method: 'PATCH', path: `${base}/site-spaces/${own}`, body: wanted });
-      const after = { space: d.space, ...wanted };
-      push(
-        {
-          address,
-          kind: 'siteSpaces',
-          action: 'create',
-          before: null,
-          after,
-          changes: diffFields({}, after),
-          requests,
-          // Adds in a section are chained: each is appended, so the order they leave is known.
-          needs: [...sectionNeeds, ...(previousCreate ? [`${previousCreate}:create`] : []), ...pathNeeds],
-        },
-        null,
-      );
-      previousCreate = address;
-    }
-    for (const d of sp.deletes) {
-      stepAddresses.push(d.address);
-      const before = pick(d.remote, SITE_SPACE_FIELDS);
-      push(
-        {
-          address: d.address,
-          kind: 'siteSpaces',
-          action: 'delete',
-          before: { space: d.remote.space, ...before },
-          after: null,
-          changes: diffFields({ space: d.remote.space, ...before }, {}),
-          requests: [{ method: 'DELETE', path: `${base}/site-spaces/${enc(d.remote.id)}` }],
-          needs: [],
-          remoteId: d.remote.id,
-        },
-        normalSiteSpace(d.remote),
-      );
-    }
-
-    if (!sp.wholeTruth) continue;
-    const deleted = new Set(sp.deletes.map((d) => d.remote.id));
-    const current = [...(e.remote ? e.remote.siteSpaces.map((r) => r.id).filter((id) => !deleted.has(id)) : [ownKey as string]), ...createdKeys];
-    const desired = sp.desired.map((d) => keyOfSpace.get(d.space) as string);
-    if (sameJson(current, desired)) continue;
-    const spaceOf = new Map([...keyOfSpace].map(([space, k]) => [k, space]));
-    const address = siteSpacesOrderAddress(site.id, e.cfg.path);
-    const before = { order: current.map((k) => spaceOf.get(k) ?? k) };
-    const after = { order: desired.map((k) => spaceOf.get(k) ?? k) };
-    push(
-      {
-        address,
-        kind: 'siteSpaces',
-        action: 'sort',
-        before,
-        after,
-        changes: diffFields(before, after),
-        requests: sortMoves(current, desired).map((m) =>
-          m.after !== undefined ? sortRequest(base, m.item, 'after', m.after, true) : sortRequest(base, m.item, 'before', m.before as string, true),
-        ),
-        needs: [e.address, ...stepAddresses],
-        ...(e.remote ? { remoteId: e.remote.id } : {}),
-      },
-      e.remote ? { section: e.remote.id, siteSpaces: e.remote.siteSpaces.map((r) => r.id) } : null,
     );
   }
 
@@ -699,133 +416,23 @@ export function planSite(input: SiteInput): SitePlans {
   }
 
   // ---- the structure order ---------------------------------------------------------------------------
-  planStructure();
-
-  // ---- share links -----------------------------------------------------------------------------------
-  planShareLinks();
-
-  return out;
-
-  function planStructure(): void {
-    if (rank.size === 0) return;
-    const byRank = (a: ItemKey, b: ItemKey) => (rank.get(a) as number) - (rank.get(b) as number);
-    const containers: Array<{ group?: ItemKey; items: ItemKey[] }> = [
-      { items: layout.top },
-      ...layout.top.filter(isGroupKey).map((g) => ({ group: g, items: layout.groups.get(g) ?? [] })),
-    ];
-    const requests: RequestSpec[] = [];
-    const before: JsonObject = { order: [] };
-    const after: JsonObject = { order: [] };
-    const labelItem = (k: ItemKey): string => {
-      const g = groupByKey.get(k);
-      if (g) return `sectionGroups${key(g.cfg.title)}`;
-      return `sections${key(labelOf.get(k) ?? idOfKey(k))}`;
-    };
-    const titleOfGroup = (k: ItemKey) => groupByKey.get(k)?.cfg.title ?? remote.groups.find((r) => groupKey(r.id) === k)?.title ?? idOfKey(k);
-    for (const c of containers) {
-      const current = c.items.filter((k) => rank.has(k));
-      const desired = [...current].sort(byRank);
-      if (!c.group) {
-        before.order = current.map(labelItem);
-        after.order = desired.map(labelItem);
-      } else if (current.length > 0) {
-        ((before.groups ??= {}) as JsonObject)[titleOfGroup(c.group)] = current.map((k) => labelOf.get(k) ?? idOfKey(k));
-        ((after.groups ??= {}) as JsonObject)[titleOfGroup(c.group)] = desired.map((k) => labelOf.get(k) ?? idOfKey(k));
-      }
-      for (const m of sortMoves(current, desired)) {
-        requests.push(m.after !== undefined ? sortRequest(base, m.item, 'after', m.after) : sortRequest(base, m.item, 'before', m.before as ItemKey));
-      }
-    }
-    if (requests.length === 0) return;
-    const touched = [
+  planStructure(ctx, {
+    layout,
+    rank,
+    labelOf,
+    groupByKey,
+    touched: [
       ...sections.map((e) => e.address),
       ...sectionDeleteAddress.values(),
       ...groups.map((g) => g.address),
       ...out.sectionGroups.steps.filter((s) => s.action === 'delete').map((s) => s.address),
-    ];
-    const changes: FieldChange[] = diffFields(before, after);
-    push(
-      {
-        address: structureAddress(site.id),
-        kind: 'sections',
-        action: 'sort',
-        before,
-        after,
-        changes,
-        requests,
-        needs: [...new Set(touched)],
-        notes:
-          touched.length > 0 && out.sections.steps.length + out.sectionGroups.steps.length > 0
-            ? ['before: the order as the earlier steps of this plan leave it (created sections and groups come last)']
-            : undefined,
-      },
-      { top: remote.top.map((t) => `${t.type}:${t.id}`), groups: Object.fromEntries(remote.groups.map((g) => [g.id, g.sections])) },
-    );
-  }
+    ],
+  });
 
-  function planShareLinks(): void {
-    const lm = matchResources(site.shareLinks ?? [], remote.shareLinks, {
-      desiredKey: (l: ShareLinkT) => l.name,
-      remoteKey: (r) => r.name ?? r.id,
-      remoteId: (r) => r.id,
-      desiredId: (l) => l.id,
-      renamedFrom: (l) => l.renamedFrom,
-    });
-    if (!prunes('shareLinks')) {
-      for (const { desired: l } of keyCollisions(lm, { desiredKey: (x: ShareLinkT) => x.name, remoteKey: (x) => x.name ?? x.id })) {
-        out.shareLinks.problems.push({ org, address: shareLinkAddress(site.id, l.name), message: collisionMessage('share links', l.name, 'shareLinks') });
-      }
-    }
-    for (const { desired: l, remote: r } of lm.pairs) {
-      const address = shareLinkAddress(site.id, l.name);
-      if (!r) {
-        const requests: RequestSpec[] = [
-          { method: 'POST', path: `${base}/share-links`, body: { name: l.name }, capture: true, lookup: { path: `${base}/share-links`, match: { name: l.name } } },
-        ];
-        // A link is created active; an inactive one is switched off right after.
-        if (l.active === false) requests.push({ method: 'PATCH', path: `${base}/share-links/${ref(org, address)}`, body: { active: false } });
-        const after = compact({ name: l.name, active: l.active }) as JsonObject;
-        push({ address, kind: 'shareLinks', action: 'create', before: null, after, changes: diffFields({}, after), requests, needs: [] }, null);
-        continue;
-      }
-      const { before, after } = differing({ name: r.name, active: r.active }, compact({ name: l.name, active: l.active }) as JsonObject);
-      if (Object.keys(after).length === 0) continue;
-      push(
-        {
-          address,
-          kind: 'shareLinks',
-          action: 'update',
-          before,
-          after,
-          changes: diffFields(before, after),
-          requests: [{ method: 'PATCH', path: `${base}/share-links/${enc(r.id)}`, body: after }],
-          needs: [],
-          remoteId: r.id,
-        },
-        normalLink(r),
-      );
-    }
-    const deletes = site.shareLinks !== undefined && prunes('shareLinks') ? lm.unmatched : [];
-    out.shareLinks.unmanaged = lm.unmatched.length - deletes.length;
-    const addressFor = deleteAddresses((k) => shareLinkAddress(site.id, k));
-    for (const r of deletes) {
-      const before = { name: r.name, active: r.active };
-      push(
-        {
-          address: addressFor(r.name ?? r.id, r.id),
-          kind: 'shareLinks',
-          action: 'delete',
-          before,
-          after: null,
-          changes: diffFields(before, {}),
-          requests: [{ method: 'DELETE', path: `${base}/share-links/${enc(r.id)}` }],
-          needs: [],
-          remoteId: r.id,
-        },
-        normalLink(r),
-      );
-    }
-  }
+  // ---- share links -----------------------------------------------------------------------------------
+  planShareLinks(ctx);
+
+  return out;
 }
 
 /** Every site of an organization's config: missing sites are problems, the others planned. */

@@ -1,0 +1,74 @@
+/** The share links of a site. */
+import { ref } from '../../model/address.js';
+import type { JsonObject, RequestSpec } from '../../model/step.js';
+import { collisionMessage, compact, diffFields, keyCollisions, matchResources } from '../common/match.js';
+import { deleteAddresses } from '../common/skeleton.js';
+import { shareLinkAddress } from './addresses.js';
+import type { ShareLinkT } from './schema.js';
+import { differing, enc, normalLink, type SiteContext } from './steps.js';
+
+/** Share links: by name, created active (an inactive one is switched off right after). */
+export function planShareLinks(ctx: SiteContext): void {
+  const { org, site, remote, base, prunes, out, push } = ctx;
+  const lm = matchResources(site.shareLinks ?? [], remote.shareLinks, {
+    desiredKey: (l: ShareLinkT) => l.name,
+    remoteKey: (r) => r.name ?? r.id,
+    remoteId: (r) => r.id,
+    desiredId: (l) => l.id,
+    renamedFrom: (l) => l.renamedFrom,
+  });
+  if (!prunes('shareLinks')) {
+    for (const { desired: l } of keyCollisions(lm, { desiredKey: (x: ShareLinkT) => x.name, remoteKey: (x) => x.name ?? x.id })) {
+      out.shareLinks.problems.push({ org, address: shareLinkAddress(site.id, l.name), message: collisionMessage('share links', l.name, 'shareLinks') });
+    }
+  }
+  for (const { desired: l, remote: r } of lm.pairs) {
+    const address = shareLinkAddress(site.id, l.name);
+    if (!r) {
+      const requests: RequestSpec[] = [
+        { method: 'POST', path: `${base}/share-links`, body: { name: l.name }, capture: true, lookup: { path: `${base}/share-links`, match: { name: l.name } } },
+      ];
+      // A link is created active; an inactive one is switched off right after.
+      if (l.active === false) requests.push({ method: 'PATCH', path: `${base}/share-links/${ref(org, address)}`, body: { active: false } });
+      const after = compact({ name: l.name, active: l.active }) as JsonObject;
+      push({ address, kind: 'shareLinks', action: 'create', before: null, after, changes: diffFields({}, after), requests, needs: [] }, null);
+      continue;
+    }
+    const { before, after } = differing({ name: r.name, active: r.active }, compact({ name: l.name, active: l.active }) as JsonObject);
+    if (Object.keys(after).length === 0) continue;
+    push(
+      {
+        address,
+        kind: 'shareLinks',
+        action: 'update',
+        before,
+        after,
+        changes: diffFields(before, after),
+        requests: [{ method: 'PATCH', path: `${base}/share-links/${enc(r.id)}`, body: after }],
+        needs: [],
+        remoteId: r.id,
+      },
+      normalLink(r),
+    );
+  }
+  const deletes = site.shareLinks !== undefined && prunes('shareLinks') ? lm.unmatched : [];
+  out.shareLinks.unmanaged = lm.unmatched.length - deletes.length;
+  const addressFor = deleteAddresses((k) => shareLinkAddress(site.id, k));
+  for (const r of deletes) {
+    const before = { name: r.name, active: r.active };
+    push(
+      {
+        address: addressFor(r.name ?? r.id, r.id),
+        kind: 'shareLinks',
+        action: 'delete',
+        before,
+        after: null,
+        changes: diffFields(before, {}),
+        requests: [{ method: 'DELETE', path: `${base}/share-links/${enc(r.id)}` }],
+        needs: [],
+        remoteId: r.id,
+      },
+      normalLink(r),
+    );
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * What the parts of a site's plan share: the plans per site kind, how a request names a resource
+ * (its id, or a ref to the step creating it), the entries of sections and groups, the fields compared,
+ * and the context of one site.
+ */
+import { fingerprint } from '../../core/json.js';
+import { ref } from '../../model/address.js';
+import type { JsonObject, JsonValue, Kind, RequestSpec } from '../../model/step.js';
+import { sameJson } from '../common/match.js';
+import type { DraftStep, KindPlan } from '../kind.js';
+import { idOfKey, isGroupKey, type ItemKey } from './layout.js';
+import type { RemoteGroup, RemoteSection, RemoteShareLink, RemoteSite, RemoteSiteSpace } from './remote.js';
+import type { SectionGroupT, SectionT, SiteT } from './schema.js';
+
+export const SITE_KINDS = ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks'] as const;
+export type SiteKind = (typeof SITE_KINDS)[number];
+export type SitePlans = Record<SiteKind, KindPlan>;
+
+export function emptySitePlans(): SitePlans {
+  const one = (): KindPlan => ({ steps: [], unmanaged: 0, remoteCount: 0, problems: [], fingerprints: {} });
+  return { sections: one(), siteSpaces: one(), sectionGroups: one(), shareLinks: one() };
+}
+
+export const enc = encodeURIComponent;
+
+/** How a request names a resource: its id, or the ref to the step creating it (apply encodes refs in paths). */
+export interface Handle {
+  /** For bodies: the id or the ref token. */
+  id: string;
+  /** For paths. */
+  pathId: string;
+}
+
+export function handle(org: string, address: string, remoteId: string | undefined): Handle {
+  if (remoteId !== undefined) return { id: remoteId, pathId: enc(remoteId) };
+  const r = ref(org, address);
+  return { id: r, pathId: r };
+}
+
+export interface SectionEntry extends Handle {
+  cfg: SectionT;
+  remote?: RemoteSection;
+  address: string;
+  key: ItemKey;
+}
+
+export interface GroupEntry extends Handle {
+  cfg: SectionGroupT;
+  remote?: RemoteGroup;
+  address: string;
+  key: ItemKey;
+  /** The sections the config lists (resolved), when it lists them. */
+  members?: ItemKey[];
+}
+
+/** The fields of a remote object that the config can manage, absent ones as null. */
+export function pick(remote: object, fields: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const f of fields) out[f] = ((remote as Record<string, unknown>)[f] ?? null) as JsonValue;
+  return out;
+}
+
+/** The desired fields that differ from the remote ones: `before` and `after` of an update. */
+export function differing(current: JsonObject, desired: JsonObject): { before: JsonObject; after: JsonObject } {
+  const before: JsonObject = {};
+  const after: JsonObject = {};
+  for (const [f, v] of Object.entries(desired)) {
+    if (!sameJson(current[f] ?? null, v)) {
+      before[f] = current[f] ?? null;
+      after[f] = v;
+    }
+  }
+  return { before, after };
+}
+
+export const SECTION_FIELDS = ['title', 'path', 'description', 'icon', 'condition'] as const;
+export const SITE_SPACE_FIELDS = ['path', 'condition'] as const;
+export const GROUP_FIELDS = ['title', 'icon'] as const;
+
+export const normalSection = (r: RemoteSection): JsonObject => ({ id: r.id, ...pick(r, SECTION_FIELDS) });
+export const normalSiteSpace = (r: RemoteSiteSpace): JsonObject => ({ id: r.id, space: r.space, ...pick(r, SITE_SPACE_FIELDS) });
+export const normalGroup = (r: RemoteGroup): JsonObject => ({ id: r.id, title: r.title, icon: r.icon, sections: r.sections });
+export const normalLink = (r: RemoteShareLink): JsonObject => ({ id: r.id, name: r.name, active: r.active });
+
+/** A `PATCH SITE/structure/sort` request: `item` before or after `target`. */
+export function sortRequest(base: string, item: ItemKey | string, where: 'before' | 'after', target: ItemKey | string, siteSpace = false): RequestSpec {
+  const ref = (k: string) =>
+    siteSpace ? { type: 'site-space', id: k } : { type: isGroupKey(k) ? 'site-section-group' : 'site-section', id: idOfKey(k) };
+  return { method: 'PATCH', path: `${base}/structure/sort`, body: { item: ref(item), position: { [where]: ref(target) } } };
+}
+
+
+/** One site being planned: where its requests go, and where its steps and problems land. */
+export interface SiteContext {
+  org: string;
+  site: SiteT;
+  remote: RemoteSite;
+  /** The site's API path. */
+  base: string;
+  prunes(kind: Kind): boolean;
+  out: SitePlans;
+  /** Adds a step to its kind's plan, with the fingerprint of the remote object it reads. */
+  push(step: DraftStep, remoteObject: JsonObject | null): void;
+  problem(kind: SiteKind, address: string, message: string): void;
+}
+
+export function siteContext(org: string, site: SiteT, remote: RemoteSite, base: string, prunes: (kind: Kind) => boolean): SiteContext {
+  const out = emptySitePlans();
+  return {
+    org,
+    site,
+    remote,
+    base,
+    prunes,
+    out,
+    push(step, remoteObject) {
+      const kp = out[step.kind as SiteKind];
+      kp.steps.push(step);
+      if (!(step.address in kp.fingerprints)) kp.fingerprints[step.address] = fingerprint(remoteObject);
+    },
+    problem: (kind, address, message) => out[kind].problems.push({ org, address, message }),
+  };
+}

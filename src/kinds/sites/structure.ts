@@ -1,0 +1,75 @@
+/** The order of a site's structure: one sort step holding the fewest moves. */
+import { key } from '../../model/address.js';
+import type { FieldChange, JsonObject, RequestSpec } from '../../model/step.js';
+import { diffFields } from '../common/match.js';
+import { structureAddress } from './addresses.js';
+import { groupKey, idOfKey, isGroupKey, type ItemKey, type Layout } from './layout.js';
+import { sortMoves } from './order.js';
+import { sortRequest, type GroupEntry, type SiteContext } from './steps.js';
+
+/** The inputs of the structure sort: the order the earlier steps leave, and the order wanted. */
+export interface StructureInput {
+  /** The structure as the earlier steps of the plan leave it. */
+  layout: Layout;
+  /** The wanted position of every managed item. */
+  rank: ReadonlyMap<ItemKey, number>;
+  labelOf: ReadonlyMap<ItemKey, string>;
+  groupByKey: ReadonlyMap<ItemKey, GroupEntry>;
+  /** Addresses of the steps that change the structure (the sort waits for them). */
+  touched: readonly string[];
+}
+
+/** The fewest `structure/sort` moves from the order the earlier steps leave to the wanted one, in one step. */
+export function planStructure(ctx: SiteContext, input: StructureInput): void {
+  const { site, remote, base, out, push } = ctx;
+  const { layout, rank, labelOf, groupByKey } = input;
+  if (rank.size === 0) return;
+  const byRank = (a: ItemKey, b: ItemKey) => (rank.get(a) as number) - (rank.get(b) as number);
+  const containers: Array<{ group?: ItemKey; items: ItemKey[] }> = [
+    { items: layout.top },
+    ...layout.top.filter(isGroupKey).map((g) => ({ group: g, items: layout.groups.get(g) ?? [] })),
+  ];
+  const requests: RequestSpec[] = [];
+  const before: JsonObject = { order: [] };
+  const after: JsonObject = { order: [] };
+  const labelItem = (k: ItemKey): string => {
+    const g = groupByKey.get(k);
+    if (g) return `sectionGroups${key(g.cfg.title)}`;
+    return `sections${key(labelOf.get(k) ?? idOfKey(k))}`;
+  };
+  const titleOfGroup = (k: ItemKey) => groupByKey.get(k)?.cfg.title ?? remote.groups.find((r) => groupKey(r.id) === k)?.title ?? idOfKey(k);
+  for (const c of containers) {
+    const current = c.items.filter((k) => rank.has(k));
+    const desired = [...current].sort(byRank);
+    if (!c.group) {
+      before.order = current.map(labelItem);
+      after.order = desired.map(labelItem);
+    } else if (current.length > 0) {
+      ((before.groups ??= {}) as JsonObject)[titleOfGroup(c.group)] = current.map((k) => labelOf.get(k) ?? idOfKey(k));
+      ((after.groups ??= {}) as JsonObject)[titleOfGroup(c.group)] = desired.map((k) => labelOf.get(k) ?? idOfKey(k));
+    }
+    for (const m of sortMoves(current, desired)) {
+      requests.push(m.after !== undefined ? sortRequest(base, m.item, 'after', m.after) : sortRequest(base, m.item, 'before', m.before as ItemKey));
+    }
+  }
+  if (requests.length === 0) return;
+  const touched = input.touched;
+  const changes: FieldChange[] = diffFields(before, after);
+  push(
+    {
+      address: structureAddress(site.id),
+      kind: 'sections',
+      action: 'sort',
+      before,
+      after,
+      changes,
+      requests,
+      needs: [...new Set(touched)],
+      notes:
+        touched.length > 0 && out.sections.steps.length + out.sectionGroups.steps.length > 0
+          ? ['before: the order as the earlier steps of this plan leave it (created sections and groups come last)']
+          : undefined,
+    },
+    { top: remote.top.map((t) => `${t.type}:${t.id}`), groups: Object.fromEntries(remote.groups.map((g) => [g.id, g.sections])) },
+  );
+}
