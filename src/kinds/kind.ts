@@ -47,8 +47,11 @@ export interface DraftStep {
 
 export interface KindPlan {
   steps: DraftStep[];
-  /** Remote resources of this kind that the config does not mention and does not prune. */
-  unmanaged: number;
+  /**
+   * Addresses of the remote resources of this kind that the config does not mention and does not
+   * prune (a second resource with the same key as another takes `KEY#ID`).
+   */
+  unmanaged: string[];
   /** Remote resources of this kind (for maxDeletePercent). */
   remoteCount: number;
   problems: PlanProblem[];
@@ -191,5 +194,5 @@ export function readContextFor(desired: OrgConfig, client: ApiClient, shared: Re
 
 /** A KindPlan with nothing in it (the config does not manage the kind). */
 export function emptyKindPlan(): KindPlan {
-  return { steps: [], unmanaged: 0, remoteCount: 0, problems: [], fingerprints: {} };
+  return { steps: [], unmanaged: [], remoteCount: 0, problems: [], fingerprints: {} };
 }

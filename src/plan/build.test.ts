@@ -12,7 +12,7 @@ function draft(kind: Kind, address: string, action: Action, needs: string[] = []
 function kp(steps: DraftStep[], extra: Partial<KindPlan> = {}): KindPlan {
   const fingerprints: Record<string, string> = {};
   for (const s of steps) fingerprints[s.address] = `fp-${s.address}`;
-  return { steps, unmanaged: 0, remoteCount: 0, problems: [], fingerprints, ...extra };
+  return { steps, unmanaged: [], remoteCount: 0, problems: [], fingerprints, ...extra };
 }
 
 function org(kinds: OrgDraft['kinds'], extra: Partial<OrgDraft> = {}): OrgDraft {
@@ -29,7 +29,7 @@ const ids = (plan: { steps: { id: string }[] }) => plan.steps.map((s) => s.id);
 function richOrg(name = 'org_acme'): OrgDraft {
   return org(
     {
-      teams: kp([draft('teams', 'teams["Eng"]', 'create'), draft('teams', 'teams["Old"]', 'delete')], { remoteCount: 3, unmanaged: 1 }),
+      teams: kp([draft('teams', 'teams["Eng"]', 'create'), draft('teams', 'teams["Old"]', 'delete')], { remoteCount: 3, unmanaged: ['teams["Legacy"]'] }),
       teamMembers: kp([draft('teamMembers', 'teams["Eng"].members', 'update', ['teams["Eng"]'])]),
       collections: kp([
         draft('collections', 'collections["A/B"]', 'create', ['collections["A"]']),
@@ -183,7 +183,7 @@ describe('buildPlan counts and fingerprints', () => {
   it('sums actions and unmanaged resources and keeps a fingerprint per step address', () => {
     const plan = buildPlan(input([richOrg()]));
     expect(plan.summary).toEqual({ create: 5, update: 2, delete: 3, other: 3, unmanaged: 1 });
-    expect(plan.unmanaged).toEqual({ org_acme: { teams: 1 } });
+    expect(plan.unmanaged).toEqual({ org_acme: { teams: ['teams["Legacy"]'] } });
     expect(Object.keys(plan.fingerprints).sort()).toEqual([...new Set(plan.steps.map((s) => `${s.org}/${s.address}`))].sort());
     expect(plan.formatVersion).toBe(1);
     expect(plan.configHash).toBe('h');

@@ -280,7 +280,7 @@ function summarize(steps: Step[], unmanaged: Plan['unmanaged']): PlanSummary {
     if (s.action === 'create' || s.action === 'update' || s.action === 'delete') summary[s.action]++;
     else summary.other++;
   }
-  for (const perKind of Object.values(unmanaged)) for (const n of Object.values(perKind)) summary.unmanaged += n ?? 0;
+  for (const perKind of Object.values(unmanaged)) for (const list of Object.values(perKind)) summary.unmanaged += list?.length ?? 0;
   return summary;
 }
 
@@ -296,7 +296,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
   orgs.forEach((o) => {
     const drafts: DraftStep[] = [];
     const fingerprints: Record<string, string> = {};
-    const counts: Partial<Record<Kind, number>> = {};
+    const counts: Partial<Record<Kind, string[]>> = {};
     for (const kind of KINDS) {
       const kp = o.kinds[kind];
       if (!kp) continue;
@@ -304,7 +304,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
       problems.push(...kp.problems);
       for (const n of kp.notes ?? []) notes.push(`${o.org}: ${n}`);
       for (const [address, hash] of Object.entries(kp.fingerprints)) if (!(address in fingerprints)) fingerprints[address] = hash;
-      if (kp.unmanaged > 0) counts[kind] = kp.unmanaged;
+      if (kp.unmanaged.length > 0) counts[kind] = [...kp.unmanaged].sort();
     }
     problems.push(...(o.problems ?? []));
     unmanaged[o.org] = counts;

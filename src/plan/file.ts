@@ -70,7 +70,7 @@ const PlanFileSchema = z.looseObject({
   configPaths: z.array(z.string()),
   orgs: z.array(z.string()),
   steps: z.array(StepSchema),
-  unmanaged: z.record(z.string(), z.partialRecord(z.enum(KINDS as [string, ...string[]]), z.number())),
+  unmanaged: z.record(z.string(), z.partialRecord(z.enum(KINDS as [string, ...string[]]), z.array(z.string()))),
   violations: z.array(
     z.looseObject({ rule: z.enum(['maxDeletes', 'maxDeletePercent', 'protect', 'lastAdmin']), message: z.string(), steps: z.array(z.string()) }),
   ),

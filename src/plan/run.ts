@@ -34,7 +34,7 @@ const REPLACEABLE_ADDRESS = new RegExp(`^(?:[^[\\]"./]+/)?(?:${REPLACEABLE.join(
 function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
   return {
     steps: [...a.steps, ...b.steps],
-    unmanaged: a.unmanaged + b.unmanaged,
+    unmanaged: [...a.unmanaged, ...b.unmanaged],
     remoteCount: a.remoteCount + b.remoteCount,
     problems: [...a.problems, ...b.problems],
     fingerprints: { ...a.fingerprints, ...b.fingerprints },

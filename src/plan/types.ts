@@ -53,7 +53,8 @@ export interface Plan {
   orgs: string[];
   steps: Step[];
   /** Remote resources the config does not mention, per org and kind. */
-  unmanaged: Record<string, Partial<Record<Kind, number>>>;
+  /** Addresses of the remote resources the config does not mention, per org and kind (sorted). */
+  unmanaged: Record<string, Partial<Record<Kind, string[]>>>;
   violations: SafetyViolation[];
   problems: PlanProblem[];
   /** `ORG/ADDRESS` → sha256 of the normalized remote object the plan read for a step. */

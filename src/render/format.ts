@@ -124,11 +124,17 @@ export function kindOrder(a: Kind, b: Kind): number {
 }
 
 /** `members: 3, teams: 2` for one org, in KINDS order; empty when nothing is unmanaged. */
-export function unmanagedList(counts: Partial<Record<Kind, number>> | undefined): string {
-  if (!counts) return '';
-  return (Object.entries(counts) as [Kind, number][])
-    .filter(([, n]) => n > 0)
+export function unmanagedList(byKind: Partial<Record<Kind, string[]>> | undefined): string {
+  if (!byKind) return '';
+  return (Object.entries(byKind) as [Kind, string[]][])
+    .filter(([, list]) => list.length > 0)
     .sort(([a], [b]) => kindOrder(a, b))
-    .map(([k, n]) => `${k}: ${n}`)
+    .map(([k, list]) => `${k}: ${list.length}`)
     .join(', ');
+}
+
+/** The addresses of one org's unmanaged resources, in KINDS order then by address. */
+export function unmanagedAddresses(byKind: Partial<Record<Kind, string[]>> | undefined): string[] {
+  if (!byKind) return [];
+  return (Object.entries(byKind) as [Kind, string[]][]).sort(([a], [b]) => kindOrder(a, b)).flatMap(([, list]) => list);
 }

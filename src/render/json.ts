@@ -61,11 +61,19 @@ function step(s: Step): Record<string, unknown> {
 /** Renders a masked plan as JSON, 2-space indented (no trailing newline). */
 export function renderJson(plan: MaskedPlan): string {
   const unmanaged: Record<string, Record<string, number>> = {};
+  const unmanagedResources: Record<string, Record<string, string[]>> = {};
   for (const org of orgsOf(plan)) {
-    const counts = plan.unmanaged[org] ?? {};
-    const forOrg: Record<string, number> = {};
-    for (const kind of KINDS) if (counts[kind]) forOrg[kind] = counts[kind];
-    unmanaged[org] = forOrg;
+    const byKind = plan.unmanaged[org] ?? {};
+    const counts: Record<string, number> = {};
+    const names: Record<string, string[]> = {};
+    for (const kind of KINDS) {
+      const list = byKind[kind];
+      if (!list || list.length === 0) continue;
+      counts[kind] = list.length;
+      names[kind] = [...list];
+    }
+    unmanaged[org] = counts;
+    unmanagedResources[org] = names;
   }
   const s = plan.summary;
   const document = {
@@ -76,6 +84,7 @@ export function renderJson(plan: MaskedPlan): string {
     summary: { create: s.create, update: s.update, delete: s.delete, other: s.other, unmanaged: s.unmanaged },
     steps: plan.steps.map(step),
     unmanaged,
+    unmanagedResources,
     violations: plan.violations.map((v) => ({ rule: v.rule, message: v.message, steps: [...v.steps] })),
     problems: plan.problems.map((p) => ({ org: p.org, address: p.address, message: p.message })),
     notes: [...(plan.notes ?? [])],

@@ -6,7 +6,7 @@
  */
 import { KINDS } from '../kinds/index.js';
 import { type Action, type Kind, type Step } from '../plan/types.js';
-import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine } from './format.js';
+import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, unmanagedAddresses } from './format.js';
 import type { MaskedPlan } from './redact.js';
 
 /** GitHub's limit on a comment body; the rendering stays strictly under it. */
@@ -72,7 +72,7 @@ function countsTable(plan: MaskedPlan, orgs: string[]): string[] {
   const rows: { org: string; kind: Kind; counts: KindCounts }[] = [];
   for (const org of orgs) {
     for (const kind of KINDS) {
-      const counts: KindCounts = { create: 0, update: 0, delete: 0, other: 0, unmanaged: plan.unmanaged[org]?.[kind] ?? 0 };
+      const counts: KindCounts = { create: 0, update: 0, delete: 0, other: 0, unmanaged: plan.unmanaged[org]?.[kind]?.length ?? 0 };
       for (const s of plan.steps) {
         if (s.org !== org || s.kind !== kind) continue;
         if (isOtherAction(s.action)) counts.other++;
@@ -115,6 +115,15 @@ function warnings(plan: MaskedPlan, several: boolean): string[] {
     out.push('> [!NOTE]');
     for (const note of plan.notes) out.push(`> - ${escapeText(note.replace(/\r?\n/g, ' '))}`);
     out.push('');
+  }
+  const unmanaged = Object.keys(plan.unmanaged)
+    .sort()
+    .flatMap((org) => unmanagedAddresses(plan.unmanaged[org]).map((a) => (several ? `${org}/${a}` : a)));
+  if (unmanaged.length > 0) {
+    out.push(`<details><summary>Unmanaged: ${unmanaged.length} not in the config, left alone</summary>`, '');
+    for (const a of unmanaged.slice(0, MAX_PROBLEMS)) out.push(`- ${code(a)}`);
+    if (unmanaged.length > MAX_PROBLEMS) out.push(`- … and ${unmanaged.length - MAX_PROBLEMS} more (see \`docplane plan\` output)`);
+    out.push('', '</details>', '');
   }
   return out;
 }

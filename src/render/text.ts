@@ -4,7 +4,7 @@
  */
 import pc from 'picocolors';
 import type { Action, FieldChange, Step } from '../plan/types.js';
-import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, unmanagedList } from './format.js';
+import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, unmanagedAddresses, unmanagedList } from './format.js';
 import type { MaskedPlan } from './redact.js';
 
 export interface TextOptions {
@@ -92,9 +92,13 @@ export function renderText(plan: MaskedPlan, options: TextOptions): string {
   if (unmanaged.length > 0) {
     if (several) {
       out.push('Unmanaged (not in the config, left alone):');
-      for (const [org, list] of unmanaged) out.push(`  ${org}: ${list}`);
+      for (const [org, list] of unmanaged) {
+        out.push(`  ${org}: ${list}`);
+        for (const address of unmanagedAddresses(plan.unmanaged[org])) out.push(c.dim(`    ${org}/${address}`));
+      }
     } else {
       out.push(`Unmanaged (not in the config, left alone): ${unmanaged[0][1]}`);
+      for (const address of unmanagedAddresses(plan.unmanaged[unmanaged[0][0]])) out.push(c.dim(`  ${address}`));
     }
     out.push('');
   }

@@ -32,7 +32,7 @@ describe('integrations', () => {
       ],
       notes: ['new integration: published for the first time'],
     });
-    expect(kp.unmanaged).toBe(1);
+    expect(kp.unmanaged).toHaveLength(1);
   });
 
   it('plans nothing when the comparable fields match (scopes as a set), and says script and secrets are not compared', () => {
@@ -72,7 +72,7 @@ describe('integrations', () => {
   it('never deletes, even an integration the config leaves out', () => {
     const kp = planKind(integrationsModule, orgConfig({ integrations: [], prune: ['teams'] }), [remoteOne, other]);
     expect(kp.steps).toEqual([]);
-    expect(kp.unmanaged).toBe(2);
+    expect(kp.unmanaged).toHaveLength(2);
   });
 
   it('reads the integrations the organization owns', async () => {

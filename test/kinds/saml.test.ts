@@ -103,6 +103,6 @@ describe('saml', () => {
     const kp = planKind(samlModule, orgConfig({ teams: [{ title: 'Ops' }], saml: [{ ...okta, defaultTeam: 'Ops' }, { label: 'New' }] }), remote());
     expect(kp.steps[0]).toMatchObject({ needs: ['teams["Ops"]'], before: { defaultTeam: 'Engineering' }, after: { defaultTeam: 'Ops' } });
     expect(kp.steps[1].requests[0]).toMatchObject({ capture: true, lookup: { path: '/v1/orgs/org_acme/saml', match: { label: 'New' } } });
-    expect(kp.unmanaged).toBe(1);
+    expect(kp.unmanaged).toHaveLength(1);
   });
 });

@@ -91,7 +91,7 @@ describe('spaces', () => {
 
   it('counts the listed spaces the config does not name as unmanaged', () => {
     const kp = planKind(spacesModule, orgConfig({ spaces: [{ id: 'space_api' }] }), remote());
-    expect(kp.unmanaged).toBe(2);
+    expect(kp.unmanaged).toHaveLength(2);
     expect(kp.remoteCount).toBe(3);
   });
 

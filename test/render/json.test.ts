@@ -11,11 +11,15 @@ function render(plan = richPlan()): any {
 describe('json rendering', () => {
   it('has the documented top-level fields in order', () => {
     const doc = render();
-    expect(Object.keys(doc)).toEqual(['formatVersion', 'toolVersion', 'createdAt', 'orgs', 'summary', 'steps', 'unmanaged', 'violations', 'problems', 'notes']);
+    expect(Object.keys(doc)).toEqual(['formatVersion', 'toolVersion', 'createdAt', 'orgs', 'summary', 'steps', 'unmanaged', 'unmanagedResources', 'violations', 'problems', 'notes']);
     expect(doc.formatVersion).toBe(1);
     expect(doc.orgs).toEqual(['org_acme', 'org_beta']);
     expect(doc.summary).toEqual({ create: 5, update: 7, delete: 5, other: 6, unmanaged: 6 });
     expect(doc.unmanaged).toEqual({ org_acme: { members: 3, spaces: 2 }, org_beta: { teams: 1 } });
+    expect(doc.unmanagedResources).toEqual({
+      org_acme: { members: ['members["carol@acme.com"]', 'members["dave@acme.com"]', 'members["u_erin"]'], spaces: ['spaces["space_draft"]', 'spaces["space_old"]'] },
+      org_beta: { teams: ['teams["Legacy"]'] },
+    });
   });
 
   it('is 2-space indented', () => {

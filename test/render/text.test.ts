@@ -63,7 +63,7 @@ describe('text rendering', () => {
     const plan = emptyPlan({
       steps: [step],
       problems: [{ org: 'org_acme', address: 'members["x@y.z"]', message: 'not a member' }],
-      unmanaged: { org_acme: { teams: 2, members: 1 } },
+      unmanaged: { org_acme: { teams: ['teams["A"]', 'teams["B"]'], members: ['members["x@y.z"]'] } },
     });
     const out = renderPlan(plan, { format: 'text', color: false, secrets: [] });
     expect(out).toBe(
@@ -76,6 +76,9 @@ describe('text rendering', () => {
         '✗ members["x@y.z"]: not a member',
         '',
         'Unmanaged (not in the config, left alone): members: 1, teams: 2',
+        '  members["x@y.z"]',
+        '  teams["A"]',
+        '  teams["B"]',
         '',
         'Plan: 1 to create, 0 to update, 0 to delete, 0 other changes; 3 unmanaged.',
       ].join('\n'),

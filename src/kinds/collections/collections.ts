@@ -292,7 +292,8 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
         prints.push([address, normalized(c)]);
       }
     } else {
-      kp.unmanaged = resolved.unmatched.length;
+      const addressFor = deleteAddresses(collectionAddress);
+      kp.unmanaged = resolved.unmatched.map((c) => addressFor(resolved.remotePath.get(c.id) as string, c.id));
     }
     kp.steps = steps;
     kp.fingerprints = fingerprintEntries(prints);

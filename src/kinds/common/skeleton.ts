@@ -40,11 +40,11 @@ export interface UnmatchedOptions<R> {
  * unmanaged. Fingerprint entries are added to `prints`.
  */
 export function planUnmatched<R>(kp: KindPlan, prints: Array<[string, unknown]>, unmatched: readonly R[], o: UnmatchedOptions<R>): void {
+  const addressOf = deleteAddresses(o.address);
   if (!o.prune) {
-    kp.unmanaged += unmatched.length;
+    kp.unmanaged.push(...unmatched.map((r) => addressOf(o.naturalKey(r), o.id(r))));
     return;
   }
-  const addressOf = deleteAddresses(o.address);
   for (const r of unmatched) {
     const address = addressOf(o.naturalKey(r), o.id(r));
     kp.steps.push({

@@ -88,7 +88,7 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
     kp.remoteCount = remote.length;
     const byName = new Map(remote.map((r) => [r.name, r]));
     const named = new Set(desired.map((d) => d.name));
-    kp.unmanaged = remote.filter((r) => !named.has(r.name)).length;
+    kp.unmanaged = remote.filter((r) => !named.has(r.name)).map((r) => integrationAddress(r.name));
     const unseen: string[] = [];
 
     for (const d of desired) {

@@ -115,11 +115,11 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
     const deleteAddress = deleteAddresses((natural) => `members${key(natural)}`, kp.steps.map((s) => s.address));
     for (const m of remote) {
       if (matched.has(m)) continue;
+      const address = deleteAddress(memberLabel(m), m.id);
       if (!prune || (m.sso === true && ctx.desired.safety.keepSsoMembers)) {
-        kp.unmanaged++;
+        kp.unmanaged.push(address);
         continue;
       }
-      const address = deleteAddress(memberLabel(m), m.id);
       // A protected member stays (the builder leaves the delete out); count it as staying here too.
       if (!matchesAny(ctx.desired.protect, ctx.org, address)) removed.add(m);
       kp.steps.push({

@@ -183,7 +183,7 @@ describe('sections', () => {
     const current = remote([{ id: 's1', path: 'guides' }, { id: 's2', path: 'old', description: 'gone' }]);
     const kept = plan({ sections: [sec('guides')] }, current);
     expect(summary(kept)).toEqual([]);
-    expect(kept.sections.unmanaged).toBe(1);
+    expect(kept.sections.unmanaged).toHaveLength(1);
 
     const pruned = plan({ sections: [sec('guides')] }, current, ['sections']);
     expect(summary(pruned)).toEqual([`delete ${A}.sections["old"]`]);
@@ -191,7 +191,7 @@ describe('sections', () => {
     expect(d.requests).toEqual([{ method: 'DELETE', path: `${BASE}/sections/s2` }]);
     expect(d.before).toMatchObject({ path: 'old', description: 'gone' });
     expect(d.after).toBeNull();
-    expect(pruned.sections.unmanaged).toBe(0);
+    expect(pruned.sections.unmanaged).toHaveLength(0);
     // The site spaces of a deleted section go with it: no step of their own.
     expect(pruned.siteSpaces.steps).toEqual([]);
   });
@@ -199,7 +199,7 @@ describe('sections', () => {
   it('manages no section of a site whose config has no sections key, even when pruned', () => {
     const p = plan({ shareLinks: [] }, remote([{ id: 's1', path: 'guides' }]), ['sections', 'siteSpaces', 'sectionGroups']);
     expect(summary(p)).toEqual([]);
-    expect(p.sections.unmanaged).toBe(1);
+    expect(p.sections.unmanaged).toHaveLength(1);
   });
 
   it('an empty sections list under prune deletes every section', () => {
@@ -280,13 +280,13 @@ describe('site spaces', () => {
   it('without a list: adds the section\'s own space if missing, leaves the rest unmanaged', () => {
     const p = plan({ sections: [sec('guides')] }, remote([{ id: 's1', path: 'guides', spaces: ['space_other', 'space_more'] }]));
     expect(summary(p)).toEqual([`create ${G}.siteSpaces["space_guides"]`]);
-    expect(p.siteSpaces.unmanaged).toBe(2);
+    expect(p.siteSpaces.unmanaged).toHaveLength(2);
   });
 
   it('without a list but with siteSpaces pruned: the section holds its own space only', () => {
     const p = plan({ sections: [sec('guides')] }, remote([{ id: 's1', path: 'guides', spaces: ['space_guides', 'space_more'] }]), ['siteSpaces']);
     expect(summary(p)).toEqual([`delete ${G}.siteSpaces["space_more"]`]);
-    expect(p.siteSpaces.unmanaged).toBe(0);
+    expect(p.siteSpaces.unmanaged).toHaveLength(0);
   });
 
   it('matches a site space by id before space id', () => {
@@ -368,7 +368,7 @@ describe('section groups', () => {
     const current = remote([{ id: 's1', path: 'a', group: 'g1' }], [{ id: 'g1', title: 'Old' }]);
     const kept = plan({ sectionGroups: [] }, current);
     expect(summary(kept)).toEqual([]);
-    expect(kept.sectionGroups.unmanaged).toBe(1);
+    expect(kept.sectionGroups.unmanaged).toHaveLength(1);
     const pruned = plan({ sectionGroups: [] }, current, ['sectionGroups']);
     expect(summary(pruned)).toEqual([`delete ${A}.sectionGroups["Old"]`]);
     expect(step(pruned, `${A}.sectionGroups["Old"]`).requests).toEqual([{ method: 'DELETE', path: `${BASE}/section-groups/g1` }]);
@@ -439,7 +439,7 @@ describe('share links', () => {
 
   it('deletes unlisted links when pruned (unnamed ones by id); counts them otherwise', () => {
     const current = remote([], [], [{ id: 'l1', name: 'old' }, { id: 'l2' }, { id: 'l3', name: 'old' }]);
-    expect(plan({ shareLinks: [] }, current).shareLinks.unmanaged).toBe(3);
+    expect(plan({ shareLinks: [] }, current).shareLinks.unmanaged).toEqual([`${A}.shareLinks["old"]`, `${A}.shareLinks["l2"]`, `${A}.shareLinks["old#l3"]`]);
     const p = plan({ shareLinks: [] }, current, ['shareLinks']);
     expect(summary(p)).toEqual([`delete ${A}.shareLinks["old"]`, `delete ${A}.shareLinks["l2"]`, `delete ${A}.shareLinks["old#l3"]`]);
   });

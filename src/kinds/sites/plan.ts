@@ -104,7 +104,10 @@ export function planSite(input: SiteInput): SitePlans {
     return { cfg, remote: r, address, key: sectionKey(h.id), ...h };
   });
   const sectionDeletes = site.sections !== undefined && prunes('sections') ? sm.unmatched : [];
-  out.sections.unmanaged = sm.unmatched.length - sectionDeletes.length;
+  if (sectionDeletes.length === 0) {
+    const addressFor = deleteAddresses((k) => sectionAddress(site.id, k));
+    out.sections.unmanaged.push(...sm.unmatched.map((r) => addressFor(r.path, r.id)));
+  }
   const deletedSectionIds = new Set(sectionDeletes.map((r) => r.id));
   const sectionDeleteAddress = new Map<string, string>();
   {
@@ -126,7 +129,10 @@ export function planSite(input: SiteInput): SitePlans {
     }
   }
   const groupDeletes = site.sectionGroups !== undefined && prunes('sectionGroups') ? gm.unmatched : [];
-  out.sectionGroups.unmanaged = gm.unmatched.length - groupDeletes.length;
+  if (groupDeletes.length === 0) {
+    const addressFor = deleteAddresses((k) => groupAddress(site.id, k));
+    out.sectionGroups.unmanaged.push(...gm.unmatched.map((r) => addressFor(r.title, r.id)));
+  }
 
   const sectionByPath = new Map(sections.map((e) => [e.cfg.path, e]));
   const entryByRemoteId = new Map(sections.filter((e) => e.remote).map((e) => [(e.remote as RemoteSection).id, e]));
@@ -457,7 +463,7 @@ export function planSites(ctx: PlanContext, remote: SitesRemote): SitePlans {
       const a = out[kind];
       const b = one[kind];
       a.steps.push(...b.steps);
-      a.unmanaged += b.unmanaged;
+      a.unmanaged.push(...b.unmanaged);
       a.remoteCount += b.remoteCount;
       a.problems.push(...b.problems);
       Object.assign(a.fingerprints, b.fingerprints);

@@ -52,8 +52,8 @@ export function planShareLinks(ctx: SiteContext): void {
     );
   }
   const deletes = site.shareLinks !== undefined && prunes('shareLinks') ? lm.unmatched : [];
-  out.shareLinks.unmanaged = lm.unmatched.length - deletes.length;
   const addressFor = deleteAddresses((k) => shareLinkAddress(site.id, k));
+  if (deletes.length === 0) out.shareLinks.unmanaged.push(...lm.unmatched.map((r) => addressFor(r.name ?? r.id, r.id)));
   for (const r of deletes) {
     const before = { name: r.name, active: r.active };
     push(

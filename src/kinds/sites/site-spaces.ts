@@ -39,7 +39,7 @@ const spacesPlans: SpacesPlan[] = sections.map((entry) => {
   const deletes = wholeTruth
     ? m.unmatched.map((r) => ({ remote: r, address: addressFor(r.space, r.id) }))
     : [];
-  if (!wholeTruth) out.siteSpaces.unmanaged += m.unmatched.length;
+  if (!wholeTruth) out.siteSpaces.unmanaged.push(...m.unmatched.map((r) => addressFor(r.space, r.id)));
   return { entry, desired, wholeTruth, pairs: m.pairs, deletes };
 });
 

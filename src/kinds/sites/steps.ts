@@ -17,7 +17,7 @@ export type SiteKind = (typeof SITE_KINDS)[number];
 export type SitePlans = Record<SiteKind, KindPlan>;
 
 export function emptySitePlans(): SitePlans {
-  const one = (): KindPlan => ({ steps: [], unmanaged: 0, remoteCount: 0, problems: [], fingerprints: {} });
+  const one = (): KindPlan => ({ steps: [], unmanaged: [], remoteCount: 0, problems: [], fingerprints: {} });
   return { sections: one(), siteSpaces: one(), sectionGroups: one(), shareLinks: one() };
 }
 

@@ -86,7 +86,7 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
     const byId = new Map(remote.spaces.map((s) => [s.id, s]));
     const resolved = resolveCollections(ctx.desired.collections, remote.collections ?? []);
     const named = new Set(desired.map((s) => s.id));
-    kp.unmanaged = remote.spaces.slice(0, remote.listed).filter((s) => !named.has(s.id)).length;
+    kp.unmanaged = remote.spaces.slice(0, remote.listed).filter((s) => !named.has(s.id)).map((s) => spaceAddress(s.id));
 
     for (const d of desired) {
       const address = spaceAddress(d.id);
