@@ -151,3 +151,15 @@ describe('team members', () => {
     expect(client.calls).toEqual([]);
   });
 });
+
+describe('remote duplicates of a key', () => {
+  it('names both ids in a note and says how to resolve it, when the kind is not pruned', () => {
+    const remote = { teams: [{ id: 't1', title: 'Docs' }, { id: 't2', title: 'Docs' }] };
+    const kp = planKind(teamsModule, orgConfig({ teams: [{ title: 'Docs' }] }), remote);
+    expect(kp.steps).toEqual([]);
+    expect(kp.unmanaged).toEqual(['teams["Docs#t2"]']);
+    expect(kp.notes).toEqual([
+      'teams["Docs"] matches t1, but t2 has the same key (shown as teams["Docs#t2"], unmanaged): pin the one to manage with `id: t1`, and rename or delete the other in the app, or prune teams to delete it',
+    ]);
+  });
+});

@@ -33,6 +33,16 @@ export interface UnmatchedOptions<R> {
   needs?(r: R, address: string): string[];
   /** The remote object the fingerprint is taken of. */
   normalized(r: R): unknown;
+  /** The id of the managed remote resource that has the same natural key, if one does (a duplicate). */
+  twinOf?(r: R): string | undefined;
+}
+
+/**
+ * The note for a remote duplicate of a managed resource's key: which ids share the key, which one
+ * the config manages, and how to resolve it.
+ */
+export function duplicateNote(kind: Kind, managed: string, managedId: string, other: string, otherId: string): string {
+  return `${managed} matches ${managedId}, but ${otherId} has the same key (shown as ${other}, unmanaged): pin the one to manage with \`id: ${managedId}\`, and rename or delete the other in the app, or prune ${kind} to delete it`;
 }
 
 /**
@@ -42,7 +52,13 @@ export interface UnmatchedOptions<R> {
 export function planUnmatched<R>(kp: KindPlan, prints: Array<[string, unknown]>, unmatched: readonly R[], o: UnmatchedOptions<R>): void {
   const addressOf = deleteAddresses(o.address);
   if (!o.prune) {
-    kp.unmanaged.push(...unmatched.map((r) => addressOf(o.naturalKey(r), o.id(r))));
+    for (const r of unmatched) {
+      const twin = o.twinOf?.(r);
+      // A duplicate of a managed resource's key never takes that resource's address.
+      const address = twin === undefined ? addressOf(o.naturalKey(r), o.id(r)) : o.address(`${o.naturalKey(r)}#${o.id(r)}`);
+      kp.unmanaged.push(address);
+      if (twin !== undefined) (kp.notes ??= []).push(duplicateNote(o.kind, o.address(o.naturalKey(r)), twin, address, o.id(r)));
+    }
     return;
   }
   for (const r of unmatched) {

@@ -212,6 +212,7 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
       address: samlAddress,
       naturalKey: (r) => r.label,
       id: (r) => r.id,
+      twinOf: (r) => pairs.find((p) => p.remote && p.remote.label === r.label)?.remote?.id,
       before: (r) => ({ label: r.label, entityID: r.entityID ?? null, ssoURL: r.ssoURL ?? null }),
       requests: (r) => [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
       normalized,

@@ -134,6 +134,7 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
       address: teamAddress,
       naturalKey: (r) => r.title,
       id: (r) => r.id,
+      twinOf: (r) => pairs.find((p) => p.remote && p.remote.title === r.title)?.remote?.id,
       before: (r) => ({ title: r.title, ...(typeof r.members === 'number' ? { members: r.members } : {}) }),
       requests: (r) => [{ method: 'DELETE', path: `${orgPath(ctx.org)}/teams/${enc(r.id)}` }],
       normalized,

@@ -138,6 +138,7 @@ export const translationsModule: KindSpec<RemoteTranslation[] | undefined> = {
       address: (natural) => `translations${key(natural)}`,
       naturalKey: (r) => `${r.source?.space}/${r.language}`,
       id: (r) => r.id,
+      twinOf: (r) => [...taken].find((t) => t.source?.space === r.source?.space && t.language === r.language)?.id,
       before: (r) => ({ language: r.language, source: { space: r.source?.space ?? null, language: r.source?.language ?? null } }),
       requests: (r) => [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
       normalized,
