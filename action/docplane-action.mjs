@@ -47,7 +47,7 @@ export function artifactName(pr) {
 // GitHub REST
 
 /** A small client of GitHub's REST API: JSON in and out, errors with method, path and status. */
-export function github({ apiUrl, token, fetchImpl = fetch }) {
+export function github({ apiUrl, token, fetchImpl = globalThis.fetch }) {
   const base = apiUrl.replace(/\/$/, '');
   async function request(method, path, body) {
     const res = await fetchImpl(path.startsWith('http') ? path : `${base}${path}`, {
