@@ -173,17 +173,18 @@ export const NEXT_STEP =
   'Next: run the apply workflow by hand on main (Actions → the workflow → Run workflow): it plans main as it is now and applies it. Or push a pull request and review its plan first. To make this rare, require branches to be up to date before merging, or use a merge queue (docs/ci/github-actions.md).';
 
 /**
- * Whether the stored plan may be applied to the checked-out commit: made on that very commit, or on
- * one with the same files (GitHub's merge of an up-to-date branch has the tree the plan job checked
- * out, under a new commit id), by the docplane version installed now, for the pull request's last head.
+ * Whether the stored plan may be applied to the checked-out commit, by the docplane version installed
+ * now: made on that very commit (the merge queue's case), or else on a commit with the same files
+ * (GitHub's merge of an up-to-date branch has the tree the plan job checked out, under a new commit
+ * id) and for the pull request's last push.
  */
 export function checkReviewedPlan(meta, { commit, tree, version, prHeadSha }) {
   const problems = [];
-  if (meta.commit !== commit && meta.tree !== tree) {
-    problems.push(`it was made on ${String(meta.commit).slice(0, 12)}, and the checked-out commit ${commit.slice(0, 12)} has other files (main changed after the plan was made)`);
+  if (meta.commit !== commit) {
+    if (meta.tree !== tree) problems.push(`it was made on ${String(meta.commit).slice(0, 12)}, and the checked-out commit ${commit.slice(0, 12)} has other files (main changed after the plan was made)`);
+    if (prHeadSha && meta.headSha !== prHeadSha) problems.push(`it was made for ${String(meta.headSha).slice(0, 12)}, not for the pull request's last commit ${prHeadSha.slice(0, 12)}`);
   }
   if (meta.version !== version) problems.push(`it was made by docplane ${meta.version}, and this run installed ${version}`);
-  if (prHeadSha && meta.headSha !== prHeadSha) problems.push(`it was made for ${String(meta.headSha).slice(0, 12)}, not for the pull request's last commit ${prHeadSha.slice(0, 12)}`);
   if (problems.length === 0) return { ok: true };
   return { ok: false, message: `the reviewed plan of pull request #${meta.pr} is not applied: ${problems.join('; ')}. ${NEXT_STEP}` };
 }

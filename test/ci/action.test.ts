@@ -363,8 +363,14 @@ describe('the action script: pieces', () => {
     const lib = (await import(SCRIPT)) as {
       planComment(o: Record<string, unknown>): string;
       checkInputs(env: Record<string, string>): void;
+      checkReviewedPlan(meta: Record<string, unknown>, now: Record<string, string>): { ok: boolean; message?: string };
       GITHUB_BODY_LIMIT: number;
     };
+    // The merge queue: the plan was made on the very commit main moved to.
+    const meta = { version: '0.1.0', commit: 'c1', tree: 't1', pr: 3, headSha: 'q1' };
+    expect(lib.checkReviewedPlan(meta, { commit: 'c1', tree: 't1', version: '0.1.0', prHeadSha: 'h1' })).toEqual({ ok: true });
+    expect(lib.checkReviewedPlan(meta, { commit: 'c2', tree: 't1', version: '0.1.0', prHeadSha: 'q1' })).toEqual({ ok: true });
+    expect(lib.checkReviewedPlan(meta, { commit: 'c1', tree: 't1', version: '0.1.1', prHeadSha: 'h1' }).message).toMatch(/made by docplane 0\.1\.0, and this run installed 0\.1\.1/);
     const markdown = `## Plan\n\n${'| teams | + | a long line of the plan |\n'.repeat(4000)}`;
     const body = lib.planComment({ config: 'docplane/', exitCode: 2, markdown, error: '', commit: 'f'.repeat(40), artifact: 'docplane-plan-pr-1' });
     expect(markdown.length).toBeGreaterThan(lib.GITHUB_BODY_LIMIT);
