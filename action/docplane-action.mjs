@@ -116,7 +116,7 @@ export function planComment({ config, exitCode, markdown, error, commit, runUrl,
     return `${head}${fit(markdown, room, note)}${foot}`;
   }
   const title = `### docplane plan failed (exit ${exitCode})\n\n`;
-  const after = `\n\nNo plan was saved for this commit: merging now applies nothing from this pull request. Fix the error and push again.\n\n<sub>${where}</sub>`;
+  const after = `\n\nNo plan was saved for this commit: if the pull request were merged now, the apply would find no reviewed plan, send nothing and ask for a run by hand. Fix the error and push again.\n\n<sub>${where}</sub>`;
   const room = limit - head.length - title.length - after.length - 12;
   const shown = fit(error.trim() || '(docplane printed nothing on stderr)', room, '… (cut; the whole output is in the run\'s log)');
   return `${head}${title}${fenced(shown)}${after}`;

@@ -42,7 +42,7 @@ export default class Emulator extends BaseCommand {
     'Seeded from --state (YAML or JSON) or, with --demo, from the built-in demo world (organization org_acme; write token dev-token, read token read-token; the file examples/emulator-state.yaml of the package). Without either flag it serves the demo world as well. Prints `listening on http://127.0.0.1:PORT` and serves until interrupted.';
   static override examples = [
     '<%= config.bin %> emulator --demo',
-    '<%= config.bin %> emulator --port 4010 --state examples/emulator-state.yaml',
+    '<%= config.bin %> emulator --port 4010 --state my-world.yaml',
     '<%= config.bin %> emulator --port 0 --fault-rate 0.1 --reset-rate 0.05 --seed 7',
     '<%= config.bin %> emulator --latency 50 --rate-limit 20 --log emulator.jsonl',
   ];

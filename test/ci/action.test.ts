@@ -243,7 +243,7 @@ describe('the action script: plan', () => {
     expect(body).toContain('docplane plan failed (exit 1)');
     expect(body).toMatch(/401/);
     expect(body).not.toContain('Writers');
-    expect(body).toContain('merging now applies nothing from this pull request');
+    expect(body).toContain('the apply would find no reviewed plan, send nothing');
   });
 
   it('says on the pull request that a fork gets no token', async () => {
