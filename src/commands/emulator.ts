@@ -17,18 +17,32 @@ function fraction(flag: string, input: string | undefined): number | undefined {
   return value;
 }
 
-/** The demo world shipped with docplane, used when --state is not given. */
-function demoState(): string | undefined {
-  const file = fileURLToPath(new URL('../../examples/emulator-state.yaml', import.meta.url));
-  return existsSync(file) ? file : undefined;
+/** The demo world, shipped in the npm package ("files" in package.json) beside dist/. */
+function demoStateFile(): string {
+  return fileURLToPath(new URL('../../examples/emulator-state.yaml', import.meta.url));
+}
+
+/**
+ * --state FILE, else the demo world: required with --demo (a missing file is an error, never an empty
+ * world that looks like a working demo), used when present without either flag.
+ */
+function stateFile(state: string | undefined, demo: boolean): string | undefined {
+  if (state !== undefined) return state;
+  const file = demoStateFile();
+  if (existsSync(file)) return file;
+  if (!demo) return undefined;
+  throw new DocplaneError('EMULATOR_OPTIONS', `--demo: the demo world ${file} is missing from this installation`, {
+    hint: 'Reinstall docplane (npm i -g docplane), or pass --state FILE.',
+  });
 }
 
 export default class Emulator extends BaseCommand {
   static override summary = 'Serve the platform API in memory on 127.0.0.1, for trying configs and for tests';
   static override description =
-    'Seeded from --state (YAML or JSON; default: the demo world examples/emulator-state.yaml, else an empty world with the tokens dev-token and read-token). Prints `listening on http://127.0.0.1:PORT` and serves until interrupted.';
+    'Seeded from --state (YAML or JSON) or, with --demo, from the built-in demo world (organization org_acme; write token dev-token, read token read-token; the file examples/emulator-state.yaml of the package). Without either flag it serves the demo world as well. Prints `listening on http://127.0.0.1:PORT` and serves until interrupted.';
   static override examples = [
-    '<%= config.bin %> emulator --port 4010 --state examples/emulator-state.yaml',
+    '<%= config.bin %> emulator --demo',
+    '<%= config.bin %> emulator --port 4010 --state my-world.yaml',
     '<%= config.bin %> emulator --port 0 --fault-rate 0.1 --reset-rate 0.05 --seed 7',
     '<%= config.bin %> emulator --latency 50 --rate-limit 20 --log emulator.jsonl',
   ];
@@ -36,7 +50,8 @@ export default class Emulator extends BaseCommand {
   static override flags = {
     verbose: commonFlags.verbose,
     port: Flags.integer({ description: 'Port to listen on (0 picks a free one)', default: 4010, min: 0, max: 65535 }),
-    state: Flags.string({ description: 'State file seeding the world (YAML or JSON)' }),
+    state: Flags.string({ description: 'State file seeding the world (YAML or JSON)', exclusive: ['demo'] }),
+    demo: Flags.boolean({ description: 'Serve the built-in demo world (org_acme; tokens dev-token and read-token)', default: false, exclusive: ['state'] }),
     latency: Flags.integer({ description: 'Latency added to every request, in milliseconds', default: 0, min: 0 }),
     'fault-rate': Flags.string({ description: 'Fraction (0-1) of requests answered 500/502/503, before or after the change' }),
     'reset-rate': Flags.string({ description: 'Fraction (0-1) of requests whose connection is reset, before or after the change' }),
@@ -49,7 +64,7 @@ export default class Emulator extends BaseCommand {
     const { flags } = await this.parse(Emulator);
     const emulator = await startEmulator({
       port: flags.port,
-      stateFile: flags.state ?? demoState(),
+      stateFile: stateFile(flags.state, flags.demo),
       latencyMs: flags.latency,
       faultRate: fraction('fault-rate', flags['fault-rate']),
       resetRate: fraction('reset-rate', flags['reset-rate']),

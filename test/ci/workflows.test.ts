@@ -1,9 +1,12 @@
 /**
- * The GitHub Actions recipes in examples/ci/github-actions/: each workflow is strict YAML (no
- * duplicate keys, no warnings, no tabs, no trailing spaces) with `on` and `jobs`, and every
- * `docplane …` command in a `run:` script names a command of the built CLI with only flags that
- * command accepts (long names and `char` aliases, read from the oclif classes in dist/commands/),
- * values where a flag takes one, and a listed value where the flag has options.
+ * The CI recipes in examples/ci/ (GitHub Actions workflows, the GitLab CI file) and the GitHub Action
+ * (action.yml): each is strict YAML (no duplicate keys, no warnings, no tabs, no trailing spaces);
+ * every `docplane …` (or `npx docplane@VERSION …`) command in a script names a command of the built
+ * CLI with only flags that command accepts (long names and `char` aliases, read from the oclif classes
+ * in dist/commands/), values where a flag takes one, and a listed value where the flag has options;
+ * so does every docplane command the action's script (action/docplane-action.mjs) runs. Every use of
+ * the action passes only inputs that action.yml declares, all the required ones, an exact version,
+ * and a command the action knows.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +15,11 @@ import { parseAllDocuments } from 'yaml';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const WORKFLOWS = join(ROOT, 'examples/ci/github-actions');
+const GITLAB = join(ROOT, 'examples/ci/gitlab-ci/.gitlab-ci.yml');
+const ACTION = join(ROOT, 'action.yml');
+const ACTION_SCRIPT = join(ROOT, 'action/docplane-action.mjs');
+/** How a workflow names the docplane action: this repository's root, locally or by reference. */
+const ACTION_USES = /^(\.\/?|docplane\/docplane@v(\d+\.\d+\.\d+))$/;
 
 interface FlagSpec {
   name: string;
@@ -112,7 +120,19 @@ export function docplaneInvocations(script: string): string[][] {
       continue;
     }
     if (atCommandStart && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) continue; // VAR=value before a command
-    if (atCommandStart && (w === 'docplane' || w.endsWith('/docplane'))) {
+    if (atCommandStart && w === 'npx') {
+      // `npx [--yes] docplane[@VERSION] …`: the package may carry a version.
+      let j = i + 1;
+      while (j < words.length && words[j].startsWith('-')) j++;
+      if (j < words.length && /^docplane(@\S+)?$/.test(words[j])) i = j - 1;
+      else {
+        atCommandStart = false;
+        continue;
+      }
+      atCommandStart = true;
+      continue;
+    }
+    if (atCommandStart && (w === 'docplane' || w.endsWith('/docplane') || /^docplane@\S+$/.test(w))) {
       const args: string[] = [];
       for (i = i + 1; i < words.length; i++) {
         if (OPERATOR.test(words[i])) {
@@ -171,16 +191,70 @@ export function invocationProblems(args: readonly string[], commands: ReadonlyMa
   return problems;
 }
 
-/** Every `run:` string anywhere in a workflow. */
+/** Every script anywhere in a workflow: GitHub's `run:`, GitLab's `script:` (and before/after). */
 function runScripts(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) for (const v of value) runScripts(v, out);
   else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       if (k === 'run' && typeof v === 'string') out.push(v);
+      else if (/^(before_|after_)?script$/.test(k) && (typeof v === 'string' || Array.isArray(v))) out.push([v].flat().join('\n'));
       else runScripts(v, out);
     }
   }
   return out;
+}
+
+/** Every step that uses the docplane action, with what it passes. */
+function actionUses(value: unknown, out: Array<{ uses: string; with: Record<string, unknown> }> = []): Array<{ uses: string; with: Record<string, unknown> }> {
+  if (Array.isArray(value)) for (const v of value) actionUses(v, out);
+  else if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    if (typeof o.uses === 'string' && ACTION_USES.test(o.uses)) out.push({ uses: o.uses, with: (o.with ?? {}) as Record<string, unknown> });
+    else for (const v of Object.values(o)) actionUses(v, out);
+  }
+  return out;
+}
+
+interface ActionInput {
+  required?: boolean;
+  default?: unknown;
+  description?: string;
+}
+
+function loadAction(): { inputs: Record<string, ActionInput>; runs: { using: string; steps: Array<Record<string, unknown>> } } {
+  return (parseAllDocuments(readFileSync(ACTION, 'utf8')) as Array<{ toJS(): any }>)[0].toJS();
+}
+
+/** What is wrong with one use of the action, given action.yml's inputs; empty when nothing. */
+export function actionUseProblems(use: { uses: string; with: Record<string, unknown> }, inputs: Record<string, ActionInput>): string[] {
+  const problems: string[] = [];
+  for (const key of Object.keys(use.with)) if (!(key in inputs)) problems.push(`unknown input ${key} (inputs: ${Object.keys(inputs).join(', ')})`);
+  for (const [name, input] of Object.entries(inputs)) {
+    if (input.required && input.default === undefined && !(name in use.with)) problems.push(`missing required input ${name}`);
+  }
+  const command = String(use.with.command ?? '');
+  if (!['plan', 'apply', 'drift'].includes(command)) problems.push(`command ${command} is not one of plan, apply, drift`);
+  const version = String(use.with.version ?? '');
+  if (!/^\d+\.\d+\.\d+$/.test(version)) problems.push(`version ${version} is not exact`);
+  const tag = ACTION_USES.exec(use.uses)?.[2];
+  if (tag && tag !== version) problems.push(`the action ${use.uses} installs docplane ${version}: use the same version for both`);
+  if ('on-drift' in use.with && !['fail', 'issue'].includes(String(use.with['on-drift']))) problems.push(`on-drift ${String(use.with['on-drift'])} is not one of fail, issue`);
+  return problems;
+}
+
+/**
+ * The docplane commands the action's script runs: the array literals passed to `runDocplane(bin, [...])`,
+ * string literals as they are and any other element as a run-time value.
+ */
+export function scriptInvocations(source: string): string[][] {
+  return [...source.matchAll(/runDocplane\(bin, \[([^\]]*)\]/g)].map((m) =>
+    m[1]
+      .replace(/\([^()]*\)/g, '(…)')
+      .split(',')
+      .map((e) => e.trim())
+      .filter((e) => e !== '')
+      .map((e) => (/^'[^']*'$/.test(e) ? e.slice(1, -1) : '$VALUE')),
+  );
 }
 
 const files = readdirSync(WORKFLOWS).filter((f) => /\.ya?ml$/.test(f)).sort();
@@ -220,20 +294,104 @@ describe('GitHub Actions recipes', () => {
       for (const job of jobs) expect(Array.isArray(job.steps) && job.steps.length > 0).toBe(true);
     });
 
-    it('runs docplane only with commands and flags the CLI has', () => {
+    it('runs docplane only with commands and flags the CLI has, or the action with inputs it has', () => {
       const wf = (parseAllDocuments(text) as Array<{ toJS(): unknown }>)[0].toJS();
       const invocations = runScripts(wf).flatMap((s) => docplaneInvocations(s));
-      expect(invocations.length).toBeGreaterThan(0);
+      const uses = actionUses(wf);
+      expect(invocations.length + uses.length).toBeGreaterThan(0);
       expect(invocations.flatMap((args) => invocationProblems(args, commands).map((p) => `docplane ${args.join(' ')}: ${p}`))).toEqual([]);
+      const { inputs } = loadAction();
+      expect(uses.flatMap((u) => actionUseProblems(u, inputs).map((p) => `${u.uses}: ${p}`))).toEqual([]);
     });
   });
 
-  it('the recipes use the three flags CI depends on: markdown plans, saved plans, and the detailed exit code', () => {
-    const all = files.flatMap((f) => runScripts((parseAllDocuments(readFileSync(join(WORKFLOWS, f), 'utf8')) as Array<{ toJS(): unknown }>)[0].toJS()).flatMap(docplaneInvocations));
-    const flat = all.map((a) => a.join(' '));
+  it('use the action for plan, apply and drift, all with one exact docplane version', () => {
+    const uses = files.flatMap((f) => actionUses((parseAllDocuments(readFileSync(join(WORKFLOWS, f), 'utf8')) as Array<{ toJS(): unknown }>)[0].toJS()));
+    expect(uses.map((u) => u.with.command).sort()).toEqual(['apply', 'drift', 'plan']);
+    expect(new Set(uses.map((u) => u.with.version)).size).toBe(1);
+  });
+
+  it('give the apply workflow no concurrency group (GitHub cancels all but one pending run of a group)', () => {
+    const wf = (parseAllDocuments(readFileSync(join(WORKFLOWS, 'docplane-apply.yml'), 'utf8')) as Array<{ toJS(): any }>)[0].toJS();
+    expect(wf.concurrency).toBeUndefined();
+    for (const job of Object.values(wf.jobs as Record<string, { concurrency?: unknown }>)) expect(job.concurrency).toBeUndefined();
+  });
+
+});
+
+describe('the GitHub Action (action.yml and its script)', () => {
+  const text = readFileSync(ACTION, 'utf8');
+
+  it('is strict YAML, a composite action whose inputs all have descriptions', () => {
+    const docs = parseAllDocuments(text, { uniqueKeys: true, strict: true });
+    const [doc] = docs as Exclude<typeof docs, { empty: true }>;
+    expect(doc.errors.map((e) => e.message)).toEqual([]);
+    expect(doc.warnings.map((w) => w.message)).toEqual([]);
+    expect(text.split('\n').filter((l) => /[ \t]+$/.test(l) || l.includes('\t'))).toEqual([]);
+    const action = loadAction();
+    expect(action.runs.using).toBe('composite');
+    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['command', 'version', 'config', 'token', 'api-url', 'on-drift']));
+    expect(Object.entries(action.inputs).filter(([, i]) => !i.description)).toEqual([]);
+    expect(action.inputs.version.required).toBe(true);
+  });
+
+  it('reads in its steps only the inputs it declares, and runs only the steps its script has', () => {
+    const { inputs, runs } = loadAction();
+    const used = [...text.matchAll(/inputs\.([a-z-]+)/g)].map((m) => m[1]);
+    expect(used.filter((u) => !(u in inputs))).toEqual([]);
+    const script = readFileSync(ACTION_SCRIPT, 'utf8');
+    const steps = runs.steps.flatMap((s) => [...String(s.run ?? '').matchAll(/docplane-action\.mjs" ([a-z-]+)/g)].map((m) => m[1]));
+    expect(steps.length).toBeGreaterThan(0);
+    for (const step of steps) expect(script).toContain(`case '${step}':`);
+  });
+
+  it('runs docplane from its script only with commands and flags the CLI has: markdown plans, saved plans, the detailed exit code', () => {
+    // `docplane --version` is oclif's own flag, not a command.
+    const invocations = scriptInvocations(readFileSync(ACTION_SCRIPT, 'utf8')).filter((a) => a.join(' ') !== '--version');
+    expect(invocations.length).toBeGreaterThanOrEqual(4);
+    expect(invocations.flatMap((args) => invocationProblems(args, commands).map((p) => `docplane ${args.join(' ')}: ${p}`))).toEqual([]);
+    const flat = invocations.map((a) => a.join(' '));
+    expect(flat.some((a) => a.startsWith('plan ') && a.includes('--format markdown') && a.includes('--out $VALUE') && a.includes('--detailed-exitcode'))).toBe(true);
+    expect(flat.some((a) => a.startsWith('apply $VALUE'))).toBe(true);
+    expect(flat.some((a) => a.startsWith('apply ') && a.includes('--auto-approve'))).toBe(true);
+  });
+
+  it('the checker of uses: unknown and missing inputs, inexact versions, unknown commands', () => {
+    const { inputs } = loadAction();
+    expect(actionUseProblems({ uses: 'docplane/docplane@v0.1.0', with: { command: 'plan', version: '0.1.0', token: 'x' } }, inputs)).toEqual([]);
+    expect(actionUseProblems({ uses: './', with: { command: 'deploy', version: '0.1', tokn: 'x' } }, inputs)).toEqual([
+      expect.stringMatching(/^unknown input tokn/),
+      'command deploy is not one of plan, apply, drift',
+      'version 0.1 is not exact',
+    ]);
+    expect(actionUseProblems({ uses: './', with: { command: 'plan' } }, inputs)).toEqual(['missing required input version', 'version  is not exact']);
+    expect(actionUseProblems({ uses: 'docplane/docplane@v0.2.0', with: { command: 'plan', version: '0.1.0' } }, inputs)).toEqual([
+      'the action docplane/docplane@v0.2.0 installs docplane 0.1.0: use the same version for both',
+    ]);
+  });
+});
+
+describe('the GitLab CI recipe', () => {
+  const text = readFileSync(GITLAB, 'utf8');
+
+  it('is strict YAML with plan, apply and drift jobs', () => {
+    const docs = parseAllDocuments(text, { uniqueKeys: true, strict: true });
+    const [doc] = docs as Exclude<typeof docs, { empty: true }>;
+    expect(doc.errors.map((e) => e.message)).toEqual([]);
+    expect(text.split('\n').filter((l) => /[ \t]+$/.test(l) || l.includes('\t'))).toEqual([]);
+    expect(Object.keys(doc.toJS())).toEqual(expect.arrayContaining(['docplane-plan', 'docplane-apply', 'docplane-drift']));
+  });
+
+  it('runs `npx docplane@VERSION` only with commands and flags the CLI has, at one exact version', () => {
+    const ci = (parseAllDocuments(text) as Array<{ toJS(): any }>)[0].toJS();
+    const invocations = runScripts(ci).flatMap(docplaneInvocations);
+    expect(invocations.length).toBeGreaterThanOrEqual(4);
+    expect(invocations.flatMap((args) => invocationProblems(args, commands).map((p) => `docplane ${args.join(' ')}: ${p}`))).toEqual([]);
+    expect(ci.variables.DOCPLANE_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+    const flat = invocations.map((a) => a.join(' '));
     expect(flat.some((a) => a.startsWith('plan ') && a.includes('--format markdown') && a.includes('--out plan.json'))).toBe(true);
-    expect(flat.some((a) => a.startsWith('apply plan.json'))).toBe(true);
-    expect(flat.filter((a) => a.startsWith('plan ') && a.includes('--detailed-exitcode'))).toHaveLength(2);
+    expect(flat.some((a) => a.startsWith('plan ') && a.includes('--detailed-exitcode'))).toBe(true);
+    expect(ci['docplane-apply'].resource_group).toBeTruthy();
   });
 });
 
@@ -246,11 +404,14 @@ describe('the invocation checker', () => {
       'echo "docplane plan --nope" && ./node_modules/.bin/docplane apply plan.json --format=text',
       'npm install --global docplane@0.1 # docplane validate --bad',
       'docplane validate -c "${{ github.workspace }}/docplane"',
+      'code=0; npx --yes "docplane@${DOCPLANE_VERSION}" plan -c docplane/ > plan.md || code=$?',
+      'npx prettier --check docplane/',
     ].join('\n');
     expect(docplaneInvocations(script)).toEqual([
       ['plan', '-c', 'docplane/', '--format', 'markdown', '--out', 'plan.json'],
       ['apply', 'plan.json', '--format=text'],
       ['validate', '-c', '${{ github.workspace }}/docplane'],
+      ['plan', '-c', 'docplane/'],
     ]);
   });
 

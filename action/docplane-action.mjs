@@ -1,0 +1,427 @@
+#!/usr/bin/env node
+// The logic of the docplane GitHub Action (action.yml at the repository's root), kept out of the
+// action's shell steps so that it can be tested against a fake GitHub API (test/ci/action.test.ts).
+// No dependencies: Node 20's fetch and child_process. docs/ci/github-actions.md describes the
+// behaviour; each exported function is one decision, `main` wires them to the action's environment.
+//
+//   node docplane-action.mjs check-inputs  command, version (exact) and on-drift
+//   node docplane-action.mjs plan        plan, store plan.json + meta.json, post/update the PR comment
+//   node docplane-action.mjs wait-turn   wait until earlier runs of this workflow have finished
+//   node docplane-action.mjs find-plan   find the merged pull request's reviewed plan artifact
+//   node docplane-action.mjs apply       apply that plan if made on the checked-out commit, else explain
+//   node docplane-action.mjs drift       plan --detailed-exitcode; on 2 fail, or open/update one issue
+import { spawn, execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+
+/** GitHub's limit on the body of a comment or an issue, in characters. */
+export const GITHUB_BODY_LIMIT = 65_536;
+export const PLAN_MARKER = '<!-- docplane-plan';
+export const DRIFT_MARKER = '<!-- docplane-drift';
+const EXACT_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+
+/** A user-facing failure: printed as one `::error::` line, exit 1. */
+export class ActionError extends Error {}
+
+/** The hidden marker that finds the comment (or issue) again; one per config path. */
+export function marker(kind, config) {
+  return `${kind} config=${config.replace(/-->/g, '')} -->`;
+}
+
+/** `1.2.3` or `1.2.3-rc.1`: a range or a tag would let plan and apply run different versions. */
+export function checkVersion(version) {
+  if (!EXACT_VERSION.test(version ?? '')) {
+    throw new ActionError(`version "${version ?? ''}" is not an exact docplane version (such as 0.1.0): a range or a tag could install another version for apply than for plan, and apply refuses a plan made by another version`);
+  }
+  return version;
+}
+
+/** The artifact that holds a pull request's plans (one per plan run; apply takes the right one). */
+export function artifactName(pr) {
+  return `docplane-plan-pr-${pr}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// GitHub REST
+
+/** A small client of GitHub's REST API: JSON in and out, errors with method, path and status. */
+export function github({ apiUrl, token, fetchImpl = globalThis.fetch }) {
+  const base = apiUrl.replace(/\/$/, '');
+  async function request(method, path, body) {
+    const res = await fetchImpl(path.startsWith('http') ? path : `${base}${path}`, {
+      method,
+      headers: {
+        accept: 'application/vnd.github+json',
+        'x-github-api-version': '2022-11-28',
+        'user-agent': 'docplane-action',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) {
+      const err = new ActionError(`GitHub API: ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+      err.status = res.status;
+      throw err;
+    }
+    return { data: text === '' ? undefined : JSON.parse(text), link: res.headers.get('link') ?? '' };
+  }
+  return {
+    request: async (method, path, body) => (await request(method, path, body)).data,
+    /** Every item of a list, following `Link: rel="next"`; `key` names the array in an envelope. */
+    async paginate(path, key) {
+      const items = [];
+      let next = path;
+      for (let page = 0; next && page < 50; page++) {
+        const { data, link } = await request('GET', next);
+        items.push(...(key ? data[key] : data));
+        next = /<([^>]+)>;\s*rel="next"/.exec(link)?.[1];
+      }
+      return items;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plan: the comment
+
+/** Cuts `text` at a line boundary so that it fits in `room` characters, with a note when it was cut. */
+function fit(text, room, note) {
+  if (text.length <= room) return text;
+  const cut = text.slice(0, Math.max(0, room - note.length - 2));
+  return `${cut.slice(0, Math.max(0, cut.lastIndexOf('\n')))}\n\n${note}`;
+}
+
+/** A fenced block that no line of `text` can close early. */
+function fenced(text) {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}\n${text.replace(/\n$/, '')}\n${fence}`;
+}
+
+/**
+ * The pull-request comment: the markdown plan when the plan ran (exit 0 or 2), the error when it did
+ * not, so that a failed run never leaves the previous push's plan standing as if it were current.
+ */
+export function planComment({ config, exitCode, markdown, error, commit, runUrl, artifact, limit = GITHUB_BODY_LIMIT }) {
+  const head = `${marker(PLAN_MARKER, config)}\n`;
+  const where = `\`${config}\` on ${commit.slice(0, 12)}${runUrl ? ` · [run](${runUrl})` : ''}`;
+  if (exitCode === 0 || exitCode === 2) {
+    const foot = `\n\n<sub>docplane plan of ${where}; the plan file is the artifact \`${artifact}\`, applied on merge.</sub>`;
+    const room = limit - head.length - foot.length;
+    const note = `> The plan was cut to fit GitHub's comment limit; the whole plan is in the artifact \`${artifact}\` and the run's log.`;
+    return `${head}${fit(markdown, room, note)}${foot}`;
+  }
+  const title = `### docplane plan failed (exit ${exitCode})\n\n`;
+  const after = `\n\nNo plan was saved for this commit: if the pull request were merged now, the apply would find no reviewed plan, send nothing and ask for a run by hand. Fix the error and push again.\n\n<sub>${where}</sub>`;
+  const room = limit - head.length - title.length - after.length - 12;
+  const shown = fit(error.trim() || '(docplane printed nothing on stderr)', room, '… (cut; the whole output is in the run\'s log)');
+  return `${head}${title}${fenced(shown)}${after}`;
+}
+
+/** Creates the one comment that carries `mark`, or updates it; returns what it did. */
+export async function upsertComment(gh, { repo, issue, mark, body }) {
+  const comments = await gh.paginate(`/repos/${repo}/issues/${issue}/comments?per_page=100`);
+  const mine = comments.find((c) => typeof c.body === 'string' && c.body.startsWith(mark));
+  if (mine) {
+    await gh.request('PATCH', `/repos/${repo}/issues/comments/${mine.id}`, { body });
+    return { action: 'updated', id: mine.id };
+  }
+  const created = await gh.request('POST', `/repos/${repo}/issues/${issue}/comments`, { body });
+  return { action: 'created', id: created.id };
+}
+
+/** The pull request a plan run belongs to: the pull_request event's, or the merge queue's `pr-N`. */
+export function pullRequestOf(event) {
+  if (event?.pull_request?.number) return { number: event.pull_request.number, headSha: event.pull_request.head.sha, fromMergeQueue: false };
+  const ref = event?.merge_group?.head_ref ?? '';
+  const m = /\/pr-(\d+)-[0-9a-f]+$/.exec(ref);
+  if (m) return { number: Number(m[1]), headSha: event.merge_group.head_sha, fromMergeQueue: true };
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Apply: choosing the plan
+
+/**
+ * The reviewed plan of the pull request merged as `commit`: the newest unexpired plan artifact made
+ * for the pull request's last head (or by the merge queue on `commit` itself, which is better).
+ */
+export async function findReviewedPlan(gh, { repo, commit }) {
+  const pulls = await gh.request('GET', `/repos/${repo}/commits/${commit}/pulls?per_page=100`);
+  const merged = (pulls ?? []).filter((p) => p.merged_at);
+  const pr = merged.find((p) => p.merge_commit_sha === commit) ?? merged[0];
+  if (!pr) {
+    return { problem: `commit ${commit.slice(0, 12)} is not the merge of a pull request (a direct push?), so there is no reviewed plan to apply` };
+  }
+  const name = artifactName(pr.number);
+  const artifacts = await gh.paginate(`/repos/${repo}/actions/artifacts?name=${encodeURIComponent(name)}&per_page=100`, 'artifacts');
+  const live = artifacts.filter((a) => a.name === name && !a.expired).sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
+  const chosen = live.find((a) => a.workflow_run?.head_sha === commit) ?? live.find((a) => a.workflow_run?.head_sha === pr.head.sha);
+  if (!chosen) {
+    const why = live.length === 0 ? 'none is stored (the plan failed, never ran, or its artifact expired)' : `the stored ones were made for earlier pushes, not for its last commit ${pr.head.sha.slice(0, 12)} (its last plan failed or is still running)`;
+    return { pr: pr.number, problem: `no plan of pull request #${pr.number} can be applied: ${why}` };
+  }
+  return { pr: pr.number, prHeadSha: pr.head.sha, runId: chosen.workflow_run.id, artifact: name, artifactId: chosen.id };
+}
+
+/** What to do when the reviewed plan cannot be applied: the same advice wherever it is printed. */
+export const NEXT_STEP =
+  'Next: run the apply workflow by hand on main (Actions → the workflow → Run workflow): it plans main as it is now and applies it. Or push a pull request and review its plan first. To make this rare, require branches to be up to date before merging, or use a merge queue (docs/ci/github-actions.md).';
+
+/**
+ * Whether the stored plan may be applied to the checked-out commit, by the docplane version installed
+ * now: made on that very commit (the merge queue's case), or else on a commit with the same files
+ * (GitHub's merge of an up-to-date branch has the tree the plan job checked out, under a new commit
+ * id) and for the pull request's last push.
+ */
+export function checkReviewedPlan(meta, { commit, tree, version, prHeadSha }) {
+  const problems = [];
+  if (meta.commit !== commit) {
+    if (meta.tree !== tree) problems.push(`it was made on ${String(meta.commit).slice(0, 12)}, and the checked-out commit ${commit.slice(0, 12)} has other files (main changed after the plan was made)`);
+    if (prHeadSha && meta.headSha !== prHeadSha) problems.push(`it was made for ${String(meta.headSha).slice(0, 12)}, not for the pull request's last commit ${prHeadSha.slice(0, 12)}`);
+  }
+  if (meta.version !== version) problems.push(`it was made by docplane ${meta.version}, and this run installed ${version}`);
+  if (problems.length === 0) return { ok: true };
+  return { ok: false, message: `the reviewed plan of pull request #${meta.pr} is not applied: ${problems.join('; ')}. ${NEXT_STEP}` };
+}
+
+/**
+ * Waits until no earlier run of this workflow is unfinished. GitHub's concurrency groups keep one
+ * pending run and cancel the others, so the apply workflow has no group: its runs queue here, in
+ * run-number order, and none is dropped.
+ */
+export async function waitForTurn(gh, { repo, runId, pollMs = 15_000, timeoutMs = 6 * 3600_000, log = console.log }) {
+  const me = await gh.request('GET', `/repos/${repo}/actions/runs/${runId}`);
+  const started = Date.now();
+  for (;;) {
+    const { workflow_runs: runs } = await gh.request('GET', `/repos/${repo}/actions/workflows/${me.workflow_id}/runs?per_page=100`);
+    const earlier = runs.filter((r) => r.id !== me.id && r.run_number < me.run_number && r.status !== 'completed');
+    if (earlier.length === 0) return { waitedMs: Date.now() - started };
+    if (Date.now() - started > timeoutMs) throw new ActionError(`waited ${Math.round(timeoutMs / 60_000)} minutes for earlier runs (${earlier.map((r) => `#${r.run_number}`).join(', ')}) to finish; re-run this job once they have`);
+    log(`waiting for earlier runs to finish: ${earlier.map((r) => `#${r.run_number} (${r.status})`).join(', ')}`);
+    await sleep(pollMs);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drift
+
+/** Opens the one drift issue for `config`, or updates it; returns what it did. */
+export async function upsertDriftIssue(gh, { repo, config, markdown, runUrl }) {
+  const mark = marker(DRIFT_MARKER, config);
+  const body = `${mark}\nThe organization differs from \`${config}\` (docplane plan exit 2)${runUrl ? `; [run](${runUrl})` : ''}. To keep the change, edit the config; to undo it, apply the config.\n\n${markdown}`;
+  const issues = await gh.paginate(`/repos/${repo}/issues?state=open&per_page=100`);
+  const mine = issues.find((i) => !i.pull_request && typeof i.body === 'string' && i.body.startsWith(mark));
+  const fitted = fit(body, GITHUB_BODY_LIMIT, '> Cut to fit GitHub\'s limit; the whole plan is in the run\'s log.');
+  if (mine) {
+    await gh.request('PATCH', `/repos/${repo}/issues/${mine.number}`, { body: fitted });
+    return { action: 'updated', number: mine.number };
+  }
+  const created = await gh.request('POST', `/repos/${repo}/issues`, { title: `docplane: drift in ${config}`, body: fitted });
+  return { action: 'created', number: created.number };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The action's steps
+
+/** Runs docplane; stdout and stderr captured, and echoed to the job's log as they come. */
+export function runDocplane(bin, args, env) {
+  return new Promise((done, fail) => {
+    const child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      process.stdout.write(d);
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      process.stderr.write(d);
+    });
+    child.once('error', fail);
+    child.once('close', (code) => done({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+function git(args, cwd) {
+  return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+}
+
+function output(env, name, value) {
+  if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, `${name}=${value}\n`);
+}
+
+async function installedVersion(bin, env) {
+  const { code, stdout } = await runDocplane(bin, ['--version'], env);
+  const m = /docplane\/(\S+)/.exec(stdout);
+  if (code !== 0 || !m) throw new ActionError(`\`${bin} --version\` failed (exit ${code}); is docplane installed?`);
+  return m[1];
+}
+
+/** The inputs of every step, from the environment the action's steps set. */
+export function inputsFrom(env) {
+  const repo = env.GITHUB_REPOSITORY;
+  return {
+    env,
+    repo,
+    config: env.INPUT_CONFIG || 'docplane/',
+    dir: resolve(env.INPUT_DIR || 'docplane-plan'),
+    bin: env.DOCPLANE_BIN || 'docplane',
+    cwd: env.GITHUB_WORKSPACE || process.cwd(),
+    event: env.GITHUB_EVENT_PATH && existsSync(env.GITHUB_EVENT_PATH) ? JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) : {},
+    runUrl: env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL || 'https://github.com'}/${repo}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
+    gh: github({ apiUrl: env.GITHUB_API_URL || 'https://api.github.com', token: env.GITHUB_TOKEN }),
+  };
+}
+
+/** The docplane process's environment: the action's, with the `token` and `api-url` inputs when given. */
+export function docplaneEnv(env) {
+  const out = { ...env, NO_COLOR: '1' };
+  if (env.INPUT_TOKEN !== undefined) out.DOCPLANE_TOKEN = env.INPUT_TOKEN;
+  if (env.INPUT_API_URL) out.DOCPLANE_API_URL = env.INPUT_API_URL;
+  if (!out.DOCPLANE_TOKEN) delete out.DOCPLANE_TOKEN;
+  if (!out.DOCPLANE_API_URL) delete out.DOCPLANE_API_URL;
+  return out;
+}
+
+const COMMANDS = ['plan', 'apply', 'drift'];
+
+/** The action's inputs that a typo would turn into a silent no-op. */
+export function checkInputs(env) {
+  if (!COMMANDS.includes(env.INPUT_COMMAND)) throw new ActionError(`command "${env.INPUT_COMMAND ?? ''}" is not one of ${COMMANDS.join(', ')}`);
+  if (!['fail', 'issue'].includes(env.INPUT_ON_DRIFT || 'fail')) throw new ActionError(`on-drift "${env.INPUT_ON_DRIFT}" is not one of fail, issue`);
+  checkVersion(env.INPUT_VERSION);
+}
+
+export async function planStep(i, log = console.log) {
+  const { env, config, dir, bin, cwd, event, gh, repo } = i;
+  const pr = pullRequestOf(event);
+  mkdirSync(dir, { recursive: true });
+  const commit = git(['rev-parse', 'HEAD'], cwd);
+  const tree = git(['rev-parse', 'HEAD^{tree}'], cwd);
+  let result;
+  if (!docplaneEnv(env).DOCPLANE_TOKEN) {
+    const fork = event?.pull_request && event.pull_request.head?.repo?.full_name !== repo;
+    result = {
+      code: 1,
+      stdout: '',
+      stderr: `docplane: no API token (the action's \`token\` input is empty)${fork ? ': pull requests from forks get no secrets, so they cannot be planned here' : ''}. ${fork ? 'A maintainer can push the branch to this repository to plan it.' : 'Set the secret the workflow passes as `token`.'}\n`,
+    };
+    process.stderr.write(result.stderr);
+  } else {
+    result = await runDocplane(bin, ['plan', '-c', config, '--format', 'markdown', '--out', join(dir, 'plan.json'), '--detailed-exitcode'], docplaneEnv(env));
+  }
+  writeFileSync(join(dir, 'plan.md'), result.stdout);
+  const version = result.code === 0 || result.code === 2 ? await installedVersion(bin, docplaneEnv(env)) : undefined;
+  const artifact = pr ? artifactName(pr.number) : 'docplane-plan';
+  if (version) {
+    const meta = { version, commit, tree, pr: pr?.number ?? null, headSha: pr?.headSha ?? commit, config, exitCode: result.code, createdAt: new Date().toISOString() };
+    writeFileSync(join(dir, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+  }
+  output(env, 'exit-code', result.code);
+  output(env, 'artifact-name', artifact);
+  output(env, 'saved', version ? 'true' : 'false');
+  if (pr && !pr.fromMergeQueue && env.INPUT_COMMENT !== 'false') {
+    const body = planComment({ config, exitCode: result.code, markdown: result.stdout, error: result.stderr, commit, runUrl: i.runUrl, artifact });
+    try {
+      const done = await upsertComment(gh, { repo, issue: pr.number, mark: marker(PLAN_MARKER, config), body });
+      log(`plan comment ${done.action} (id ${done.id}) on pull request #${pr.number}`);
+      output(env, 'comment-id', done.id);
+    } catch (e) {
+      // A fork's GITHUB_TOKEN is read-only: the plan still stands in the log.
+      if (e.status !== 403 && e.status !== 404) throw e;
+      log(`::warning::could not post the plan comment (${e.message}); a pull request from a fork gets a read-only token`);
+    }
+  }
+  // Exit 2 (changes) is what a pull request is for: the comment shows them.
+  return result.code === 2 ? 0 : result.code;
+}
+
+export async function findPlanStep(i, log = console.log) {
+  const { env, gh, repo } = i;
+  if (env.GITHUB_EVENT_NAME === 'workflow_dispatch') {
+    log('started by hand: planning and applying the checked-out commit as it is');
+    output(env, 'mode', 'current');
+    return 0;
+  }
+  const commit = git(['rev-parse', 'HEAD'], i.cwd);
+  const found = await findReviewedPlan(gh, { repo, commit });
+  if (found.problem) throw new ActionError(`${found.problem}. ${NEXT_STEP}`);
+  log(`applying the reviewed plan of pull request #${found.pr} (artifact ${found.artifact} of run ${found.runId})`);
+  output(env, 'mode', 'reviewed');
+  output(env, 'run-id', found.runId);
+  output(env, 'artifact-name', found.artifact);
+  output(env, 'pr', found.pr);
+  output(env, 'pr-head-sha', found.prHeadSha);
+  return 0;
+}
+
+export async function applyStep(i, log = console.log) {
+  const { env, config, dir, bin, cwd } = i;
+  if (env.INPUT_MODE === 'current') {
+    return (await runDocplane(bin, ['apply', '-c', config, '--auto-approve', '--format', 'text'], docplaneEnv(env))).code;
+  }
+  const metaFile = join(dir, 'meta.json');
+  if (!existsSync(metaFile) || !existsSync(join(dir, 'plan.json'))) throw new ActionError(`no reviewed plan in ${dir} (meta.json and plan.json): the plan artifact was not downloaded. ${NEXT_STEP}`);
+  const meta = JSON.parse(readFileSync(metaFile, 'utf8'));
+  const verdict = checkReviewedPlan(meta, {
+    commit: git(['rev-parse', 'HEAD'], cwd),
+    tree: git(['rev-parse', 'HEAD^{tree}'], cwd),
+    version: await installedVersion(bin, docplaneEnv(env)),
+    prHeadSha: env.INPUT_PR_HEAD_SHA || undefined,
+  });
+  if (!verdict.ok) throw new ActionError(verdict.message);
+  log(`the plan of pull request #${meta.pr} was made on ${meta.commit.slice(0, 12)}: applying it`);
+  return (await runDocplane(bin, ['apply', join(dir, 'plan.json'), '-c', config, '--format', 'text'], docplaneEnv(env))).code;
+}
+
+export async function driftStep(i, log = console.log) {
+  const { env, config, bin, gh, repo } = i;
+  const issueMode = env.INPUT_ON_DRIFT === 'issue';
+  const result = await runDocplane(bin, ['plan', '-c', config, '--format', issueMode ? 'markdown' : 'text', '--detailed-exitcode'], docplaneEnv(env));
+  output(env, 'exit-code', result.code);
+  if (result.code === 2 && issueMode) {
+    const done = await upsertDriftIssue(gh, { repo, config, markdown: result.stdout, runUrl: i.runUrl });
+    log(`drift: issue #${done.number} ${done.action}`);
+    return 0;
+  }
+  if (result.code === 2) log(`::error::the organization drifted from ${config} (docplane plan exit 2); the plan is above`);
+  return result.code;
+}
+
+export async function main(argv = process.argv.slice(2), env = process.env) {
+  const step = argv[0];
+  const i = inputsFrom(env);
+  try {
+    switch (step) {
+      case 'check-inputs':
+        checkInputs(env);
+        return 0;
+      case 'plan':
+        return await planStep(i);
+      case 'wait-turn':
+        await waitForTurn(i.gh, { repo: i.repo, runId: env.GITHUB_RUN_ID, pollMs: Number(env.INPUT_POLL_MS || 15_000) });
+        return 0;
+      case 'find-plan':
+        return await findPlanStep(i);
+      case 'apply':
+        return await applyStep(i);
+      case 'drift':
+        return await driftStep(i);
+      default:
+        throw new ActionError(`unknown step "${step ?? ''}" (check-inputs, plan, wait-turn, find-plan, apply, drift)`);
+    }
+  } catch (e) {
+    if (!(e instanceof ActionError)) throw e;
+    console.log(`::error::docplane action: ${e.message}`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main();
+}

@@ -1,0 +1,387 @@
+/**
+ * The GitHub Action's script (action/docplane-action.mjs) as the action runs it: a child process with
+ * the environment the runner gives (GITHUB_*, INPUT_*), the built CLI as `docplane`, the emulator
+ * seeded with the demo world as the platform, and a fake GitHub REST API on 127.0.0.1 (comments with
+ * Link paging, pull requests of a commit, artifacts, workflow runs, issues). The checkout is a real
+ * git repository in a temporary folder, so commits and trees are real.
+ */
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadEmulatorState, startEmulator } from '../../src/emulator/server.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const SCRIPT = join(ROOT, 'action', 'docplane-action.mjs');
+const BIN = join(ROOT, 'bin', 'run.js');
+const REPO = 'acme/config';
+const GH_TOKEN = 'gh-test-token';
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+interface Comment {
+  id: number;
+  body: string;
+}
+interface Issue {
+  number: number;
+  title: string;
+  body: string;
+}
+interface Run {
+  id: number;
+  run_number: number;
+  workflow_id: number;
+  status: string;
+}
+
+/** The part of GitHub's REST API the action uses, in memory; comments come two to a page. */
+class FakeGitHub {
+  comments = new Map<number, Comment[]>();
+  issues: Issue[] = [];
+  pulls = new Map<string, unknown[]>();
+  artifacts: unknown[] = [];
+  runs: Run[] = [];
+  requests: string[] = [];
+  url = '';
+  private nextId = 1000;
+  private server: Server = createServer((req, res) => void this.handle(req, res));
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    const url = new URL(req.url ?? '/', this.url);
+    this.requests.push(`${req.method} ${url.pathname}`);
+    const send = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(body === undefined ? '' : JSON.stringify(body));
+    };
+    if (req.headers.authorization !== `Bearer ${GH_TOKEN}`) return send(401, { message: 'Bad credentials' });
+    const body = raw ? (JSON.parse(raw) as Record<string, string>) : {};
+    const p = url.pathname.replace(`/repos/${REPO}`, '');
+    let m: RegExpExecArray | null;
+    if ((m = /^\/issues\/(\d+)\/comments$/.exec(p)) && req.method === 'GET') {
+      const all = this.comments.get(Number(m[1])) ?? [];
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const next = page * 2 < all.length ? { link: `<${this.url}${url.pathname}?per_page=100&page=${page + 1}>; rel="next"` } : undefined;
+      return send(200, all.slice((page - 1) * 2, page * 2), next);
+    }
+    if ((m = /^\/issues\/(\d+)\/comments$/.exec(p)) && req.method === 'POST') {
+      const comment = { id: this.nextId++, body: body.body };
+      this.comments.set(Number(m[1]), [...(this.comments.get(Number(m[1])) ?? []), comment]);
+      return send(201, comment);
+    }
+    if ((m = /^\/issues\/comments\/(\d+)$/.exec(p)) && req.method === 'PATCH') {
+      const comment = [...this.comments.values()].flat().find((c) => c.id === Number(m![1]));
+      if (!comment) return send(404, { message: 'Not Found' });
+      comment.body = body.body;
+      return send(200, comment);
+    }
+    if ((m = /^\/commits\/([0-9a-f]+)\/pulls$/.exec(p))) return send(200, this.pulls.get(m[1]) ?? []);
+    if (p === '/actions/artifacts') {
+      const name = url.searchParams.get('name');
+      const list = this.artifacts.filter((a) => (a as { name: string }).name === name);
+      return send(200, { total_count: list.length, artifacts: list });
+    }
+    if ((m = /^\/actions\/runs\/(\d+)$/.exec(p))) {
+      const run = this.runs.find((r) => r.id === Number(m![1]));
+      return run ? send(200, run) : send(404, { message: 'Not Found' });
+    }
+    if ((m = /^\/actions\/workflows\/(\d+)\/runs$/.exec(p))) {
+      const list = this.runs.filter((r) => r.workflow_id === Number(m![1]));
+      return send(200, { total_count: list.length, workflow_runs: list });
+    }
+    if (p === '/issues' && req.method === 'GET') return send(200, this.issues);
+    if (p === '/issues' && req.method === 'POST') {
+      const issue = { number: this.issues.length + 1, title: body.title, body: body.body };
+      this.issues.push(issue);
+      return send(201, issue);
+    }
+    if ((m = /^\/issues\/(\d+)$/.exec(p)) && req.method === 'PATCH') {
+      const issue = this.issues.find((i) => i.number === Number(m![1]));
+      if (!issue) return send(404, { message: 'Not Found' });
+      Object.assign(issue, body);
+      return send(200, issue);
+    }
+    return send(404, { message: `no route for ${req.method} ${url.pathname}` });
+  }
+}
+
+let work: string;
+let checkout: string;
+let github: FakeGitHub;
+let emulator: RunningEmulator;
+const HEAD_SHA = 'a'.repeat(40); // the pull request's head; the checkout is the merge commit
+
+function git(...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd: checkout,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', HOME: work },
+  }).trim();
+}
+
+/** Runs one step of the action's script as the runner would; resolves with its exit code, output and GITHUB_OUTPUT. */
+async function step(name: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string; outputs: Record<string, string> }> {
+  const outFile = join(work, `output-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(outFile, '');
+  const child = spawn(process.execPath, [SCRIPT, name], {
+    cwd: checkout,
+    env: {
+      PATH: process.env.PATH,
+      HOME: work,
+      GITHUB_API_URL: github.url,
+      GITHUB_SERVER_URL: 'https://github.example',
+      GITHUB_REPOSITORY: REPO,
+      GITHUB_TOKEN: GH_TOKEN,
+      GITHUB_WORKSPACE: checkout,
+      GITHUB_OUTPUT: outFile,
+      GITHUB_RUN_ID: '100',
+      DOCPLANE_BIN: BIN,
+      INPUT_API_URL: emulator.url,
+      INPUT_TOKEN: 'dev-token',
+      INPUT_CONFIG: 'docplane/',
+      ...env,
+    },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number>((resolve) => child.once('close', (c) => resolve(c ?? -1)));
+  const outputs = Object.fromEntries(
+    readFileSync(outFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+  return { code, stdout, stderr, outputs };
+}
+
+function prEvent(headRepo = REPO): string {
+  const file = join(work, `event-${headRepo.replace('/', '-')}.json`);
+  writeFileSync(file, JSON.stringify({ pull_request: { number: 7, head: { sha: HEAD_SHA, repo: { full_name: headRepo } } } }));
+  return file;
+}
+
+const planComments = () => (github.comments.get(7) ?? []).filter((c) => c.body.startsWith('<!-- docplane-plan'));
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'docplane-action-'));
+  checkout = join(work, 'checkout');
+  mkdirSync(checkout);
+  github = new FakeGitHub();
+  await github.start();
+  emulator = await startEmulator({ port: 0, state: loadEmulatorState(join(ROOT, 'examples/emulator-state.yaml')), seed: 5 });
+  // The repository under review: the demo organization imported, plus a new team. (Asynchronously:
+  // the emulator answers from this process.)
+  await promisify(execFile)(process.execPath, [BIN, 'import', '--org', 'org_acme', '--site', 'site_docs', '--out', join(checkout, 'docplane')], {
+    env: { ...process.env, DOCPLANE_API_URL: emulator.url, DOCPLANE_TOKEN: 'dev-token', NO_COLOR: '1' },
+  });
+  const file = join(checkout, 'docplane', 'org_acme.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/^teams:$/m, 'teams:\n  - title: Writers\n    members: [ bob@acme.com ]'));
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
+  git('commit', '-q', '-m', 'config');
+  // Two comments by others, so that finding ours pages through the Link header.
+  github.comments.set(7, [
+    { id: 1, body: 'Looks good' },
+    { id: 2, body: 'One question' },
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  await emulator?.close();
+  await github?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the action script: plan', () => {
+  it('posts one comment with the plan, stores plan.json with the version and the commit, and updates the comment on the next run', async () => {
+    const dir = join(work, 'plan-1');
+    const first = await step('plan', { GITHUB_EVENT_PATH: prEvent(), INPUT_DIR: dir });
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(first.outputs).toMatchObject({ 'exit-code': '2', saved: 'true', 'artifact-name': 'docplane-plan-pr-7' });
+    expect(planComments()).toHaveLength(1);
+    const [comment] = planComments();
+    expect(comment.body).toContain('Writers');
+    expect(comment.body).toContain('docplane-plan-pr-7');
+    expect(first.stdout).toContain(`plan comment created (id ${comment.id}) on pull request #7`);
+    const meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'));
+    expect(meta).toMatchObject({ version: VERSION, commit: git('rev-parse', 'HEAD'), tree: git('rev-parse', 'HEAD^{tree}'), pr: 7, headSha: HEAD_SHA, exitCode: 2 });
+    expect(JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8'))).toBeTypeOf('object');
+
+    const second = await step('plan', { GITHUB_EVENT_PATH: prEvent(), INPUT_DIR: join(work, 'plan-2') });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`plan comment updated (id ${comment.id})`);
+    expect(planComments()).toHaveLength(1);
+    expect(github.comments.get(7)).toHaveLength(3);
+    expect(github.requests.filter((r) => r.startsWith('PATCH'))).toEqual([`PATCH /repos/${REPO}/issues/comments/${comment.id}`]);
+  });
+
+  it('replaces the comment with the error when the plan fails, and stores no plan', async () => {
+    const dir = join(work, 'plan-failed');
+    const r = await step('plan', { GITHUB_EVENT_PATH: prEvent(), INPUT_DIR: dir, INPUT_TOKEN: 'revoked-token' });
+    expect(r.code).toBe(1);
+    expect(r.outputs).toMatchObject({ 'exit-code': '1', saved: 'false' });
+    expect(planComments()).toHaveLength(1);
+    const body = planComments()[0].body;
+    expect(body).toContain('docplane plan failed (exit 1)');
+    expect(body).toMatch(/401/);
+    expect(body).not.toContain('Writers');
+    expect(body).toContain('the apply would find no reviewed plan, send nothing');
+  });
+
+  it('says on the pull request that a fork gets no token', async () => {
+    const r = await step('plan', { GITHUB_EVENT_PATH: prEvent('someone/fork'), INPUT_DIR: join(work, 'plan-fork'), INPUT_TOKEN: '' });
+    expect(r.code).toBe(1);
+    expect(planComments()[0].body).toContain('pull requests from forks get no secrets');
+  });
+});
+
+describe('the action script: apply on merge', () => {
+  let planCommit: string;
+  let planDir: string;
+
+  beforeAll(async () => {
+    // The plan reviewed on the pull request's last push (stored as its artifact).
+    planDir = join(work, 'reviewed');
+    const r = await step('plan', { GITHUB_EVENT_PATH: prEvent(), INPUT_DIR: planDir });
+    expect(r.code).toBe(0);
+    planCommit = git('rev-parse', 'HEAD');
+    github.artifacts.push(
+      { id: 1, name: 'docplane-plan-pr-7', expired: false, created_at: '2026-01-01T10:00:00Z', workflow_run: { id: 90, head_sha: 'b'.repeat(40) } },
+      { id: 2, name: 'docplane-plan-pr-7', expired: false, created_at: '2026-01-01T11:00:00Z', workflow_run: { id: 100, head_sha: HEAD_SHA } },
+    );
+  });
+
+  function merged(sha: string): void {
+    github.pulls.set(sha, [{ number: 7, merged_at: '2026-01-01T12:00:00Z', merge_commit_sha: sha, head: { sha: HEAD_SHA } }]);
+  }
+
+  it('finds the merged pull request and the plan made for its last commit', async () => {
+    merged(planCommit);
+    const r = await step('find-plan', { GITHUB_EVENT_NAME: 'push' });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.outputs).toMatchObject({ mode: 'reviewed', 'run-id': '100', 'artifact-name': 'docplane-plan-pr-7', pr: '7', 'pr-head-sha': HEAD_SHA });
+  });
+
+  it('refuses a plan made on another commit, sends nothing, and says what to do', async () => {
+    writeFileSync(join(checkout, 'README.md'), 'main moved on\n');
+    git('add', '.');
+    git('commit', '-q', '-m', 'another pull request, merged meanwhile');
+    merged(git('rev-parse', 'HEAD'));
+    const before = emulator.requestCount();
+    const r = await step('apply', { GITHUB_EVENT_NAME: 'push', INPUT_DIR: planDir, INPUT_MODE: 'reviewed', INPUT_PR_HEAD_SHA: HEAD_SHA });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^::error::docplane action: the reviewed plan of pull request #7 is not applied: it was made on [0-9a-f]{12}, and the checked-out commit [0-9a-f]{12} has other files/m);
+    expect(r.stdout).toContain('Next: run the apply workflow by hand on main');
+    expect(emulator.requestCount()).toBe(before);
+  });
+
+  it('applies the plan on a merge commit with the files the plan was made on', async () => {
+    // GitHub's merge of an up-to-date branch: a new commit id, the tree the plan job checked out.
+    const mergeCommit = git('commit-tree', `${planCommit}^{tree}`, '-p', 'HEAD', '-m', 'Merge pull request #7');
+    git('checkout', '-q', mergeCommit);
+    merged(mergeCommit);
+    const found = await step('find-plan', { GITHUB_EVENT_NAME: 'push' });
+    expect(found.outputs.mode).toBe('reviewed');
+    const r = await step('apply', { GITHUB_EVENT_NAME: 'push', INPUT_DIR: planDir, INPUT_MODE: 'reviewed', INPUT_PR_HEAD_SHA: found.outputs['pr-head-sha'] });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('Apply: 1 applied, 0 failed, 0 skipped.');
+  });
+
+  it('refuses a plan that is not the pull request\'s last, and a push that merged no pull request', async () => {
+    const other = await step('apply', { GITHUB_EVENT_NAME: 'push', INPUT_DIR: planDir, INPUT_MODE: 'reviewed', INPUT_PR_HEAD_SHA: 'c'.repeat(40) });
+    expect(other.code).toBe(1);
+    expect(other.stdout).toContain("not for the pull request's last commit cccccccccccc");
+    github.pulls.clear();
+    const direct = await step('find-plan', { GITHUB_EVENT_NAME: 'push' });
+    expect(direct.code).toBe(1);
+    expect(direct.stdout).toMatch(/is not the merge of a pull request \(a direct push\?\), so there is no reviewed plan to apply\. Next: /);
+  });
+
+  it('by hand (workflow_dispatch), plans and applies the checked-out commit', async () => {
+    const found = await step('find-plan', { GITHUB_EVENT_NAME: 'workflow_dispatch' });
+    expect(found.outputs.mode).toBe('current');
+    const r = await step('apply', { GITHUB_EVENT_NAME: 'workflow_dispatch', INPUT_MODE: 'current' });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
+  it('waits for earlier runs of the workflow instead of letting GitHub drop a queued one', async () => {
+    github.runs = [
+      { id: 98, run_number: 3, workflow_id: 9, status: 'completed' },
+      { id: 99, run_number: 4, workflow_id: 9, status: 'in_progress' },
+      { id: 100, run_number: 5, workflow_id: 9, status: 'in_progress' },
+      { id: 101, run_number: 6, workflow_id: 9, status: 'queued' },
+    ];
+    setTimeout(() => (github.runs[1].status = 'completed'), 400);
+    const started = Date.now();
+    const r = await step('wait-turn', { INPUT_POLL_MS: '100' });
+    expect(r.code, r.stdout).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+    expect(r.stdout).toContain('waiting for earlier runs to finish: #4 (in_progress)');
+    expect(r.stdout).not.toContain('#6');
+  });
+});
+
+describe('the action script: drift', () => {
+  it('opens one issue on drift, then updates it; or fails the job', async () => {
+    const file = join(checkout, 'docplane', 'org_acme.yaml');
+    cpSync(file, join(work, 'org_acme.yaml.bak'));
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^teams:$/m, 'teams:\n  - title: Drifters\n    members: [ bob@acme.com ]'));
+    const first = await step('drift', { INPUT_ON_DRIFT: 'issue' });
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(first.stdout).toContain('drift: issue #1 created');
+    const second = await step('drift', { INPUT_ON_DRIFT: 'issue' });
+    expect(second.stdout).toContain('drift: issue #1 updated');
+    expect(github.issues).toHaveLength(1);
+    expect(github.issues[0].body).toContain('Drifters');
+    const failing = await step('drift', { INPUT_ON_DRIFT: 'fail' });
+    expect(failing.code).toBe(2);
+    expect(failing.stdout).toContain('::error::the organization drifted from docplane/');
+    cpSync(join(work, 'org_acme.yaml.bak'), file);
+  });
+});
+
+describe('the action script: pieces', () => {
+  it('keeps the comment within GitHub\'s limit, fences errors safely, and checks the inputs', async () => {
+    const lib = (await import(SCRIPT)) as {
+      planComment(o: Record<string, unknown>): string;
+      checkInputs(env: Record<string, string>): void;
+      checkReviewedPlan(meta: Record<string, unknown>, now: Record<string, string>): { ok: boolean; message?: string };
+      GITHUB_BODY_LIMIT: number;
+    };
+    // The merge queue: the plan was made on the very commit main moved to.
+    const meta = { version: '0.1.0', commit: 'c1', tree: 't1', pr: 3, headSha: 'q1' };
+    expect(lib.checkReviewedPlan(meta, { commit: 'c1', tree: 't1', version: '0.1.0', prHeadSha: 'h1' })).toEqual({ ok: true });
+    expect(lib.checkReviewedPlan(meta, { commit: 'c2', tree: 't1', version: '0.1.0', prHeadSha: 'q1' })).toEqual({ ok: true });
+    expect(lib.checkReviewedPlan(meta, { commit: 'c1', tree: 't1', version: '0.1.1', prHeadSha: 'h1' }).message).toMatch(/made by docplane 0\.1\.0, and this run installed 0\.1\.1/);
+    const markdown = `## Plan\n\n${'| teams | + | a long line of the plan |\n'.repeat(4000)}`;
+    const body = lib.planComment({ config: 'docplane/', exitCode: 2, markdown, error: '', commit: 'f'.repeat(40), artifact: 'docplane-plan-pr-1' });
+    expect(markdown.length).toBeGreaterThan(lib.GITHUB_BODY_LIMIT);
+    expect(body.length).toBeLessThanOrEqual(lib.GITHUB_BODY_LIMIT);
+    expect(body).toContain("cut to fit GitHub's comment limit");
+    const failed = lib.planComment({ config: 'docplane/', exitCode: 1, markdown: '', error: 'bad ``` fence\n', commit: 'f'.repeat(40), artifact: 'x' });
+    expect(failed).toContain('````\nbad ``` fence\n````');
+    for (const version of ['0.1', '^0.1.0', 'latest', '']) {
+      expect(() => lib.checkInputs({ INPUT_COMMAND: 'plan', INPUT_VERSION: version }), version).toThrow(/not an exact docplane version/);
+    }
+    expect(() => lib.checkInputs({ INPUT_COMMAND: 'deploy', INPUT_VERSION: '0.1.0' })).toThrow(/command "deploy" is not one of plan, apply, drift/);
+    expect(() => lib.checkInputs({ INPUT_COMMAND: 'drift', INPUT_VERSION: '0.1.0', INPUT_ON_DRIFT: 'issue' })).not.toThrow();
+  });
+});
