@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { ApiClient } from '../api/types.js';
 import type { Secret } from '../core/secrets.js';
 import type { DeferredCheck, OrgConfig } from '../model/desired.js';
-import type { Action, FieldChange, JsonObject, Kind, PlanProblem, RequestSpec } from '../model/step.js';
+import type { Kind, PlanProblem, StepBody } from '../model/step.js';
 import type { Item, Origin, Problems } from '../source/origin.js';
 import type { LocateMode } from '../source/yaml.js';
 import type { ImportSink } from './common/import.js';
@@ -26,14 +26,7 @@ export interface ReadContext {
 }
 
 /** A step before the builder has resolved its dependencies. */
-export interface DraftStep {
-  address: string;
-  kind: Kind;
-  action: Action;
-  before: JsonObject | null;
-  after: JsonObject | null;
-  changes: FieldChange[];
-  requests: RequestSpec[];
+export interface DraftStep extends StepBody {
   /**
    * Org-relative addresses this step needs done first; the builder makes it depend on every step at
    * those addresses (a parent's create, a child's delete, …). `ADDRESS:ACTION` names one step only
@@ -41,8 +34,6 @@ export interface DraftStep {
    * with no step are ignored.
    */
   needs: string[];
-  remoteId?: string;
-  notes?: string[];
 }
 
 export interface KindPlan {

@@ -63,3 +63,18 @@ export interface PlanProblem {
   message: string;
 }
 
+/** What a step is, whether drafted by a kind or placed in a plan. */
+export interface StepBody {
+  /** Org-relative address: `teams["Engineering"]`, `sites["site_docs"].sections["guides"]`. */
+  address: string;
+  kind: Kind;
+  action: Action;
+  before: JsonObject | null;
+  after: JsonObject | null;
+  changes: FieldChange[];
+  requests: RequestSpec[];
+  /** The remote id when the resource exists. */
+  remoteId?: string;
+  /** What a reviewer should know: fields that cannot be compared, forced publishes, … */
+  notes?: string[];
+}

@@ -2,28 +2,16 @@
  * The plan is plain data: immutable, serialisable steps sorted deterministically. Building a plan
  * has no side effects; rendering and applying happen elsewhere.
  */
-import type { Action, FieldChange, JsonObject, Kind, PlanProblem, RequestSpec } from '../model/step.js';
+import type { Kind, PlanProblem, StepBody } from '../model/step.js';
 
 export type { Action, FieldChange, JsonObject, JsonValue, Kind, PlanProblem, RequestSpec } from '../model/step.js';
 
-export interface Step {
+export interface Step extends StepBody {
   /** Unique in the plan: `ORG/ADDRESS:ACTION`. */
   id: string;
   org: string;
-  /** Org-relative address: `teams["Engineering"]`, `sites["site_docs"].sections["guides"]`. */
-  address: string;
-  kind: Kind;
-  action: Action;
-  before: JsonObject | null;
-  after: JsonObject | null;
-  changes: FieldChange[];
-  requests: RequestSpec[];
   /** Ids of the steps that must be done first. */
   dependsOn: string[];
-  /** The remote id when the resource exists. */
-  remoteId?: string;
-  /** What a reviewer should know: fields that cannot be compared, forced publishes, … */
-  notes?: string[];
 }
 
 export interface SafetyViolation {
