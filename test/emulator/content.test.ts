@@ -1,6 +1,10 @@
 /** Collections (API 4.1) and spaces (API 4.7). */
 import { describe, expect, it } from 'vitest';
 import { ORG, demoState, useEmulator } from './helpers.js';
+import { refusedRequestsExpected } from '../conformance/session.js';
+
+// Bad requests on purpose: their refusals are not checked (docs/conformance.md).
+refusedRequestsExpected('the emulator\'s own tests send bad requests on purpose');
 
 const start = useEmulator();
 

@@ -2,6 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { sameDocument, textToDocument } from '../../src/core/richtext.js';
 import { ORG, useEmulator } from './helpers.js';
+import { refusedRequestsExpected } from '../conformance/session.js';
+
+// Bad requests on purpose: their refusals are not checked (docs/conformance.md).
+refusedRequestsExpected('the emulator\'s own tests send bad requests on purpose');
 
 const start = useEmulator();
 

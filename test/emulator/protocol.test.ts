@@ -6,6 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { DocplaneError } from '../../src/core/errors.js';
 import { loadEmulatorState, startEmulator } from '../../src/emulator/server.js';
 import { ORG, SITE, client, demoState, useEmulator } from './helpers.js';
+import { refusedRequestsExpected } from '../conformance/session.js';
+
+// Bad requests on purpose: their refusals are not checked (docs/conformance.md).
+refusedRequestsExpected('the emulator\'s own tests send bad requests on purpose');
 
 const start = useEmulator();
 
