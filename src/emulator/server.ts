@@ -195,11 +195,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           throw new HttpError(400, `body: invalid JSON: ${(err as Error).message}`);
         }
       }
-      const { handler, params } = router.match(method, url.pathname);
+      const { handler, params, options: route } = router.match(method, url.pathname);
       let reply = handler({ world, method, path: url.pathname, params, query: url.searchParams, body, access: token.access, userId: token.user, emit });
       const minimal = /\breturn=minimal\b/i.test(String(req.headers.prefer ?? ''));
-      if (minimal && (reply.status === 201 || (method === 'PATCH' && reply.status === 200))) {
-        reply = { status: 204, headers: reply.headers };
+      if (minimal && route.minimal && (reply.status === 200 || reply.status === 201)) {
+        reply = { status: 204, headers: { ...reply.headers, 'preference-applied': 'return=minimal' } };
       }
       return { reply, requestBody };
     } catch (err) {

@@ -109,6 +109,8 @@ export function integrationView(ctx: ViewContext, it: IntegrationRec): Obj {
       app: appUrl(`/integrations/${it.name}`),
       assets: `https://integrations.docplane.test/${it.name}/assets/`,
       publicEndpoint: `https://integrations.docplane.test/v1/integrations/${it.name}/integration`,
+      // Required by the live description; it equals publicEndpoint without a separate content origin.
+      publicContentEndpoint: `https://integrations.docplane.test/v1/integrations/${it.name}/integration`,
     },
     permissions: { admin: ctx.access === 'write' },
     contentSecurityPolicy: it.contentSecurityPolicy,

@@ -78,7 +78,8 @@ export function memberView(ctx: ViewContext, org: OrgRec, member: MemberRec): Ob
     sso: member.sso,
     spaces: 0,
     teams,
-    sites: [],
+    // A number on the live service (DESIGN §10): the sites the member reaches by a site permission; none here.
+    sites: 0,
   });
 }
 

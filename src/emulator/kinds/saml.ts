@@ -41,12 +41,14 @@ const SamlSeed = z.strictObject({
   status: z.string().optional(),
 });
 
+// The live description's request body: `defaultTeam` is a string, not nullable (no way to remove a
+// default team by update: docs/conformance.md); `defaultRole` is a role or null (guest).
 const SamlFields = {
   label: z.string().min(1).max(30),
   entityID: z.string().max(1024).optional(),
   certificate: z.string().max(10000).optional(),
   ssoURL: Uri(2048).optional(),
-  defaultTeam: z.string().min(1).nullable().optional(),
+  defaultTeam: z.string().min(1).optional(),
   defaultRole: Role.nullable().optional(),
 };
 const CreateSaml = z.strictObject(SamlFields);
@@ -58,13 +60,16 @@ export function samlView(ctx: ViewContext, org: OrgRec, p: SamlRec): Obj {
     object: 'saml-provider',
     id: p.id,
     label: p.label,
-    ssoURL: p.ssoURL,
-    entityID: p.entityID,
-    certificate: p.certificate,
-    defaultTeam: team ? teamView(ctx, org, team) : null,
+    // ssoURL, entityID and certificate are required by the live description
+    // (OrganizationSAMLProvider); a provider not configured yet has them empty and is `pending`.
+    ssoURL: p.ssoURL ?? '',
+    entityID: p.entityID ?? '',
+    certificate: p.certificate ?? '',
+    // A team object, or absent: never null.
+    defaultTeam: team ? teamView(ctx, org, team) : undefined,
     defaultRole: p.defaultRole,
     createdAt: p.createdAt,
-    status: p.status,
+    status: p.ssoURL && p.entityID && p.certificate ? p.status : 'pending',
     service: {
       acsURL: `https://app.docplane.test/saml/${p.id}/acs`,
       startURL: `https://app.docplane.test/saml/${p.id}/start`,

@@ -4,7 +4,7 @@
  * organization and of a collection.
  */
 import { z } from 'zod';
-import { badRequest, bodyObject, deleted, listReply, notFound, ok, validate } from '../http.js';
+import { badRequest, bodyObject, conflict, deleted, listReply, notFound, ok, validate } from '../http.js';
 import type { RouteRequest } from '../http.js';
 import { SeedError, defineKind } from '../kind.js';
 import type { Level as LevelT, OrgRec, World } from '../model.js';
@@ -12,7 +12,7 @@ import { canReach, nowIso, orgOf, viewCtx } from '../routing.js';
 import { Id, Level, Timestamp } from '../schemas.js';
 import { apiUrl, appUrl, compact, perms, publishedUrl } from '../views.js';
 import type { Obj, ViewContext } from '../views.js';
-import { collectionOf, collectionsByPath, parentCollection, transferTarget } from './collections.js';
+import { collectionOf, collectionsByPath, parentCollection } from './collections.js';
 
 export interface SpaceRec {
   id: string;
@@ -58,7 +58,6 @@ const SpaceSeed = z.strictObject({
   deletedAt: Timestamp.optional(),
 });
 
-const Transfer = z.strictObject({ organization: z.string().min(1) });
 const SpaceRef = z.strictObject({ type: z.literal('space'), space: z.string().min(1) });
 const MoveSpace = z.strictObject({
   parent: z.string().min(1).nullable().optional(),
@@ -86,7 +85,8 @@ export function spaceView(ctx: ViewContext, s: SpaceRec): Obj {
     object: 'space',
     id: s.id,
     title: s.title,
-    emoji: s.emoji,
+    // Required by the live description (Space.emoji): the empty string when the space has none.
+    emoji: s.emoji ?? '',
     visibility: s.visibility,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
@@ -268,21 +268,10 @@ export const spacesKind = defineKind({
       order.splice(at, 0, space.id);
       const sameOrder = order.every((id, i) => id === org.spaceOrder[i]);
       if (newParent === space.parent && sameOrder) {
-        throw badRequest(`parent: space ${space.id} is already there (the move would not result in any update)`);
+        throw conflict(`parent: space ${space.id} is already there (the move would not result in any update)`);
       }
       space.parent = newParent;
       org.spaceOrder = order;
-      space.updatedAt = nowIso(req);
-      return ok(spaceView(viewCtx(req), space));
-    });
-
-    router.add('POST', '/v1/spaces/:space/transfer', (req) => {
-      const space = liveSpace(req);
-      const body = validate(Transfer, bodyObject(req));
-      const target = transferTarget(req, body.organization);
-      if (target.id === space.org) throw badRequest(`organization: space ${space.id} is already in ${target.id} (the transfer would not result in any update)`);
-      moveSpaceToOrg(req.world.orgs.get(space.org)!, target, space);
-      space.parent = undefined;
       space.updatedAt = nowIso(req);
       return ok(spaceView(viewCtx(req), space));
     });
