@@ -35,6 +35,16 @@ export interface OrgRec {
 }
 
 /** The in-memory world; the kinds add their stores (spaces, collections, integrations, …). */
+/**
+ * Requests the live service refuses that the emulator may be told to accept as it used to, while
+ * docplane still sends them (docs/conformance.md, "Pending docplane fixes"): `description: null` on a
+ * collection PATCH, `defaultTeam: null` on a SAML provider PATCH, a structure sort that moves a
+ * section between the root and a group (or a site space between sections), and the section-group
+ * sections endpoints (`POST`/`DELETE SITE/section-groups/{id}/sections…`).
+ */
+export const TOLERABLE_REQUESTS = ['collection-description-null', 'saml-default-team-null', 'sort-across-levels', 'section-group-sections'] as const;
+export type TolerableRequest = (typeof TOLERABLE_REQUESTS)[number];
+
 export interface World {
   tokens: Map<string, TokenRec>;
   users: Map<string, UserRec>;
@@ -44,6 +54,8 @@ export interface World {
   now(): Date;
   /** Where the emulator listens, for `urls.location`; set once the server is up. */
   baseUrl: string;
+  /** Refused requests accepted anyway (none unless the options say so). */
+  tolerated: ReadonlySet<TolerableRequest>;
 }
 
 /**

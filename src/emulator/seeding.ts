@@ -6,7 +6,7 @@
 import type { EmulatorKind, SeedContext } from './kind.js';
 import { SeedError } from './kind.js';
 import { emulatorKinds } from './kinds/index.js';
-import type { OrgRec, TokenRec, World } from './model.js';
+import type { OrgRec, TokenRec, TolerableRequest, World } from './model.js';
 import type { Random } from './random.js';
 import { idMaker } from './random.js';
 import type { ParsedEmulatorState } from './state.js';
@@ -15,6 +15,8 @@ import { DEFAULT_TOKENS } from './state.js';
 export interface WorldOptions {
   random: Random;
   now?: () => Date;
+  /** Refused requests accepted anyway (`TOLERABLE_REQUESTS`). */
+  tolerate?: readonly TolerableRequest[];
 }
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -30,6 +32,7 @@ export function createWorld(state: ParsedEmulatorState, options: WorldOptions): 
     newId: idMaker(options.random),
     now,
     baseUrl: 'http://127.0.0.1',
+    tolerated: new Set<TolerableRequest>(options.tolerate ?? []) as ReadonlySet<TolerableRequest>,
   } as World;
   for (const kind of kinds) kind.initWorld?.(world);
 

@@ -21,11 +21,12 @@ import { freshSeed, seededRandom } from './random.js';
 import { createWorld } from './seeding.js';
 import { loadEmulatorState, parseEmulatorState } from './state.js';
 import type { EmulatorState, ParsedEmulatorState } from './state.js';
-import type { World } from './model.js';
+import type { TolerableRequest, World } from './model.js';
 
 export { loadEmulatorState, parseEmulatorState } from './state.js';
 export type { EmulatorState, ParsedEmulatorState } from './state.js';
-export type { World } from './model.js';
+export type { TolerableRequest, World } from './model.js';
+export { TOLERABLE_REQUESTS } from './model.js';
 
 /** One request and its answer, as `onExchange` sees it. */
 export interface Exchange {
@@ -65,6 +66,11 @@ export interface EmulatorOptions {
   seed?: number;
   /** The emulator's clock (tests of the 7-day restore window). */
   now?: () => Date;
+  /**
+   * Requests the live service refuses, accepted anyway as the emulator did before, while docplane
+   * still sends them (docs/conformance.md, "Pending docplane fixes"). None by default.
+   */
+  tolerate?: readonly TolerableRequest[];
   /**
    * Called once per exchange, 429s, injected faults and resets (status 0) included, after the
    * answer was sent. Bodies are as exchanged: unlike the log, secrets are not masked.
@@ -157,7 +163,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   const seed = options.seed ?? freshSeed();
   // Separate streams, so that the ids a test creates do not shift the sequence of faults.
-  const world = createWorld(state, { random: seededRandom((seed ^ 0x5bd1e995) >>> 0), now: options.now });
+  const world = createWorld(state, { random: seededRandom((seed ^ 0x5bd1e995) >>> 0), now: options.now, tolerate: options.tolerate });
   const drawFault = faultDrawer(seededRandom(seed), options.faultRate ?? 0, options.resetRate ?? 0);
   const rateLimit = options.rateLimit ? slidingWindow(options.rateLimit) : undefined;
   const router = buildRouter();

@@ -125,14 +125,14 @@ describe('integrations', () => {
   it('lists with the filters owner, search, category, scope and target', async () => {
     const api = await start();
     await api.post('/v1/integrations/acme-analytics', publish('a', { categories: ['analytics'] }));
-    await api.post('/v1/integrations/acme-chat', publish('b', { title: 'Acme Chat', scopes: ['site:view'], target: 'site' }));
+    await api.post('/v1/integrations/acme-chat', publish('b', { title: 'Acme Chat', scopes: ['site:views:read'], target: 'site' }));
     await api.post('/v1/integrations/globex-x', publish('c', { title: 'Globex X', organization: 'org_globex' }));
     const names = async (q: string) => (await api.all(`/v1/integrations?${q}`)).map((i) => i.name).sort();
     expect(await names('owner=org_acme')).toEqual(['acme-analytics', 'acme-chat']);
     expect(await names('owner=org_globex')).toEqual(['globex-x']);
     expect(await names('search=chat')).toEqual(['acme-chat']);
     expect(await names('category=analytics')).toEqual(['acme-analytics']);
-    expect(await names('scope=site%3Aview')).toEqual(['acme-chat']);
+    expect(await names('scope=site%3Aviews%3Aread')).toEqual(['acme-chat']);
     expect(await names('target=site')).toEqual(['acme-chat']);
     expect(await names('owner=org_acme&search=analytics')).toEqual(['acme-analytics']);
   });

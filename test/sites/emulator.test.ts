@@ -15,10 +15,6 @@ import type { JsonValue, Kind, Plan, PlanProblem, Step } from '../../src/plan/ty
 import { planSites } from '../../src/kinds/sites/plan.js';
 import { readSites } from '../../src/kinds/sites/remote.js';
 import { readContextFor, sharedPlans } from '../../src/kinds/kind.js';
-import { refusedRequestsExpected } from '../conformance/session.js';
-
-// Bad requests on purpose: their refusals are not checked (docs/conformance.md).
-refusedRequestsExpected('the emulator\'s own tests send bad requests on purpose');
 
 const ORG = 'org_acme';
 const SPACES = ['space_1', 'space_2', 'space_3', 'space_4', 'space_5', 'space_6'];

@@ -61,8 +61,9 @@ export function samlView(ctx: ViewContext, org: OrgRec, p: SamlRec): Obj {
     id: p.id,
     label: p.label,
     // ssoURL, entityID and certificate are required by the live description
-    // (OrganizationSAMLProvider); a provider not configured yet has them empty and is `pending`.
-    ssoURL: p.ssoURL ?? '',
+    // (OrganizationSAMLProvider); a provider not configured yet is `pending`, with empty strings and,
+    // for the ssoURL (a URI), a placeholder on the reserved `.invalid` domain.
+    ssoURL: p.ssoURL ?? `https://idp.invalid/saml/${p.id}`,
     entityID: p.entityID ?? '',
     certificate: p.certificate ?? '',
     // A team object, or absent: never null.
@@ -85,8 +86,8 @@ function samlOf(req: RouteRequest, org: OrgRec): SamlRec {
   return p;
 }
 
-function teamId(org: OrgRec, id: string | null | undefined): string | null | undefined {
-  if (id === undefined || id === null) return id;
+function teamId(org: OrgRec, id: string | undefined): string | undefined {
+  if (id === undefined) return id;
   if (!org.teams.has(id)) throw badRequest(`defaultTeam: no team ${id} in organization ${org.id}`);
   return id;
 }
@@ -157,8 +158,12 @@ export const samlKind = defineKind({
     router.add('PATCH', '/v1/orgs/:org/saml/:saml', (req) => {
       const org = orgOf(req);
       const p = samlOf(req, org);
-      const body = validate(PatchSaml, bodyObject(req));
-      const team = teamId(org, body.defaultTeam);
+      const raw = { ...bodyObject(req) };
+      // Refused by the live service; accepted as "no default team" only while tolerated (model.ts).
+      const clearTeam = raw.defaultTeam === null && req.world.tolerated.has('saml-default-team-null');
+      if (clearTeam) delete raw.defaultTeam;
+      const body = validate(PatchSaml, raw);
+      const team = clearTeam ? null : teamId(org, body.defaultTeam);
       if (body.label !== undefined) p.label = body.label;
       if (body.entityID !== undefined) p.entityID = body.entityID;
       if (body.ssoURL !== undefined) p.ssoURL = body.ssoURL;

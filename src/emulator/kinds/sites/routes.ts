@@ -23,6 +23,7 @@ import {
   deleteSiteSpace,
   groupsInOrder,
   moveSectionToGroup,
+  removeSectionFromGroup,
   sectionsInOrder,
   siteSpacesInOrder,
   sortStructure,
@@ -50,6 +51,9 @@ const PatchGroup = z.strictObject({
   /** Moves the group into a group, or to the root with null. */
   parentSectionGroupId: z.string().min(1).nullable().optional(),
 });
+
+/** Only while tolerated: the section-group sections endpoints the live service does not have. */
+const AddToGroup = z.strictObject({ sectionId: z.string().min(1) });
 
 const CreateSection = z.strictObject({
   spaceId: z.string().min(1),
@@ -210,8 +214,31 @@ export function siteRoutes(router: Router): void {
     return deleted(true);
   });
 
-  // No `POST`/`DELETE SITE/section-groups/{id}/sections…`: the live description has no such path (a
-  // section moves between groups by its own PATCH, `siteSectionGroupId`), so they answer 404.
+  // No `POST`/`DELETE SITE/section-groups/{id}/sections…` on the live service: the description has no
+  // such path (a section moves between groups by its own PATCH, `siteSectionGroupId`), so they answer
+  // 404 as any unknown path, unless tolerated (model.ts).
+  const groupSections = (req: RouteRequest) => {
+    if (!req.world.tolerated.has('section-group-sections')) throw notFound(`no such endpoint: ${req.method} ${req.path}`);
+    return siteOf(req);
+  };
+
+  router.add('POST', `${SITE}/section-groups/:group/sections`, (req) => {
+    const { org, site } = groupSections(req);
+    const group = groupOf(req, site);
+    const body = validate(AddToGroup, bodyObject(req));
+    const section = site.sections.get(body.sectionId);
+    if (!section) throw badRequest(`sectionId: no section ${body.sectionId} in site ${site.id}`);
+    addSectionToGroup(site, group, section);
+    return created(groupView(viewCtx(req), site, group), location(req, `${sitePath(org, site)}/section-groups/${group.id}`));
+  });
+
+  router.add('DELETE', `${SITE}/section-groups/:group/sections/:section`, (req) => {
+    const { site } = groupSections(req);
+    const group = site.groups.get(req.params.group);
+    const section = site.sections.get(req.params.section);
+    if (!group || !section) return deleted(false);
+    return deleted(removeSectionFromGroup(site, group, section));
+  });
 
   // --- sections -------------------------------------------------------------------------------
   router.add('GET', `${SITE}/sections`, (req) => {
@@ -291,7 +318,7 @@ export function siteRoutes(router: Router): void {
     const section = sectionOf(req, site);
     const body = validate(MoveSection, bodyObject(req));
     const { placement, target } = onePlacement(body.position);
-    sortStructure(site, { type: 'site-section', id: section.id }, placement, { type: 'site-section', id: target.siteSection });
+    sortStructure(site, { type: 'site-section', id: section.id }, placement, { type: 'site-section', id: target.siteSection }, req.world.tolerated.has('sort-across-levels'));
     return ok(sectionView(viewCtx(req), site, section));
   });
 
@@ -356,7 +383,7 @@ export function siteRoutes(router: Router): void {
     const ss = siteSpaceOf(req, site);
     const body = validate(MoveSiteSpace, bodyObject(req));
     const { placement, target } = onePlacement(body.position);
-    sortStructure(site, { type: 'site-space', id: ss.id }, placement, { type: 'site-space', id: target.siteSpace });
+    sortStructure(site, { type: 'site-space', id: ss.id }, placement, { type: 'site-space', id: target.siteSpace }, req.world.tolerated.has('sort-across-levels'));
     return ok(siteSpaceView(viewCtx(req), site, ss));
   });
 
@@ -366,7 +393,7 @@ export function siteRoutes(router: Router): void {
     const body = validate(SortBody, bodyObject(req));
     const { placement, target } = onePlacement(body.position);
     const item: StructureRef = body.item;
-    sortStructure(site, item, placement, target);
+    sortStructure(site, item, placement, target, req.world.tolerated.has('sort-across-levels'));
     if (item.type === 'site-space') return ok(siteSpaceView(viewCtx(req), site, site.siteSpaces.get(item.id)!));
     if (item.type === 'site-section') return ok(sectionView(viewCtx(req), site, site.sections.get(item.id)!));
     return ok(groupView(viewCtx(req), site, site.groups.get(item.id)!));

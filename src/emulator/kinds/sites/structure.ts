@@ -148,7 +148,7 @@ export type Placement = 'before' | 'after';
 const crossLevel =
   'position: sorting changes sibling order only; move a section between the root and a group with its own update (siteSectionGroupId) first';
 
-export function sortStructure(site: SiteRec, item: StructureRef, placement: Placement, target: StructureRef): void {
+export function sortStructure(site: SiteRec, item: StructureRef, placement: Placement, target: StructureRef, acrossLevels = false): void {
   if (item.type === target.type && item.id === target.id) throw invalid('position: an item cannot be placed relative to itself');
   const insert = <T>(list: T[], at: number, value: T) => list.splice(placement === 'before' ? at : at + 1, 0, value);
 
@@ -158,10 +158,13 @@ export function sortStructure(site: SiteRec, item: StructureRef, placement: Plac
     if (target.type !== 'site-space') throw invalid(`position: a site space can only be placed next to a site space, not a ${target.type}`);
     const anchor = site.siteSpaces.get(target.id);
     if (!anchor) throw invalid(`position: no site space ${target.id} in site ${site.id}`);
-    if (moving.section !== anchor.section) {
+    if (moving.section !== anchor.section && !acrossLevels) {
       throw invalid('position: a site space can only be placed next to a site space of the same section (sorting changes sibling order only)');
     }
     removeFrom(siteSpaceContainer(site, moving), (id) => id === moving.id);
+    const oldSection = moving.section ? site.sections.get(moving.section) : undefined;
+    if (oldSection && oldSection.id !== anchor.section && oldSection.defaultSiteSpace === moving.id) oldSection.defaultSiteSpace = undefined;
+    moving.section = anchor.section;
     const list = siteSpaceContainer(site, anchor);
     insert(list, list.indexOf(anchor.id), moving.id);
     return;
@@ -173,7 +176,7 @@ export function sortStructure(site: SiteRec, item: StructureRef, placement: Plac
     if (target.type === 'site-section') {
       const anchor = site.sections.get(target.id);
       if (!anchor) throw invalid(`position: no section ${target.id} in site ${site.id}`);
-      if (anchor.group !== moving.group) throw invalid(crossLevel);
+      if (anchor.group !== moving.group && !acrossLevels) throw invalid(crossLevel);
       detachSection(site, moving);
       if (anchor.group) {
         const group = site.groups.get(anchor.group)!;
@@ -186,7 +189,7 @@ export function sortStructure(site: SiteRec, item: StructureRef, placement: Plac
     }
     if (target.type === 'site-section-group') {
       if (!site.groups.has(target.id)) throw invalid(`position: no section group ${target.id} in site ${site.id}`);
-      if (moving.group) throw invalid(crossLevel);
+      if (moving.group && !acrossLevels) throw invalid(crossLevel);
       detachSection(site, moving);
       insert(site.top, site.top.findIndex((t) => t.type === 'group' && t.id === target.id), { type: 'section', id: moving.id });
       return;
