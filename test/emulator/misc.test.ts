@@ -14,8 +14,10 @@ describe('SAML providers', () => {
     const api = await start();
     const list = await api.all(`${ORG}/saml`);
     expect(list).toEqual([
-      expect.objectContaining({ object: 'saml-provider', label: 'Old IdP', entityID: 'urn:old', ssoURL: 'https://idp.example/sso', defaultTeam: null, status: 'active' }),
+      expect.objectContaining({ object: 'saml-provider', label: 'Old IdP', entityID: 'urn:old', ssoURL: 'https://idp.example/sso', certificate: '', status: 'active' }),
     ]);
+    // defaultTeam is a team object or absent, never null (OrganizationSAMLProvider).
+    expect(list[0]).not.toHaveProperty('defaultTeam');
     const team = (await api.put(`${ORG}/teams`, { title: 'Engineering' })).body;
     const created = await api.post(`${ORG}/saml`, {
       label: 'Okta',
@@ -29,8 +31,17 @@ describe('SAML providers', () => {
     expect(created.body).toMatchObject({ label: 'Okta', defaultTeam: { object: 'team', id: team.id, title: 'Engineering' }, defaultRole: 'read', service: { acsURL: expect.any(String) } });
     const id = created.body.id;
     expect((await api.get(`${ORG}/saml/${id}`)).body.label).toBe('Okta');
-    const patched = await api.patch(`${ORG}/saml/${id}`, { defaultTeam: null, defaultRole: null, label: 'Okta 2' });
-    expect(patched.body).toMatchObject({ label: 'Okta 2', defaultTeam: null, defaultRole: null, entityID: 'http://www.okta.com/exk123' });
+    expect(created.body.status).toBe('active');
+    // `defaultTeam: null` is refused, as the live service does (a string, not nullable).
+    const nullTeam = await api.patch(`${ORG}/saml/${id}`, { defaultTeam: null });
+    expect(nullTeam.status).toBe(400);
+    expect(nullTeam.body.error.message).toMatch(/^defaultTeam: /);
+    const patched = await api.patch(`${ORG}/saml/${id}`, { defaultRole: null, label: 'Okta 2' });
+    expect(patched.body).toMatchObject({ label: 'Okta 2', defaultTeam: { id: team.id }, defaultRole: null, entityID: 'http://www.okta.com/exk123' });
+    // A provider made with a label only is pending, with the required fields present.
+    const bare = await api.post(`${ORG}/saml`, { label: 'Bare' });
+    expect(bare.body).toMatchObject({ status: 'pending', entityID: '', certificate: '', ssoURL: expect.stringMatching(/^https:\/\/idp\.invalid\//) });
+    await api.del(`${ORG}/saml/${bare.body.id}`);
     const sso = await api.get(`${ORG}/sso`);
     expect(sso.body).toEqual({ items: [expect.objectContaining({ label: 'Old IdP', startURL: expect.any(String) }), expect.objectContaining({ id, label: 'Okta 2' })] });
     expect((await api.del(`${ORG}/saml/${id}`)).status).toBe(205);

@@ -61,8 +61,8 @@ export function samlView(ctx: ViewContext, org: OrgRec, p: SamlRec): Obj {
     id: p.id,
     label: p.label,
     // ssoURL, entityID and certificate are required by the live description
-    // (OrganizationSAMLProvider); a provider not configured yet is `pending`, with empty strings and,
-    // for the ssoURL (a URI), a placeholder on the reserved `.invalid` domain.
+    // (OrganizationSAMLProvider); for a provider not configured yet, empty strings and, for the
+    // ssoURL (a URI), a placeholder on the reserved `.invalid` domain.
     ssoURL: p.ssoURL ?? `https://idp.invalid/saml/${p.id}`,
     entityID: p.entityID ?? '',
     certificate: p.certificate ?? '',
@@ -70,7 +70,7 @@ export function samlView(ctx: ViewContext, org: OrgRec, p: SamlRec): Obj {
     defaultTeam: team ? teamView(ctx, org, team) : undefined,
     defaultRole: p.defaultRole,
     createdAt: p.createdAt,
-    status: p.ssoURL && p.entityID && p.certificate ? p.status : 'pending',
+    status: p.status,
     service: {
       acsURL: `https://app.docplane.test/saml/${p.id}/acs`,
       startURL: `https://app.docplane.test/saml/${p.id}/start`,
@@ -143,7 +143,8 @@ export const samlKind = defineKind({
         certificate: body.certificate,
         defaultTeam: teamId(org, body.defaultTeam) ?? null,
         defaultRole: body.defaultRole ?? null,
-        status: 'active',
+        // `pending` until the identity provider's three fields are given (SAMLProviderStatus).
+        status: body.entityID && body.ssoURL && body.certificate ? 'active' : 'pending',
         createdAt: nowIso(req),
       };
       org.saml.set(p.id, p);
@@ -170,6 +171,7 @@ export const samlKind = defineKind({
       if (body.certificate !== undefined) p.certificate = body.certificate;
       if (team !== undefined) p.defaultTeam = team;
       if (body.defaultRole !== undefined) p.defaultRole = body.defaultRole;
+      if (p.status === 'pending' && p.entityID && p.ssoURL && p.certificate) p.status = 'active';
       return ok(samlView(viewCtx(req), org, p));
     });
 
