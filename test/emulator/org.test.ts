@@ -140,6 +140,21 @@ describe('members', () => {
     expect([...legacy.members.keys()]).toEqual(['u_alice']);
   });
 
+  it('answers 202 to a removal that is only a request to the admins (memberRemoval / removal in the state file), leaving the member', async () => {
+    const state = demoState();
+    const acme = state.organizations![0] as any;
+    acme.memberRemoval = 'request';
+    acme.members.find((m: any) => m.user === 'u_bob').removal = 'immediate';
+    const api = await start({ state });
+    const r = await api.del(`${ORG}/members/u_heidi`);
+    expect(r.status).toBe(202);
+    expect(r.body).toBeUndefined();
+    expect(api.emu.world.orgs.get('org_acme')!.members.has('u_heidi')).toBe(true);
+    expect((await api.del(`${ORG}/members/u_heidi`)).status).toBe(202);
+    expect((await api.del(`${ORG}/members/u_bob`)).status).toBe(205);
+    expect((await api.del(`${ORG}/members/u_bob`)).status).toBe(204);
+  });
+
   it('lists a member’s teams and spaces', async () => {
     const api = await start();
     const teams = await api.all(`${ORG}/members/u_heidi/teams`);
