@@ -193,7 +193,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   /** Everything but the faults: auth, body, route, handler, `Prefer: return=minimal`. */
   const process = (req: IncomingMessage, method: string, url: URL, text: string): { reply: Reply; requestBody: unknown } => {
-    let requestBody: unknown = text === '' ? null : text;
+    // The body as sent, parsed when it is JSON, even when the request is refused before it is read.
+    let requestBody: unknown = text === '' ? null : safeJson(text);
     try {
       const auth = req.headers.authorization ?? '';
       const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
