@@ -56,7 +56,8 @@ const MemberSeed = z.strictObject({
 
 const PatchMember = z.strictObject({ role: Role.nullable() });
 
-const SORTS = ['joinedAt', 'lastSeenAt', 'displayName'] as const;
+// The live description's `sort` values (listMembersInOrganizationById); `name` sorts by display name.
+const SORTS = ['joinedAt', 'lastSeenAt', 'name'] as const;
 
 export function findUser(world: World, idOrEmail: string): UserRec | undefined {
   const byId = world.users.get(idOrEmail);
@@ -112,7 +113,7 @@ function admins(org: OrgRec): number {
 
 function compareBy(sort: (typeof SORTS)[number], req: RouteRequest) {
   const key = (m: MemberRec): string => {
-    if (sort === 'displayName') return req.world.users.get(m.userId)!.displayName.toLowerCase();
+    if (sort === 'name') return req.world.users.get(m.userId)!.displayName.toLowerCase();
     if (sort === 'lastSeenAt') return m.lastSeenAt ?? '';
     return m.joinedAt;
   };

@@ -61,7 +61,8 @@ const orgSeed = {
 };
 
 const PatchOrg = z.strictObject({
-  title: z.string().min(2).max(255).optional(),
+  // The live description's pattern: no blank at either end.
+  title: z.string().min(2).max(255).regex(/^\S.*\S$/, 'must not start or end with a blank').optional(),
   emailDomains: z.array(z.string().min(1)).optional(),
   hostname: z.string().min(3).max(32).optional(),
   defaultRole: Role.nullable().optional(),

@@ -9,7 +9,7 @@ import type { RouteRequest } from '../http.js';
 import { SeedError, defineKind } from '../kind.js';
 import type { Level as LevelT, OrgRec, World } from '../model.js';
 import { canReach, nowIso, orgOf, viewCtx } from '../routing.js';
-import { Id, Level, Timestamp } from '../schemas.js';
+import { Id, Language, Level, Timestamp } from '../schemas.js';
 import { apiUrl, appUrl, compact, perms, publishedUrl } from '../views.js';
 import type { Obj, ViewContext } from '../views.js';
 import { collectionOf, collectionsByPath, parentCollection } from './collections.js';
@@ -63,12 +63,14 @@ const MoveSpace = z.strictObject({
   parent: z.string().min(1).nullable().optional(),
   position: z.strictObject({ before: SpaceRef.optional(), after: SpaceRef.optional() }).optional(),
 });
+// updateSpaceById's body in the live description: SpaceTitle (at most 50), Emoji (at most 50, null
+// removes it), SpaceEditMode, DefaultLevel, TranslationLanguage.
 const PatchSpace = z.strictObject({
-  title: z.string().min(1).optional(),
-  emoji: z.string().optional(),
+  title: z.string().min(1).max(50).optional(),
+  emoji: z.string().max(50).nullable().optional(),
   editMode: z.enum(['live', 'locked']).optional(),
   defaultLevel: Level.nullable().optional(),
-  language: z.string().min(1).optional(),
+  language: Language.optional(),
   mergeRules: z.looseObject({ type: z.string() }).optional(),
 });
 
@@ -221,7 +223,7 @@ export const spacesKind = defineKind({
       const space = liveSpace(req);
       const body = validate(PatchSpace, bodyObject(req));
       if (body.title !== undefined) space.title = body.title;
-      if (body.emoji !== undefined) space.emoji = body.emoji;
+      if (body.emoji !== undefined) space.emoji = body.emoji ?? undefined;
       if (body.editMode !== undefined) space.editMode = body.editMode;
       if (body.defaultLevel !== undefined) space.defaultLevel = body.defaultLevel;
       if (body.language !== undefined) space.language = body.language;
