@@ -187,24 +187,19 @@ export function siteRoutes(router: Router): void {
     return created(groupView(viewCtx(req), site, group), location(req, `${sitePath(org, site)}/section-groups/${group.id}`));
   });
 
-  router.add(
-    'PATCH',
-    `${SITE}/section-groups/:group`,
-    (req) => {
-      const { site } = siteOf(req);
-      const group = groupOf(req, site);
-      const body = validate(PatchGroup, bodyObject(req));
-      if (typeof body.parentSectionGroupId === 'string') {
-        if (!site.groups.has(body.parentSectionGroupId)) throw badRequest(`parentSectionGroupId: no section group ${body.parentSectionGroupId} in site ${site.id}`);
-        throw badRequest('parentSectionGroupId: nested section groups are not supported by the emulator');
-      }
-      if (body.title !== undefined) group.title = body.title;
-      if (body.icon !== undefined) group.icon = body.icon ?? undefined;
-      if (body.draft !== undefined) group.draft = body.draft;
-      return ok(groupView(viewCtx(req), site, group));
-    },
-    { minimal: true },
-  );
+  router.add('PATCH', `${SITE}/section-groups/:group`, (req) => {
+    const { site } = siteOf(req);
+    const group = groupOf(req, site);
+    const body = validate(PatchGroup, bodyObject(req));
+    if (typeof body.parentSectionGroupId === 'string') {
+      if (!site.groups.has(body.parentSectionGroupId)) throw badRequest(`parentSectionGroupId: no section group ${body.parentSectionGroupId} in site ${site.id}`);
+      throw badRequest('parentSectionGroupId: nested section groups are not supported by the emulator');
+    }
+    if (body.title !== undefined) group.title = body.title;
+    if (body.icon !== undefined) group.icon = body.icon ?? undefined;
+    if (body.draft !== undefined) group.draft = body.draft;
+    return ok(groupView(viewCtx(req), site, group));
+  }, { minimal: true });
 
   router.add('DELETE', `${SITE}/section-groups/:group`, (req) => {
     const { site } = siteOf(req);
@@ -272,10 +267,7 @@ export function siteRoutes(router: Router): void {
     return created(sectionView(viewCtx(req), site, section), location(req, `${sitePath(org, site)}/sections/${section.id}`));
   });
 
-  router.add(
-    'PATCH',
-    `${SITE}/sections/:section`,
-    (req) => {
+  router.add('PATCH', `${SITE}/sections/:section`, (req) => {
     const { site } = siteOf(req);
     const section = sectionOf(req, site);
     const body = validate(PatchSection, bodyObject(req));
@@ -300,9 +292,7 @@ export function siteRoutes(router: Router): void {
     if (body.draft !== undefined) section.draft = body.draft;
     if (group !== undefined) moveSectionToGroup(site, section, group);
     return ok(sectionView(viewCtx(req), site, section));
-    },
-    { minimal: true },
-  );
+  }, { minimal: true });
 
   router.add('DELETE', `${SITE}/sections/:section`, (req) => {
     const { site } = siteOf(req);
