@@ -18,6 +18,7 @@ interface FileLine {
   checked: number;
   operations: string[];
   unknown: number;
+  allowed: number;
   problems: number;
 }
 
@@ -32,10 +33,11 @@ export default function setup(project: TestProject): () => void {
     rmSync(dir, { recursive: true, force: true });
     if (lines.length === 0) return;
     const operations = new Set(lines.flatMap((l) => l.operations));
-    const sum = (k: 'exchanges' | 'checked' | 'unknown' | 'problems') => lines.reduce((n, l) => n + l[k], 0);
+    const sum = (k: 'exchanges' | 'checked' | 'unknown' | 'allowed' | 'problems') => lines.reduce((n, l) => n + l[k], 0);
     process.stdout.write(
       `conformance: ${sum('exchanges')} exchanges (${sum('checked')} checked) in ${lines.length} test files, ` +
-        `${operations.size} operations, ${sum('unknown')} outside the description, ${sum('problems')} problems\n`,
+        `${operations.size} operations, ${sum('unknown')} outside the description, ` +
+        `${sum('allowed')} with an allowed difference, ${sum('problems')} problems\n`,
     );
   };
 }

@@ -81,6 +81,8 @@ export interface SessionResult {
   checked: number;
   operations: string[];
   unknown: number;
+  /** Exchanges with a problem the allow-list covers. */
+  allowed: number;
   problems: CheckedProblem[];
 }
 
@@ -91,21 +93,27 @@ export function checkSession(conformance: Conformance = createConformance()): Se
   const problems: CheckedProblem[] = [];
   let checked = 0;
   let unknown = 0;
+  let allowed = 0;
   for (const exchange of session.exchanges) {
     if (skipped(exchange)) continue;
     checked++;
     const ref = conformance.operationFor(exchange.method, exchange.path);
     if (ref) operations.add(ref.id);
     else unknown++;
+    let sawAllowed = false;
     for (const problem of conformance.check(exchange)) {
       if (requestSideOnly(exchange) && !REQUEST_SIDE.has(problem.where)) continue;
       if (genericError(exchange, problem)) continue;
-      if (isAllowed(problem, ALLOWED_DIFFERENCES)) continue;
+      if (isAllowed(problem, ALLOWED_DIFFERENCES)) {
+        sawAllowed = true;
+        continue;
+      }
       const key = `${problem.operation} ${problem.where} ${problem.pointer.replace(/\/\d+(?=\/|$)/g, '/*')} ${problem.message}`;
       if (seen.has(key)) continue;
       seen.add(key);
       problems.push({ problem, exchange });
     }
+    if (sawAllowed) allowed++;
   }
-  return { exchanges: session.exchanges.length, checked, operations: [...operations].sort(), unknown, problems };
+  return { exchanges: session.exchanges.length, checked, operations: [...operations].sort(), unknown, allowed, problems };
 }

@@ -33,7 +33,15 @@ afterAll(() => {
   const file = expect.getState().testPath ?? '(unknown file)';
   const dir = inject('conformanceDir');
   if (dir) {
-    const line = { file, exchanges: result.exchanges, checked: result.checked, operations: result.operations, unknown: result.unknown, problems: result.problems.length };
+    const line = {
+      file,
+      exchanges: result.exchanges,
+      checked: result.checked,
+      operations: result.operations,
+      unknown: result.unknown,
+      allowed: result.allowed,
+      problems: result.problems.length,
+    };
     appendFileSync(join(dir, `${process.pid}.jsonl`), `${JSON.stringify(line)}\n`);
   }
   if (result.problems.length > 0) {
