@@ -35,7 +35,13 @@ describe('collections', () => {
     expect(child.body.parent).toBe(product.body.id);
     const patched = await api.patch(`/v1/collections/${product.body.id}`, { description: 'Everything product', defaultLevel: 'inherit' });
     expect(patched.body).toMatchObject({ title: 'Product', description: 'Everything product', defaultLevel: 'inherit' });
-    expect((await api.patch(`/v1/collections/${product.body.id}`, { description: null })).body.description).toBeUndefined();
+    // `description: null` is refused as the live service does (a string); the empty string clears it.
+    const nulled = await api.patch(`/v1/collections/${product.body.id}`, { description: null });
+    expect(nulled.status).toBe(400);
+    expect(nulled.body.error.message).toBe('description: must not be null');
+    const cleared = await api.patch(`/v1/collections/${product.body.id}`, { description: '' });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.description).toBeUndefined();
     expect((await api.get(`/v1/collections/${child.body.id}`)).body.title).toBe('API');
   });
 

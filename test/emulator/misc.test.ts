@@ -1,7 +1,7 @@
 /** SAML providers and SSO (API 4.3), translations (4.4), integrations (4.13). */
 import { describe, expect, it } from 'vitest';
 import { sameDocument, textToDocument } from '../../src/core/richtext.js';
-import { ORG, useEmulator } from './helpers.js';
+import { ORG, demoState, useEmulator } from './helpers.js';
 import { refusedRequestsExpected } from '../conformance/session.js';
 
 // Bad requests on purpose: their refusals are not checked (docs/conformance.md).
@@ -47,6 +47,20 @@ describe('SAML providers', () => {
     expect((await api.del(`${ORG}/saml/${id}`)).status).toBe(205);
     expect((await api.del(`${ORG}/saml/${id}`)).status).toBe(204);
     expect((await api.get(`${ORG}/saml/${id}`)).status).toBe(404);
+  });
+
+  it('accepts the null defaultTeam and the null collection description only when told to tolerate them', async () => {
+    const api = await start({ state: demoState(), tolerate: ['saml-default-team-null', 'collection-description-null'] });
+    const team = (await api.put(`${ORG}/teams`, { title: 'Eng' })).body;
+    const saml = (await api.post(`${ORG}/saml`, { label: 'Okta', defaultTeam: team.id })).body;
+    const cleared = await api.patch(`${ORG}/saml/${saml.id}`, { defaultTeam: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).not.toHaveProperty('defaultTeam');
+    const archive = (await api.all(`${ORG}/collections`)).find((c) => c.title === 'Archive');
+    await api.patch(`/v1/collections/${archive.id}`, { description: 'Old' });
+    const nulled = await api.patch(`/v1/collections/${archive.id}`, { description: null });
+    expect(nulled.status).toBe(200);
+    expect(nulled.body.description).toBeUndefined();
   });
 
   it('enforces the SAML limits of §8, naming the field', async () => {
