@@ -6,5 +6,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Every exchange with an in-process emulator is checked against the live description
+    // (docs/conformance.md, "Over the whole suite").
+    setupFiles: ['test/conformance/setup.ts'],
+    globalSetup: ['test/conformance/global.ts'],
   },
 });

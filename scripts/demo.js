@@ -10,7 +10,8 @@ import { loadEmulatorState, startEmulator } from '../dist/emulator/server.js';
 const root = new URL('..', import.meta.url).pathname;
 const bold = (s) => (process.stdout.isTTY && !process.env.NO_COLOR ? `\x1b[1m${s}\x1b[22m` : s);
 
-const emulator = await startEmulator({ port: 0, state: loadEmulatorState(join(root, 'examples/emulator-state.yaml')) });
+// DOCPLANE_DEMO_LOG: the emulator's exchange log, for the conformance check (docs/conformance.md).
+const emulator = await startEmulator({ port: 0, state: loadEmulatorState(join(root, 'examples/emulator-state.yaml')), logFile: process.env.DOCPLANE_DEMO_LOG });
 const env = { ...process.env, DOCPLANE_API_URL: emulator.url, DOCPLANE_TOKEN: 'dev-token' };
 const importDir = mkdtempSync(join(tmpdir(), 'docplane-demo-'));
 

@@ -17,6 +17,23 @@ function fraction(flag: string, input: string | undefined): number | undefined {
   return value;
 }
 
+/**
+ * `--rate-limit`: `N` requests per second, or `N/Ss` (also `N/S`, `N/Mm`) requests per window of S
+ * seconds (M minutes), as the live service documents its limit (60 per window in its documentation).
+ */
+function rateLimit(input: string | undefined): { limit: number; windowSeconds: number } | undefined {
+  if (input === undefined) return undefined;
+  const m = /^\s*(\d+)\s*(?:\/\s*(\d+)\s*(s|m)?\s*)?$/.exec(input);
+  const limit = m ? Number(m[1]) : NaN;
+  const windowSeconds = m?.[2] === undefined ? 1 : Number(m[2]) * (m[3] === 'm' ? 60 : 1);
+  if (!m || limit < 1 || windowSeconds < 1) {
+    throw new DocplaneError('EMULATOR_OPTIONS', `--rate-limit must be N (requests per second) or N/Ss (requests per window of S seconds), not ${input}`, {
+      hint: 'For example --rate-limit 60/60s, as the live service, or --rate-limit 50 for 50 a second.',
+    });
+  }
+  return { limit, windowSeconds };
+}
+
 /** The demo world, shipped in the npm package ("files" in package.json) beside dist/. */
 function demoStateFile(): string {
   return fileURLToPath(new URL('../../examples/emulator-state.yaml', import.meta.url));
@@ -45,6 +62,7 @@ export default class Emulator extends BaseCommand {
     '<%= config.bin %> emulator --port 4010 --state my-world.yaml',
     '<%= config.bin %> emulator --port 0 --fault-rate 0.1 --reset-rate 0.05 --seed 7',
     '<%= config.bin %> emulator --latency 50 --rate-limit 20 --log emulator.jsonl',
+    '<%= config.bin %> emulator --rate-limit 60/60s',
   ];
 
   static override flags = {
@@ -55,7 +73,9 @@ export default class Emulator extends BaseCommand {
     latency: Flags.integer({ description: 'Latency added to every request, in milliseconds', default: 0, min: 0 }),
     'fault-rate': Flags.string({ description: 'Fraction (0-1) of requests answered 500/502/503, before or after the change' }),
     'reset-rate': Flags.string({ description: 'Fraction (0-1) of requests whose connection is reset, before or after the change' }),
-    'rate-limit': Flags.integer({ description: 'Requests per second; over it, 429 with Retry-After and X-RateLimit-*', min: 1 }),
+    'rate-limit': Flags.string({
+      description: 'N requests per second, or N/Ss per window of S seconds (e.g. 60/60s); over it, 429 with Retry-After; X-RateLimit-* on every answer',
+    }),
     log: Flags.string({ description: 'Write one JSON line per exchange to this file' }),
     seed: Flags.integer({ description: 'Seed of the random faults and ids (reproducible runs)' }),
   };
@@ -68,7 +88,7 @@ export default class Emulator extends BaseCommand {
       latencyMs: flags.latency,
       faultRate: fraction('fault-rate', flags['fault-rate']),
       resetRate: fraction('reset-rate', flags['reset-rate']),
-      rateLimit: flags['rate-limit'],
+      rateLimit: rateLimit(flags['rate-limit']),
       logFile: flags.log,
       seed: flags.seed,
     });

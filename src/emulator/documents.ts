@@ -1,4 +1,4 @@
-/** Rich-text documents as the live service keeps them: every block has a `key`. */
+/** Rich-text documents as the live service keeps them: every block has a `key`, every heading its `data`. */
 import { textToDocument } from '../core/richtext.js';
 import type { RichTextDoc, World } from './model.js';
 
@@ -9,6 +9,8 @@ export function withBlockKeys(doc: RichTextDoc, newKey: () => string): RichTextD
     if (!node || typeof node !== 'object') return node;
     const out: Record<string, unknown> = { ...(node as Record<string, unknown>) };
     if (out.object === 'block' && (typeof out.key !== 'string' || out.key === '')) out.key = newKey();
+    // A heading carries `data` in the live description (DocumentBlockHeading requires it).
+    if (out.object === 'block' && typeof out.type === 'string' && out.type.startsWith('heading-') && out.data === undefined) out.data = {};
     if (Array.isArray(out.nodes)) out.nodes = out.nodes.map(walk);
     return out;
   };

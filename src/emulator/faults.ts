@@ -1,5 +1,5 @@
 /**
- * What the emulator does to requests on purpose: a rate limit (sliding window of one second) and
+ * What the emulator does to requests on purpose: a rate limit (N requests in any window of S seconds) and
  * random faults. A fault strikes BEFORE the change (nothing happened) or AFTER it (the change was
  * made and the answer is lost), with equal chance: the apply's no-duplicates logic is tested against
  * exactly that difference.
@@ -9,10 +9,29 @@ import type { Random } from './random.js';
 export interface RateDecision {
   allowed: boolean;
   headers: Record<string, string>;
+  /** Whole seconds until a request would be allowed again (at least 1), for a refused one. */
+  retryInSeconds: number;
 }
 
-/** At most `limit` requests in any window of one second. */
-export function slidingWindow(limit: number, windowMs = 1000): (nowMs: number) => RateDecision {
+/**
+ * The rate limit as the live service documents it (DESIGN §10): `limit` requests per window of
+ * `windowSeconds`; `X-RateLimit-Limit`, `-Remaining` and `-Reset` (UTC epoch seconds) on every
+ * answer; `Retry-After` on a 429 only when `retryAfter` (the live service does not promise it).
+ */
+export interface RateLimit {
+  limit: number;
+  windowSeconds: number;
+  retryAfter: boolean;
+}
+
+/** `60` (per second, with Retry-After) or `{ limit, windowSeconds, retryAfter }`, completed. */
+export function rateLimitOf(option: number | Partial<RateLimit> & { limit: number }): RateLimit {
+  if (typeof option === 'number') return { limit: option, windowSeconds: 1, retryAfter: true };
+  return { limit: option.limit, windowSeconds: option.windowSeconds ?? 1, retryAfter: option.retryAfter ?? true };
+}
+
+/** At most `limit` requests in any window of `windowMs`. */
+export function slidingWindow(limit: number, windowMs = 1000, retryAfter = true): (nowMs: number) => RateDecision {
   const stamps: number[] = [];
   return (nowMs) => {
     while (stamps.length > 0 && stamps[0] <= nowMs - windowMs) stamps.shift();
@@ -25,8 +44,9 @@ export function slidingWindow(limit: number, windowMs = 1000): (nowMs: number) =
       'x-ratelimit-remaining': String(Math.max(0, limit - stamps.length)),
       'x-ratelimit-reset': String(Math.ceil(resetMs / 1000)),
     };
-    if (!allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((resetMs - nowMs) / 1000)));
-    return { allowed, headers };
+    const retryInSeconds = Math.max(1, Math.ceil((resetMs - nowMs) / 1000));
+    if (!allowed && retryAfter) headers['retry-after'] = String(retryInSeconds);
+    return { allowed, headers, retryInSeconds };
   };
 }
 

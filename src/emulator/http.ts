@@ -34,6 +34,8 @@ export function errorBody(status: number, message: string): { error: { code: num
 
 export const badRequest = (message: string): HttpError => new HttpError(400, message);
 export const notFound = (message: string): HttpError => new HttpError(404, message);
+/** 409: what the live description documents for a move or transfer that would change nothing. */
+export const conflict = (message: string): HttpError => new HttpError(409, message);
 
 const DOMAIN_STATUS: Record<EmulatorDomainErrorCode, number> = { invalid: 400, 'not-found': 404, conflict: 409 };
 
@@ -66,23 +68,33 @@ export interface RouteRequest {
 /** Handlers are synchronous: the world is in memory, and a fault striking "after" needs the change made. */
 export type Handler = (req: RouteRequest) => Reply;
 
+export interface RouteOptions {
+  /**
+   * `Prefer: return=minimal` turns the success into 204 without a body: only on the operations whose
+   * live description documents that 204.
+   */
+  minimal?: boolean;
+}
+
 interface Route {
   method: string;
   pattern: RegExp;
   names: string[];
   handler: Handler;
+  options: RouteOptions;
 }
 
 export interface RouteMatch {
   handler: Handler;
   params: Record<string, string>;
+  options: RouteOptions;
 }
 
 export class Router {
   private readonly routes: Route[] = [];
 
   /** `pattern` such as `/v1/orgs/:org/teams/:team`; a parameter matches one path segment. */
-  add(method: string, pattern: string, handler: Handler): this {
+  add(method: string, pattern: string, handler: Handler, options: RouteOptions = {}): this {
     const names: string[] = [];
     const source = pattern
       .split('/')
@@ -94,7 +106,7 @@ export class Router {
         return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       })
       .join('/');
-    this.routes.push({ method, pattern: new RegExp(`^${source}/?$`), names, handler });
+    this.routes.push({ method, pattern: new RegExp(`^${source}/?$`), names, handler, options });
     return this;
   }
 
@@ -110,7 +122,7 @@ export class Router {
       route.names.forEach((name, i) => {
         params[name] = safeDecode(m[i + 1]);
       });
-      return { handler: route.handler, params };
+      return { handler: route.handler, params, options: route.options };
     }
     if (pathKnown) throw new HttpError(405, `method ${method} is not allowed on ${path}`);
     throw notFound(`no such endpoint: ${method} ${path}`);
@@ -203,8 +215,9 @@ export function ok(body: unknown): Reply {
   return { status: 200, body };
 }
 
-export function created(body: unknown, location: string): Reply {
-  return { status: 201, body, headers: { location } };
+/** 201; `location` only for the operations whose live description documents the header. */
+export function created(body: unknown, location?: string): Reply {
+  return location === undefined ? { status: 201, body } : { status: 201, body, headers: { location } };
 }
 
 export function noContent(): Reply {

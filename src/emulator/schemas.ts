@@ -24,3 +24,15 @@ export const Uri = (max: number) =>
     .string()
     .max(max)
     .refine((s) => URL.canParse(s), 'must be a valid URI');
+
+/** The languages of the live description (`TranslationLanguage`). */
+export const LANGUAGES = [
+  'en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv', 'no',
+  'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl',
+] as const;
+export const Language = z.enum(LANGUAGES);
+
+/** A document without content, where the live description requires one and none was written. */
+export function emptyDocument(): { object: 'document'; data: { schemaVersion: number }; nodes: never[] } {
+  return { object: 'document', data: { schemaVersion: 1 }, nodes: [] };
+}

@@ -10,8 +10,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DocplaneError } from '../core/errors.js';
-import { faultDrawer, slidingWindow } from './faults.js';
-import type { Fault } from './faults.js';
+import { faultDrawer, rateLimitOf, slidingWindow } from './faults.js';
+import type { Fault, RateLimit } from './faults.js';
 import { HttpError, Router, errorBody, errorReply } from './http.js';
 import type { Reply } from './http.js';
 import { emulatorKinds } from './kinds/index.js';
@@ -26,6 +26,7 @@ import type { World } from './model.js';
 export { loadEmulatorState, parseEmulatorState } from './state.js';
 export type { EmulatorState, ParsedEmulatorState } from './state.js';
 export type { World } from './model.js';
+export type { RateLimit } from './faults.js';
 
 /** One request and its answer, as `onExchange` sees it. */
 export interface Exchange {
@@ -57,8 +58,12 @@ export interface EmulatorOptions {
   faultRate?: number;
   /** Fraction (0–1) of requests whose connection is destroyed. */
   resetRate?: number;
-  /** Requests per second; over it, 429 with `Retry-After` and `X-RateLimit-*`. */
-  rateLimit?: number;
+  /**
+   * Requests per second (a number), or `{ limit, windowSeconds, retryAfter }`: `limit` requests per
+   * window of `windowSeconds`; over it, 429. `X-RateLimit-*` on every answer; `Retry-After` on a 429
+   * unless `retryAfter: false`.
+   */
+  rateLimit?: number | (Partial<RateLimit> & { limit: number });
   /** One JSON line per exchange. */
   logFile?: string;
   /** Seed of the faults and of generated ids; the same seed gives the same sequence. */
@@ -100,8 +105,10 @@ function checkOptions(o: EmulatorOptions): void {
   }
   if ((o.faultRate ?? 0) + (o.resetRate ?? 0) > 1) throw optionError('the fault rate and the reset rate add up to more than 1');
   if (o.latencyMs !== undefined && !(o.latencyMs >= 0)) throw optionError(`the latency must be 0 or more milliseconds, not ${o.latencyMs}`);
-  if (o.rateLimit !== undefined && !(Number.isInteger(o.rateLimit) && o.rateLimit >= 1)) {
-    throw optionError(`the rate limit must be a whole number of requests per second, 1 or more, not ${o.rateLimit}`);
+  if (o.rateLimit !== undefined) {
+    const { limit, windowSeconds } = rateLimitOf(o.rateLimit);
+    if (!(Number.isInteger(limit) && limit >= 1)) throw optionError(`the rate limit must be a whole number of requests, 1 or more, not ${limit}`);
+    if (!(Number.isInteger(windowSeconds) && windowSeconds >= 1)) throw optionError(`the rate limit's window must be a whole number of seconds, 1 or more, not ${windowSeconds}`);
   }
   if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) throw optionError(`not a port: ${o.port}`);
   if (o.state !== undefined && o.stateFile !== undefined) throw optionError('give a state or a state file, not both');
@@ -159,7 +166,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // Separate streams, so that the ids a test creates do not shift the sequence of faults.
   const world = createWorld(state, { random: seededRandom((seed ^ 0x5bd1e995) >>> 0), now: options.now });
   const drawFault = faultDrawer(seededRandom(seed), options.faultRate ?? 0, options.resetRate ?? 0);
-  const rateLimit = options.rateLimit ? slidingWindow(options.rateLimit) : undefined;
+  const limits = options.rateLimit === undefined ? undefined : rateLimitOf(options.rateLimit);
+  const rateLimit = limits ? slidingWindow(limits.limit, limits.windowSeconds * 1000, limits.retryAfter) : undefined;
   const router = buildRouter();
   const latency = options.latencyMs ?? 0;
   let log: WriteStream | undefined;
@@ -179,7 +187,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   /** Everything but the faults: auth, body, route, handler, `Prefer: return=minimal`. */
   const process = (req: IncomingMessage, method: string, url: URL, text: string): { reply: Reply; requestBody: unknown } => {
-    let requestBody: unknown = text === '' ? null : text;
+    // The body as sent, parsed when it is JSON, even when the request is refused before it is read.
+    let requestBody: unknown = text === '' ? null : safeJson(text);
     try {
       const auth = req.headers.authorization ?? '';
       const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
@@ -195,11 +204,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           throw new HttpError(400, `body: invalid JSON: ${(err as Error).message}`);
         }
       }
-      const { handler, params } = router.match(method, url.pathname);
+      const { handler, params, options: route } = router.match(method, url.pathname);
       let reply = handler({ world, method, path: url.pathname, params, query: url.searchParams, body, access: token.access, userId: token.user, emit });
       const minimal = /\breturn=minimal\b/i.test(String(req.headers.prefer ?? ''));
-      if (minimal && (reply.status === 201 || (method === 'PATCH' && reply.status === 200))) {
-        reply = { status: 204, headers: reply.headers };
+      if (minimal && route.minimal && (reply.status === 200 || reply.status === 201)) {
+        reply = { status: 204, headers: { ...reply.headers, 'preference-applied': 'return=minimal' } };
       }
       return { reply, requestBody };
     } catch (err) {
@@ -263,7 +272,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const decision = rateLimit(Date.now());
       limitHeaders = decision.headers;
       if (!decision.allowed) {
-        const reply = { status: 429, body: errorBody(429, `rate limit of ${options.rateLimit} requests per second exceeded`) };
+        // The live service's message (DESIGN §10).
+        const reply = { status: 429, body: errorBody(429, `API rate limit exceeded. Please try again in ${decision.retryInSeconds} seconds`) };
         conclude(text === '' ? null : safeJson(text), reply, limitHeaders);
         return;
       }

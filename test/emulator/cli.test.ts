@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STATE_FILE } from './helpers.js';
+import { recordExchangeLog } from '../conformance/session.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const runJs = join(root, 'bin/run.js');
@@ -72,6 +73,38 @@ describe('docplane emulator', () => {
     expect(stdout.trim().split('\n')).toHaveLength(1);
     const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(logged).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/orgs/org_acme/members?limit=1000', status: 200 })]);
+    // A CLI emulator's exchanges are checked from its log (docs/conformance.md).
+    expect(await recordExchangeLog(logFile)).toBe(1);
+  });
+
+  it('limits requests per window with --rate-limit N/Ss, and per second with --rate-limit N', async () => {
+    const logFile = join(mkdtempSync(join(tmpdir(), 'docplane-emu-cli-')), 'log.jsonl');
+    const { child, firstLine, exit } = run(['--port', '0', '--rate-limit', '2/60s', '--log', logFile]);
+    const url = (await firstLine).slice('listening on '.length);
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 3; i++) {
+      last = await fetch(`${url}/v1/orgs/org_acme`, { headers: { authorization: 'Bearer read-token' } });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    expect(last!.headers.get('x-ratelimit-limit')).toBe('2');
+    expect(Number(last!.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 + 50);
+    expect(((await last!.json()) as any).error.message).toMatch(/^API rate limit exceeded\. Please try again in \d+ seconds$/);
+    child.kill('SIGTERM');
+    expect((await exit).code).toBe(0);
+    expect(await recordExchangeLog(logFile)).toBe(3);
+
+    const perSecond = run(['--port', '0', '--rate-limit', '50']);
+    const url2 = (await perSecond.firstLine).slice('listening on '.length);
+    const res = await fetch(`${url2}/v1/orgs/org_acme`, { headers: { authorization: 'Bearer read-token' } });
+    expect(res.headers.get('x-ratelimit-limit')).toBe('50');
+    perSecond.child.kill('SIGTERM');
+    expect((await perSecond.exit).code).toBe(0);
+
+    const bad = await run(['--port', '0', '--rate-limit', '5/0s']).exit;
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.split('\n')[0]).toBe('error: --rate-limit must be N (requests per second) or N/Ss (requests per window of S seconds), not 5/0s');
   });
 
   it('serves the demo world when no --state is given', async () => {

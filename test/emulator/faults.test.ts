@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ORG, demoState, useEmulator } from './helpers.js';
 import type { TestApi } from './helpers.js';
+import { refusedRequestsExpected } from '../conformance/session.js';
+
+// Bad requests on purpose: their refusals are not checked (docs/conformance.md).
+refusedRequestsExpected('the emulator\'s own tests send bad requests on purpose');
 
 const start = useEmulator();
 
@@ -60,6 +64,24 @@ describe('faults', () => {
 });
 
 describe('rate limit', () => {
+  it('limits N requests per window of S seconds as the live service documents it, with its message, and Retry-After only when asked', async () => {
+    const api = await start({ state: demoState(), rateLimit: { limit: 3, windowSeconds: 60, retryAfter: false } });
+    const nowSec = Math.floor(Date.now() / 1000);
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await api.get(ORG));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+    expect(answers.map((a) => a.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0', '0']);
+    for (const a of answers) {
+      expect(a.headers.get('x-ratelimit-limit')).toBe('3');
+      const reset = Number(a.headers.get('x-ratelimit-reset'));
+      expect(reset).toBeGreaterThanOrEqual(nowSec + 59);
+      expect(reset).toBeLessThanOrEqual(nowSec + 62);
+    }
+    const limited = answers[3];
+    expect(limited.body.error.message).toMatch(/^API rate limit exceeded\. Please try again in (59|60) seconds$/);
+    expect(limited.headers.get('retry-after')).toBeNull();
+  });
+
   it('answers 429 over the limit with Retry-After and X-RateLimit-*, and sends X-RateLimit-* on normal answers', async () => {
     const api = await start({ state: demoState(), rateLimit: 5 });
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => api.put(`${ORG}/teams`, { title: `T${i}` })));

@@ -46,7 +46,7 @@ export function client(emu: RunningEmulator, token = 'dev-token'): TestApi {
     emu,
     request,
     get: (p) => request('GET', p),
-    post: (p, b) => request('POST', p, b ?? {}),
+    post: (p, b) => request('POST', p, b),
     put: (p, b) => request('PUT', p, b ?? {}),
     patch: (p, b) => request('PATCH', p, b ?? {}),
     del: (p) => request('DELETE', p),

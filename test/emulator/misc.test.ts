@@ -2,6 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { sameDocument, textToDocument } from '../../src/core/richtext.js';
 import { ORG, useEmulator } from './helpers.js';
+import { refusedRequestsExpected } from '../conformance/session.js';
+
+// Bad requests on purpose: their refusals are not checked (docs/conformance.md).
+refusedRequestsExpected('the emulator\'s own tests send bad requests on purpose');
 
 const start = useEmulator();
 
@@ -10,8 +14,10 @@ describe('SAML providers', () => {
     const api = await start();
     const list = await api.all(`${ORG}/saml`);
     expect(list).toEqual([
-      expect.objectContaining({ object: 'saml-provider', label: 'Old IdP', entityID: 'urn:old', ssoURL: 'https://idp.example/sso', defaultTeam: null, status: 'active' }),
+      expect.objectContaining({ object: 'saml-provider', label: 'Old IdP', entityID: 'urn:old', ssoURL: 'https://idp.example/sso', certificate: '', status: 'active' }),
     ]);
+    // defaultTeam is a team object or absent, never null (OrganizationSAMLProvider).
+    expect(list[0]).not.toHaveProperty('defaultTeam');
     const team = (await api.put(`${ORG}/teams`, { title: 'Engineering' })).body;
     const created = await api.post(`${ORG}/saml`, {
       label: 'Okta',
@@ -25,8 +31,17 @@ describe('SAML providers', () => {
     expect(created.body).toMatchObject({ label: 'Okta', defaultTeam: { object: 'team', id: team.id, title: 'Engineering' }, defaultRole: 'read', service: { acsURL: expect.any(String) } });
     const id = created.body.id;
     expect((await api.get(`${ORG}/saml/${id}`)).body.label).toBe('Okta');
-    const patched = await api.patch(`${ORG}/saml/${id}`, { defaultTeam: null, defaultRole: null, label: 'Okta 2' });
-    expect(patched.body).toMatchObject({ label: 'Okta 2', defaultTeam: null, defaultRole: null, entityID: 'http://www.okta.com/exk123' });
+    expect(created.body.status).toBe('active');
+    // `defaultTeam: null` is refused, as the live service does (a string, not nullable).
+    const nullTeam = await api.patch(`${ORG}/saml/${id}`, { defaultTeam: null });
+    expect(nullTeam.status).toBe(400);
+    expect(nullTeam.body.error.message).toMatch(/^defaultTeam: /);
+    const patched = await api.patch(`${ORG}/saml/${id}`, { defaultRole: null, label: 'Okta 2' });
+    expect(patched.body).toMatchObject({ label: 'Okta 2', defaultTeam: { id: team.id }, defaultRole: null, entityID: 'http://www.okta.com/exk123' });
+    // A provider made with a label only is pending, with the required fields present.
+    const bare = await api.post(`${ORG}/saml`, { label: 'Bare' });
+    expect(bare.body).toMatchObject({ status: 'pending', entityID: '', certificate: '', ssoURL: expect.stringMatching(/^https:\/\/idp\.invalid\//) });
+    await api.del(`${ORG}/saml/${bare.body.id}`);
     const sso = await api.get(`${ORG}/sso`);
     expect(sso.body).toEqual({ items: [expect.objectContaining({ label: 'Old IdP', startURL: expect.any(String) }), expect.objectContaining({ id, label: 'Okta 2' })] });
     expect((await api.del(`${ORG}/saml/${id}`)).status).toBe(205);
@@ -121,14 +136,14 @@ describe('integrations', () => {
   it('lists with the filters owner, search, category, scope and target', async () => {
     const api = await start();
     await api.post('/v1/integrations/acme-analytics', publish('a', { categories: ['analytics'] }));
-    await api.post('/v1/integrations/acme-chat', publish('b', { title: 'Acme Chat', scopes: ['site:view'], target: 'site' }));
+    await api.post('/v1/integrations/acme-chat', publish('b', { title: 'Acme Chat', scopes: ['site:views:read'], target: 'site' }));
     await api.post('/v1/integrations/globex-x', publish('c', { title: 'Globex X', organization: 'org_globex' }));
     const names = async (q: string) => (await api.all(`/v1/integrations?${q}`)).map((i) => i.name).sort();
     expect(await names('owner=org_acme')).toEqual(['acme-analytics', 'acme-chat']);
     expect(await names('owner=org_globex')).toEqual(['globex-x']);
     expect(await names('search=chat')).toEqual(['acme-chat']);
     expect(await names('category=analytics')).toEqual(['acme-analytics']);
-    expect(await names('scope=site%3Aview')).toEqual(['acme-chat']);
+    expect(await names('scope=site%3Aviews%3Aread')).toEqual(['acme-chat']);
     expect(await names('target=site')).toEqual(['acme-chat']);
     expect(await names('owner=org_acme&search=analytics')).toEqual(['acme-analytics']);
   });

@@ -6,6 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { DocplaneError } from '../../src/core/errors.js';
 import { loadEmulatorState, startEmulator } from '../../src/emulator/server.js';
 import { ORG, SITE, client, demoState, useEmulator } from './helpers.js';
+import { refusedRequestsExpected } from '../conformance/session.js';
+
+// Bad requests on purpose: their refusals are not checked (docs/conformance.md).
+refusedRequestsExpected('the emulator\'s own tests send bad requests on purpose');
 
 const start = useEmulator();
 
@@ -155,27 +159,39 @@ describe('lists', () => {
 });
 
 describe('creates and Prefer', () => {
-  it('answers creates 201 with a Location that leads to the created resource', async () => {
+  it('answers creates 201 with a Location that leads to the created resource, where the description documents it', async () => {
     const api = await start();
-    const r = await api.put(`${ORG}/teams`, { title: 'Docs' });
+    const r = await api.post(`${ORG}/saml`, { label: 'Okta' });
     expect(r.status).toBe(201);
     const loc = r.headers.get('location')!;
-    expect(loc).toBe(`${api.emu.url}${ORG}/teams/${r.body.id}`);
+    expect(loc).toBe(`${api.emu.url}${ORG}/saml/${r.body.id}`);
     const again = await api.get(loc.slice(api.emu.url.length));
     expect(again.body).toEqual(r.body);
+    // createOrganizationTeam documents no Location header: none.
+    const team = await api.put(`${ORG}/teams`, { title: 'Docs' });
+    expect(team.status).toBe(201);
+    expect(team.headers.get('location')).toBeNull();
   });
 
-  it('answers 204 without a body to PATCH and POST creates with Prefer: return=minimal, and still makes the change', async () => {
+  it('answers 204 without a body to Prefer: return=minimal only where the description documents that 204, and still makes the change', async () => {
     const api = await start();
-    const patch = await api.request('PATCH', ORG, { title: 'Acme Inc' }, { prefer: 'return=minimal' });
+    const minimal = { prefer: 'return=minimal' };
+    const sections = await api.all(`${SITE}/sections`);
+    const patch = await api.request('PATCH', `${SITE}/sections/${sections[0].id}`, { title: 'Guides 2' }, minimal);
     expect(patch.status).toBe(204);
     expect(patch.body).toBeUndefined();
-    expect(api.emu.world.orgs.get('org_acme')!.title).toBe('Acme Inc');
-    const create = await api.request('POST', `${SITE}/share-links`, { name: 'partner' }, { prefer: 'return=minimal' });
+    expect(patch.headers.get('preference-applied')).toBe('return=minimal');
+    expect((await api.all(`${SITE}/sections`))[0].title).toBe('Guides 2');
+    const create = await api.request('POST', `${SITE}/site-spaces`, { spaceId: 'space_api' }, minimal);
     expect(create.status).toBe(204);
-    expect(create.headers.get('location')).toMatch(/\/share-links\/link_/);
-    const links = await api.all(`${SITE}/share-links`);
-    expect(links.map((l) => l.name)).toEqual(['old-link', 'partner']);
+    expect(create.headers.get('location')).toMatch(/\/site-spaces\/sitesp_/);
+    // updateOrganizationById and createSiteShareLink document no 204: the full answer.
+    const org = await api.request('PATCH', ORG, { title: 'Acme Inc' }, minimal);
+    expect(org.status).toBe(200);
+    expect(org.body.title).toBe('Acme Inc');
+    const link = await api.request('POST', `${SITE}/share-links`, { name: 'partner' }, minimal);
+    expect(link.status).toBe(201);
+    expect(link.body.name).toBe('partner');
   });
 
   it('makes opaque ids with a kind prefix, the same ones for the same seed', async () => {

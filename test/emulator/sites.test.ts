@@ -2,6 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { ORG, SITE, useEmulator } from './helpers.js';
 import type { TestApi } from './helpers.js';
+import { refusedRequestsExpected } from '../conformance/session.js';
+
+// Bad requests on purpose: their refusals are not checked (docs/conformance.md).
+refusedRequestsExpected('the emulator\'s own tests send bad requests on purpose');
 
 const start = useEmulator();
 
@@ -138,8 +142,11 @@ describe('section groups', () => {
     const c = await section(api, 'space_changelog', 'Changelog');
     const g = await api.post(`${SITE}/section-groups`, { title: 'Reference', icon: 'box', sections: [c.id, a.id] });
     expect(g.status).toBe(201);
-    expect(g.body).toMatchObject({ object: 'site-section-group', title: 'Reference', icon: 'box', draft: false, sections: [c.id, a.id] });
+    expect(g.body).toMatchObject({ object: 'site-section-group', title: 'Reference', icon: 'box', draft: false });
+    // Both `sections` (deprecated) and `children` are section objects in the live description.
+    expect(g.body.sections.map((s: any) => s.id)).toEqual([c.id, a.id]);
     expect(g.body.children.map((s: any) => s.id)).toEqual([c.id, a.id]);
+    expect(g.body.sections[0]).toMatchObject({ object: 'site-section', id: c.id, sectionGroup: g.body.id });
     expect(await layout(api)).toEqual(['guides[space_guides]', 'Reference/changelog[space_changelog]', 'Reference/api[space_api]']);
     expect((await api.post(`${SITE}/section-groups`, { title: 'X', sections: ['sec_nope'] })).body.error.message).toMatch(/^sections\[0\]: no section/);
   });
@@ -156,21 +163,39 @@ describe('section groups', () => {
     expect((await api.patch(`${SITE}/section-groups/grp_nope`, { title: 'U' })).status).toBe(404);
   });
 
-  it('appends a section to a group and puts it back just after the group when removed', async () => {
+  it('moves a section into a group by its own PATCH (siteSectionGroupId) and back after the group with null', async () => {
     const api = await start();
     const a = await section(api, 'space_api', 'API');
     const g = (await api.post(`${SITE}/section-groups`, { title: 'Reference' })).body;
     await section(api, 'space_changelog', 'Changelog');
-    const added = await api.post(`${SITE}/section-groups/${g.id}/sections`, { sectionId: a.id });
-    expect(added.status).toBe(201);
-    expect(added.body.sections).toEqual([a.id]);
-    expect((await api.post(`${SITE}/section-groups/${g.id}/sections`, {})).body.error.message).toBe('sectionId: required');
+    const added = await api.patch(`${SITE}/sections/${a.id}`, { siteSectionGroupId: g.id });
+    expect(added.status).toBe(200);
+    expect(added.body.sectionGroup).toBe(g.id);
+    expect((await api.patch(`${SITE}/sections/${a.id}`, { siteSectionGroupId: 'grp_nope' })).body.error.message).toMatch(/^siteSectionGroupId: no section group/);
     expect(await layout(api)).toEqual(['guides[space_guides]', 'Reference/api[space_api]', 'changelog[space_changelog]']);
     const guides = (await api.all(`${SITE}/sections`))[0];
-    await api.post(`${SITE}/section-groups/${g.id}/sections`, { sectionId: guides.id });
-    expect((await api.del(`${SITE}/section-groups/${g.id}/sections/${a.id}`)).status).toBe(205);
-    expect((await api.del(`${SITE}/section-groups/${g.id}/sections/${a.id}`)).status).toBe(204);
+    await api.patch(`${SITE}/sections/${guides.id}`, { siteSectionGroupId: g.id });
+    const out = await api.patch(`${SITE}/sections/${a.id}`, { siteSectionGroupId: null });
+    expect(out.status).toBe(200);
+    expect(out.body.sectionGroup).toBeUndefined();
     expect(await layout(api)).toEqual(['Reference/guides[space_guides]', 'api[space_api]', 'changelog[space_changelog]']);
+    // A section can also be created in a group.
+    const inGroup = await api.post(`${SITE}/sections`, { spaceId: 'space_handbook', title: 'Handbook', siteSectionGroupId: g.id });
+    expect(inGroup.body.sectionGroup).toBe(g.id);
+    // Groups move by parentSectionGroupId; the emulator has no nested groups (null keeps it at the root).
+    expect((await api.patch(`${SITE}/section-groups/${g.id}`, { parentSectionGroupId: null })).status).toBe(200);
+    expect((await api.patch(`${SITE}/section-groups/${g.id}`, { parentSectionGroupId: g.id })).status).toBe(400);
+  });
+
+  it('has no section-group sections endpoints (the live description has none): 404 as any unknown path', async () => {
+    const api = await start();
+    const a = await section(api, 'space_api', 'API');
+    const g = (await api.post(`${SITE}/section-groups`, { title: 'Reference' })).body;
+    const post = await api.post(`${SITE}/section-groups/${g.id}/sections`, { sectionId: a.id });
+    expect(post.status).toBe(404);
+    expect(post.body.error.code).toBe(404);
+    expect((await api.del(`${SITE}/section-groups/${g.id}/sections/${a.id}`)).status).toBe(404);
+    expect(api.emu.world.orgs.get('org_acme')!.sites.get('site_docs')!.groups.get(g.id)!.sections).toEqual([]);
   });
 
   it('deletes a group, putting its sections back where the group stood', async () => {
@@ -213,27 +238,55 @@ describe('PATCH SITE/structure/sort', () => {
     expect(await layout(api)).toEqual(['Reference/api[space_api]', 'Reference/changelog[space_changelog]', 'guides[space_guides,space_guides_v2]', 'handbook[space_handbook]']);
   });
 
-  it('moves a section into a group when placed next to a grouped section, and out again next to a top-level one', async () => {
+  it('orders sections within a group, and refuses to move one between the root and a group (sorting changes sibling order only)', async () => {
     const api = await start();
     const w = await world(api);
-    await sort(api, ['site-section', w.h.id], 'before', ['site-section', w.c.id]);
-    expect(await layout(api)).toEqual(['guides[space_guides,space_guides_v2]', 'Reference/api[space_api]', 'Reference/handbook[space_handbook]', 'Reference/changelog[space_changelog]']);
+    const inside = await sort(api, ['site-section', w.c.id], 'before', ['site-section', w.a.id]);
+    expect(inside.status).toBe(200);
+    expect(await layout(api)).toEqual(['guides[space_guides,space_guides_v2]', 'handbook[space_handbook]', 'Reference/changelog[space_changelog]', 'Reference/api[space_api]']);
+    const before = await layout(api);
+    const into = await sort(api, ['site-section', w.h.id], 'before', ['site-section', w.c.id]);
+    expect(into.status).toBe(400);
+    expect(into.body.error.message).toMatch(/sibling order only/);
+    expect((await sort(api, ['site-section', w.a.id], 'after', ['site-section', w.guides.id])).status).toBe(400);
+    expect((await sort(api, ['site-section', w.a.id], 'after', ['site-section-group', w.g.id])).status).toBe(400);
+    expect(await layout(api)).toEqual(before);
+    // The way: the section's own PATCH, then the sort.
+    await api.patch(`${SITE}/sections/${w.h.id}`, { siteSectionGroupId: w.g.id });
+    expect((await sort(api, ['site-section', w.h.id], 'before', ['site-section', w.c.id])).status).toBe(200);
     const group = (await api.all(`${SITE}/section-groups`))[0];
-    expect(group.sections).toEqual([w.a.id, w.h.id, w.c.id]);
-    await sort(api, ['site-section', w.a.id], 'after', ['site-section', w.guides.id]);
-    expect(await layout(api)).toEqual(['guides[space_guides,space_guides_v2]', 'api[space_api]', 'Reference/handbook[space_handbook]', 'Reference/changelog[space_changelog]']);
+    expect(group.sections.map((s: any) => s.id)).toEqual([w.h.id, w.c.id, w.a.id]);
   });
 
-  it('orders site spaces in a section, and moves one to another section next to its site space', async () => {
+  it('orders site spaces in a section, and refuses to move one to another section', async () => {
     const api = await start();
     const w = await world(api);
     const first = w.guides.siteSpaces[0].id;
     const r = await sort(api, ['site-space', w.v2.id], 'before', ['site-space', first]);
     expect(r.body).toMatchObject({ object: 'site-space', id: w.v2.id, section: w.guides.id });
     expect(await layout(api)).toContain('guides[space_guides_v2,space_guides]');
-    await sort(api, ['site-space', w.v2.id], 'after', ['site-space', w.a.siteSpaces[0].id]);
-    expect(await layout(api)).toEqual(['guides[space_guides]', 'handbook[space_handbook]', 'Reference/api[space_api,space_guides_v2]', 'Reference/changelog[space_changelog]']);
-    expect((await api.all(`${SITE}/site-spaces`)).map((x) => x.space.id)).toEqual(['space_guides', 'space_handbook', 'space_api', 'space_guides_v2', 'space_changelog']);
+    const across = await sort(api, ['site-space', w.v2.id], 'after', ['site-space', w.a.siteSpaces[0].id]);
+    expect(across.status).toBe(400);
+    expect((await api.all(`${SITE}/site-spaces`)).map((x) => x.space.id)).toEqual(['space_guides_v2', 'space_guides', 'space_handbook', 'space_api', 'space_changelog']);
+  });
+
+  it('serves the whole tree in one request (GET SITE/structure), consistent with the lists', async () => {
+    const api = await start();
+    const w = await world(api);
+    const r = await api.get(`${SITE}/structure`);
+    expect(r.status).toBe(200);
+    expect(r.body.type).toBe('sections');
+    expect(r.body.structure.map((x: any) => `${x.object}:${x.id}`)).toEqual([`site-section:${w.guides.id}`, `site-section:${w.h.id}`, `site-section-group:${w.g.id}`]);
+    const groups = await api.all(`${SITE}/section-groups`);
+    expect(r.body.structure[2]).toEqual(groups[0]);
+    const sections = await api.all(`${SITE}/sections`);
+    expect(r.body.structure[0]).toEqual(sections[0]);
+    const flat = r.body.structure.flatMap((x: any) => (x.object === 'site-section' ? [x] : x.children));
+    expect(flat).toEqual(sections);
+    expect(flat.flatMap((s: any) => s.siteSpaces)).toEqual(await api.all(`${SITE}/site-spaces`));
+    const internal = await api.get(`${ORG}/sites/site_internal/structure`);
+    expect(internal.body).toEqual({ type: 'siteSpaces', structure: await api.all(`${ORG}/sites/site_internal/site-spaces`) });
+    expect((await api.get(`${ORG}/sites/site_nope/structure`)).status).toBe(404);
   });
 
   it('answers 400 for incompatible pairs, unknown ids, a missing or double position', async () => {

@@ -1,6 +1,6 @@
 /** Collections (API 4.1): nested by `parent`; their ids are global (`/v1/collections/{id}`). */
 import { z } from 'zod';
-import { badRequest, bodyObject, created, deleted, listReply, notFound, ok, queryBoolean, validate } from '../http.js';
+import { badRequest, bodyObject, conflict, created, deleted, listReply, notFound, ok, queryBoolean, validate } from '../http.js';
 import type { RouteRequest } from '../http.js';
 import { SeedError, defineKind } from '../kind.js';
 import type { SeedContext } from '../kind.js';
@@ -57,7 +57,8 @@ const CreateCollection = z.strictObject({
 });
 const PatchCollection = z.strictObject({
   title: z.string().min(1).max(50).optional(),
-  description: z.string().max(100).nullable().optional(),
+  // A string (CollectionDescription): null is refused, the empty string clears it (docs/conformance.md).
+  description: z.string().max(100).optional(),
   defaultLevel: Level.nullable().optional(),
 });
 const Transfer = z.strictObject({ organization: z.string().min(1) });
@@ -203,7 +204,7 @@ export const collectionsKind = defineKind({
       const c = collectionOf(req);
       const body = validate(PatchCollection, bodyObject(req));
       if (body.title !== undefined) c.title = body.title;
-      if (body.description !== undefined) c.description = body.description ?? undefined;
+      if (body.description !== undefined) c.description = body.description === '' ? undefined : body.description;
       if (body.defaultLevel !== undefined) c.defaultLevel = body.defaultLevel;
       return ok(collectionView(viewCtx(req), c));
     });
@@ -228,6 +229,9 @@ export const collectionsKind = defineKind({
           throw badRequest('parent: a collection cannot be moved into itself or one of its descendants');
         }
       }
+      if ((body.parent ?? undefined) === c.parent && body.position === undefined) {
+        throw conflict(`parent: collection ${c.id} is already there (the move would not result in any update)`);
+      }
       c.parent = body.parent ?? undefined;
       return ok(collectionView(viewCtx(req), c));
     });
@@ -236,7 +240,7 @@ export const collectionsKind = defineKind({
       const c = collectionOf(req);
       const body = validate(Transfer, bodyObject(req));
       const target = transferTarget(req, body.organization);
-      if (target.id === c.org) throw badRequest(`organization: the collection is already in ${target.id} (the transfer would not result in any update)`);
+      if (target.id === c.org) throw conflict(`organization: the collection is already in ${target.id} (the transfer would not result in any update)`);
       const source = req.world.orgs.get(c.org)!;
       const moving = new Set(collectionSubtree(req.world, c.id));
       for (const id of moving) req.world.collections.get(id)!.org = target.id;

@@ -42,16 +42,28 @@ declare module '../model.js' {
   }
 }
 
+// The enums of the live description (IntegrationScope, IntegrationTarget, IntegrationVisibility,
+// IntegrationCategory).
+const SCOPES = [
+  'space:content:read', 'space:content:write', 'space:metadata:read', 'space:metadata:write', 'space:git:sync', 'page:feedback:read',
+  'site:metadata:read', 'site:views:read', 'site:script:inject', 'site:script:cookies', 'site:visitor:auth', 'site:visitor:claims',
+  'site:adaptive:read', 'site:adaptive:write', 'conversations:ingest', 'openapi:read', 'openapi:write',
+] as const;
+const Scope = z.enum(SCOPES);
+const Target = z.enum(['all', 'site', 'space', 'organization']);
+const Visibility = z.enum(['public', 'private', 'unlisted']);
+const Category = z.enum(['analytics', 'collaboration', 'content', 'marketing', 'visitor-auth', 'other']);
+
 const IntegrationSeed = z.strictObject({
   name: z.string().min(1).max(100).regex(/^[a-zA-Z0-9-_.]+$/),
   title: z.string().min(2).max(30),
   description: z.string().max(100),
   summary: z.string().max(2048).optional(),
   version: z.number().int().min(1).optional(),
-  target: z.string().optional(),
-  visibility: z.string().optional(),
-  scopes: z.array(z.string()).default([]),
-  categories: z.array(z.string()).default([]),
+  target: oneOf(Target.options).optional(),
+  visibility: oneOf(Visibility.options).optional(),
+  scopes: z.array(oneOf(SCOPES)).default([]),
+  categories: z.array(oneOf(Category.options)).default([]),
   script: z.string().default(''),
   secrets: z.record(z.string(), z.string()).optional(),
   verified: z.boolean().optional(),
@@ -61,6 +73,11 @@ const IntegrationName = z
   .string()
   .max(100)
   .regex(/^[a-zA-Z0-9-_.]+$/, 'letters, digits, "-", "_" and "." only');
+/** In the state file: a string (its type stays `string`) that must be one of `values`. */
+function oneOf(values: readonly string[]) {
+  return z.string().refine((s) => values.includes(s), `must be one of ${values.join(', ')}`);
+}
+
 const Publish = z.strictObject({
   runtime: z.string().min(1).optional(),
   icon: z.string().optional(),
@@ -68,10 +85,10 @@ const Publish = z.strictObject({
   description: z.string().max(100),
   summary: z.string().max(2048).optional(),
   previewImages: z.array(z.string()).max(3).optional(),
-  visibility: z.string().min(1).optional(),
-  target: z.string().min(1).optional(),
-  scopes: z.array(z.string().min(1)),
-  categories: z.array(z.string().min(1)).optional(),
+  visibility: Visibility.optional(),
+  target: Target.optional(),
+  scopes: z.array(Scope),
+  categories: z.array(Category).optional(),
   blocks: z.array(z.record(z.string(), z.unknown())).optional(),
   contentSources: z.array(z.record(z.string(), z.unknown())).optional(),
   externalLinks: z.array(z.record(z.string(), z.unknown())).optional(),
@@ -109,6 +126,8 @@ export function integrationView(ctx: ViewContext, it: IntegrationRec): Obj {
       app: appUrl(`/integrations/${it.name}`),
       assets: `https://integrations.docplane.test/${it.name}/assets/`,
       publicEndpoint: `https://integrations.docplane.test/v1/integrations/${it.name}/integration`,
+      // Required by the live description; it equals publicEndpoint without a separate content origin.
+      publicContentEndpoint: `https://integrations.docplane.test/v1/integrations/${it.name}/integration`,
     },
     permissions: { admin: ctx.access === 'write' },
     contentSecurityPolicy: it.contentSecurityPolicy,
@@ -171,6 +190,12 @@ export const integrationsKind = defineKind({
       const contentSources = queryBoolean(q, 'contentSources');
       const blockDomain = q.get('blockDomain');
       if (blockDomain !== null) validate(z.object({ blockDomain: IntegrationName }), { blockDomain });
+      // The query's enums, as the live description declares them.
+      validate(z.object({ scope: Scope.optional(), category: Category.optional(), target: Target.optional() }), {
+        scope: scope ?? undefined,
+        category: category ?? undefined,
+        target: target ?? undefined,
+      });
       const items = [...req.world.integrations.values()].filter(
         (it: IntegrationRec) =>
           (!owner || it.owner === owner) &&

@@ -7,7 +7,7 @@ import { badRequest, bodyObject, deleted, listReply, notFound, ok, validate } fr
 import type { RouteRequest } from '../http.js';
 import { SeedError, defineKind } from '../kind.js';
 import type { OrgRec, Role as RoleT, UserRec, World } from '../model.js';
-import { orgOf, viewCtx } from '../routing.js';
+import { nowIso, orgOf, viewCtx } from '../routing.js';
 import { Id, Role, Timestamp } from '../schemas.js';
 import { apiUrl, compact } from '../views.js';
 import type { Obj, ViewContext } from '../views.js';
@@ -20,12 +20,25 @@ export interface MemberRec {
   disabled: boolean;
   joinedAt: string;
   lastSeenAt?: string;
+  /** `request`: removing the member only sends a request to the admins (202); else it removes (205). */
+  removal?: MemberRemoval;
+  /** Set when a removal was requested (202) and not carried out. */
+  removalRequestedAt?: string;
 }
+
+/**
+ * How a member's removal is answered: `immediate` (205, the member is gone) or `request` (202, a
+ * request sent to the organization's admins; the member stays), as the live service may answer.
+ */
+export type MemberRemoval = 'immediate' | 'request';
+const Removal = z.enum(['immediate', 'request']);
 
 declare module '../model.js' {
   interface OrgRec {
     /** User id → membership, in the order they joined. */
     members: Map<string, MemberRec>;
+    /** The organization's default for its members' removal. */
+    memberRemoval: MemberRemoval;
   }
 }
 
@@ -37,11 +50,14 @@ const MemberSeed = z.strictObject({
   disabled: z.boolean().optional(),
   joinedAt: Timestamp.optional(),
   lastSeenAt: Timestamp.optional(),
+  /** Overrides the organization's `memberRemoval` for this member. */
+  removal: Removal.optional(),
 });
 
 const PatchMember = z.strictObject({ role: Role.nullable() });
 
-const SORTS = ['joinedAt', 'lastSeenAt', 'displayName'] as const;
+// The live description's `sort` values (listMembersInOrganizationById); `name` sorts by display name.
+const SORTS = ['joinedAt', 'lastSeenAt', 'name'] as const;
 
 export function findUser(world: World, idOrEmail: string): UserRec | undefined {
   const byId = world.users.get(idOrEmail);
@@ -78,7 +94,8 @@ export function memberView(ctx: ViewContext, org: OrgRec, member: MemberRec): Ob
     sso: member.sso,
     spaces: 0,
     teams,
-    sites: [],
+    // A number on the live service (DESIGN §10): the sites the member reaches by a site permission; none here.
+    sites: 0,
   });
 }
 
@@ -96,7 +113,7 @@ function admins(org: OrgRec): number {
 
 function compareBy(sort: (typeof SORTS)[number], req: RouteRequest) {
   const key = (m: MemberRec): string => {
-    if (sort === 'displayName') return req.world.users.get(m.userId)!.displayName.toLowerCase();
+    if (sort === 'name') return req.world.users.get(m.userId)!.displayName.toLowerCase();
     if (sort === 'lastSeenAt') return m.lastSeenAt ?? '';
     return m.joinedAt;
   };
@@ -112,9 +129,12 @@ export const membersKind = defineKind({
   name: 'members',
   orgSeed: {
     members: z.array(MemberSeed).default([]),
+    /** `request`: removing a member answers 202 and leaves the member (default `immediate`: 205). */
+    memberRemoval: Removal.default('immediate'),
   },
   seedOrg(ctx, org, seed, place) {
     org.members = new Map();
+    org.memberRemoval = seed.memberRemoval;
     seed.members.forEach((m, i) => {
       const user = findUser(ctx.world, m.user);
       if (!user) throw new SeedError(`${place}.members[${i}].user`, `no user ${m.user} in users`);
@@ -126,6 +146,7 @@ export const membersKind = defineKind({
         disabled: m.disabled ?? false,
         joinedAt: m.joinedAt ?? ctx.stamp(),
         lastSeenAt: m.lastSeenAt,
+        removal: m.removal,
       });
     });
   },
@@ -176,6 +197,11 @@ export const membersKind = defineKind({
       const member = org.members.get(req.params.user);
       if (!member) return deleted(false);
       if (member.role === 'admin' && admins(org) <= 1) throw badRequest('user: the organization must keep at least one admin');
+      if ((member.removal ?? org.memberRemoval) === 'request') {
+        // A request sent to the admins (removeMemberFromOrganizationById 202): the member stays.
+        member.removalRequestedAt ??= nowIso(req);
+        return { status: 202 };
+      }
       org.members.delete(member.userId);
       req.emit({ type: 'member-removed', org, userId: member.userId });
       return deleted(true);

@@ -8,7 +8,7 @@ import { badRequest, bodyObject, listReply, ok, validate } from '../http.js';
 import { SeedError, defineKind } from '../kind.js';
 import type { OrgRec, RichTextDoc, Role as RoleT } from '../model.js';
 import { canReach, nowIso, orgOf, storeDoc, viewCtx } from '../routing.js';
-import { Doc, Id, Role, SeedDoc, Timestamp, Uri } from '../schemas.js';
+import { Doc, Id, Role, SeedDoc, Timestamp, Uri, emptyDocument } from '../schemas.js';
 import { apiUrl, appUrl, compact, perms } from '../views.js';
 import type { Obj, ViewContext } from '../views.js';
 
@@ -61,7 +61,8 @@ const orgSeed = {
 };
 
 const PatchOrg = z.strictObject({
-  title: z.string().min(2).max(255).optional(),
+  // The live description's pattern: no blank at either end.
+  title: z.string().min(2).max(255).regex(/^\S.*\S$/, 'must not start or end with a blank').optional(),
   emailDomains: z.array(z.string().min(1)).optional(),
   hostname: z.string().min(3).max(32).optional(),
   defaultRole: Role.nullable().optional(),
@@ -85,7 +86,8 @@ export function orgView(ctx: ViewContext, org: OrgRec): Obj {
     useCase: org.useCase,
     communityType: org.communityType,
     defaultRole: org.defaultRole,
-    defaultContent: org.defaultContent ? { ...org.defaultContent } : null,
+    // Not nullable in the live description: left out when unset.
+    defaultContent: org.defaultContent ? { ...org.defaultContent } : undefined,
     sso: org.sso,
     ai: org.ai,
     inviteLinks: org.inviteLinks,
@@ -96,6 +98,7 @@ export function orgView(ctx: ViewContext, org: OrgRec): Obj {
     trial: { status: 'notapplicable', count: 0 },
     permissions: perms(ctx, [
       'view',
+      'access',
       'admin',
       'ownTeam',
       'createContent',
@@ -182,11 +185,19 @@ export function agentInstructionsView(ctx: ViewContext, org: OrgRec): Obj {
   const rec = org.agentInstructions;
   return compact({
     object: 'agent-instructions',
-    instructions: rec ? structuredClone(rec.instructions) : { object: 'document', data: { schemaVersion: 1 }, nodes: [] },
-    updatedAt: rec?.updatedAt,
-    updatedBy: rec?.updatedBy,
+    instructions: rec ? structuredClone(rec.instructions) : emptyDocument(),
+    // Both required by the live description (OrganizationAgentInstructions): instructions never
+    // written count as written when the organization was made, by its first admin.
+    updatedAt: rec?.updatedAt ?? org.createdAt,
+    updatedBy: rec?.updatedBy ?? firstAdmin(org),
     urls: { location: apiUrl(ctx, `/orgs/${org.id}/agent-instructions`) },
   });
+}
+
+/** The member who stands for the organization when no user wrote something: its first admin. */
+function firstAdmin(org: OrgRec): string {
+  for (const m of org.members.values()) if (m.role === 'admin') return m.userId;
+  return '';
 }
 
 export const agentInstructionsKind = defineKind({
@@ -206,7 +217,7 @@ export const agentInstructionsKind = defineKind({
     router.add('PUT', '/v1/orgs/:org/agent-instructions', (req) => {
       const org = orgOf(req);
       const body = validate(PutAgentInstructions, bodyObject(req));
-      org.agentInstructions = { instructions: storeDoc(req, body.instructions), updatedAt: nowIso(req), updatedBy: req.userId };
+      org.agentInstructions = { instructions: storeDoc(req, body.instructions), updatedAt: nowIso(req), updatedBy: req.userId ?? firstAdmin(org) };
       return ok(agentInstructionsView(viewCtx(req), org));
     });
   },

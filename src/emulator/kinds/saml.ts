@@ -41,12 +41,14 @@ const SamlSeed = z.strictObject({
   status: z.string().optional(),
 });
 
+// The live description's request body: `defaultTeam` is a string, not nullable (no way to remove a
+// default team by update: docs/conformance.md); `defaultRole` is a role or null (guest).
 const SamlFields = {
   label: z.string().min(1).max(30),
   entityID: z.string().max(1024).optional(),
   certificate: z.string().max(10000).optional(),
   ssoURL: Uri(2048).optional(),
-  defaultTeam: z.string().min(1).nullable().optional(),
+  defaultTeam: z.string().min(1).optional(),
   defaultRole: Role.nullable().optional(),
 };
 const CreateSaml = z.strictObject(SamlFields);
@@ -58,10 +60,14 @@ export function samlView(ctx: ViewContext, org: OrgRec, p: SamlRec): Obj {
     object: 'saml-provider',
     id: p.id,
     label: p.label,
-    ssoURL: p.ssoURL,
-    entityID: p.entityID,
-    certificate: p.certificate,
-    defaultTeam: team ? teamView(ctx, org, team) : null,
+    // ssoURL, entityID and certificate are required by the live description
+    // (OrganizationSAMLProvider); for a provider not configured yet, empty strings and, for the
+    // ssoURL (a URI), a placeholder on the reserved `.invalid` domain.
+    ssoURL: p.ssoURL ?? `https://idp.invalid/saml/${p.id}`,
+    entityID: p.entityID ?? '',
+    certificate: p.certificate ?? '',
+    // A team object, or absent: never null.
+    defaultTeam: team ? teamView(ctx, org, team) : undefined,
     defaultRole: p.defaultRole,
     createdAt: p.createdAt,
     status: p.status,
@@ -80,8 +86,8 @@ function samlOf(req: RouteRequest, org: OrgRec): SamlRec {
   return p;
 }
 
-function teamId(org: OrgRec, id: string | null | undefined): string | null | undefined {
-  if (id === undefined || id === null) return id;
+function teamId(org: OrgRec, id: string | undefined): string | undefined {
+  if (id === undefined) return id;
   if (!org.teams.has(id)) throw badRequest(`defaultTeam: no team ${id} in organization ${org.id}`);
   return id;
 }
@@ -137,7 +143,8 @@ export const samlKind = defineKind({
         certificate: body.certificate,
         defaultTeam: teamId(org, body.defaultTeam) ?? null,
         defaultRole: body.defaultRole ?? null,
-        status: 'active',
+        // `pending` until the identity provider's three fields are given (SAMLProviderStatus).
+        status: body.entityID && body.ssoURL && body.certificate ? 'active' : 'pending',
         createdAt: nowIso(req),
       };
       org.saml.set(p.id, p);
@@ -160,6 +167,7 @@ export const samlKind = defineKind({
       if (body.certificate !== undefined) p.certificate = body.certificate;
       if (team !== undefined) p.defaultTeam = team;
       if (body.defaultRole !== undefined) p.defaultRole = body.defaultRole;
+      if (p.status === 'pending' && p.entityID && p.ssoURL && p.certificate) p.status = 'active';
       return ok(samlView(viewCtx(req), org, p));
     });
 

@@ -4,15 +4,15 @@
  * organization and of a collection.
  */
 import { z } from 'zod';
-import { badRequest, bodyObject, deleted, listReply, notFound, ok, validate } from '../http.js';
+import { badRequest, bodyObject, conflict, deleted, listReply, notFound, ok, validate } from '../http.js';
 import type { RouteRequest } from '../http.js';
 import { SeedError, defineKind } from '../kind.js';
 import type { Level as LevelT, OrgRec, World } from '../model.js';
 import { canReach, nowIso, orgOf, viewCtx } from '../routing.js';
-import { Id, Level, Timestamp } from '../schemas.js';
+import { Id, Language, Level, Timestamp } from '../schemas.js';
 import { apiUrl, appUrl, compact, perms, publishedUrl } from '../views.js';
 import type { Obj, ViewContext } from '../views.js';
-import { collectionOf, collectionsByPath, parentCollection, transferTarget } from './collections.js';
+import { collectionOf, collectionsByPath, parentCollection } from './collections.js';
 
 export interface SpaceRec {
   id: string;
@@ -58,18 +58,19 @@ const SpaceSeed = z.strictObject({
   deletedAt: Timestamp.optional(),
 });
 
-const Transfer = z.strictObject({ organization: z.string().min(1) });
 const SpaceRef = z.strictObject({ type: z.literal('space'), space: z.string().min(1) });
 const MoveSpace = z.strictObject({
   parent: z.string().min(1).nullable().optional(),
   position: z.strictObject({ before: SpaceRef.optional(), after: SpaceRef.optional() }).optional(),
 });
+// updateSpaceById's body in the live description: SpaceTitle (at most 50), Emoji (at most 50, null
+// removes it), SpaceEditMode, DefaultLevel, TranslationLanguage.
 const PatchSpace = z.strictObject({
-  title: z.string().min(1).optional(),
-  emoji: z.string().optional(),
+  title: z.string().min(1).max(50).optional(),
+  emoji: z.string().max(50).nullable().optional(),
   editMode: z.enum(['live', 'locked']).optional(),
   defaultLevel: Level.nullable().optional(),
-  language: z.string().min(1).optional(),
+  language: Language.optional(),
   mergeRules: z.looseObject({ type: z.string() }).optional(),
 });
 
@@ -86,7 +87,8 @@ export function spaceView(ctx: ViewContext, s: SpaceRec): Obj {
     object: 'space',
     id: s.id,
     title: s.title,
-    emoji: s.emoji,
+    // Required by the live description (Space.emoji): the empty string when the space has none.
+    emoji: s.emoji ?? '',
     visibility: s.visibility,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
@@ -221,7 +223,7 @@ export const spacesKind = defineKind({
       const space = liveSpace(req);
       const body = validate(PatchSpace, bodyObject(req));
       if (body.title !== undefined) space.title = body.title;
-      if (body.emoji !== undefined) space.emoji = body.emoji;
+      if (body.emoji !== undefined) space.emoji = body.emoji ?? undefined;
       if (body.editMode !== undefined) space.editMode = body.editMode;
       if (body.defaultLevel !== undefined) space.defaultLevel = body.defaultLevel;
       if (body.language !== undefined) space.language = body.language;
@@ -268,21 +270,10 @@ export const spacesKind = defineKind({
       order.splice(at, 0, space.id);
       const sameOrder = order.every((id, i) => id === org.spaceOrder[i]);
       if (newParent === space.parent && sameOrder) {
-        throw badRequest(`parent: space ${space.id} is already there (the move would not result in any update)`);
+        throw conflict(`parent: space ${space.id} is already there (the move would not result in any update)`);
       }
       space.parent = newParent;
       org.spaceOrder = order;
-      space.updatedAt = nowIso(req);
-      return ok(spaceView(viewCtx(req), space));
-    });
-
-    router.add('POST', '/v1/spaces/:space/transfer', (req) => {
-      const space = liveSpace(req);
-      const body = validate(Transfer, bodyObject(req));
-      const target = transferTarget(req, body.organization);
-      if (target.id === space.org) throw badRequest(`organization: space ${space.id} is already in ${target.id} (the transfer would not result in any update)`);
-      moveSpaceToOrg(req.world.orgs.get(space.org)!, target, space);
-      space.parent = undefined;
       space.updatedAt = nowIso(req);
       return ok(spaceView(viewCtx(req), space));
     });

@@ -4,7 +4,7 @@ import { badRequest, bodyObject, created, deleted, listReply, noContent, notFoun
 import type { RouteRequest } from '../http.js';
 import { SeedError, defineKind } from '../kind.js';
 import type { OrgRec } from '../model.js';
-import { location, nowIso, orgOf, viewCtx } from '../routing.js';
+import { nowIso, orgOf, viewCtx } from '../routing.js';
 import { Id, Timestamp } from '../schemas.js';
 import { apiUrl, perms } from '../views.js';
 import type { Obj, ViewContext } from '../views.js';
@@ -124,7 +124,8 @@ export const teamsKind = defineKind({
       (body.members ?? []).forEach((m, i) => members.set(resolveMember(org, req, m, `members[${i}]`), 'member'));
       const team: TeamRec = { id: req.world.newId('team'), title: body.title, createdAt: nowIso(req), members };
       org.teams.set(team.id, team);
-      return created(teamView(viewCtx(req), org, team), location(req, `/orgs/${org.id}/teams/${team.id}`));
+      // No Location: the live description documents none for createOrganizationTeam.
+      return created(teamView(viewCtx(req), org, team));
     });
 
     router.add('GET', '/v1/orgs/:org/teams/:team', (req) => {

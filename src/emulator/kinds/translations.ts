@@ -5,8 +5,8 @@ import { badRequest, bodyObject, created, deleted, listReply, noContent, notFoun
 import type { RouteRequest } from '../http.js';
 import { SeedError, defineKind } from '../kind.js';
 import type { OrgRec, RichTextDoc } from '../model.js';
-import { location, nowIso, orgOf, storeDoc, viewCtx } from '../routing.js';
-import { Doc, Id, SeedDoc } from '../schemas.js';
+import { nowIso, orgOf, storeDoc, viewCtx } from '../routing.js';
+import { Doc, Id, Language, SeedDoc, emptyDocument } from '../schemas.js';
 import { apiUrl, compact, perms } from '../views.js';
 import type { Obj, ViewContext } from '../views.js';
 
@@ -35,7 +35,6 @@ const TranslationSeed = z.strictObject({
   instructions: z.union([z.string(), SeedDoc]).optional(),
 });
 
-const Language = z.string().min(1).max(16);
 const CreateTranslation = z.strictObject({
   language: Language,
   source: z.strictObject({ space: z.string().min(1), language: Language }),
@@ -50,8 +49,9 @@ export function translationView(ctx: ViewContext, org: OrgRec, t: TranslationRec
     status: 'pending',
     source: { ...t.source },
     language: t.language,
-    instructions: t.instructions ? structuredClone(t.instructions) : undefined,
-    result: { space: t.resultSpace, revision: t.revision },
+    // Both required by the live description (Translation): an empty document when none was given.
+    instructions: t.instructions ? structuredClone(t.instructions) : emptyDocument(),
+    result: { space: t.resultSpace, revision: t.revision, language: t.language },
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
     stats: { runs: t.runs, totalWords: 0, totalPages: 0, totalDuration: 0, latestRunDuration: 0, latestPages: 0, latestWords: 0 },
@@ -117,7 +117,8 @@ export const translationsKind = defineKind({
         updatedAt: at,
       };
       org.translations.set(t.id, t);
-      return created(translationView(viewCtx(req), org, t), location(req, `/orgs/${org.id}/translations/${t.id}`));
+      // No Location: the live description documents none for createTranslation.
+      return created(translationView(viewCtx(req), org, t));
     });
 
     router.add('GET', '/v1/orgs/:org/translations/:translation', (req) => {

@@ -22,31 +22,41 @@ import {
   deleteSection,
   deleteSiteSpace,
   groupsInOrder,
-  removeSectionFromGroup,
+  moveSectionToGroup,
   sectionsInOrder,
   siteSpacesInOrder,
   sortStructure,
 } from './structure.js';
 import type { StructureRef } from './structure.js';
-import { groupView, sectionView, shareLinkView, siteSpaceView } from './views.js';
+import { groupView, sectionView, shareLinkView, siteSpaceView, structureView } from './views.js';
 
 const Icon = z.string().max(50);
 const GroupTitle = z.string().min(1).max(100);
 const SectionTitle = z.string().min(2).max(128);
 
+// The request bodies of the live description (addSectionGroupToSite, updateSiteSectionGroupById,
+// addSectionToSite, updateSiteSectionById, addSpaceToSite…), with their limits.
 const CreateGroup = z.strictObject({
   title: GroupTitle,
   icon: Icon.nullable().optional(),
   sections: z.array(z.string().min(1)).optional(),
   parent: z.string().min(1).optional(),
+  draft: z.boolean().optional(),
 });
-const PatchGroup = z.strictObject({ title: GroupTitle.optional(), icon: Icon.nullable().optional() });
-const AddToGroup = z.strictObject({ sectionId: z.string().min(1) });
+const PatchGroup = z.strictObject({
+  title: GroupTitle.optional(),
+  icon: Icon.nullable().optional(),
+  draft: z.boolean().optional(),
+  /** Moves the group into a group, or to the root with null. */
+  parentSectionGroupId: z.string().min(1).nullable().optional(),
+});
 
 const CreateSection = z.strictObject({
   spaceId: z.string().min(1),
   title: SectionTitle.nullable().optional(),
   icon: Icon.nullable().optional(),
+  draft: z.boolean().optional(),
+  siteSectionGroupId: z.string().min(1).optional(),
 });
 const PatchSection = z.strictObject({
   title: SectionTitle.optional(),
@@ -55,9 +65,12 @@ const PatchSection = z.strictObject({
   condition: z.string().max(1024).nullable().optional(),
   icon: Icon.nullable().optional(),
   description: z.string().max(256).nullable().optional(),
+  draft: z.boolean().optional(),
+  /** Moves the section into a group, or to the root with null: the way between levels (not the sort). */
+  siteSectionGroupId: z.string().min(1).nullable().optional(),
 });
 
-const CreateSiteSpace = z.strictObject({ spaceId: z.string().min(1), sectionId: z.string().min(1).optional() });
+const CreateSiteSpace = z.strictObject({ spaceId: z.string().min(1), sectionId: z.string().min(1).optional(), draft: z.boolean().optional() });
 const PatchSiteSpace = z.strictObject({
   path: z.string().min(1).max(100).optional(),
   condition: z.string().max(1024).nullable().optional(),
@@ -162,7 +175,7 @@ export function siteRoutes(router: Router): void {
       id: req.world.newId('grp'),
       title: body.title,
       icon: body.icon ?? undefined,
-      draft: false,
+      draft: body.draft ?? false,
       sections: [],
       createdAt: nowIso(req),
     };
@@ -174,10 +187,15 @@ export function siteRoutes(router: Router): void {
     const { site } = siteOf(req);
     const group = groupOf(req, site);
     const body = validate(PatchGroup, bodyObject(req));
+    if (typeof body.parentSectionGroupId === 'string') {
+      if (!site.groups.has(body.parentSectionGroupId)) throw badRequest(`parentSectionGroupId: no section group ${body.parentSectionGroupId} in site ${site.id}`);
+      throw badRequest('parentSectionGroupId: nested section groups are not supported by the emulator');
+    }
     if (body.title !== undefined) group.title = body.title;
     if (body.icon !== undefined) group.icon = body.icon ?? undefined;
+    if (body.draft !== undefined) group.draft = body.draft;
     return ok(groupView(viewCtx(req), site, group));
-  });
+  }, { minimal: true });
 
   router.add('DELETE', `${SITE}/section-groups/:group`, (req) => {
     const { site } = siteOf(req);
@@ -187,23 +205,9 @@ export function siteRoutes(router: Router): void {
     return deleted(true);
   });
 
-  router.add('POST', `${SITE}/section-groups/:group/sections`, (req) => {
-    const { org, site } = siteOf(req);
-    const group = groupOf(req, site);
-    const body = validate(AddToGroup, bodyObject(req));
-    const section = site.sections.get(body.sectionId);
-    if (!section) throw badRequest(`sectionId: no section ${body.sectionId} in site ${site.id}`);
-    addSectionToGroup(site, group, section);
-    return created(groupView(viewCtx(req), site, group), location(req, `${sitePath(org, site)}/section-groups/${group.id}`));
-  });
-
-  router.add('DELETE', `${SITE}/section-groups/:group/sections/:section`, (req) => {
-    const { site } = siteOf(req);
-    const group = site.groups.get(req.params.group);
-    const section = site.sections.get(req.params.section);
-    if (!group || !section) return deleted(false);
-    return deleted(removeSectionFromGroup(site, group, section));
-  });
+  // No `POST`/`DELETE SITE/section-groups/{id}/sections…` on the live service: the description has no
+  // such path (a section moves between groups by its own PATCH, `siteSectionGroupId`), so they answer
+  // 404 as any unknown path.
 
   // --- sections -------------------------------------------------------------------------------
   router.add('GET', `${SITE}/sections`, (req) => {
@@ -217,16 +221,22 @@ export function siteRoutes(router: Router): void {
     const space = contentSpace(req, org, body.spaceId);
     const title = body.title ?? (space.title.length >= 2 ? space.title.slice(0, 128) : `${space.title} section`);
     const taken = (p: string) => [...site.sections.values()].some((s) => s.path === p);
+    let group: GroupRec | undefined;
+    if (body.siteSectionGroupId !== undefined) {
+      group = site.groups.get(body.siteSectionGroupId);
+      if (!group) throw badRequest(`siteSectionGroupId: no section group ${body.siteSectionGroupId} in site ${site.id}`);
+    }
     const section: SectionRec = {
       id: req.world.newId('sec'),
       title,
       path: uniqueSlug(slugify(title), taken),
       icon: body.icon ?? undefined,
-      draft: false,
+      draft: body.draft ?? false,
       siteSpaces: [],
       createdAt: nowIso(req),
     };
     appendSection(site, section);
+    if (group) addSectionToGroup(site, group, section);
     newSiteSpace(req, site, section, space);
     return created(sectionView(viewCtx(req), site, section), location(req, `${sitePath(org, site)}/sections/${section.id}`));
   });
@@ -235,6 +245,11 @@ export function siteRoutes(router: Router): void {
     const { site } = siteOf(req);
     const section = sectionOf(req, site);
     const body = validate(PatchSection, bodyObject(req));
+    let group: GroupRec | null | undefined = body.siteSectionGroupId === null ? null : undefined;
+    if (typeof body.siteSectionGroupId === 'string') {
+      group = site.groups.get(body.siteSectionGroupId);
+      if (!group) throw badRequest(`siteSectionGroupId: no section group ${body.siteSectionGroupId} in site ${site.id}`);
+    }
     if (body.path !== undefined) {
       const other = [...site.sections.values()].find((s) => s.path === body.path && s.id !== section.id);
       if (other) throw badRequest(`path: ${body.path} is already the path of section ${other.id}`);
@@ -248,8 +263,10 @@ export function siteRoutes(router: Router): void {
     if (body.condition !== undefined) section.condition = body.condition ?? undefined;
     if (body.icon !== undefined) section.icon = body.icon ?? undefined;
     if (body.description !== undefined) section.description = body.description ?? undefined;
+    if (body.draft !== undefined) section.draft = body.draft;
+    if (group !== undefined) moveSectionToGroup(site, section, group);
     return ok(sectionView(viewCtx(req), site, section));
-  });
+  }, { minimal: true });
 
   router.add('DELETE', `${SITE}/sections/:section`, (req) => {
     const { site } = siteOf(req);
@@ -297,8 +314,9 @@ export function siteRoutes(router: Router): void {
       section = id ? site.sections.get(id) : undefined;
     }
     const ss = newSiteSpace(req, site, section, space);
+    if (body.draft !== undefined) ss.draft = body.draft;
     return created(siteSpaceView(viewCtx(req), site, ss), location(req, `${sitePath(org, site)}/site-spaces/${ss.id}`));
-  });
+  }, { minimal: true });
 
   router.add('PATCH', `${SITE}/site-spaces/:siteSpace`, (req) => {
     const { org, site } = siteOf(req);
@@ -313,7 +331,7 @@ export function siteRoutes(router: Router): void {
     if (body.path !== undefined) ss.path = body.path;
     if (body.condition !== undefined) ss.condition = body.condition ?? undefined;
     return ok(siteSpaceView(viewCtx(req), site, ss));
-  });
+  }, { minimal: true });
 
   router.add('DELETE', `${SITE}/site-spaces/:siteSpace`, (req) => {
     const { site } = siteOf(req);
@@ -343,6 +361,11 @@ export function siteRoutes(router: Router): void {
     if (item.type === 'site-space') return ok(siteSpaceView(viewCtx(req), site, site.siteSpaces.get(item.id)!));
     if (item.type === 'site-section') return ok(sectionView(viewCtx(req), site, site.sections.get(item.id)!));
     return ok(groupView(viewCtx(req), site, site.groups.get(item.id)!));
+  }, { minimal: true });
+
+  router.add('GET', `${SITE}/structure`, (req) => {
+    const { site } = siteOf(req);
+    return ok(structureView(viewCtx(req), site));
   });
 
   // --- share links ----------------------------------------------------------------------------

@@ -93,6 +93,18 @@ export function removeSectionFromGroup(site: SiteRec, group: GroupRec, section: 
   return true;
 }
 
+/**
+ * A section's PATCH with `siteSectionGroupId`: into a group (at its end), or to the root (null: just
+ * after the group it leaves). Nothing moves when it is already there.
+ */
+export function moveSectionToGroup(site: SiteRec, section: SectionRec, group: GroupRec | null): void {
+  if (group === null) {
+    if (section.group) removeSectionFromGroup(site, site.groups.get(section.group)!, section);
+    return;
+  }
+  if (section.group !== group.id) addSectionToGroup(site, group, section);
+}
+
 /** Deletes a group; its sections return to the top level where the group stood, in order. */
 export function deleteGroup(site: SiteRec, group: GroupRec): void {
   const at = site.top.findIndex((t) => t.type === 'group' && t.id === group.id);
@@ -127,11 +139,15 @@ export interface StructureRef {
 export type Placement = 'before' | 'after';
 
 /**
- * `PATCH SITE/structure/sort`: takes the item out of where it is and inserts it before or after the
- * target, in the target's container. A section next to a grouped section joins that group; a site
- * space next to a site space of another section moves to that section. An incompatible pair or an
- * unknown id is refused as invalid.
+ * `PATCH SITE/structure/sort`: takes the item out of where it is and inserts it before or after a
+ * sibling. Sorting changes sibling order only (docs/conformance.md, DESIGN §10): a section placed next
+ * to a section of another level (the root or another group), or a site space next to one of another
+ * section, is refused; it moves by its own update first. An incompatible pair or an unknown id is
+ * refused as invalid.
  */
+const crossLevel =
+  'position: sorting changes sibling order only; move a section between the root and a group with its own update (siteSectionGroupId) first';
+
 export function sortStructure(site: SiteRec, item: StructureRef, placement: Placement, target: StructureRef): void {
   if (item.type === target.type && item.id === target.id) throw invalid('position: an item cannot be placed relative to itself');
   const insert = <T>(list: T[], at: number, value: T) => list.splice(placement === 'before' ? at : at + 1, 0, value);
@@ -142,6 +158,9 @@ export function sortStructure(site: SiteRec, item: StructureRef, placement: Plac
     if (target.type !== 'site-space') throw invalid(`position: a site space can only be placed next to a site space, not a ${target.type}`);
     const anchor = site.siteSpaces.get(target.id);
     if (!anchor) throw invalid(`position: no site space ${target.id} in site ${site.id}`);
+    if (moving.section !== anchor.section) {
+      throw invalid('position: a site space can only be placed next to a site space of the same section (sorting changes sibling order only)');
+    }
     removeFrom(siteSpaceContainer(site, moving), (id) => id === moving.id);
     const oldSection = moving.section ? site.sections.get(moving.section) : undefined;
     if (oldSection && oldSection.id !== anchor.section && oldSection.defaultSiteSpace === moving.id) oldSection.defaultSiteSpace = undefined;
@@ -157,6 +176,7 @@ export function sortStructure(site: SiteRec, item: StructureRef, placement: Plac
     if (target.type === 'site-section') {
       const anchor = site.sections.get(target.id);
       if (!anchor) throw invalid(`position: no section ${target.id} in site ${site.id}`);
+      if (anchor.group !== moving.group) throw invalid(crossLevel);
       detachSection(site, moving);
       if (anchor.group) {
         const group = site.groups.get(anchor.group)!;
@@ -169,6 +189,7 @@ export function sortStructure(site: SiteRec, item: StructureRef, placement: Plac
     }
     if (target.type === 'site-section-group') {
       if (!site.groups.has(target.id)) throw invalid(`position: no section group ${target.id} in site ${site.id}`);
+      if (moving.group) throw invalid(crossLevel);
       detachSection(site, moving);
       insert(site.top, site.top.findIndex((t) => t.type === 'group' && t.id === target.id), { type: 'section', id: moving.id });
       return;

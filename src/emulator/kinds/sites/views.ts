@@ -3,7 +3,7 @@ import { compact, publishedUrl } from '../../views.js';
 import type { Obj, ViewContext } from '../../views.js';
 import { spaceView } from '../spaces.js';
 import type { GroupRec, SectionRec, ShareLinkRec, SiteRec, SiteSpaceRec } from './records.js';
-import { defaultSectionId, defaultSiteSpaceId } from './structure.js';
+import { defaultSectionId, defaultSiteSpaceId, siteSpacesInOrder } from './structure.js';
 
 export function siteSpaceView(ctx: ViewContext, site: SiteRec, ss: SiteSpaceRec): Obj {
   const space = ctx.world.spaces.get(ss.space)!;
@@ -47,7 +47,9 @@ export function groupView(ctx: ViewContext, site: SiteRec, g: GroupRec): Obj {
     title: g.title,
     icon: g.icon,
     draft: g.draft,
-    sections: [...g.sections],
+    // Both are section objects in the live description (SiteSectionGroup): `sections` (deprecated)
+    // and `children` (sections, nested groups and external links; the emulator has only sections).
+    sections: g.sections.map((id) => sectionView(ctx, site, site.sections.get(id)!)),
     children: g.sections.map((id) => sectionView(ctx, site, site.sections.get(id)!)),
   });
 }
@@ -60,5 +62,21 @@ export function shareLinkView(_ctx: ViewContext, site: SiteRec, l: ShareLinkRec)
     name: l.name,
     active: l.active,
     urls: { published: publishedUrl(site.org, `/${site.id}?share=${l.id}`) },
+  };
+}
+
+/**
+ * `GET SITE/structure` (SiteStructure): a site with sections answers its top level in order, each
+ * group with its sections; a site without sections answers its site spaces.
+ */
+export function structureView(ctx: ViewContext, site: SiteRec): Obj {
+  if (site.sections.size === 0) {
+    return { type: 'siteSpaces', structure: siteSpacesInOrder(site).map((ss) => siteSpaceView(ctx, site, ss)) };
+  }
+  return {
+    type: 'sections',
+    structure: site.top.map((item) =>
+      item.type === 'section' ? sectionView(ctx, site, site.sections.get(item.id)!) : groupView(ctx, site, site.groups.get(item.id)!),
+    ),
   };
 }
