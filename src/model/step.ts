@@ -61,5 +61,12 @@ export interface PlanProblem {
   org: string;
   address: string;
   message: string;
+  /**
+   * Where in the config the problem is (the planner adds it from the config's positions), and the
+   * field of the resource at `address` it concerns, so that it reads as a config error does:
+   * `file:line:column: address.field: message`.
+   */
+  location?: { file: string; line: number; column: number };
+  field?: string;
 }
 

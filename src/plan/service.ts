@@ -5,6 +5,7 @@
 import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
 import type { Secret } from '../core/secrets.js';
+import { readPlanFile } from './file.js';
 import { planOrgs } from './run.js';
 import type { Plan } from './types.js';
 
@@ -32,4 +33,17 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   } finally {
     await client.close();
   }
+}
+
+export interface ShowPlanOptions {
+  /** A plan file written by `docplane plan --out`. */
+  file: string;
+}
+
+/**
+ * `docplane show PLANFILE`: the saved plan, checked as apply checks it, for rendering. Its secrets
+ * are placeholders already, so there is nothing to mask; nothing is read from the config or the API.
+ */
+export function showPlan(options: ShowPlanOptions): RunPlanResult {
+  return { plan: readPlanFile(options.file), secrets: [] };
 }
