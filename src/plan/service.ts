@@ -16,6 +16,8 @@ export interface RunPlanOptions {
   replace?: string[];
   /** Makes the client, given the config's `api.url` (the command builds it from its flags). */
   connect(configApiUrl: string | undefined): Promise<ApiClient>;
+  /** Told when reading starts (with the count of requests sent so far) and when it ends. */
+  progress?: { reading(requests: () => number): void; done(): void };
 }
 
 export interface RunPlanResult {
@@ -27,10 +29,12 @@ export interface RunPlanResult {
 export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   const config = await loadConfig({ path: options.configPath });
   const client = await options.connect(config.apiUrl);
+  options.progress?.reading(() => client.stats().requests);
   try {
     const plan = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets, replace: options.replace });
     return { plan, secrets: config.secrets };
   } finally {
+    options.progress?.done();
     await client.close();
   }
 }
