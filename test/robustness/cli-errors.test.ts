@@ -76,6 +76,11 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'small.yaml'), 'version: 1\norganization:\n  id: org_acme\n  title: Acme Renamed\n');
   writeFileSync(join(dir, 'prune-all-teams.yaml'), 'version: 1\norganization: {id: org_acme}\nteams: []\nprune: [teams]\nsafety: {maxDeletes: 0}\n');
   writeFileSync(join(dir, 'not-a-plan.json'), '{"formatVersion": 1, "steps": "nope"');
+  writeFileSync(join(dir, 'org-nope.yaml'), 'version: 1\norganization: {id: org_nope}\n');
+  writeFileSync(
+    join(dir, 'saml-typo.yaml'),
+    'version: 1\norganization: {id: org_acme}\nsaml:\n  - label: Okta\n    ssoURL: https://okta.example/sso\n    defaultTeam: Legac\n',
+  );
   mkdirSync(join(dir, 'full'));
   writeFileSync(join(dir, 'full', 'keep.txt'), 'something already here\n');
   emulator = await startEmulator({ port: 0, state: loadEmulatorState(join(ROOT, 'examples/emulator-state.yaml')), seed: 3 });
@@ -98,6 +103,38 @@ afterAll(async () => {
 describe('every error path prints one clear line and no stack trace', () => {
   it('an unknown command', async () => {
     expectCleanFailure(await cli(['frobnicate']), 1, /frobnicate/);
+  });
+
+  it('a misspelt command: one error line through oclif\'s not-found plugin, exit 1 (not its 127, nor oclif\'s 2)', async () => {
+    const r = await cli(['plna']);
+    expectCleanFailure(r, 1, /^error: plna is not a docplane command$/);
+    expect(r.stderr).not.toMatch(/Warning/);
+    expect(r.stderr).toContain('docplane help');
+  });
+
+  it('help for a command that does not exist', async () => {
+    expectCleanFailure(await cli(['help', 'frobnicate']), 1, /frobnicate/);
+  });
+
+  it('show without a plan file, and with one that does not exist', async () => {
+    expectCleanFailure(await cli(['show'], {}, dir), 1, /planfile/);
+    expectCleanFailure(await cli(['show', 'missing-plan.json'], {}, dir), 1, /missing-plan\.json/);
+  });
+
+  it('an organization that exists nowhere: an error naming it, not "No changes"', async () => {
+    const r = await cli(['plan', '-c', 'org-nope.yaml'], env, dir);
+    expectCleanFailure(r, 1, /^error: organization org_nope \(org-nope\.yaml:2:\d+\) does not exist.*GET \/v1\/orgs\/org_nope → 404/);
+    expect(r.stdout).not.toContain('No changes');
+    expectCleanFailure(await cli(['apply', '-c', 'org-nope.yaml', '--auto-approve'], env, dir), 1, /org_nope/);
+  });
+
+  it('a plan problem: where the config says it, the field, and the closest name', async () => {
+    const r = await cli(['plan', '-c', 'saml-typo.yaml'], env, dir);
+    expectCleanFailure(r, 1, /^error: the plan has 1 problem; first: saml-typo\.yaml:6:18: saml\["Okta"\]\.defaultTeam: "Legac" names no team.* — did you mean "Legacy"\?$/);
+  });
+
+  it('a --target that matches nothing', async () => {
+    expectCleanFailure(await cli(['plan', '-c', 'small.yaml', '--target', 'teams["Nope"]'], env, dir), 1, /^error: --target teams\["Nope"\] matches nothing/);
   });
 
   it('an unknown flag', async () => {
