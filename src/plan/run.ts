@@ -18,6 +18,11 @@ export interface PlanOptions {
   toolVersion: string;
   /** `--target`: addresses, globs or prefixes (optionally `ORG/`-qualified). */
   targets?: string[];
+  /**
+   * A target that names nothing the config defines and no step: an error (`docplane plan`: the user
+   * mistyped it), or a note (the default: apply's re-plan of what it touched names deleted resources).
+   */
+  unmatchedTargets?: 'error' | 'note';
   /** `--replace`: resources of the replaceable kinds to publish or update even when nothing comparable differs. */
   replace?: string[];
   /** The plan's `createdAt` (tests fix it). */
@@ -181,7 +186,7 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
   // A target that names nothing the config defines (and no step) is a mistake, not a plan of nothing.
   const defined = config.orgs.flatMap((o) => ['organization', ...Object.keys(o.locations)].map((a) => ({ org: o.organization.id, address: a })));
   const unknown = unmatched.filter((t) => !defined.some((d) => matchesAny([t], d.org, d.address)));
-  if (unknown.length > 0) {
+  if (unknown.length > 0 && options.unmatchedTargets === 'error') {
     const t = unknown[0];
     throw new DocplaneError('TARGET_UNMATCHED', `--target ${t} matches nothing in the config or the plan${didYouMean(t, [...new Set([...defined.map((d) => d.address), ...orgs.flatMap((o) => Object.values(o.kinds).flatMap((k) => k.steps.map((s) => s.address)))])])}`, {
       hint: 'Name an address the config defines (docplane validate lists what it manages), or a prefix or glob of one; quote it in the shell.',

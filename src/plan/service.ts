@@ -31,7 +31,12 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   const client = await options.connect(config.apiUrl);
   options.progress?.reading(() => client.stats().requests);
   try {
-    const plan = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets, replace: options.replace });
+    const plan = await planOrgs(config, client, {
+      toolVersion: options.toolVersion,
+      targets: options.targets,
+      replace: options.replace,
+      unmatchedTargets: 'error',
+    });
     return { plan, secrets: config.secrets };
   } finally {
     options.progress?.done();

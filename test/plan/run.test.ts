@@ -142,8 +142,11 @@ describe('planOrgs against the emulator', () => {
     expect(targeted.targets).toEqual(['saml["Okta"]', 'organization']);
     expect(targeted.notes).toEqual(['--target organization selects no step: nothing there would change']);
     // A target that names nothing the config defines is an error, with the closest address.
-    await expect(planOrgs(config, client, { ...opts, targets: ['collections'] })).rejects.toThrow(/^--target collections matches nothing in the config or the plan$/);
-    await expect(planOrgs(config, client, { ...opts, targets: ['teams["Enginering"]'] })).rejects.toThrow(/did you mean "teams\["Engineering"\]"\?/);
+    const strict = { ...opts, unmatchedTargets: 'error' as const };
+    await expect(planOrgs(config, client, { ...strict, targets: ['collections'] })).rejects.toThrow(/^--target collections matches nothing in the config or the plan$/);
+    // Apply's re-plan of what it touched names deleted resources: a note there, not an error.
+    expect((await planOrgs(config, client, { ...opts, targets: ['collections'] })).notes).toEqual(['--target collections selects no step: nothing there would change']);
+    await expect(planOrgs(config, client, { ...strict, targets: ['teams["Enginering"]'] })).rejects.toThrow(/did you mean "teams\["Engineering"\]"\?/);
     const teamOnly = await planOrgs(config, client, { ...opts, targets: ['teams["Engineering"]'] });
     expect(ids(teamOnly)).toEqual(['org_acme/teams["Engineering"]:create']);
     const replaced = await planOrgs(config, client, { ...opts, replace: ['integrations["nope"]'] });
