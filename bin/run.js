@@ -3,16 +3,16 @@ import { Errors, flush, handle, run } from '@oclif/core';
 
 // Every path that ends the process ends with one error line and exit 1 (DESIGN §2). Should a
 // promise be left unsettled with nothing left to wake it, Node would exit 13 in silence.
-const state = { settled: false };
-process.on('exit', (code) => {
-  if (state.settled || code !== 13) return;
+function onUnsettledExit(code) {
+  if (code !== 13) return;
   process.exitCode = 1;
   try {
     process.stderr.write('error: docplane stopped before its work was done (a request was left without an answer)\n  This is a bug in docplane; run again with --verbose and report it.\n');
   } catch {
     // stderr is gone: the exit code still says it.
   }
-});
+}
+process.on('exit', onUnsettledExit);
 // A reader that stops early (`docplane help | head`) wants nothing more: end quietly, as on SIGPIPE.
 process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -39,5 +39,5 @@ try {
     await handle(error);
   }
 } finally {
-  state.settled = true;
+  process.removeListener('exit', onUnsettledExit);
 }

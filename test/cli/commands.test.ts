@@ -4,6 +4,7 @@
  * and JSON), `import --format json` and `import --force` over an earlier config, what `plan --out`
  * and a targeted plan say.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,22 @@ describe('help and completion: oclif plugins', () => {
     const script = await cli(['autocomplete', 'script', 'bash']);
     expect(script.code, script.stderr).toBe(0);
     expect(script.stdout).toContain('DOCPLANE_AC_BASH_SETUP_PATH');
+  });
+
+  // util-linux `script` gives the CLI a terminal, where the plugin asks before it runs the suggestion.
+  const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+  it.skipIf(!hasScript)('a misspelt command on a terminal: "Did you mean schema?" (@oclif/plugin-not-found), and yes runs it', () => {
+    const r = spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin/run.js'))} schem`, '/dev/null'], {
+      cwd: dir,
+      input: 'y\n',
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1' },
+    });
+    expect(r.stdout).toContain('schem is not a docplane command');
+    expect(r.stdout).toMatch(/Did you mean .*schema/);
+    expect(r.stdout).toContain('"$schema": "https://json-schema.org/draft/2020-12/schema"');
+    expect(r.status).toBe(0);
   });
 
   it('validate --help lists only the flags validate uses', async () => {
