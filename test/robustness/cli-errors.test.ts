@@ -42,8 +42,12 @@ function cli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Prom
 const STACK_LINE = /^\s+at \S/m;
 const CONFIG_LINE = /^[^\s:][^:]*:\d+:\d+: \S/;
 
-/** Progress lines of an apply that got under way (`✓ …`, `✗ …`, `- skipped …`): they come before any failure is known. */
-const PROGRESS_LINE = /^(?:[✓✗↻⋯…»] |- skipped )/;
+/**
+ * Progress lines of an apply that got under way (`✓ …`, `✗ …`, `- skipped …`), and of a plan that
+ * reads for longer than a few seconds (`reading the current state: …`): they come before any failure
+ * is known.
+ */
+const PROGRESS_LINE = /^(?:[✓✗↻⋯…»] |- skipped |reading the current state: \d+ requests? \(\d+ s\)$)/;
 
 /**
  * One clear first line (after the progress lines of an apply that started), no stack anywhere, the
