@@ -188,8 +188,10 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
   const unknown = unmatched.filter((t) => !defined.some((d) => matchesAny([t], d.org, d.address)));
   if (unknown.length > 0 && options.unmatchedTargets === 'error') {
     const t = unknown[0];
-    throw new DocplaneError('TARGET_UNMATCHED', `--target ${t} matches nothing in the config or the plan${didYouMean(t, [...new Set([...defined.map((d) => d.address), ...orgs.flatMap((o) => Object.values(o.kinds).flatMap((k) => k.steps.map((s) => s.address)))])])}`, {
-      hint: 'Name an address the config defines (docplane validate lists what it manages), or a prefix or glob of one; quote it in the shell.',
+    const stepAddresses = orgs.flatMap((o) => Object.values(o.kinds).flatMap((k) => k.steps.map((s) => s.address)));
+    const known = [...new Set([...defined.map((d) => d.address), ...stepAddresses])];
+    throw new DocplaneError('TARGET_UNMATCHED', `--target ${t} matches nothing in the config or the plan${didYouMean(t, known)}`, {
+      hint: 'Name an address the config defines, or a prefix or glob of one (README: "Addresses"); quote it in the shell.',
     });
   }
   const targeted = { ...plan, targets: [...targets] };
