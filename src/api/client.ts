@@ -50,22 +50,44 @@ export function createClient(options: ClientOptions): ApiClient {
   });
 
   const counters = { requests: 0, retries: 0, byMethod: {} as Record<string, number> };
+  /**
+   * A failure of the connection itself that no retry can mend (a TLS certificate refused, a host
+   * name that does not resolve): every later request to the origin fails the same way, so it fails
+   * at once. The pool is destroyed with it, because undici leaves the requests queued behind a TLS
+   * host-name failure unsettled, and a command waiting on them would end with nothing said.
+   */
+  const fatal: { failure?: NetworkFailure } = {};
 
   /** One exchange, body read in full, under the timeout. Never throws for a network failure. */
   async function exchange(method: HttpMethod, target: string, headers: Record<string, string>, body: string | undefined, signal?: AbortSignal): Promise<Outcome> {
+    if (fatal.failure) return { kind: 'no-answer', failure: fatal.failure };
     const timer = new AbortController();
     const handle = setTimeout(() => timer.abort(), timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
+    // The abort settles the exchange even when undici does not settle the request it cancels.
+    let onAbort: (() => void) | undefined;
+    const abandoned = new Promise<never>((_resolve, reject) => {
+      onAbort = () => reject(combined.reason ?? new Error('aborted'));
+      combined.addEventListener('abort', onAbort, { once: true });
+    });
     try {
-      const res = await pool.request({ path: target, method, headers, body, signal: combined, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-      const text = await res.body.text();
+      const res = await Promise.race([pool.request({ path: target, method, headers, body, signal: combined, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }), abandoned]);
+      const text = await Promise.race([res.body.text(), abandoned]);
       return { kind: 'answer', status: res.statusCode, headers: flattenHeaders(res.headers), text };
     } catch (err) {
       if (signal?.aborted) throw aborted(method, pathOnly(target.slice(prefix.length)));
       if (timer.signal.aborted) return { kind: 'no-answer', failure: { description: `timed out after ${timeoutMs} ms`, retryable: true } };
-      return { kind: 'no-answer', failure: describeNetworkError(err, timeoutMs) };
+      if (fatal.failure) return { kind: 'no-answer', failure: fatal.failure };
+      const failure = describeNetworkError(err, timeoutMs);
+      if (!failure.retryable && isConnectionFailure(err)) {
+        fatal.failure = failure;
+        pool.destroy(err as Error).catch(() => undefined);
+      }
+      return { kind: 'no-answer', failure };
     } finally {
       clearTimeout(handle);
+      if (onAbort) combined.removeEventListener('abort', onAbort);
+      abandoned.catch(() => undefined);
     }
   }
 
@@ -184,9 +206,19 @@ export function createClient(options: ClientOptions): ApiClient {
       return { requests: counters.requests, retries: counters.retries, byMethod: { ...counters.byMethod } };
     },
     async close(): Promise<void> {
+      if (pool.destroyed) return;
       await pool.close();
     },
   };
+}
+
+/** A TLS or name-lookup failure: the connection could not be made, whatever the request. */
+function isConnectionFailure(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (code === 'ENOTFOUND' || /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/.test(code))) return true;
+  }
+  return false;
 }
 
 function checkToken(token: string): string {

@@ -37,7 +37,9 @@ export function parseErrorLine(message: string): string {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '' && !/^The following errors? occurred:?$/i.test(l) && !/^See more help with/i.test(l));
-  return lines.length > 0 ? lines.join('; ') : message.trim();
+  if (lines.length === 0) return message.trim();
+  // "Missing 1 required arg:" introduces the lines after it.
+  return lines.reduce((out, line, i) => (i === 0 ? line : `${out}${out.endsWith(':') ? ' ' : '; '}${line.replace(/\s+/g, ' ')}`), '');
 }
 
 export abstract class BaseCommand extends Command {

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { clientFromFlags } from '../cli/api.js';
 import { BaseCommand, commonFlags } from '../cli/base.js';
 import { runImport, type ImportResult } from '../import/run.js';
+import { renderImportJson } from '../render/import.js';
 
 export default class Import extends BaseCommand {
   static override summary = "Write organizations' current state as a config that plans no changes";
@@ -26,7 +27,8 @@ export default class Import extends BaseCommand {
     org: Flags.string({ description: 'Organization to import (required); repeatable', multiple: true }),
     site: Flags.string({ description: 'Site to import, as SITE or ORG/SITE (the API cannot list sites); repeatable', multiple: true }),
     out: Flags.string({ description: 'Folder to write, or - for stdout', default: 'docplane' }),
-    force: Flags.boolean({ description: 'Write into a folder that is not empty (replacing the files import writes)', default: false }),
+    force: Flags.boolean({ description: 'Write into a folder that is not empty (replacing the files import writes; the prune, safety and protect of a replaced <org>.yaml are kept)', default: false }),
+    format: Flags.string({ description: 'Format of the report on stdout (json: one document; the YAML of --out - is in it)', options: ['text', 'json'], default: 'text' }),
   };
 
   async run(): Promise<void> {
@@ -38,6 +40,10 @@ export default class Import extends BaseCommand {
       force: flags.force,
       connect: () => clientFromFlags(flags),
     });
+    if (flags.format === 'json') {
+      process.stdout.write(`${renderImportJson(result, flags.out)}\n`);
+      return;
+    }
     if (result.stream !== undefined) process.stdout.write(result.stream);
     else process.stdout.write(summary(result, flags.out));
     const notes = notesOf(result);
@@ -52,6 +58,7 @@ function summary(result: ImportResult, out: string): string {
   });
   const folder = out.replace(/\/+$/, '') || '.';
   lines.push(`Wrote ${result.written.map((f) => `${folder}/${f}`).join(', ')}`);
+  for (const k of result.kept) lines.push(`Kept ${k.keys.join(', ')} of the ${folder}/${k.file} it replaced`);
   lines.push(`Next: docplane plan -c ${folder} (it should show no changes)`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { clientFromFlags } from '../cli/api.js';
 import { BaseCommand, commonFlags, configFlag } from '../cli/base.js';
+import { createReadProgress } from '../cli/progress.js';
 import { ExitCode } from '../core/errors.js';
 import { writePlanFile } from '../plan/file.js';
 import { assertNoProblems } from '../plan/refusal.js';
@@ -38,11 +39,16 @@ export default class Plan extends BaseCommand {
       targets: flags.target,
       replace: flags.replace,
       connect: (apiUrl) => clientFromFlags(flags, apiUrl),
+      // --verbose logs every request: no spinner over it.
+      progress: createReadProgress({ stream: process.stderr, interactive: process.stderr.isTTY === true && !flags.verbose }),
     });
     const format = flags.format as PlanFormat;
     process.stdout.write(`${renderPlan(plan, { format, color: format === 'text' && this.colorEnabled(flags['no-color']), secrets })}\n`);
     assertNoProblems(plan, { for: 'plan' });
-    if (flags.out) writePlanFile(plan, secrets, flags.out);
+    if (flags.out) {
+      writePlanFile(plan, secrets, flags.out);
+      process.stderr.write(`Saved the plan to ${flags.out}: docplane apply ${flags.out} applies it (refused if the config or the organization changes first).\n`);
+    }
     if (flags['detailed-exitcode'] && plan.steps.length > 0) process.exitCode = ExitCode.changes;
   }
 }

@@ -1,19 +1,36 @@
+import { Flags } from '@oclif/core';
 import { BaseCommand, commonFlags, configFlag } from '../cli/base.js';
-import { loadConfig } from '../config/load.js';
-import { renderSummary, summarizeConfig } from '../config/summary.js';
+import { renderSummary } from '../config/summary.js';
+import { runValidate } from '../config/validate.js';
+import { renderValidationJson, warningLine } from '../render/validate.js';
 
 export default class Validate extends BaseCommand {
   static override summary = 'Check the config offline: YAML, schema, references';
   static override description =
-    'Parse, schema-check and cross-reference the config without any request. Prints every problem as file:line:column: path: message and exits 1, or a summary of what the config manages.';
+    'Parse, schema-check and cross-reference the config without any request. Prints every problem as file:line:column: path: message and exits 1, or a summary of what the config manages. ' +
+    'A reference to something the config does not define (a SAML defaultTeam, a space\'s collection, a group\'s sections) is a warning: plan checks it against the organization.';
 
-  static override examples = ['<%= config.bin %> validate', '<%= config.bin %> validate -c examples/docplane.yaml', '<%= config.bin %> validate -c config/'];
+  static override examples = [
+    '<%= config.bin %> validate',
+    '<%= config.bin %> validate -c examples/docplane.yaml',
+    '<%= config.bin %> validate -c config/ --format json',
+  ];
 
-  static override flags = { ...commonFlags, ...configFlag };
+  // No request is sent: none of the API flags.
+  static override flags = {
+    ...configFlag,
+    format: Flags.string({ description: 'Output format', options: ['text', 'json'], default: 'text' }),
+    verbose: commonFlags.verbose,
+  };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Validate);
-    const config = await loadConfig({ path: flags.config });
-    process.stdout.write(renderSummary(summarizeConfig(config)));
+    const result = await runValidate({ path: flags.config });
+    if (flags.format === 'json') process.stdout.write(`${renderValidationJson(result)}\n`);
+    if (!result.valid) throw result.error;
+    if (flags.format === 'text') {
+      process.stdout.write(renderSummary(result.summary));
+      if (result.warnings.length > 0) process.stderr.write(`${result.warnings.map(warningLine).join('\n')}\n`);
+    }
   }
 }

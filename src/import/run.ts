@@ -13,6 +13,7 @@ import { configJsonSchema } from '../config/json-schema.js';
 import { ConfigDocument } from '../config/schema.js';
 import { DocplaneError } from '../core/errors.js';
 import { convertOrg, fileNamer, type ImportedFile, type OrgImport } from './convert.js';
+import { parseAllDocuments } from 'yaml';
 import { readOrgState, type RemoteOrgState } from './read.js';
 import { configYaml, SCHEMA_FILE } from './yaml.js';
 
@@ -47,6 +48,36 @@ export interface ImportResult {
   todo: string[];
   /** What the config could not say, and problems of the written documents. */
   warnings: string[];
+  /** `--force` over an earlier config: the user's settings that the API does not know, written back. */
+  kept: Array<{ org: string; file: string; keys: string[] }>;
+}
+
+/** What a user decides in a config and the API knows nothing of: `import --force` keeps them. */
+const USER_SETTINGS = ['prune', 'safety', 'protect'] as const;
+
+/**
+ * The user's settings (prune, safety, protect) in the document of `org` in an existing config file,
+ * or why they cannot be read (they are then dropped, and the import says so).
+ */
+function userSettings(file: string, org: string): { values: Record<string, unknown> } | { problem: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    return { problem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})` };
+  }
+  const docs = parseAllDocuments(text);
+  if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return { problem: 'is not valid YAML' };
+  const values: Record<string, unknown> = {};
+  for (const doc of docs) {
+    const data: unknown = doc.toJS();
+    if (!data || typeof data !== 'object') continue;
+    const record = data as Record<string, unknown>;
+    const id = (record.organization as { id?: unknown } | undefined)?.id;
+    if (id !== org) continue;
+    for (const k of USER_SETTINGS) if (record[k] !== undefined) values[k] = record[k];
+  }
+  return { values };
 }
 
 /** `<org id>.yaml`, with any character unfit for a file name replaced. */
@@ -138,7 +169,24 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
 
   const files = fileNamer();
   const imports = states.map((s) => convertOrg(s, files));
-  const documents = imports.map((i) => ({ org: i.org, file: orgFileName(i.org), yaml: configYaml(i.org, i.document) }));
+  // --force over an earlier import: the prune, safety and protect the user added are written back.
+  const keptSettings: ImportResult['kept'] = [];
+  const dropped: string[] = [];
+  const documents = imports
+    .map((i): { org: string; file: string; document: Record<string, unknown> } => {
+      const file = orgFileName(i.org);
+      const existing = dir === undefined ? undefined : path.join(dir, file);
+      if (existing === undefined || !existsSync(existing)) return { org: i.org, file, document: i.document };
+      const found = userSettings(existing, i.org);
+      if ('problem' in found) {
+        dropped.push(`${i.org}: the existing ${file} ${found.problem}: any prune, safety and protect it held are not written back`);
+        return { org: i.org, file, document: i.document };
+      }
+      const keys = Object.keys(found.values);
+      if (keys.length > 0) keptSettings.push({ org: i.org, file, keys });
+      return { org: i.org, file, document: { ...i.document, ...found.values } };
+    })
+    .map((d) => ({ ...d, yaml: configYaml(d.org, d.document, { kept: keptSettings.find((k) => k.org === d.org)?.keys }) }));
   const clash = documents.find((d, i) => documents.findIndex((e) => e.file === d.file) !== i);
   if (clash && dir !== undefined) {
     throw new DocplaneError('IMPORT_FILE_CLASH', `organizations ${documents.filter((d) => d.file === clash.file).map((d) => d.org).join(' and ')} would both be written to ${clash.file}`, {
@@ -151,7 +199,11 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     written: [],
     notWritten: [],
     todo: [],
-    warnings: imports.flatMap((i) => [...i.warnings.map((w) => `${i.org}: ${w}`), ...schemaWarnings(i.org, i.document)]),
+    warnings: [
+      ...imports.flatMap((i) => [...i.warnings.map((w) => `${i.org}: ${w}`), ...schemaWarnings(i.org, documents.find((d) => d.org === i.org)?.document ?? i.document)]),
+      ...dropped,
+    ],
+    kept: keptSettings,
   };
   const referenced = imports.flatMap((i) => i.files);
 

@@ -49,20 +49,27 @@ function style(node: unknown, path: string[]): void {
 }
 
 /** The header: the schema line (first, as editors want it), then what the file is. */
-function header(org: string): string {
-  return [
+function header(org: string, kept: readonly string[]): string {
+  const lines = [
     ` yaml-language-server: $schema=./${SCHEMA_FILE}`,
     '',
     ` Organization ${org}, as \`docplane import\` read it. Ids tie each resource to its twin on the`,
-    ' platform, so a renamed title plans as an update. Nothing is pruned: what is added in the app',
-    ' later stays unmanaged. `docplane plan` on this config should show no changes.',
-  ].join('\n');
+  ];
+  if (kept.length === 0) {
+    lines.push(' platform, so a renamed title plans as an update. Nothing is pruned: what is added in the app', ' later stays unmanaged. `docplane plan` on this config should show no changes.');
+  } else {
+    lines.push(
+      ' platform, so a renamed title plans as an update. `docplane plan` on this config should show no',
+      ` changes. Kept from the file this import replaced: ${kept.join(', ')}.`,
+    );
+  }
+  return lines.join('\n');
 }
 
 /** One organization's config document as YAML text (ends with a newline). */
-export function configYaml(org: string, document: Record<string, unknown>): string {
+export function configYaml(org: string, document: Record<string, unknown>, options: { kept?: readonly string[] } = {}): string {
   const doc = new Document(document);
-  doc.commentBefore = header(org);
+  doc.commentBefore = header(org, options.kept ?? []);
   if (isMap(doc.contents)) {
     doc.contents.items.forEach((pair, i) => {
       // A blank line between kinds (not before `version`, nor before the first key).

@@ -61,6 +61,13 @@ export interface PlanProblem {
   org: string;
   address: string;
   message: string;
+  /**
+   * Where in the config the problem is (the planner adds it from the config's positions), and the
+   * field of the resource at `address` it concerns, so that it reads as a config error does:
+   * `file:line:column: address.field: message`.
+   */
+  location?: { file: string; line: number; column: number };
+  field?: string;
 }
 
 /** What a step is, whether drafted by a kind or placed in a plan. */

@@ -78,6 +78,7 @@ const PlanFileSchema = z.looseObject({
   fingerprints: z.record(z.string(), z.string()),
   summary: z.looseObject({ create: z.number(), update: z.number(), delete: z.number(), other: z.number(), unmanaged: z.number() }),
   notes: z.array(z.string()).optional(),
+  targets: z.array(z.string()).optional(),
   appliedAt: z.string().optional(),
 });
 

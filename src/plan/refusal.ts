@@ -4,7 +4,17 @@
  * save a plan with problems.
  */
 import { DocplaneError, SafetyError } from '../core/errors.js';
-import type { Plan } from './types.js';
+import type { Plan, PlanProblem } from './types.js';
+
+/**
+ * A problem as a config error reads: `file:line:column: ADDRESS.FIELD: message` when the planner
+ * knows where the config says it, else `ADDRESS: message` (with `ORG/` when `withOrg`).
+ */
+export function problemText(problem: PlanProblem, withOrg: boolean): string {
+  const what = `${withOrg ? `${problem.org}/` : ''}${problem.address}${problem.field ? `.${problem.field}` : ''}`;
+  const at = problem.location ? `${problem.location.file}:${problem.location.line}:${problem.location.column}: ` : '';
+  return `${at}${what}: ${problem.message}`;
+}
 
 /**
  * Refuses a plan that has problems (exit 1). `for` says who refuses: `apply` (nothing was applied)
@@ -15,7 +25,7 @@ export function assertNoProblems(plan: Plan, options: { for: 'apply' | 'plan' })
   const n = plan.problems.length;
   const first = plan.problems[0];
   const counted = `the plan has ${n === 1 ? '1 problem' : `${n} problems`}`;
-  const where = `${first.org}/${first.address}: ${first.message}`;
+  const where = problemText(first, !first.location);
   if (options.for === 'plan') {
     throw new DocplaneError('PLAN_PROBLEMS', `${counted}; first: ${where}`, {
       hint: 'Fix the config (or the organization) and plan again; no plan file was written.',

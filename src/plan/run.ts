@@ -4,10 +4,12 @@
  * + current into draft steps, and build the plan.
  */
 import type { ApiClient } from '../api/types.js';
-import type { LoadedConfig, OrgConfig } from '../config/types.js';
-import { DocplaneError } from '../core/errors.js';
+import type { DeferredCheck, LoadedConfig, OrgConfig } from '../config/types.js';
+import { ApiError, DocplaneError } from '../core/errors.js';
+import { didYouMean } from '../core/text.js';
 import { addressProblem, KIND_SPECS, REPLACEABLE } from '../kinds/index.js';
-import { readContextFor, sharedPlans, type KindPlan, type KindSpec, type PlanContext } from '../kinds/kind.js';
+import { readContextFor, sharedPlans, sharedReads, type KindPlan, type KindSpec, type PlanContext, type ReadContext } from '../kinds/kind.js';
+import { readOrganization } from '../kinds/organization/organization.js';
 import { matchesAny } from '../model/address.js';
 import { buildPlan, type OrgDraft } from './build.js';
 import type { Kind, Plan, PlanProblem } from './types.js';
@@ -16,6 +18,11 @@ export interface PlanOptions {
   toolVersion: string;
   /** `--target`: addresses, globs or prefixes (optionally `ORG/`-qualified). */
   targets?: string[];
+  /**
+   * A target that names nothing the config defines and no step: an error (`docplane plan`: the user
+   * mistyped it), or a note (the default: apply's re-plan of what it touched names deleted resources).
+   */
+  unmatchedTargets?: 'error' | 'note';
   /** `--replace`: resources of the replaceable kinds to publish or update even when nothing comparable differs. */
   replace?: string[];
   /** The plan's `createdAt` (tests fix it). */
@@ -42,17 +49,92 @@ function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
   };
 }
 
+/**
+ * The shared reads of one organization, remembering what each key loaded: a reference that names
+ * nothing is then told the closest name among what was read anyway (no request is added for it).
+ */
+function recordingReads(): { shared: ReadContext['shared']; loaded: Map<string, unknown> } {
+  const inner = sharedReads();
+  const loaded = new Map<string, unknown>();
+  const shared = <T>(key: string, load: () => Promise<T>): Promise<T> =>
+    inner(key, async () => {
+      const value = await load();
+      loaded.set(key, value);
+      return value;
+    });
+  return { shared, loaded };
+}
+
+/** The names among the remote resources read under `key`: the string fields of each listed object. */
+function namesRead(loaded: ReadonlyMap<string, unknown>, key: string): string[] {
+  const value = loaded.get(key);
+  if (!Array.isArray(value)) return [];
+  const names = new Set<string>();
+  for (const item of value) {
+    if (!item || typeof item !== 'object') continue;
+    for (const field of Object.values(item as Record<string, unknown>)) if (typeof field === 'string' && field.length <= 64) names.add(field);
+  }
+  return [...names];
+}
+
+/** The deferred check a problem reports, when it is one: the same resource, field and name. */
+function deferredOf(problem: { address: string; message: string }, deferred: readonly DeferredCheck[]): DeferredCheck | undefined {
+  return deferred.find((d) => d.from === problem.address && problem.message.includes(d.field) && problem.message.includes(JSON.stringify(d.key)));
+}
+
+/**
+ * A problem as a config error reads: where in the config (the field's position for a reference the
+ * loader left to the planner, else the resource's), the field, and the closest name that exists.
+ */
+function locateProblem(problem: KindPlan['problems'][number], desired: OrgConfig, loaded: ReadonlyMap<string, unknown>): KindPlan['problems'][number] {
+  if (problem.location) return problem;
+  const check = deferredOf(problem, desired.deferred ?? []);
+  if (check) {
+    const rest = problem.message.startsWith(`${check.field} `) ? problem.message.slice(check.field.length + 1) : problem.message;
+    const hint = rest.includes('did you mean') ? '' : didYouMean(check.key, namesRead(loaded, check.kind).filter((n) => n !== check.key));
+    const location = check.location ?? desired.locations[problem.address];
+    return { ...problem, message: `${rest}${hint}`, field: check.field, ...(location ? { location } : {}) };
+  }
+  const location = desired.locations[problem.address];
+  return location ? { ...problem, location } : problem;
+}
+
+/** Refuses an organization that does not exist (or that the token cannot see), naming it and where the config names it. */
+function missingOrganization(desired: OrgConfig, err: ApiError): DocplaneError {
+  const org = desired.organization.id;
+  const at = desired.locations.organization;
+  const where = at ? ` (${at.file}:${at.line}:${at.column})` : '';
+  return new DocplaneError('ORG_NOT_FOUND', `organization ${org}${where} does not exist, or the token cannot see it: ${err.method} ${err.path} → ${err.status}`, {
+    hint: 'Check organization.id in the config, and that the token belongs to a member of that organization.',
+    cause: err,
+  });
+}
+
 async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly KindSpec[], replace: readonly string[]): Promise<OrgDraft> {
   const org = desired.organization.id;
   // Reads shared between kinds (the teams list, the members list, …) run once per organization.
-  const readCtx = readContextFor(desired, client);
-  const remotes = await Promise.all(modules.map((m) => m.read(readCtx)));
+  const { shared, loaded } = recordingReads();
+  const readCtx = readContextFor(desired, client, shared);
+  // The organization itself, read beside the kinds' reads (and shared with the organization kind's
+  // own read, so no request is added when it is read anyway): a config that names an organization
+  // that exists nowhere must not plan "No changes".
+  const exists = readOrganization(readCtx);
+  const reads = Promise.all(modules.map((m) => m.read(readCtx)));
+  reads.catch(() => undefined);
+  try {
+    await exists;
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 403)) throw missingOrganization(desired, err);
+    throw err;
+  }
+  const remotes = await reads;
 
   const pruned = new Set<string>(desired.prune);
   const planCtx: PlanContext = { org, desired, prunes: (kind) => pruned.has(kind), replace, shared: sharedPlans() };
   const kinds: Record<Kind, KindPlan> = {};
   modules.forEach((m, i) => {
-    const kp = m.plan(planCtx, remotes[i]);
+    const planned = m.plan(planCtx, remotes[i]);
+    const kp = planned.problems.length > 0 ? { ...planned, problems: planned.problems.map((p) => locateProblem(p, desired, loaded)) } : planned;
     const prev = kinds[m.kind];
     kinds[m.kind] = prev ? mergeKindPlans(prev, kp) : kp;
   });
@@ -98,7 +180,21 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
     orgs,
     targets: options.targets,
   });
-  const unmatched = (options.targets ?? []).filter((t) => !plan.steps.some((s) => matchesAny([t], s.org, s.address)));
-  if (unmatched.length === 0) return plan;
-  return { ...plan, notes: [...(plan.notes ?? []), ...unmatched.map((t) => `--target ${t} selects no step: nothing there would change`)] };
+  const targets = options.targets ?? [];
+  if (targets.length === 0) return plan;
+  const unmatched = targets.filter((t) => !plan.steps.some((s) => matchesAny([t], s.org, s.address)));
+  // A target that names nothing the config defines (and no step) is a mistake, not a plan of nothing.
+  const defined = config.orgs.flatMap((o) => ['organization', ...Object.keys(o.locations)].map((a) => ({ org: o.organization.id, address: a })));
+  const unknown = unmatched.filter((t) => !defined.some((d) => matchesAny([t], d.org, d.address)));
+  if (unknown.length > 0 && options.unmatchedTargets === 'error') {
+    const t = unknown[0];
+    const stepAddresses = orgs.flatMap((o) => Object.values(o.kinds).flatMap((k) => k.steps.map((s) => s.address)));
+    const known = [...new Set([...defined.map((d) => d.address), ...stepAddresses])];
+    throw new DocplaneError('TARGET_UNMATCHED', `--target ${t} matches nothing in the config or the plan${didYouMean(t, known)}`, {
+      hint: 'Name an address the config defines, or a prefix or glob of one (README: "Addresses"); quote it in the shell.',
+    });
+  }
+  const targeted = { ...plan, targets: [...targets] };
+  if (unmatched.length === 0) return targeted;
+  return { ...targeted, notes: [...(plan.notes ?? []), ...unmatched.map((t) => `--target ${t} selects no step: nothing there would change`)] };
 }

@@ -50,6 +50,8 @@ export interface Plan {
   summary: PlanSummary;
   /** What a reviewer should know about the plan as a whole (fields that cannot be compared, …). */
   notes?: string[];
+  /** The `--target` patterns a partial plan was limited to (absent for a whole plan). */
+  targets?: string[];
   /** Set in a plan file once it has been applied (apply refuses a file that has it). */
   appliedAt?: string;
 }

@@ -19,11 +19,26 @@ function changeCount(plan: Plan): number {
  */
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
+  // A plan that found problems is not a plan of "no changes" (a pull-request comment's title says so).
+  if (changeCount(plan) === 0 && plan.problems.length > 0) {
+    const n = plan.problems.length;
+    return `Plan: ${plural(n, 'problem', 'problems')} to fix; nothing to create, update or delete${s.unmanaged > 0 ? `; ${s.unmanaged} unmanaged` : ''}.`;
+  }
   if (changeCount(plan) === 0) {
     return s.unmanaged > 0 ? `No changes. ${plural(s.unmanaged, 'unmanaged resource', 'unmanaged resources')} left alone.` : 'No changes.';
   }
   const counts = `${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${plural(s.other, 'other change', 'other changes')}`;
   return `Plan: ${counts}${s.unmanaged > 0 ? `; ${s.unmanaged} unmanaged` : ''}.`;
+}
+
+/**
+ * `Targeted plan: only teams["Engineering"] and what it depends on (--target).`, for a plan limited by
+ * --target; undefined for a whole plan.
+ */
+export function targetLine(plan: Plan): string | undefined {
+  const targets = plan.targets ?? [];
+  if (targets.length === 0) return undefined;
+  return `Targeted plan: only ${targets.join(', ')} and what ${targets.length === 1 ? 'it depends' : 'they depend'} on (--target); the rest of the config was not planned.`;
 }
 
 /** The text rendering's mark for each action. */

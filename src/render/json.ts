@@ -86,8 +86,15 @@ export function renderJson(plan: MaskedPlan): string {
     unmanaged,
     unmanagedResources,
     violations: plan.violations.map((v) => ({ rule: v.rule, message: v.message, steps: [...v.steps] })),
-    problems: plan.problems.map((p) => ({ org: p.org, address: p.address, message: p.message })),
+    problems: plan.problems.map((p) => ({
+      org: p.org,
+      address: p.address,
+      message: p.message,
+      ...(p.field ? { field: p.field } : {}),
+      ...(p.location ? { location: { file: p.location.file, line: p.location.line, column: p.location.column } } : {}),
+    })),
     notes: [...(plan.notes ?? [])],
+    ...(plan.targets && plan.targets.length > 0 ? { targets: [...plan.targets] } : {}),
   };
   return JSON.stringify(document, null, 2);
 }

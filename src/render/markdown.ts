@@ -6,7 +6,7 @@
  */
 import { KINDS } from '../kinds/index.js';
 import { type Action, type Kind, type Step } from '../plan/types.js';
-import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, unmanagedAddresses } from './format.js';
+import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, targetLine, unmanagedAddresses } from './format.js';
 import type { MaskedPlan } from './redact.js';
 
 /** GitHub's limit on a comment body; the rendering stays strictly under it. */
@@ -104,7 +104,9 @@ function warnings(plan: MaskedPlan, several: boolean): string[] {
   if (plan.problems.length > 0) {
     out.push('> [!WARNING]', '> **Problems** (the plan cannot do these):');
     for (const p of plan.problems.slice(0, MAX_PROBLEMS)) {
-      out.push(`> - ${code(several ? `${p.org}/${p.address}` : p.address)}: ${escapeText(p.message)}`);
+      const at = p.location ? `${code(`${p.location.file}:${p.location.line}:${p.location.column}`)}: ` : '';
+      const what = `${several ? `${p.org}/` : ''}${p.address}${p.field ? `.${p.field}` : ''}`;
+      out.push(`> - ${at}${code(what)}: ${escapeText(p.message)}`);
     }
     if (plan.problems.length > MAX_PROBLEMS) {
       out.push(`> - … and ${plan.problems.length - MAX_PROBLEMS} more (see \`docplane plan\` output)`);
@@ -162,6 +164,8 @@ export function renderMarkdown(plan: MaskedPlan, options: MarkdownOptions = {}):
 
   const head: string[] = [`### ${summaryLine(plan)}`, ''];
   head.push(`${several ? 'Organizations' : 'Organization'}: ${orgs.map(code).join(', ')}`, '');
+  const targeted = targetLine(plan);
+  if (targeted) head.push('> [!IMPORTANT]', `> ${escapeText(targeted)}`, '');
   const table = countsTable(plan, orgs);
   if (table.length > 0) head.push(...table, '');
   head.push(...warnings(plan, several));

@@ -3,8 +3,9 @@
  * Colours only when asked (the command decides from the TTY, NO_COLOR and --no-color).
  */
 import pc from 'picocolors';
+import { problemText } from '../plan/refusal.js';
 import type { Action, FieldChange, Step } from '../plan/types.js';
-import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, unmanagedAddresses, unmanagedList } from './format.js';
+import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, targetLine, unmanagedAddresses, unmanagedList } from './format.js';
 import type { MaskedPlan } from './redact.js';
 
 export interface TextOptions {
@@ -56,6 +57,8 @@ export function renderText(plan: MaskedPlan, options: TextOptions): string {
   const orgs = orgsOf(plan);
   const several = orgs.length > 1;
   const out: string[] = [];
+  const targeted = targetLine(plan);
+  if (targeted) out.push(c.bold(targeted), '');
 
   for (const org of orgs) {
     const steps = plan.steps.filter((s) => s.org === org);
@@ -78,7 +81,7 @@ export function renderText(plan: MaskedPlan, options: TextOptions): string {
 
   if (plan.problems.length > 0) {
     out.push(c.bold('Problems (the plan cannot do these):'));
-    for (const p of plan.problems) out.push(c.red(`✗ ${several ? `${p.org}/` : ''}${p.address}: ${p.message}`));
+    for (const p of plan.problems) out.push(c.red(`✗ ${problemText(p, several)}`));
     out.push('');
   }
 

@@ -88,7 +88,7 @@ teams:
     const err = await runApply(s.options({ autoApprove: true })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DocplaneError);
     expect((err as DocplaneError).code).toBe('PLAN_PROBLEMS');
-    expect((err as DocplaneError).message).toMatch(/^the plan has 1 problem; nothing was applied \(first: org_acme\/members\["nobody@acme.com"\]: /);
+    expect((err as DocplaneError).message).toMatch(/^the plan has 1 problem; nothing was applied \(first: \S+docplane\.yaml:4:5: members\["nobody@acme.com"\]: /);
     expect(s.teams()).toEqual(['Legacy']);
   });
 

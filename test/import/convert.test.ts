@@ -204,7 +204,7 @@ describe('convertOrg', () => {
       ['integrations/Tool.js', 'script', 'integrations["Tool"]'],
     ]);
     expect(out.warnings).toEqual([
-      'saml["OKTA!"]: the API returned no certificate (none is set, or the API does not show it), so it is left out (unmanaged)',
+      'saml["OKTA!"]: the API returned no certificate (none is set, or the API does not show it): the provider is imported without its certificate, which stays unmanaged (add certificate: ${file:…} to manage it)',
       'saml["OKTA!"]: its default team team_gone is not in the organization\'s team list; defaultTeam is left out (unmanaged)',
       'integrations["Tool"]: the API lists no scopes, and the config requires at least one; add them before planning',
     ]);

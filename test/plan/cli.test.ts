@@ -122,7 +122,8 @@ describe('docplane plan (built CLI, emulator)', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('zed@acme.com is not a member of organization org_acme');
     expect(r.stderr.split('\n')[0]).toBe(
-      'error: the plan has 1 problem; first: org_acme/members["zed@acme.com"]: zed@acme.com is not a member of organization org_acme; the API cannot invite members: invite them in the app first, or remove them from the config',
+      // The problem says where the config names the member, as a config error does.
+      'error: the plan has 1 problem; first: bad.yaml:3:11: members["zed@acme.com"]: zed@acme.com is not a member of organization org_acme; the API cannot invite members: invite them in the app first, or remove them from the config',
     );
     expect(existsSync(out)).toBe(false);
   });

@@ -90,8 +90,9 @@ describe('planOrgs against the emulator', () => {
     const before = emulator.requestCount();
     const plan = await planOrgs(config, client, opts);
     const sent = emulator.requestCount() - before;
-    // members: 2 pages of 1000; teams: 1 page; one member list per team (5 members: 1 page each).
-    expect(sent).toBe(2 + 1 + 200);
+    // The organization (read once per plan, so that one that does not exist is an error); members: 2
+    // pages of 1000; teams: 1 page; one member list per team (5 members: 1 page each).
+    expect(sent).toBe(1 + 2 + 1 + 200);
     expect(client.stats().requests).toBe(sent);
     expect(plan.problems).toEqual([]);
     expect(plan.summary).toMatchObject({ create: 0, update: 199 + 100, delete: 0 });
@@ -136,9 +137,16 @@ describe('planOrgs against the emulator', () => {
     const plan = await planOrgs(config, client, opts);
     expect(ids(plan)).toEqual(['org_acme/teams["Engineering"]:create', 'org_acme/saml["Okta"]:create']);
     expect(plan.violations.map((v) => v.rule)).toEqual(['protect']);
-    const targeted = await planOrgs(config, client, { ...opts, targets: ['saml["Okta"]', 'collections'] });
+    const targeted = await planOrgs(config, client, { ...opts, targets: ['saml["Okta"]', 'organization'] });
     expect(ids(targeted)).toEqual(ids(plan));
-    expect(targeted.notes).toEqual(['--target collections selects no step: nothing there would change']);
+    expect(targeted.targets).toEqual(['saml["Okta"]', 'organization']);
+    expect(targeted.notes).toEqual(['--target organization selects no step: nothing there would change']);
+    // A target that names nothing the config defines is an error, with the closest address.
+    const strict = { ...opts, unmatchedTargets: 'error' as const };
+    await expect(planOrgs(config, client, { ...strict, targets: ['collections'] })).rejects.toThrow(/^--target collections matches nothing in the config or the plan$/);
+    // Apply's re-plan of what it touched names deleted resources: a note there, not an error.
+    expect((await planOrgs(config, client, { ...opts, targets: ['collections'] })).notes).toEqual(['--target collections selects no step: nothing there would change']);
+    await expect(planOrgs(config, client, { ...strict, targets: ['teams["Enginering"]'] })).rejects.toThrow(/did you mean "teams\["Engineering"\]"\?/);
     const teamOnly = await planOrgs(config, client, { ...opts, targets: ['teams["Engineering"]'] });
     expect(ids(teamOnly)).toEqual(['org_acme/teams["Engineering"]:create']);
     const replaced = await planOrgs(config, client, { ...opts, replace: ['integrations["nope"]'] });

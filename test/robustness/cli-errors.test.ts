@@ -4,9 +4,10 @@
  * safety rule refuses an apply). Runs the built CLI (bin/run.js → dist) as a user would, against
  * the emulator on loopback, or against a closed port.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,8 +42,12 @@ function cli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Prom
 const STACK_LINE = /^\s+at \S/m;
 const CONFIG_LINE = /^[^\s:][^:]*:\d+:\d+: \S/;
 
-/** Progress lines of an apply that got under way (`✓ …`, `✗ …`, `- skipped …`): they come before any failure is known. */
-const PROGRESS_LINE = /^(?:[✓✗↻⋯…»] |- skipped )/;
+/**
+ * Progress lines of an apply that got under way (`✓ …`, `✗ …`, `- skipped …`), and of a plan that
+ * reads for longer than a few seconds (`reading the current state: …`): they come before any failure
+ * is known.
+ */
+const PROGRESS_LINE = /^(?:[✓✗↻⋯…»] |- skipped |reading the current state: \d+ requests? \(\d+ s\)$)/;
 
 /**
  * One clear first line (after the progress lines of an apply that started), no stack anywhere, the
@@ -75,6 +80,11 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'small.yaml'), 'version: 1\norganization:\n  id: org_acme\n  title: Acme Renamed\n');
   writeFileSync(join(dir, 'prune-all-teams.yaml'), 'version: 1\norganization: {id: org_acme}\nteams: []\nprune: [teams]\nsafety: {maxDeletes: 0}\n');
   writeFileSync(join(dir, 'not-a-plan.json'), '{"formatVersion": 1, "steps": "nope"');
+  writeFileSync(join(dir, 'org-nope.yaml'), 'version: 1\norganization: {id: org_nope}\n');
+  writeFileSync(
+    join(dir, 'saml-typo.yaml'),
+    'version: 1\norganization: {id: org_acme}\nsaml:\n  - label: Okta\n    ssoURL: https://okta.example/sso\n    defaultTeam: Legac\n',
+  );
   mkdirSync(join(dir, 'full'));
   writeFileSync(join(dir, 'full', 'keep.txt'), 'something already here\n');
   emulator = await startEmulator({ port: 0, state: loadEmulatorState(join(ROOT, 'examples/emulator-state.yaml')), seed: 3 });
@@ -97,6 +107,38 @@ afterAll(async () => {
 describe('every error path prints one clear line and no stack trace', () => {
   it('an unknown command', async () => {
     expectCleanFailure(await cli(['frobnicate']), 1, /frobnicate/);
+  });
+
+  it('a misspelt command: one error line through oclif\'s not-found plugin, exit 1 (not its 127, nor oclif\'s 2)', async () => {
+    const r = await cli(['plna']);
+    expectCleanFailure(r, 1, /^error: plna is not a docplane command$/);
+    expect(r.stderr).not.toMatch(/Warning/);
+    expect(r.stderr).toContain('docplane help');
+  });
+
+  it('help for a command that does not exist', async () => {
+    expectCleanFailure(await cli(['help', 'frobnicate']), 1, /frobnicate/);
+  });
+
+  it('show without a plan file, and with one that does not exist', async () => {
+    expectCleanFailure(await cli(['show'], {}, dir), 1, /planfile/);
+    expectCleanFailure(await cli(['show', 'missing-plan.json'], {}, dir), 1, /missing-plan\.json/);
+  });
+
+  it('an organization that exists nowhere: an error naming it, not "No changes"', async () => {
+    const r = await cli(['plan', '-c', 'org-nope.yaml'], env, dir);
+    expectCleanFailure(r, 1, /^error: organization org_nope \(org-nope\.yaml:2:\d+\) does not exist.*GET \/v1\/orgs\/org_nope → 404/);
+    expect(r.stdout).not.toContain('No changes');
+    expectCleanFailure(await cli(['apply', '-c', 'org-nope.yaml', '--auto-approve'], env, dir), 1, /org_nope/);
+  });
+
+  it('a plan problem: where the config says it, the field, and the closest name', async () => {
+    const r = await cli(['plan', '-c', 'saml-typo.yaml'], env, dir);
+    expectCleanFailure(r, 1, /^error: the plan has 1 problem; first: saml-typo\.yaml:6:18: saml\["Okta"\]\.defaultTeam: "Legac" names no team.* — did you mean "Legacy"\?$/);
+  });
+
+  it('a --target that matches nothing', async () => {
+    expectCleanFailure(await cli(['plan', '-c', 'small.yaml', '--target', 'teams["Nope"]'], env, dir), 1, /^error: --target teams\["Nope"\] matches nothing/);
   });
 
   it('an unknown flag', async () => {
@@ -209,5 +251,106 @@ describe('every error path prints one clear line and no stack trace', () => {
 
   it('the emulator with a state file that does not exist', async () => {
     expectCleanFailure(await cli(['emulator', '--port', '0', '--state', 'no-such-state.yaml'], {}, dir), 1, /no-such-state\.yaml/);
+  });
+});
+
+/** A self-signed certificate (its own CA) for `subjectAltName`, made with openssl at test time. */
+function makeCert(folder: string, name: string, subjectAltName: string): { key: string; cert: string; certFile: string } {
+  const keyFile = join(folder, `${name}.key`);
+  const certFile = join(folder, `${name}.pem`);
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', `/CN=${name}`, '-addext', `subjectAltName=${subjectAltName}`], { stdio: 'ignore' });
+  return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
+}
+
+function listen<T extends NetServer | HttpsServer>(server: T): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+}
+
+const HAS_OPENSSL = spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0;
+
+/**
+ * A failure to reach the API, of each class, on each command that reads it: one error line naming
+ * the request and what happened, exit 1 — never Node's silent exit 13 of a promise left unsettled
+ * (undici leaves the requests queued behind a TLS host-name failure without an answer). plan and
+ * apply read the example config (many reads at once), import one organization and its site.
+ */
+describe('a failure to reach the API: one error line and exit 1, on plan, apply and import', () => {
+  const servers: (NetServer | HttpsServer)[] = [];
+  const sockets = new Set<Socket>();
+  const urls: Record<string, string> = {};
+  let tlsDir: string;
+  let trustedCaFile = '';
+
+  beforeAll(async () => {
+    tlsDir = mkdtempSync(join(tmpdir(), 'docplane-tls-'));
+    // Reset: every connection is torn down with a TCP RST as soon as it is made.
+    const reset = createServer((socket) => socket.resetAndDestroy());
+    // Timeout: connections are accepted and never answered.
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    servers.push(reset, silent);
+    urls.refused = `http://127.0.0.1:${closedPort}`;
+    urls.reset = `http://127.0.0.1:${await listen(reset)}`;
+    urls.timeout = `http://127.0.0.1:${await listen(silent)}`;
+    // DNS: a name under .invalid never resolves (RFC 2606), so nothing is sent anywhere.
+    urls.dns = 'https://docplane-test.invalid';
+    if (HAS_OPENSSL) {
+      // TLS name: a certificate from a trusted CA (NODE_EXTRA_CA_CERTS) for another host name.
+      const other = makeCert(tlsDir, 'other.example', 'DNS:other.example');
+      trustedCaFile = other.certFile;
+      const wrongName = createHttpsServer({ key: other.key, cert: other.cert }, (_req, res) => res.end('{}'));
+      // Untrusted TLS: a certificate for 127.0.0.1 that no trusted CA signed.
+      const self = makeCert(tlsDir, 'loopback', 'IP:127.0.0.1');
+      const untrusted = createHttpsServer({ key: self.key, cert: self.cert }, (_req, res) => res.end('{}'));
+      servers.push(wrongName, untrusted);
+      urls.tlsName = `https://127.0.0.1:${await listen(wrongName)}`;
+      urls.tlsUntrusted = `https://127.0.0.1:${await listen(untrusted)}`;
+    }
+  });
+
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    rmSync(tlsDir, { recursive: true, force: true });
+  });
+
+  async function everyCommand(url: string, extraEnv: Record<string, string>, first: RegExp): Promise<void> {
+    const runEnv = { ...env, ...extraEnv, DOCPLANE_API_URL: url };
+    const [plan, apply, imported] = await Promise.all([
+      cli(['plan', '-c', 'docplane.yaml', '--timeout', '1'], runEnv, dir),
+      cli(['apply', '-c', 'docplane.yaml', '--auto-approve', '--timeout', '1'], runEnv, dir),
+      cli(['import', '--org', 'org_acme', '--site', 'site_docs', '--out', '-', '--timeout', '1'], runEnv, dir),
+    ]);
+    expectCleanFailure(plan, 1, first);
+    expectCleanFailure(apply, 1, first);
+    expectCleanFailure(imported, 1, first);
+  }
+
+  const request = String.raw`^error: GET /v1/orgs/org_acme\S* → no answer: `;
+
+  it('connection refused', async () => {
+    await everyCommand(urls.refused, {}, new RegExp(`${request}connection refused`));
+  });
+
+  it('connection reset', async () => {
+    await everyCommand(urls.reset, {}, new RegExp(`${request}connection (reset|closed by the server)`));
+  });
+
+  it('timeout', async () => {
+    await everyCommand(urls.timeout, {}, new RegExp(`${request}timed out`));
+  });
+
+  it('a host name that does not resolve', async () => {
+    await everyCommand(urls.dns, {}, new RegExp(`${request}host (not found|name lookup failed)`));
+  });
+
+  it.skipIf(!HAS_OPENSSL)('a TLS certificate for another host name, from a trusted CA', async () => {
+    await everyCommand(urls.tlsName, { NODE_EXTRA_CA_CERTS: trustedCaFile }, new RegExp(`${request}TLS failure \\(ERR_TLS_CERT_ALTNAME_INVALID\\)`));
+  });
+
+  it.skipIf(!HAS_OPENSSL)('a TLS certificate that no trusted CA signed', async () => {
+    await everyCommand(urls.tlsUntrusted, {}, new RegExp(`${request}TLS failure \\((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\\)`));
   });
 });

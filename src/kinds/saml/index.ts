@@ -46,7 +46,7 @@ function convertSaml(
     sink.file({ path, content: p.certificate, kind: 'certificate', address });
     certificate = new Raw(`\${file:${path}}`);
   } else {
-    warn(`${address}: the API returned no certificate (none is set, or the API does not show it), so it is left out (unmanaged)`);
+    warn(`${address}: the API returned no certificate (none is set, or the API does not show it): the provider is imported without its certificate, which stays unmanaged (add certificate: \${file:…} to manage it)`);
   }
   // A title in the config (null: none); left out when the team cannot be named.
   let defaultTeam: string | null | undefined = null;
