@@ -1,5 +1,5 @@
 /**
- * The one client of the platform API (DESIGN §2, §5, §10): undici with keep-alive, bearer token,
+ * The one client of the platform API: undici with keep-alive, bearer token,
  * JSON in and out, a per-request timeout, paging over the list envelope, retries with backoff and
  * jitter for what may safely be repeated, and a request-rate ceiling shared by every caller.
  *

@@ -1,5 +1,5 @@
 /**
- * The API base URL (DESIGN §2): `--api-url`, env DOCPLANE_API_URL or the config's `api.url`. The
+ * The API base URL: `--api-url`, env DOCPLANE_API_URL or the config's `api.url`. The
  * client appends the API's `/v1/...` paths, so a trailing `/` or `/v1` is taken off here. Plain
  * http would send the bearer token in clear text, so it is allowed only to this machine.
  */

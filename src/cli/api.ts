@@ -1,5 +1,5 @@
 /**
- * From the common flags (DESIGN §2) to an API client: the URL from --api-url (oclif maps env
+ * From the common flags to an API client: the URL from --api-url (oclif maps env
  * DOCPLANE_API_URL into it) or the config's `api.url`; the token from env DOCPLANE_TOKEN or
  * --token-file, never from a flag value. Everything a user can get wrong here is a DocplaneError
  * with a hint that names the ways to fix it.

@@ -1,5 +1,5 @@
 /**
- * The base of every command: the common flags of DESIGN §2 and the one place where errors become
+ * The base of every command: the common flags and the one place where errors become
  * output and exit codes. A DocplaneError prints one clear line (and a hint); anything else is a bug.
  * No stack trace reaches a user unless --verbose.
  */

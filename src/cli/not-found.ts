@@ -1,7 +1,7 @@
 /**
  * An unknown command, through oclif's own did-you-mean (@oclif/plugin-not-found): on a terminal it
  * asks "Did you mean …?" and runs the suggestion. Its output is made to follow the project's rule
- * for every failure (DESIGN §2): one `error:` line and exit 1 — the plugin's own warning line and
+ * for every failure: one `error:` line and exit 1 — the plugin's own warning line and
  * its exit 127 (oclif's default would be 2, the code of "the plan has changes") are replaced.
  */
 import type { Hook } from '@oclif/core';

@@ -14,7 +14,7 @@ export interface RateDecision {
 }
 
 /**
- * The rate limit as the live service documents it (DESIGN §10): `limit` requests per window of
+ * The rate limit as the live service documents it: `limit` requests per window of
  * `windowSeconds`; `X-RateLimit-Limit`, `-Remaining` and `-Reset` (UTC epoch seconds) on every
  * answer; `Retry-After` on a 429 only when `retryAfter` (the live service does not promise it).
  */

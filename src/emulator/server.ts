@@ -272,7 +272,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const decision = rateLimit(Date.now());
       limitHeaders = decision.headers;
       if (!decision.allowed) {
-        // The live service's message (DESIGN §10).
+        // The live service's message.
         const reply = { status: 429, body: errorBody(429, `API rate limit exceeded. Please try again in ${decision.retryInSeconds} seconds`) };
         conclude(text === '' ? null : safeJson(text), reply, limitHeaders);
         return;

@@ -1,4 +1,4 @@
-/** Collections (API 4.1): nested by `parent`; their ids are global (`/v1/collections/{id}`). */
+/** Collections: nested by `parent`; their ids are global (`/v1/collections/{id}`). */
 import { z } from 'zod';
 import { badRequest, bodyObject, conflict, created, deleted, listReply, notFound, ok, queryBoolean, validate } from '../http.js';
 import type { RouteRequest } from '../http.js';

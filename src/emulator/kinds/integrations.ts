@@ -1,4 +1,4 @@
-/** Integrations an organization publishes (API 4.13); their names are global (`/v1/integrations/{name}`). */
+/** Integrations an organization publishes; their names are global (`/v1/integrations/{name}`). */
 import { z } from 'zod';
 import { HttpError, badRequest, bodyObject, listReply, notFound, ok, queryBoolean, validate } from '../http.js';
 import type { RouteRequest } from '../http.js';

@@ -1,5 +1,5 @@
 /**
- * Members of an organization (API 4.6); a member's id is its user id. Users themselves are seeded
+ * Members of an organization; a member's id is its user id. Users themselves are seeded
  * only (the world's `users`); their view is here, the only place that shows them.
  */
 import { z } from 'zod';
@@ -94,7 +94,7 @@ export function memberView(ctx: ViewContext, org: OrgRec, member: MemberRec): Ob
     sso: member.sso,
     spaces: 0,
     teams,
-    // A number on the live service (DESIGN §10): the sites the member reaches by a site permission; none here.
+    // A number on the live service: the sites the member reaches by a site permission; none here.
     sites: 0,
   });
 }

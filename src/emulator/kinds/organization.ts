@@ -1,5 +1,5 @@
 /**
- * Organizations (API 4.5): the record, its seed, its view, list / get / patch and the lookup by
+ * Organizations: the record, its seed, its view, list / get / patch and the lookup by
  * email domain; and the organization's agent instructions, a second kind in the same place.
  */
 import { z } from 'zod';

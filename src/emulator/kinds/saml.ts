@@ -1,4 +1,4 @@
-/** SAML providers of an organization and its SSO entry points (API 4.3). */
+/** SAML providers of an organization and its SSO entry points. */
 import { z } from 'zod';
 import { badRequest, bodyObject, created, deleted, listReply, notFound, ok, validate } from '../http.js';
 import type { RouteRequest } from '../http.js';

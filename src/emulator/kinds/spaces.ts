@@ -1,5 +1,5 @@
 /**
- * Spaces (API 4.7, without change requests and content): their ids are global (`/v1/spaces/{id}`);
+ * Spaces: their ids are global (`/v1/spaces/{id}`);
  * a deleted space keeps `deletedAt` and can be restored for 7 days. Also the lists of spaces of an
  * organization and of a collection.
  */

@@ -1,4 +1,4 @@
-/** Teams and their members (API 4.6), and the teams of a member. */
+/** Teams and their members, and the teams of a member. */
 import { z } from 'zod';
 import { badRequest, bodyObject, created, deleted, listReply, noContent, notFound, ok, validate } from '../http.js';
 import type { RouteRequest } from '../http.js';

@@ -1,4 +1,4 @@
-/** Translations of an organization's spaces (API 4.4). */
+/** Translations of an organization's spaces. */
 import { z } from 'zod';
 import { seedDocument } from '../documents.js';
 import { badRequest, bodyObject, created, deleted, listReply, noContent, notFound, ok, validate } from '../http.js';

@@ -1,5 +1,5 @@
 /**
- * The routes of a site: section groups, sections, site spaces and share links (API 4.2), the
+ * The routes of a site: section groups, sections, site spaces and share links, the
  * structure sort and the deprecated moves it replaced. Sites themselves are seeded only: the API
  * has no list or create of sites.
  */

@@ -140,7 +140,7 @@ export type Placement = 'before' | 'after';
 
 /**
  * `PATCH SITE/structure/sort`: takes the item out of where it is and inserts it before or after a
- * sibling. Sorting changes sibling order only (docs/conformance.md, DESIGN §10): a section placed next
+ * sibling. Sorting changes sibling order only (docs/conformance.md): a section placed next
  * to a section of another level (the root or another group), or a site space next to one of another
  * section, is refused; it moves by its own update first. An incompatible pair or an unknown id is
  * refused as invalid.
