@@ -199,7 +199,7 @@ const CASES: Case[] = [
   // Cross-references and duplicates.
   {
     name: 'translation into its own language',
-    yaml: `${HEAD}translations:\n  - { source: { space: space_guides, language: en }, language: EN }\n`,
+    yaml: `${HEAD}translations:\n  - { source: { space: space_guides, language: en }, language: en }\n`,
     expected: ["docplane.yaml:5:64: translations[0].language: is the source's own language (en); a translation needs another language"],
   },
   {

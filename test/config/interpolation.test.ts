@@ -40,7 +40,7 @@ describe('interpolation', () => {
   it('reads ${file:PATH} relative to the YAML file, inside block scalars and flow strings alike', async () => {
     await withFiles(
       {
-        'docplane.yaml': `${HEAD}saml:\n  - label: Okta\n    certificate: \${file:certs/okta.pem}\nintegrations:\n  - name: a\n    title: Analytics\n    description: d\n    script: |\n      // header\n      \${file:js/a.js}\n    scopes: [s]\n`,
+        'docplane.yaml': `${HEAD}saml:\n  - label: Okta\n    certificate: \${file:certs/okta.pem}\nintegrations:\n  - name: a\n    title: Analytics\n    description: d\n    script: |\n      // header\n      \${file:js/a.js}\n    scopes: [space:content:read]\n`,
         'certs/okta.pem': '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
         'js/a.js': 'export default {};\n',
       },
@@ -56,7 +56,7 @@ describe('interpolation', () => {
   it('collects integration secrets and SAML certificates as secrets even when written literally', async () => {
     await withFiles(
       {
-        'docplane.yaml': `${HEAD}saml:\n  - { label: Okta, certificate: LITERAL-CERTIFICATE }\nintegrations:\n  - name: a\n    title: Analytics\n    description: d\n    script: x\n    scopes: [s]\n    secrets: { API_KEY: literal-key-123, FROM_ENV: "\${env:KEY}" }\n`,
+        'docplane.yaml': `${HEAD}saml:\n  - { label: Okta, certificate: LITERAL-CERTIFICATE }\nintegrations:\n  - name: a\n    title: Analytics\n    description: d\n    script: x\n    scopes: [space:content:read]\n    secrets: { API_KEY: literal-key-123, FROM_ENV: "\${env:KEY}" }\n`,
       },
       async (t) => {
         const config = await loadConfig({ cwd: t.dir, env: { KEY: 'env-key-456' } });
@@ -106,11 +106,11 @@ describe('interpolation', () => {
       expect(problems).toEqual(["docplane.yaml:4:10: organization.title: must be at most 255 characters (the API's limit)"]);
       expect(problems.join('\n')).not.toContain('TOP-SECRET');
     });
-    await withFiles({ 'docplane.yaml': `${HEAD}  sso: "\${env:FLAG}"\nintegrations:\n  - { name: a, title: Ab, description: d, script: x, scopes: [s], secrets: { K: [hidden-literal] } }\n` }, async (t) => {
+    await withFiles({ 'docplane.yaml': `${HEAD}  sso: "\${env:FLAG}"\nintegrations:\n  - { name: a, title: Ab, description: d, script: x, scopes: [space:content:read], secrets: { K: [hidden-literal] } }\n` }, async (t) => {
       const problems = await problemsOf({ cwd: t.dir, env: { FLAG: 'super-secret-flag' } });
       expect(problems).toEqual([
         'docplane.yaml:4:8: organization.sso: must be true or false, not a string (from ${…}, not shown)',
-        'docplane.yaml:6:81: integrations[0].secrets.K: must be a string, not a list',
+        'docplane.yaml:6:98: integrations[0].secrets.K: must be a string, not a list',
       ]);
       expect(problems.join('\n')).not.toContain('super-secret-flag');
     });

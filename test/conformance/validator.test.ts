@@ -173,17 +173,12 @@ describe('recorder and allow-list', () => {
   const dir = mkdtempSync(join(tmpdir(), 'docplane-conformance-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('allows only the refused requests docplane still sends, each pending its fix (docs/conformance.md)', () => {
-    expect(ALLOWED_DIFFERENCES.map((a) => a.reason)).toEqual(Array(3).fill('docplane fix pending (live-contract issue)'));
+  it('allows no difference: docplane sends none of the requests the live service refuses (docs/conformance.md)', () => {
+    expect(ALLOWED_DIFFERENCES).toEqual([]);
     const allowed = (p: ConformanceProblem) => isAllowed(p, ALLOWED_DIFFERENCES);
-    expect(allowed({ operation: 'updateCollectionById', where: 'request', pointer: '/description', message: 'must be string' })).toBe(true);
-    expect(allowed({ operation: 'updateOrganizationSAMLProvider', where: 'request', pointer: '/defaultTeam', message: 'must be string' })).toBe(true);
+    expect(allowed({ operation: 'updateCollectionById', where: 'request', pointer: '/description', message: 'must be string' })).toBe(false);
     const unknown = (path: string) => ({ operation: path, where: 'path' as const, pointer: '', message: 'the description has no operation' });
-    expect(allowed(unknown('POST /orgs/o/sites/s/section-groups/g/sections'))).toBe(true);
-    expect(allowed(unknown('DELETE /orgs/o/sites/s/section-groups/g/sections/x'))).toBe(true);
-    // Nothing else: not the response side, not another unknown path.
-    expect(allowed({ operation: 'updateCollectionById', where: 'response', pointer: '/description', message: 'x' })).toBe(false);
-    expect(allowed(unknown('POST /spaces/x/transfer'))).toBe(false);
+    expect(allowed(unknown('POST /orgs/o/sites/s/section-groups/g/sections'))).toBe(false);
   });
 
   it('drops only the problems an entry covers', () => {

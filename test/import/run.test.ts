@@ -40,12 +40,12 @@ afterAll(async () => {
 });
 
 describe('runImport', () => {
-  it('reads by lists only: one request per list of the organization, three per site, one per team', async () => {
+  it('reads by lists only: one request per list of the organization, two per site (structure, share links), one per team', async () => {
     const before = emulator.requestCount();
     await run({ sites: ['site_docs', 'site_help'] });
     // GET ORG, agent instructions, members, teams, collections, spaces, SAML, integrations,
-    // translations (9); sections, groups, share links of 2 sites (6); members of 3 teams (3).
-    expect(emulator.requestCount() - before).toBe(18);
+    // translations (9); structure and share links of 2 sites (4); members of 3 teams (3).
+    expect(emulator.requestCount() - before).toBe(16);
   });
 
   it('writes documents the config schema accepts, with nothing it could not say', async () => {

@@ -108,7 +108,7 @@ describe('planOrgs against the emulator', () => {
     expect(plan.orgs).toEqual(['org_acme', 'org_globex']);
     expect(ids(plan)).toEqual(['org_acme/teams["Docs"]:create', 'org_globex/organization:update']);
     expect(plan.problems.map((p) => `${p.org}/${p.address}`)).toEqual(['org_globex/members["bob@acme.com"]']);
-    expect(plan.unmanaged).toEqual({ org_acme: {}, org_globex: { members: 1 } });
+    expect(plan.unmanaged).toEqual({ org_acme: {}, org_globex: { members: ['members["alice@acme.com"]'] } });
   });
 
   it('restores a deleted space the config names, and reports one that does not exist', async () => {

@@ -39,7 +39,7 @@ const importSpaces: Importer<SpacesState> = {
       return {
         id: s.id,
         title: str(s.title),
-        emoji: str(s.emoji),
+        emoji: str(s.emoji) || undefined,
         editMode: str(s.editMode),
         defaultLevel: strOrNull(s.defaultLevel),
         language: str(s.language),
