@@ -53,10 +53,17 @@ export function deleteSection(l: Layout, key: ItemKey): void {
   removeItem(l, key);
 }
 
-/** A section created, or moved out of its group (`siteSectionGroupId: null`): appended at the top level. */
+/** A section created: appended at the top level. */
 export function appendTop(l: Layout, key: ItemKey): void {
   removeItem(l, key);
   l.top.push(key);
+}
+
+/** A section's update with `siteSectionGroupId: null`: it leaves its group for the top level, just after the group. */
+export function leaveGroup(l: Layout, group: ItemKey, key: ItemKey): void {
+  removeItem(l, key);
+  const at = l.top.indexOf(group);
+  l.top.splice(at < 0 ? l.top.length : at + 1, 0, key);
 }
 
 /** Deleting a group puts its sections back at the top level where the group was. */

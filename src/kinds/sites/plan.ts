@@ -15,7 +15,7 @@ import { collisionMessage, compact, diffFields, keyCollisions, matchResources } 
 import { deleteAddresses } from '../common/skeleton.js';
 import type { PlanContext } from '../kind.js';
 import { groupAddress, sectionAddress, siteAddress } from './addresses.js';
-import { appendToGroup, appendTop, cloneLayout, createGroup, deleteGroup, deleteSection, groupKey, idOfKey, isGroupKey, layoutOf, sectionKey, type ItemKey, type Layout } from './layout.js';
+import { appendToGroup, appendTop, cloneLayout, createGroup, deleteGroup, deleteSection, groupKey, idOfKey, isGroupKey, layoutOf, leaveGroup, sectionKey, type ItemKey, type Layout } from './layout.js';
 import { pathCycle, pathNeed } from './paths.js';
 import { sitePath, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
 import type { SectionT, SiteT } from './schema.js';
@@ -370,14 +370,15 @@ export function planSite(input: SiteInput): SitePlans {
       // Sections that leave for the top level; those going to another group are moved by that group's step.
       const toRemove = new Set(membersBefore.filter((k) => !desiredGroupOf.has(k)));
       // A section moves into or out of a group by its own update (sorting changes sibling order only);
-      // it lands last in its new place, and the structure sort puts it where the config says.
+      // it lands last in a group, or just after the group it leaves, and the structure sort puts it
+      // where the config says.
       for (const k of toAdd) {
         requests.push({ method: 'PATCH', path: `${base}/sections/${idOfKey(k)}`, body: { siteSectionGroupId: g.remote.id } });
         appendToGroup(layout, g.key, k);
       }
       for (const k of membersBefore.filter((m) => toRemove.has(m))) {
         requests.push({ method: 'PATCH', path: `${base}/sections/${idOfKey(k)}`, body: { siteSectionGroupId: null } });
-        appendTop(layout, k);
+        leaveGroup(layout, g.key, k);
       }
       if (toAdd.length > 0 || toRemove.size > 0) {
         before.sections = pathsOf(g.remote.sections.map(sectionKey));

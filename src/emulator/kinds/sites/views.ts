@@ -66,11 +66,11 @@ export function shareLinkView(_ctx: ViewContext, site: SiteRec, l: ShareLinkRec)
 }
 
 /**
- * `GET SITE/structure` (SiteStructure): a site with sections answers its top level in order, each
- * group with its sections; a site without sections answers its site spaces.
+ * `GET SITE/structure` (SiteStructure): a site organised in sections (or groups) answers its top
+ * level in order, each group with its sections; a site without either answers its site spaces.
  */
 export function structureView(ctx: ViewContext, site: SiteRec): Obj {
-  if (site.sections.size === 0) {
+  if (site.sections.size === 0 && site.groups.size === 0) {
     return { type: 'siteSpaces', structure: siteSpacesInOrder(site).map((ss) => siteSpaceView(ctx, site, ss)) };
   }
   return {
