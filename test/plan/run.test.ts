@@ -116,7 +116,7 @@ describe('planOrgs against the emulator', () => {
     const config = loaded([orgConfig({ spaces: [{ id: 'space_old', title: 'Old docs (restored)' }, { id: 'space_nope' }] })]);
     const plan = await planOrgs(config, client, opts);
     expect(ids(plan)).toEqual(['org_acme/spaces["space_old"]:restore', 'org_acme/spaces["space_old"]:update']);
-    expect(plan.problems.map((p) => p.message)).toEqual(['space space_nope does not exist (the API cannot create spaces; check the id)']);
+    expect(plan.problems.map((p) => p.message)).toEqual(['space space_nope does not exist (check the id, or leave it out to create a space by title)']);
     const ok = loaded([orgConfig({ spaces: [{ id: 'space_old', title: 'Old docs (restored)' }] })]);
     const fixed = await planOrgs(ok, client, opts);
     expect((await applyPlan(fixed, client, { concurrency: 2 })).failed).toEqual([]);
