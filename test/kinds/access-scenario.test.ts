@@ -15,6 +15,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { parseEmulatorState, startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { convertOrg, fileNamer } from '../../src/import/convert.js';
 import { readOrgState } from '../../src/import/read.js';
+import { configYaml } from '../../src/import/yaml.js';
 import { planOrgs } from '../../src/plan/run.js';
 import { createRecorder } from '../conformance/recorder.js';
 import { client as testClient } from '../emulator/helpers.js';
@@ -143,12 +144,44 @@ describe('access, invites and spaces created, through the emulator', () => {
     expect(grantsOf('space:space_api')).toEqual({ teams: { Engineering: 'admin' }, users: { 'bob@acme.com': 'read' } });
   });
 
-  it('imports the grants it manages, and the import plans no changes', async () => {
-    const state = await readOrgState(client, 'org_acme', []);
-    const written = convertOrg(state, fileNamer());
+  /** The permissions lists read while `run` runs. */
+  async function permissionReads(run: () => Promise<unknown>): Promise<string[]> {
+    const from = recorder.exchanges.length;
+    await run();
+    return recorder.exchanges.slice(from).map((e) => `${e.method} ${e.path.split('?')[0]}`).filter((e) => e.includes('/permissions'));
+  }
+
+  it('reads two lists per object whose access the config manages (the formula of docs/benchmarks.md)', async () => {
+    // 2 collections + 2 spaces with access: 2 × 4.
+    const reads = await permissionReads(() => planFor(STAGE_1));
+    expect(reads).toHaveLength(8);
+    expect(reads.every((r) => r.startsWith('GET ') && /\/permissions\/(teams|users)$/.test(r))).toBe(true);
+  });
+
+  it('imports the grants of every collection and space, and the import plans no changes', async () => {
+    let state: Awaited<ReturnType<typeof readOrgState>> | undefined;
+    const reads = await permissionReads(async () => (state = await readOrgState(client, 'org_acme', [])));
+    // Import reads every object: 2 collections + 2 spaces, two lists each.
+    expect(reads).toHaveLength(2 * (emulator.world.collections.size + emulator.world.spaces.size));
+    const written = convertOrg(state!, fileNamer());
     const doc = written.document as Record<string, Array<Record<string, unknown>>>;
     expect(doc.spaces.find((s) => s.id === 'space_api')?.access).toEqual({ teams: { Engineering: 'admin' }, users: { 'bob@acme.com': 'read' } });
     expect(doc.collections.find((c) => c.title === 'Product')?.access).toEqual({ teams: { Engineering: 'edit' } });
+    const { plan } = await planFor(configYaml('org_acme', written.document));
+    expect(plan.problems).toEqual([]);
+    expect(plan.steps.map((s) => `${s.action} ${s.address}`)).toEqual([]);
+  });
+
+  it('a grant changed behind the back of an imported config is planned as that change', async () => {
+    const written = convertOrg(await readOrgState(client, 'org_acme', []), fileNamer());
+    const yaml = configYaml('org_acme', written.document);
+    const teamId = [...emulator.world.orgs.get('org_acme')!.teams.values()].find((t) => t.title === 'Docs')!.id;
+    const api = testClient(emulator);
+    const newId = [...emulator.world.collections.values()].find((c) => c.title === 'New')!.id;
+    expect((await api.del(`/v1/collections/${newId}/permissions/teams/${teamId}`)).status).toBe(205);
+    const { plan } = await planFor(yaml);
+    expect(plan.steps.map((s) => `${s.action} ${s.address}`)).toEqual(['create collections["New"].access.teams["Docs"]']);
+    await converge(yaml);
   });
 
   it('removes every grant of an object whose access is empty; absent access is not read', async () => {
