@@ -100,13 +100,13 @@ describe('planOrgs against the emulator', () => {
   it('plans several organizations at once, each with its own steps and problems', async () => {
     const { client } = await world(demo());
     const config = loaded([
-      orgConfig({ organization: { id: 'org_globex', title: 'Globex Corp' }, members: [{ user: 'bob@acme.com', role: 'read' }] }),
+      orgConfig({ organization: { id: 'org_globex', title: 'Globex Corp' }, members: [{ user: 'u_bob', role: 'read' }] }),
       orgConfig({ teams: [{ title: 'Legacy' }, { title: 'Docs' }] }),
     ]);
     const plan = await planOrgs(config, client, opts);
     expect(plan.orgs).toEqual(['org_acme', 'org_globex']);
     expect(ids(plan)).toEqual(['org_acme/teams["Docs"]:create', 'org_globex/organization:update']);
-    expect(plan.problems.map((p) => `${p.org}/${p.address}`)).toEqual(['org_globex/members["bob@acme.com"]']);
+    expect(plan.problems.map((p) => `${p.org}/${p.address}`)).toEqual(['org_globex/members["u_bob"]']);
     expect(plan.unmanaged).toEqual({ org_acme: {}, org_globex: { members: 1 } });
   });
 

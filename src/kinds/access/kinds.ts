@@ -14,6 +14,12 @@ import { matchSpaces } from '../spaces/spaces.js';
 import { readTeams, type RemoteTeam } from '../teams/teams.js';
 import { readAllGrants, namesTeams, namesUsers, type AccessTarget } from './grants.js';
 import { planAccess, type AccessObject, type RemoteAccess } from './plan.js';
+import type { AccessT } from './schema.js';
+
+/** How many grants the `access` of some objects gives (`docplane validate`). */
+function grants(objects: ReadonlyArray<{ access?: AccessT }>): number {
+  return objects.reduce((n, o) => n + Object.keys(o.access?.teams ?? {}).length + Object.keys(o.access?.users ?? {}).length, 0);
+}
 
 async function readFor(ctx: ReadContext, target: AccessTarget, objects: AccessObject[]): Promise<RemoteAccess | undefined> {
   if (objects.length === 0) return undefined;
@@ -28,6 +34,7 @@ async function readFor(ctx: ReadContext, target: AccessTarget, objects: AccessOb
 export const collectionAccessModule: KindSpec<RemoteAccess | undefined> = {
   kind: 'collectionAccess',
   label: { one: 'collection grant', many: 'collection grants' },
+  count: (org) => grants(resolveCollections(org.collections, []).entries.map((e) => e.node)),
   async read(ctx) {
     const resolvedWithout = resolveCollections(ctx.desired.collections, []);
     if (!resolvedWithout.entries.some((e) => e.node.access !== undefined)) return undefined;
@@ -43,6 +50,7 @@ export const collectionAccessModule: KindSpec<RemoteAccess | undefined> = {
 export const spaceAccessModule: KindSpec<RemoteAccess | undefined> = {
   kind: 'spaceAccess',
   label: { one: 'space grant', many: 'space grants' },
+  count: (org) => grants(org.spaces ?? []),
   async read(ctx) {
     const desired = (ctx.desired.spaces ?? []).filter((s) => s.access !== undefined);
     if (desired.length === 0) return undefined;
@@ -67,6 +75,7 @@ export const spaceAccessModule: KindSpec<RemoteAccess | undefined> = {
 export const siteAccessModule: KindSpec<RemoteAccess | undefined> = {
   kind: 'siteAccess',
   label: { one: 'site grant', many: 'site grants' },
+  count: (org) => grants(org.sites ?? []),
   async read(ctx) {
     const objects = (ctx.desired.sites ?? [])
       .filter((s) => s.access !== undefined)
