@@ -151,6 +151,8 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
         requests: [{ method: 'DELETE', path: `${orgPath(ctx.org)}/members/${enc(m.id)}` }],
         needs: [],
         remoteId: m.id,
+        // The live description (node_modules/@gitbook/api/spec/openapi.json): a member's DELETE may answer 202, a request sent to the admins.
+        notes: ['the service may answer 202: the removal is then requested from the organization\'s admins, not done, and the member stays until they accept'],
       });
       fingerprints[address] = fingerprint(normalized(m));
     }
