@@ -10,7 +10,7 @@ import { readCollections, resolveCollections, collectionAddress } from '../colle
 import type { KindSpec, ReadContext } from '../kind.js';
 import { readMembers, type RemoteMember } from '../members/members.js';
 import { readSpaceList } from '../spaces/read.js';
-import { matchSpaces } from '../spaces/spaces.js';
+import { matchSpaces, placesInCollections } from '../spaces/spaces.js';
 import { readTeams, type RemoteTeam } from '../teams/teams.js';
 import { readAllGrants, namesTeams, namesUsers, type AccessTarget } from './grants.js';
 import { planAccess, type AccessObject, type RemoteAccess } from './plan.js';
@@ -54,14 +54,15 @@ export const spaceAccessModule: KindSpec<RemoteAccess | undefined> = {
   async read(ctx) {
     const desired = (ctx.desired.spaces ?? []).filter((s) => s.access !== undefined);
     if (desired.length === 0) return undefined;
+    // Spaces without id are matched as the spaces kind matches them: on the same lists.
     const needsList = desired.some((s) => s.id === undefined);
-    const placed = needsList && ctx.desired.collections !== undefined;
+    const placed = needsList && placesInCollections(ctx.desired.spaces ?? []);
     const [spaces, collections] = await Promise.all([
       needsList ? readSpaceList(ctx) : Promise.resolve([]),
       placed ? readCollections(ctx) : Promise.resolve([]),
     ]);
     const resolved = resolveCollections(ctx.desired.collections, collections);
-    const objects = matchSpaces(ctx.desired.spaces ?? [], spaces, spaces.length, resolved, ctx.org)
+    const objects = matchSpaces(ctx.desired.spaces ?? [], spaces, spaces.length, resolved)
       .filter((p) => p.desired.access !== undefined)
       .map((p): AccessObject => {
         const id = p.desired.id ?? p.remote?.id;

@@ -42,26 +42,35 @@ export interface SpacePair {
   remote?: RemoteSpace;
 }
 
+/** Whether a config's spaces need the collections list (a space placed in a collection by path). */
+export function placesInCollections(desired: readonly SpaceT[]): boolean {
+  return desired.some((s) => typeof s.collection === 'string');
+}
+
+/** Whether a remote space stands where a config space without id says: any collection when unmanaged. */
+function placement(collection: string | null | undefined, resolved: ResolvedCollections): (s: RemoteSpace) => boolean {
+  if (collection === undefined) return () => true;
+  if (collection === null) return (s) => !s.parent;
+  const entry = resolved.byPath.get(collection);
+  // A collection this plan creates holds no space yet.
+  const id = entry ? entry.remote?.id : [...resolved.remotePath].find(([, p]) => p === collection)?.[0];
+  return (s) => id !== undefined && s.parent === id;
+}
+
 /**
  * Config spaces matched to remote ones: by id where given; a space without id by title within its
  * collection (any collection when the config leaves placement unmanaged), among listed spaces no
  * id claimed.
  */
-export function matchSpaces(desired: readonly SpaceT[], spaces: readonly RemoteSpace[], listed: number, resolved: ResolvedCollections, org: string): SpacePair[] {
+export function matchSpaces(desired: readonly SpaceT[], spaces: readonly RemoteSpace[], listed: number, resolved: ResolvedCollections): SpacePair[] {
   const byId = new Map(spaces.map((s) => [s.id, s]));
   const taken = new Set(desired.flatMap((d) => (d.id === undefined ? [] : [d.id])));
   const candidates = spaces.slice(0, listed).filter((s) => !s.deletedAt && !taken.has(s.id));
   return desired.map((d): SpacePair => {
     const address = spaceAddress(spaceKey(d));
     if (d.id !== undefined) return { desired: d, address, remote: byId.get(d.id) };
-    let parent: string | null | undefined;
-    if (d.collection === null) parent = null;
-    else if (d.collection !== undefined) {
-      const target = collectionIdOrRef(org, d.collection, resolved);
-      // A collection this plan creates holds no space yet.
-      parent = target === undefined || target.id.startsWith('{{') ? '\u0000' : target.id;
-    }
-    const r = candidates.find((s) => !taken.has(s.id) && s.title === d.title && (parent === undefined || (s.parent ?? null) === parent));
+    const inPlace = placement(d.collection, resolved);
+    const r = candidates.find((s) => !taken.has(s.id) && s.title === d.title && inPlace(s));
     if (r) taken.add(r.id);
     return { desired: d, address, remote: r };
   });
@@ -89,7 +98,7 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
   async read(ctx) {
     const desired = ctx.desired.spaces;
     if (desired === undefined) return undefined;
-    const placed = desired.some((s) => typeof s.collection === 'string') || (ctx.desired.collections !== undefined && desired.some((s) => s.id === undefined));
+    const placed = placesInCollections(desired);
     const [listed, collections] = await Promise.all([
       readSpaceList(ctx),
       placed ? readCollections(ctx) : Promise.resolve(undefined),
@@ -120,7 +129,7 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
     if (desired === undefined || remote === undefined) return kp;
     kp.remoteCount = remote.listed;
     const resolved = resolveCollections(ctx.desired.collections, remote.collections ?? []);
-    const pairs = matchSpaces(desired, remote.spaces, remote.listed, resolved, ctx.org);
+    const pairs = matchSpaces(desired, remote.spaces, remote.listed, resolved);
     const named = new Set(pairs.flatMap((p) => (p.remote ? [p.remote.id] : [])));
     const others = remote.spaces.slice(0, remote.listed).filter((s) => !named.has(s.id));
     if (ctx.prunes('spaces')) {
