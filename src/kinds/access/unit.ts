@@ -16,6 +16,11 @@ interface WithGrants {
   grants: Map<string, RemoteGrants>;
 }
 
+/** Whether a unit's import state carries grants (a state made without this read, by hand in a test, does not). */
+function withGrants(state: unknown): state is WithGrants {
+  return typeof state === 'object' && state !== null && 'base' in state && (state as WithGrants).grants instanceof Map;
+}
+
 export interface AccessOf {
   target: AccessTarget;
   kind: KindSpec;
@@ -53,8 +58,9 @@ export function withAccess(unit: KindUnit, o: AccessOf): KindUnit {
       const [state, members] = await Promise.all([base.read(ctx), readMembers(ctx)]);
       return { base: state, members, grants: await readAllGrants(ctx, o.target, o.ids(state)) };
     },
-    ...(base.notFound ? { notFound: (state: WithGrants) => base.notFound?.(state.base) ?? [] } : {}),
+    ...(base.notFound ? { notFound: (state: WithGrants) => base.notFound?.(withGrants(state) ? state.base : state) ?? [] } : {}),
     write(state, sink) {
+      if (!withGrants(state)) return base.write(state, sink);
       const written = base.write(state.base, sink) as Draft | undefined;
       const count = { n: 0 };
       place(written, o, state, (m) => sink.warn(m), count);
