@@ -6,6 +6,7 @@
  */
 import { type AddressVocabulary, addressSyntaxProblem } from '../model/address.js';
 import type { Kind } from '../model/step.js';
+import { collectionAccess, siteAccess, spaceAccess, withAccess } from './access/index.js';
 import { collectionsUnit } from './collections/index.js';
 import { integrationsUnit } from './integrations/index.js';
 import type { KindSpec, KindUnit } from './kind.js';
@@ -21,9 +22,10 @@ export const UNITS: readonly KindUnit[] = [
   organizationUnit,
   membersUnit,
   teamsUnit,
-  collectionsUnit,
-  spacesUnit,
-  sitesUnit,
+  // Access (`access` on a collection, a space, a site) joins the unit of its objects: src/kinds/access/.
+  withAccess(collectionsUnit, collectionAccess),
+  withAccess(spacesUnit, spaceAccess),
+  withAccess(sitesUnit, siteAccess),
   samlUnit,
   integrationsUnit,
   translationsUnit,

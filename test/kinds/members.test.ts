@@ -38,10 +38,23 @@ const cases: Case[] = [
     unmanaged: 4,
   },
   {
-    name: 'reports a member who is not in the organization (the API cannot invite)',
+    name: 'invites a member who is not in the organization, by email',
     config: { members: [{ user: 'zed@acme.com', role: 'read' }] },
+    steps: [['members["zed@acme.com"]', 'create', 'POST /v1/orgs/org_acme/invites', { emails: [{ email: 'zed@acme.com', role: 'read' }], sso: false }]],
+    unmanaged: 5,
+  },
+  {
+    name: 'does not invite again a member the invitation already added',
+    config: { members: [{ user: 'zed@acme.com', role: 'read' }] },
+    remote: [...remote, member('u_zed', 'read')],
     steps: [],
-    problems: ['members["zed@acme.com"]: zed@acme.com is not a member of organization org_acme; the API cannot invite members: invite them in the app first, or remove them from the config'],
+    unmanaged: 5,
+  },
+  {
+    name: 'reports a user id that names no member (an id cannot be invited)',
+    config: { members: [{ user: 'u_zed', role: 'read' }] },
+    steps: [],
+    problems: ['members["u_zed"]: u_zed is not a member of organization org_acme; a user id cannot be invited: list the person\'s email under members to invite them, or remove them from the config'],
     unmanaged: 5,
   },
   {

@@ -63,7 +63,7 @@ const cases: Array<{ name: string; config: OrgConfigInput; remote?: RemoteSpaces
     remote: remote({ missing: ['space_nope'] }),
     steps: [],
     problems: [
-      'spaces["space_nope"]: space space_nope does not exist (the API cannot create spaces; check the id)',
+      'spaces["space_nope"]: space space_nope does not exist (check the id, or leave it out to create a space by title)',
       'spaces["space_guides"]: collection "Nowhere/Else" of space space_guides exists neither in the config nor in organization org_acme',
     ],
   },
@@ -73,6 +73,34 @@ const cases: Array<{ name: string; config: OrgConfigInput; remote?: RemoteSpaces
     steps: [],
     problems: ['spaces["space_guides"]: collection "Product/API" of space space_guides is not in the config, and collections are pruned: the plan deletes it'],
   },
+  {
+    name: 'matches a space without id by title within its collection (settings compared as for ids)',
+    config: { spaces: [{ title: 'API reference', collection: 'Product/API', emoji: '📗' }] },
+    steps: [['spaces["Product/API/API reference"]', 'update', 'PATCH /v1/spaces/space_api', { emoji: '📗' }]],
+  },
+  {
+    name: 'creates a space without id that matches no remote space, in its collection, then sets defaultLevel',
+    config: { spaces: [{ title: 'Handbook', collection: 'Product', emoji: '📙', editMode: 'locked', language: 'fr', defaultLevel: 'read' }] },
+    steps: [
+      ['spaces["Product/Handbook"]', 'create', 'POST /v1/orgs/org_acme/spaces', { title: 'Handbook', emoji: '📙', parent: 'c_prod', language: 'fr', editMode: 'locked' }],
+      ['spaces["Product/Handbook"]', 'update', 'PATCH /v1/spaces/{{ref:org_acme/spaces["Product/Handbook"]}}', { defaultLevel: 'read' }],
+    ],
+  },
+  {
+    name: 'creates a space with the same title in another collection (the natural key holds the collection)',
+    config: { spaces: [{ title: 'Guides', collection: 'Product' }] },
+    steps: [['spaces["Product/Guides"]', 'create', 'POST /v1/orgs/org_acme/spaces', { title: 'Guides', parent: 'c_prod' }]],
+  },
+  {
+    name: 'creates a space in a collection this plan creates, after it',
+    config: { collections: [{ title: 'New' }], spaces: [{ title: 'Guides', collection: 'New' }] },
+    steps: [['spaces["New/Guides"]', 'create', 'POST /v1/orgs/org_acme/spaces', { title: 'Guides', parent: '{{ref:org_acme/collections["New"]}}' }]],
+  },
+  {
+    name: 'deletes the spaces the config does not name when spaces are pruned (restorable for 7 days)',
+    config: { spaces: [{ id: 'space_api' }, { title: 'Guides', collection: null }], prune: ['spaces'] },
+    steps: [['spaces["space_other"]', 'delete', 'DELETE /v1/spaces/space_other']],
+  },
 ];
 
 describe('spaces', () => {
@@ -81,6 +109,15 @@ describe('spaces', () => {
     expect(rows(kp)).toEqual(c.steps);
     expect(kp.problems.map((p) => `${p.address}: ${p.message}`)).toEqual(c.problems ?? []);
     for (const s of kp.steps) expect(kp.fingerprints[s.address]).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('makes a created space wait for its collection, and notes the restore window on deletes', () => {
+    const created = planKind(spacesModule, orgConfig({ collections: [{ title: 'New' }], spaces: [{ title: 'Guides', collection: 'New' }] }), remote());
+    expect(created.steps[0].needs).toEqual(['collections["New"]:create']);
+    expect(created.steps[0].requests[0]).toMatchObject({ capture: true, lookup: { path: '/v1/orgs/org_acme/spaces', match: { title: 'Guides' } } });
+    const pruned = planKind(spacesModule, orgConfig({ spaces: [], prune: ['spaces'] }), remote());
+    expect(pruned.steps.map((s) => s.address)).toEqual(['spaces["space_api"]', 'spaces["space_guides"]', 'spaces["space_other"]']);
+    expect(pruned.steps[0].notes?.[0]).toContain('7 days');
   });
 
   it('makes the update and move of a restored space wait for the restore only', () => {

@@ -116,14 +116,14 @@ describe('docplane plan (built CLI, emulator)', () => {
   });
 
   it('prints the problems, exits 1 with one clear error line and writes no plan file', async () => {
-    writeFileSync(join(dir, 'bad.yaml'), 'version: 1\norganization: { id: org_acme }\nmembers: [{ user: zed@acme.com, role: read }]\n');
+    writeFileSync(join(dir, 'bad.yaml'), 'version: 1\norganization: { id: org_acme }\nmembers: [{ user: u_zed, role: read }]\n');
     const out = join(dir, 'bad-plan.json');
     const r = await cli(['-c', 'bad.yaml', '--out', out, '--detailed-exitcode']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('zed@acme.com is not a member of organization org_acme');
+    expect(r.stdout).toContain('u_zed is not a member of organization org_acme');
     expect(r.stderr.split('\n')[0]).toBe(
       // The problem says where the config names the member, as a config error does.
-      'error: the plan has 1 problem; first: bad.yaml:3:11: members["zed@acme.com"]: zed@acme.com is not a member of organization org_acme; the API cannot invite members: invite them in the app first, or remove them from the config',
+      "error: the plan has 1 problem; first: bad.yaml:3:11: members[\"u_zed\"]: u_zed is not a member of organization org_acme; a user id cannot be invited: list the person's email under members to invite them, or remove them from the config",
     );
     expect(existsSync(out)).toBe(false);
   });

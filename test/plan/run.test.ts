@@ -101,13 +101,13 @@ describe('planOrgs against the emulator', () => {
   it('plans several organizations at once, each with its own steps and problems', async () => {
     const { client } = await world(demo());
     const config = loaded([
-      orgConfig({ organization: { id: 'org_globex', title: 'Globex Corp' }, members: [{ user: 'bob@acme.com', role: 'read' }] }),
+      orgConfig({ organization: { id: 'org_globex', title: 'Globex Corp' }, members: [{ user: 'u_bob', role: 'read' }] }),
       orgConfig({ teams: [{ title: 'Legacy' }, { title: 'Docs' }] }),
     ]);
     const plan = await planOrgs(config, client, opts);
     expect(plan.orgs).toEqual(['org_acme', 'org_globex']);
     expect(ids(plan)).toEqual(['org_acme/teams["Docs"]:create', 'org_globex/organization:update']);
-    expect(plan.problems.map((p) => `${p.org}/${p.address}`)).toEqual(['org_globex/members["bob@acme.com"]']);
+    expect(plan.problems.map((p) => `${p.org}/${p.address}`)).toEqual(['org_globex/members["u_bob"]']);
     expect(plan.unmanaged).toEqual({ org_acme: {}, org_globex: { members: ['members["alice@acme.com"]'] } });
   });
 
@@ -117,7 +117,7 @@ describe('planOrgs against the emulator', () => {
     const config = loaded([orgConfig({ spaces: [{ id: 'space_old', title: 'Old docs (restored)' }, { id: 'space_nope' }] })]);
     const plan = await planOrgs(config, client, opts);
     expect(ids(plan)).toEqual(['org_acme/spaces["space_old"]:restore', 'org_acme/spaces["space_old"]:update']);
-    expect(plan.problems.map((p) => p.message)).toEqual(['space space_nope does not exist (the API cannot create spaces; check the id)']);
+    expect(plan.problems.map((p) => p.message)).toEqual(['space space_nope does not exist (check the id, or leave it out to create a space by title)']);
     const ok = loaded([orgConfig({ spaces: [{ id: 'space_old', title: 'Old docs (restored)' }] })]);
     const fixed = await planOrgs(ok, client, opts);
     expect((await applyPlan(fixed, client, { concurrency: 2 })).failed).toEqual([]);

@@ -81,7 +81,7 @@ describe('plan → apply → plan is empty, for random current and desired state
     );
     // The generator reaches creates, updates, deletes, moves and sorts of most kinds: a property
     // that planned nothing would prove nothing.
-    for (const expected of ['teams:create', 'teams:delete', 'teamMembers:update', 'collections:create', 'collections:delete', 'spaces:move', 'sections:create', 'sections:sort', 'siteSpaces:create', 'sectionGroups:create', 'shareLinks:update', 'saml:create', 'translations:update', 'integrations:publish', 'members:update']) {
+    for (const expected of ['teams:create', 'teams:delete', 'teamMembers:update', 'collections:create', 'collections:delete', 'spaces:move', 'sections:create', 'sections:sort', 'siteSpaces:create', 'sectionGroups:create', 'shareLinks:update', 'saml:create', 'translations:update', 'integrations:publish', 'members:update', 'collectionAccess:create', 'spaceAccess:create', 'spaceAccess:update', 'spaceAccess:delete']) {
       expect(covered, `no run planned ${expected}`).toContain(expected);
     }
   });

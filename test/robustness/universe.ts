@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { stringify } from 'yaml';
 import type { ApiClient } from '../../src/api/types.js';
 import { loadConfig } from '../../src/config/load.js';
+import type { AccessT } from '../../src/kinds/access/schema.js';
 import type { TranslationT } from '../../src/kinds/translations/schema.js';
 import type { ConfigDocumentT } from '../../src/config/schema.js';
 import type { LoadedConfig } from '../../src/config/types.js';
@@ -107,6 +108,8 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
     samlTeam: fc.nat(4),
     translations: subsetOf(LANGUAGES),
     integrations: subsetOf(INTEGRATIONS),
+    // Grants made earlier: never admin, so that a desired access never has to keep a remote admin.
+    grants: fc.array(fc.record({ space: fc.nat(SPACES.length - 1), team: fc.nat(4), user: fc.nat(5), role: fc.constantFrom('edit', 'read', 'comment') }), { maxLength: 4 }),
   })
   .chain((r) => groupsOver(r.sections.map((s) => s.path)).map((groups) => ({ ...r, groups })))
   .map((r) => {
@@ -156,6 +159,11 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
           })),
           translations: r.translations.map((language) => ({ language, source: { space: SPACES[0].id, language: 'en' }, instructions: 'Old instructions.' })),
           integrations: r.integrations.map((name) => ({ name, title: `Old ${name}`, description: 'Old', scopes: ['space:content:read'], script: 'old' })),
+          access: r.grants.map((g) => ({
+            space: SPACES[g.space].id,
+            teams: g.team < teams.length ? { [teams[g.team].title]: g.role } : {},
+            users: { [USERS[g.user].id]: g.role },
+          })),
         },
       ],
     } as EmulatorState;
@@ -181,6 +189,21 @@ function renamedFromOf(pool: readonly string[], used: readonly string[]): fc.Arb
   return free.length === 0 ? fc.constant(undefined) : fc.option(fc.constantFrom(...free), { nil: undefined, freq: 2 });
 }
 
+/** Access on a collection or a space: teams by index into the config's teams, users (all members) by index. */
+const accessArb = maybe(fc.record({ teams: subsetOf([0, 1, 2, 3], 2), users: subsetOf([1, 2, 3, 4, 5], 2), role }));
+type AccessShape = { teams: number[]; users: number[]; role: (typeof ROLES)[number] } | undefined;
+
+/** The `access` of a config object: only teams of the config (a title it does not define may name nothing). */
+function accessOf(a: AccessShape, teamTitles: readonly string[]): { access?: AccessT } {
+  if (a === undefined) return {};
+  return {
+    access: {
+      teams: Object.fromEntries(a.teams.filter((i) => i < teamTitles.length).map((i) => [teamTitles[i], a.role])),
+      users: Object.fromEntries(a.users.map((i) => [USERS[i].email, a.role])),
+    },
+  };
+}
+
 export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
   .record({
     title: maybe(fc.constantFrom('Robust Org', 'Robust Inc')),
@@ -202,13 +225,14 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
               renamedFrom: renamedFromOf(['Alpha', 'Beta', 'Gamma', 'Alpha/One', 'Beta/Two'], [...tops, ...tops.flatMap((t) => CHILD_COLLECTIONS.map((k) => `${t}/${k}`))]),
               description: maybe(fc.option(fc.constantFrom('About it', 'Other words'), { nil: null })),
               defaultLevel: maybe(fc.option(fc.constantFrom('read', 'edit', 'inherit'), { nil: null })),
+              access: accessArb,
               children: subsetOf(CHILD_COLLECTIONS),
             }),
           ),
         ),
       ),
     ),
-    spaces: maybe(subsetOf(SPACES.map((s) => s.id)).chain((ids) => fc.tuple(...ids.map((id) => fc.record({ id: fc.constant(id), place: fc.nat(8), emoji: maybe(fc.constantFrom('📘', '🚀')) }))))),
+    spaces: maybe(subsetOf(SPACES.map((s) => s.id)).chain((ids) => fc.tuple(...ids.map((id) => fc.record({ id: fc.constant(id), place: fc.nat(8), emoji: maybe(fc.constantFrom('📘', '🚀')), access: accessArb }))))),
     sections: maybe(sectionsArb.chain((secs) => fc.tuple(fc.constant(secs), fc.array(fc.boolean(), { minLength: secs.length, maxLength: secs.length })))),
     groupSlots: fc.array(fc.nat(2), { minLength: SECTION_PATHS.length, maxLength: SECTION_PATHS.length }),
     groups: maybe(subsetOf(GROUP_TITLES)),
@@ -224,10 +248,11 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
   })
   .map((r) => {
     const collections = r.collections as
-      | Array<{ title: string; renamedFrom?: string; description?: string | null; defaultLevel?: 'read' | 'edit' | 'inherit' | null; children: string[] }>
+      | Array<{ title: string; renamedFrom?: string; description?: string | null; defaultLevel?: 'read' | 'edit' | 'inherit' | null; children: string[]; access?: AccessShape }>
       | undefined;
     const paths = collections ? collectionPaths(collections) : [];
     const teams = r.teams as Array<{ title: string; members?: Array<{ user: string; owner: boolean }>; renamedFrom?: string }> | undefined;
+    const teamTitles = teams === undefined ? [] : unique(teams, (t) => t.renamedFrom).map((t) => t.title);
     const sectionPick = r.sections as [SectionShape[], boolean[]] | undefined;
     const sections = sectionPick?.[0];
     const doc: ConfigDocumentT = {
@@ -260,16 +285,18 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
               ...(c.description !== undefined ? { description: c.description } : {}),
               ...(c.defaultLevel !== undefined ? { defaultLevel: c.defaultLevel } : {}),
               ...(c.children.length > 0 ? { collections: c.children.map((k) => ({ title: k })) } : {}),
+              ...accessOf(c.access, teamTitles),
             })),
           }
         : {}),
       ...(r.spaces !== undefined
         ? {
-            spaces: (r.spaces as Array<{ id: string; place: number; emoji?: string }>).map((s) => ({
+            spaces: (r.spaces as Array<{ id: string; place: number; emoji?: string; access?: AccessShape }>).map((s) => ({
               id: s.id,
               // A space is placed only in a collection of this config (or at the top level).
               collection: s.place < paths.length ? paths[s.place] : null,
               ...(s.emoji !== undefined ? { emoji: s.emoji } : {}),
+              ...accessOf(s.access, teamTitles),
             })),
           }
         : {}),

@@ -5,6 +5,7 @@
  * derived from this list: adding a kind means adding its module and one line here.
  */
 import type { EmulatorKind } from '../kind.js';
+import { accessKind } from './access.js';
 import { collectionsKind } from './collections.js';
 import { integrationsKind } from './integrations.js';
 import { membersKind } from './members.js';
@@ -26,6 +27,7 @@ export const EMULATOR_KINDS = [
   translationsKind,
   integrationsKind,
   agentInstructionsKind,
+  accessKind,
 ] as const;
 
 /** The seed fields of every kind, merged: the fields of an organization in the state file. */

@@ -56,6 +56,13 @@ const MemberSeed = z.strictObject({
 
 const PatchMember = z.strictObject({ role: Role.nullable() });
 
+const InviteEmail = z.email();
+const InviteMembers = z.strictObject({
+  emails: z.array(z.union([InviteEmail, z.strictObject({ email: InviteEmail, role: Role.nullable() })])),
+  role: Role.nullable().optional(),
+  sso: z.boolean().optional(),
+});
+
 // The live description's `sort` values (listMembersInOrganizationById); `name` sorts by display name.
 const SORTS = ['joinedAt', 'lastSeenAt', 'name'] as const;
 
@@ -205,6 +212,27 @@ export const membersKind = defineKind({
       org.members.delete(member.userId);
       req.emit({ type: 'member-removed', org, userId: member.userId });
       return deleted(true);
+    });
+
+    // inviteUsersToOrganization: an invited user is a member at once (the answer lists their ids),
+    // never seen until they accept; inviting a member again changes nothing.
+    router.add('POST', '/v1/orgs/:org/invites', (req) => {
+      const org = orgOf(req);
+      const body = validate(InviteMembers, bodyObject(req));
+      const users: string[] = [];
+      for (const entry of body.emails) {
+        const email = typeof entry === 'string' ? entry : entry.email;
+        const role = typeof entry === 'string' ? (body.role ?? null) : entry.role;
+        let user = findUser(req.world, email);
+        if (!user) {
+          user = { id: req.world.newId('user'), email, displayName: email.split('@')[0] };
+          req.world.users.set(user.id, user);
+        }
+        if (org.members.has(user.id)) continue;
+        org.members.set(user.id, { userId: user.id, role, sso: body.sso ?? false, disabled: false, joinedAt: req.world.now().toISOString() });
+        users.push(user.id);
+      }
+      return ok({ users, invited: users.length });
     });
 
     router.add('POST', '/v1/orgs/:org/members/:user/sso', (req) => {

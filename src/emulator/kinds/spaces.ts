@@ -4,11 +4,11 @@
  * organization and of a collection.
  */
 import { z } from 'zod';
-import { badRequest, bodyObject, conflict, deleted, listReply, notFound, ok, validate } from '../http.js';
+import { badRequest, bodyObject, conflict, created, deleted, listReply, notFound, ok, validate } from '../http.js';
 import type { RouteRequest } from '../http.js';
 import { SeedError, defineKind } from '../kind.js';
 import type { Level as LevelT, OrgRec, World } from '../model.js';
-import { canReach, nowIso, orgOf, viewCtx } from '../routing.js';
+import { canReach, location, nowIso, orgOf, viewCtx } from '../routing.js';
 import { Id, Language, Level, Timestamp } from '../schemas.js';
 import { apiUrl, appUrl, compact, perms, publishedUrl } from '../views.js';
 import type { Obj, ViewContext } from '../views.js';
@@ -72,6 +72,15 @@ const PatchSpace = z.strictObject({
   defaultLevel: Level.nullable().optional(),
   language: Language.optional(),
   mergeRules: z.looseObject({ type: z.string() }).optional(),
+});
+
+/** createSpace's fields (the description lets other properties through: templates, sources). */
+const CreateSpace = z.looseObject({
+  title: z.string().max(50).optional(),
+  emoji: z.string().max(50).optional(),
+  parent: Id.optional(),
+  language: Language.optional(),
+  editMode: z.enum(['live', 'locked']).optional(),
 });
 
 /** How long a deleted space can be restored. */
@@ -208,6 +217,32 @@ export const spacesKind = defineKind({
     router.add('GET', '/v1/orgs/:org/spaces', (req) => {
       const org = orgOf(req);
       return listReply(req.query, liveSpaces(req, org), (s) => spaceView(viewCtx(req), s));
+    });
+
+    // createSpace: title, emoji, parent collection, language, editMode (templates and sources are not emulated).
+    router.add('POST', '/v1/orgs/:org/spaces', (req) => {
+      const org = orgOf(req);
+      const body = validate(CreateSpace, bodyObject(req));
+      if (body.parent !== undefined) parentCollection(req, org.id, body.parent);
+      const now = nowIso(req);
+      const space: SpaceRec = {
+        id: req.world.newId('space'),
+        org: org.id,
+        title: body.title ?? '',
+        emoji: body.emoji,
+        visibility: body.parent ? 'in-collection' : 'private',
+        editMode: body.editMode ?? 'live',
+        defaultLevel: null,
+        language: body.language,
+        parent: body.parent,
+        mergeRules: { type: 'inherit' },
+        revision: req.world.newId('rev'),
+        createdAt: now,
+        updatedAt: now,
+      };
+      req.world.spaces.set(space.id, space);
+      org.spaceOrder.push(space.id);
+      return created(spaceView(viewCtx(req), space), location(req, `/spaces/${space.id}`));
     });
 
     router.add('GET', '/v1/collections/:collection/spaces', (req) => {

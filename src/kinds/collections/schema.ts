@@ -1,5 +1,6 @@
 /** A `collections` entry: a collection by its path of titles, and its children. */
 import { z } from 'zod';
+import { Access, type AccessT } from '../access/schema.js';
 import { Id, Level, RenamedFrom } from '../common/fields.js';
 
 export interface CollectionT {
@@ -9,6 +10,7 @@ export interface CollectionT {
   description?: string | null;
   defaultLevel?: z.infer<typeof Level> | null;
   collections?: CollectionT[];
+  access?: AccessT;
 }
 export const Collection: z.ZodType<CollectionT> = z.lazy(() =>
   z
@@ -20,6 +22,7 @@ export const Collection: z.ZodType<CollectionT> = z.lazy(() =>
       description: z.string().max(100).nullable().optional(),
       defaultLevel: Level.nullable().optional(),
       collections: z.array(Collection).optional().describe('Child collections'),
+      access: Access.optional(),
     }),
   // The id names the recursive definition in the JSON Schema ($defs/Collection).
 ).meta({ id: 'Collection' });

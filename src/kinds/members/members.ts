@@ -1,8 +1,9 @@
 /**
- * Members' roles (`members["alice@acme.com"]`). The API cannot invite: a member in the config who is
- * not in the organization is a plan problem. Members are matched by email (case-insensitive) or user
- * id; pruned members are removed, except SSO members while `safety.keepSsoMembers`; the organization
- * always keeps an admin.
+ * Members' roles (`members["alice@acme.com"]`). A member in the config who is not in the organization
+ * is invited by email (POST ORG/invites, inviteUsersToOrganization: the invited user is listed as a
+ * member at once, so the next plan does not invite again); a user id that names no member is a plan
+ * problem. Members are matched by email (case-insensitive) or user id; pruned members are removed,
+ * except SSO members while `safety.keepSsoMembers`; the organization always keeps an admin.
  */
 import { fingerprint } from '../../core/json.js';
 import { matchesAny, key } from '../../model/address.js';
@@ -51,7 +52,9 @@ export function memberLabel(m: RemoteMember): string {
 }
 
 export function notAMemberMessage(user: string, org: string): string {
-  return `${user} is not a member of organization ${org}; the API cannot invite members: invite them in the app first, or remove them from the config`;
+  return user.includes('@')
+    ? `${user} is not a member of organization ${org}; list them under members to invite them (then apply, and plan again), or remove them from the config`
+    : `${user} is not a member of organization ${org}; a user id cannot be invited: list the person's email under members to invite them, or remove them from the config`;
 }
 
 function normalized(m: RemoteMember): JsonObject {
@@ -83,6 +86,22 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
     for (const d of desired) {
       const address = `members${key(d.user)}`;
       const m = findMember(index, d.user);
+      if (!m && d.user.includes('@')) {
+        const after: JsonObject = { user: d.user.toLowerCase(), role: d.role };
+        kp.steps.push({
+          address,
+          kind: 'members',
+          action: 'create',
+          before: null,
+          after,
+          changes: diffFields({}, after),
+          requests: [{ method: 'POST', path: `${orgPath(ctx.org)}/invites`, body: { emails: [{ email: d.user, role: d.role }], sso: false } }],
+          needs: [],
+          notes: [`invite: sends ${d.user} an invitation to organization ${ctx.org}; they are listed as a member from then on and not invited again`],
+        });
+        fingerprints[address] = fingerprint(null);
+        continue;
+      }
       if (!m) {
         kp.problems.push({ org: ctx.org, address, message: notAMemberMessage(d.user, ctx.org) });
         continue;
@@ -132,6 +151,8 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
         requests: [{ method: 'DELETE', path: `${orgPath(ctx.org)}/members/${enc(m.id)}` }],
         needs: [],
         remoteId: m.id,
+        // The live description (node_modules/@gitbook/api/spec/openapi.json): a member's DELETE may answer 202, a request sent to the admins.
+        notes: ['the service may answer 202: the removal is then requested from the organization\'s admins, not done, and the member stays until they accept'],
       });
       fingerprints[address] = fingerprint(normalized(m));
     }

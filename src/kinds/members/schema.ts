@@ -1,9 +1,9 @@
-/** A `members` entry: the role of an existing member, by email or user id. */
+/** A `members` entry: the role of a member, by email or user id (an email not in the organization is invited). */
 import { z } from 'zod';
 import { Role } from '../common/fields.js';
 
 export const Member = z.strictObject({
-  user: z.string().min(1).describe('Email or user id of an existing member (the API cannot invite)'),
+  user: z.string().min(1).describe('Email or user id of a member; an email that is not a member yet is invited'),
   role: Role.nullable().describe('Role, or null for a guest'),
 });
 

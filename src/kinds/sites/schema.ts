@@ -1,5 +1,6 @@
 /** A `sites` entry: an existing site's sections, site spaces, section groups and share links. */
 import { z } from 'zod';
+import { Access } from '../access/schema.js';
 import { Id, RenamedFrom, renamedFromNotOwn } from '../common/fields.js';
 
 export const SiteSpace = z.strictObject({
@@ -47,6 +48,7 @@ export const Site = z.strictObject({
   sections: z.array(Section).optional(),
   sectionGroups: z.array(SectionGroup).optional(),
   shareLinks: z.array(ShareLink).optional(),
+  access: Access.optional(),
 });
 
 

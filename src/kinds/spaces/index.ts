@@ -1,4 +1,4 @@
-/** Spaces (`spaces:` in the config): existing spaces' settings and the collection each is placed in. */
+/** Spaces (`spaces:` in the config): spaces' settings, the collection each is placed in, spaces to create. */
 import { didYouMean } from '../../core/text.js';
 import { key } from '../../model/address.js';
 import { child, locationOf, type Item } from '../../source/origin.js';
@@ -7,7 +7,7 @@ import { readCollections, type RemoteCollection } from '../collections/collectio
 import { sortBy, str, strOrNull, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
 import { readSpaceList, type RemoteSpace } from './read.js';
-import { Space, type SpaceT } from './schema.js';
+import { Space, spaceKey, type SpaceT } from './schema.js';
 import { spacesModule } from './spaces.js';
 
 interface SpacesState {
@@ -60,8 +60,8 @@ export const spacesUnit: KindUnit = {
   resolve(entries, ctx) {
     const collectionPaths = configCollectionPaths(ctx);
     for (const { value, origin } of entries as readonly Item<SpaceT>[]) {
-      const address = `spaces${key(value.id)}`;
-      if (!ctx.claim(`space:${value.id}`, address, origin)) continue;
+      const address = `spaces${key(spaceKey(value))}`;
+      if (!ctx.claim(`space:${spaceKey(value)}`, address, origin)) continue;
       const target = value.collection;
       if (!ctx.check || target === undefined || target === null) continue;
       if (collectionPaths === undefined) {

@@ -1,19 +1,37 @@
-/** A `spaces` entry: an existing space's settings and placement. */
+/** A `spaces` entry: a space's settings, placement and access; created when it has no id and matches no remote space. */
 import { z } from 'zod';
+import { Access } from '../access/schema.js';
 import { Emoji, Id, Language, Level } from '../common/fields.js';
 
-export const Space = z.strictObject({
-  id: Id.describe('An existing space (the API has no create)'),
-  title: z.string().min(1).max(50).optional(),
-  emoji: Emoji.optional(),
-  editMode: z.enum(['live', 'locked']).optional(),
-  defaultLevel: Level.nullable().optional(),
-  language: Language.optional(),
-  collection: z.string().min(1).nullable().optional().describe('Path of collection titles (A/B), or null for the top level'),
-});
+export const Space = z
+  .strictObject({
+    id: Id.optional().describe('An existing space; without it the space is matched by title within its collection, and created when none matches'),
+    title: z.string().min(1).max(50).optional(),
+    emoji: Emoji.optional(),
+    editMode: z.enum(['live', 'locked']).optional(),
+    defaultLevel: Level.nullable().optional(),
+    language: Language.optional(),
+    collection: z.string().min(1).nullable().optional().describe('Path of collection titles (A/B), or null for the top level'),
+    access: Access.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.id === undefined && value.title === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['title'], message: 'a space without id needs a title (its natural key, with its collection)' });
+    }
+  });
 
 
 export type SpaceT = z.infer<typeof Space>;
+
+/** The natural key of a space without id: its collection path and its title (`Product/API/Reference`). */
+export function spaceNaturalKey(s: { collection?: string | null; title?: string }): string {
+  return s.collection ? `${s.collection}/${s.title ?? ''}` : (s.title ?? '');
+}
+
+/** The config key of a space: its id, else its natural key. */
+export function spaceKey(s: SpaceT): string {
+  return s.id ?? spaceNaturalKey(s);
+}
 
 declare module '../../model/desired.js' {
   interface DesiredLists {

@@ -1,19 +1,22 @@
 /**
- * Spaces (`spaces["space_api"]`): existing spaces only (the API has no create). Settings by PATCH
- * SPACE, placement by POST SPACE/move (`parent` = the collection at the config's path, or null), a
- * deleted space the config names is restored first. Spaces are never deleted by docplane.
+ * Spaces (`spaces["space_api"]`, or `spaces["Product/API/Reference"]` for a space without id):
+ * settings by PATCH SPACE, placement by POST SPACE/move (`parent` = the collection at the config's
+ * path, or null), a deleted space the config names is restored first. A space without id is matched
+ * by title within its collection and created (POST ORG/spaces, createSpace) when nothing matches.
+ * Spaces the config does not name are deleted only when `prune` names spaces (restorable for 7 days).
  */
 import { ApiError } from '../../core/errors.js';
 import { fingerprint } from '../../core/json.js';
 import type { JsonObject } from '../../model/step.js';
-import { collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection } from '../collections/collections.js';
+import { collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection, type ResolvedCollections } from '../collections/collections.js';
 import { diffFields, sameJson } from '../common/match.js';
 import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
-import { enc } from '../common/paths.js';
+import { enc, orgPath } from '../common/paths.js';
+import { spaceKey, type SpaceT } from './schema.js';
 import { readSpaceList, type RemoteSpace } from './read.js';
 
 export type { RemoteSpace } from './read.js';
-import { key } from '../../model/address.js';
+import { key, ref } from '../../model/address.js';
 
 export interface RemoteSpaces {
   /** The organization's spaces (the list), plus the deleted ones the config names. */
@@ -32,6 +35,47 @@ export function spaceAddress(id: string): string {
   return `spaces${key(id)}`;
 }
 
+/** A config space and the remote space it names (by id, else by title within its collection). */
+export interface SpacePair {
+  desired: SpaceT;
+  address: string;
+  remote?: RemoteSpace;
+}
+
+/** Whether a config's spaces need the collections list (a space placed in a collection by path). */
+export function placesInCollections(desired: readonly SpaceT[]): boolean {
+  return desired.some((s) => typeof s.collection === 'string');
+}
+
+/** Whether a remote space stands where a config space without id says: any collection when unmanaged. */
+function placement(collection: string | null | undefined, resolved: ResolvedCollections): (s: RemoteSpace) => boolean {
+  if (collection === undefined) return () => true;
+  if (collection === null) return (s) => !s.parent;
+  const entry = resolved.byPath.get(collection);
+  // A collection this plan creates holds no space yet.
+  const id = entry ? entry.remote?.id : [...resolved.remotePath].find(([, p]) => p === collection)?.[0];
+  return (s) => id !== undefined && s.parent === id;
+}
+
+/**
+ * Config spaces matched to remote ones: by id where given; a space without id by title within its
+ * collection (any collection when the config leaves placement unmanaged), among listed spaces no
+ * id claimed.
+ */
+export function matchSpaces(desired: readonly SpaceT[], spaces: readonly RemoteSpace[], listed: number, resolved: ResolvedCollections): SpacePair[] {
+  const byId = new Map(spaces.map((s) => [s.id, s]));
+  const taken = new Set(desired.flatMap((d) => (d.id === undefined ? [] : [d.id])));
+  const candidates = spaces.slice(0, listed).filter((s) => !s.deletedAt && !taken.has(s.id));
+  return desired.map((d): SpacePair => {
+    const address = spaceAddress(spaceKey(d));
+    if (d.id !== undefined) return { desired: d, address, remote: byId.get(d.id) };
+    const inPlace = placement(d.collection, resolved);
+    const r = candidates.find((s) => !taken.has(s.id) && s.title === d.title && inPlace(s));
+    if (r) taken.add(r.id);
+    return { desired: d, address, remote: r };
+  });
+}
+
 function normalized(s: RemoteSpace): JsonObject {
   return {
     id: s.id,
@@ -48,12 +92,13 @@ function normalized(s: RemoteSpace): JsonObject {
 export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
   kind: 'spaces',
   label: { one: 'space', many: 'spaces' },
+  prunable: true,
   count: (org) => org.spaces?.length ?? 0,
 
   async read(ctx) {
     const desired = ctx.desired.spaces;
     if (desired === undefined) return undefined;
-    const placed = desired.some((s) => typeof s.collection === 'string');
+    const placed = placesInCollections(desired);
     const [listed, collections] = await Promise.all([
       readSpaceList(ctx),
       placed ? readCollections(ctx) : Promise.resolve(undefined),
@@ -64,12 +109,12 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
     // The list leaves deleted spaces out: only a space the config names and the list lacks costs a GET.
     await Promise.all(
       desired
-        .filter((s) => !known.has(s.id))
-        .map(async (s) => {
+        .flatMap((s) => (s.id === undefined || known.has(s.id) ? [] : [s.id]))
+        .map(async (id) => {
           try {
-            extra.push((await ctx.client.request<RemoteSpace>('GET', `/v1/spaces/${enc(s.id)}`)).body);
+            extra.push((await ctx.client.request<RemoteSpace>('GET', `/v1/spaces/${enc(id)}`)).body);
           } catch (err) {
-            if (err instanceof ApiError && err.status === 404) missing.push(s.id);
+            if (err instanceof ApiError && err.status === 404) missing.push(id);
             else throw err;
           }
         }),
@@ -83,20 +128,43 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
     const desired = ctx.desired.spaces;
     if (desired === undefined || remote === undefined) return kp;
     kp.remoteCount = remote.listed;
-    const byId = new Map(remote.spaces.map((s) => [s.id, s]));
     const resolved = resolveCollections(ctx.desired.collections, remote.collections ?? []);
-    const named = new Set(desired.map((s) => s.id));
-    kp.unmanaged = remote.spaces.slice(0, remote.listed).filter((s) => !named.has(s.id)).map((s) => spaceAddress(s.id));
+    const pairs = matchSpaces(desired, remote.spaces, remote.listed, resolved);
+    const named = new Set(pairs.flatMap((p) => (p.remote ? [p.remote.id] : [])));
+    const others = remote.spaces.slice(0, remote.listed).filter((s) => !named.has(s.id));
+    if (ctx.prunes('spaces')) {
+      for (const s of others) {
+        const address = spaceAddress(s.id);
+        kp.steps.push({
+          address,
+          kind: 'spaces',
+          action: 'delete',
+          before: { title: s.title ?? null, collection: s.parent ? (resolved.remotePath.get(s.parent) ?? s.parent) : null },
+          after: null,
+          changes: [],
+          requests: [{ method: 'DELETE', path: `/v1/spaces/${enc(s.id)}` }],
+          needs: [],
+          remoteId: s.id,
+          notes: ['a deleted space can be restored for 7 days (name its id in the config, or restore it in the app)'],
+        });
+        kp.fingerprints[address] = fingerprint(normalized(s));
+      }
+    } else {
+      kp.unmanaged = others.map((s) => spaceAddress(s.id));
+    }
 
-    for (const d of desired) {
-      const address = spaceAddress(d.id);
-      const r = byId.get(d.id);
-      if (!r) {
-        kp.problems.push({ org: ctx.org, address, message: `space ${d.id} does not exist (the API cannot create spaces; check the id)` });
+    for (const { desired: d, address, remote: r } of pairs) {
+      if (!r && d.id === undefined) {
+        planCreate(ctx.org, d, address, resolved, kp);
         continue;
       }
+      if (!r) {
+        kp.problems.push({ org: ctx.org, address, message: `space ${d.id} does not exist (check the id, or leave it out to create a space by title)` });
+        continue;
+      }
+      const sid = r.id;
       if (r.organization && r.organization !== ctx.org) {
-        kp.problems.push({ org: ctx.org, address, message: `space ${d.id} belongs to organization ${r.organization}, not ${ctx.org}` });
+        kp.problems.push({ org: ctx.org, address, message: `space ${sid} belongs to organization ${r.organization}, not ${ctx.org}` });
         continue;
       }
       let touched = false;
@@ -109,9 +177,9 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
           before: { deletedAt: r.deletedAt as string },
           after: { deletedAt: null },
           changes: [{ path: 'deletedAt', kind: 'change', before: r.deletedAt as string, after: null }],
-          requests: [{ method: 'POST', path: `/v1/spaces/${enc(d.id)}/restore` }],
+          requests: [{ method: 'POST', path: `/v1/spaces/${enc(sid)}/restore` }],
           needs: [],
-          remoteId: d.id,
+          remoteId: sid,
           notes: ['the space was deleted; the config names it, so it is restored (possible within 7 days of its deletion)'],
         });
         touched = true;
@@ -138,9 +206,9 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
           before,
           after,
           changes: diffFields(before, after),
-          requests: [{ method: 'PATCH', path: `/v1/spaces/${enc(d.id)}`, body: after }],
+          requests: [{ method: 'PATCH', path: `/v1/spaces/${enc(sid)}`, body: after }],
           needs: afterRestore,
-          remoteId: d.id,
+          remoteId: sid,
         });
         touched = true;
       }
@@ -151,13 +219,13 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
           kp.problems.push({
             org: ctx.org,
             address,
-            message: `collection "${d.collection}" of space ${d.id} exists neither in the config nor in organization ${ctx.org}`,
+            message: `collection "${d.collection}" of space ${sid} exists neither in the config nor in organization ${ctx.org}`,
           });
         } else if (target && ctx.desired.collections !== undefined && ctx.prunes('collections') && !resolved.byPath.has(d.collection as string)) {
           kp.problems.push({
             org: ctx.org,
             address,
-            message: `collection "${d.collection}" of space ${d.id} is not in the config, and collections are pruned: the plan deletes it`,
+            message: `collection "${d.collection}" of space ${sid} is not in the config, and collections are pruned: the plan deletes it`,
           });
         } else if ((r.parent ?? null) !== (target ? target.id : null)) {
           const moveBefore = { collection: r.parent ? (resolved.remotePath.get(r.parent) ?? r.parent) : null };
@@ -169,12 +237,12 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
             before: moveBefore,
             after: moveAfter,
             changes: diffFields(moveBefore, moveAfter),
-            requests: [{ method: 'POST', path: `/v1/spaces/${enc(d.id)}/move`, body: { parent: target ? target.id : null } }],
+            requests: [{ method: 'POST', path: `/v1/spaces/${enc(sid)}/move`, body: { parent: target ? target.id : null } }],
             // Only the target collection's create: a move goes by id, so an existing collection's
             // rename or move need not come first, and the delete of a pruned collection that held
             // its path before waits for this move (not the other way round).
             needs: [...afterRestore, ...(target ? [`${target.address}:create`] : [])],
-            remoteId: d.id,
+            remoteId: sid,
           });
           touched = true;
         }
@@ -184,3 +252,44 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
     return kp;
   },
 };
+
+/** The create of a space without id that matches no remote space (createSpace), and its defaultLevel after. */
+function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedCollections, kp: KindPlan): void {
+  const target = typeof d.collection === 'string' ? collectionIdOrRef(org, d.collection, resolved) : undefined;
+  if (typeof d.collection === 'string' && target === undefined) {
+    kp.problems.push({ org, address, message: `collection "${d.collection}" of space "${d.title}" exists neither in the config nor in organization ${org}` });
+    return;
+  }
+  const body: JsonObject = { title: d.title ?? '' };
+  if (d.emoji !== undefined) body.emoji = d.emoji;
+  if (target) body.parent = target.id;
+  if (d.language !== undefined) body.language = d.language;
+  if (d.editMode !== undefined) body.editMode = d.editMode;
+  const after: JsonObject = { title: d.title ?? '' };
+  for (const f of ['emoji', 'editMode', 'language', 'defaultLevel'] as const) if (d[f] !== undefined) after[f] = d[f];
+  if (d.collection !== undefined) after.collection = d.collection;
+  kp.steps.push({
+    address,
+    kind: 'spaces',
+    action: 'create',
+    before: null,
+    after,
+    changes: diffFields({}, after),
+    requests: [{ method: 'POST', path: `${orgPath(org)}/spaces`, body, capture: true, lookup: { path: `${orgPath(org)}/spaces`, match: { title: d.title ?? '' } } }],
+    needs: target ? [`${target.address}:create`] : [],
+  });
+  kp.fingerprints[address] = fingerprint(null);
+  // createSpace takes no defaultLevel: it is set once the space exists.
+  if (d.defaultLevel !== undefined) {
+    kp.steps.push({
+      address,
+      kind: 'spaces',
+      action: 'update',
+      before: { defaultLevel: null },
+      after: { defaultLevel: d.defaultLevel },
+      changes: diffFields({ defaultLevel: null }, { defaultLevel: d.defaultLevel }),
+      requests: [{ method: 'PATCH', path: `/v1/spaces/${ref(org, address)}`, body: { defaultLevel: d.defaultLevel } }],
+      needs: [`${address}:create`],
+    });
+  }
+}

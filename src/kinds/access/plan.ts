@@ -1,0 +1,158 @@
+/**
+ * The plan of the direct grants on the objects whose `access` the config gives: one step per team
+ * or user grant (create = invite, update = role change, delete = removal), so that removed grants
+ * count toward the safety thresholds as deletes. Teams resolve to ids as SAML's `defaultTeam` does
+ * (the config first, then the remote list); users by email or user id, as members.
+ */
+import { fingerprint } from '../../core/json.js';
+import { ref } from '../../model/address.js';
+import type { JsonObject, Kind } from '../../model/step.js';
+import { diffFields } from '../common/match.js';
+import { enc } from '../common/paths.js';
+import { emptyKindPlan, type KindPlan, type PlanContext } from '../kind.js';
+import { findMember, indexMembers, memberLabel, type RemoteMember } from '../members/members.js';
+import type { RemoteTeam } from '../teams/teams.js';
+import { teamAddress, teamIdOrRef } from '../teams/teams.js';
+import { grantAddress, permissionsPath, type AccessTarget, type RemoteGrants } from './grants.js';
+import type { AccessT } from './schema.js';
+
+/** One object whose access the config manages. */
+export interface AccessObject {
+  /** The object's address (`spaces["s1"]`). */
+  address: string;
+  /** Its remote id, when it exists. */
+  id?: string;
+  access: AccessT;
+}
+
+/** What an access kind read: the objects, their grants, and the teams and members they name. */
+export interface RemoteAccess {
+  objects: AccessObject[];
+  grants: Record<string, RemoteGrants>;
+  teams: RemoteTeam[];
+  members: RemoteMember[];
+}
+
+interface Grant {
+  who: 'teams' | 'users';
+  /** Remote id, or a ref to the team's create. */
+  id: string;
+  name: string;
+  role: string | null;
+}
+
+/** Desired vs remote grants of every object → one step per grant that differs. */
+export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, remote: RemoteAccess | undefined): KindPlan {
+  const kp = emptyKindPlan();
+  if (remote === undefined) return kp;
+  const index = indexMembers(remote.members);
+  const teamTitle = new Map(remote.teams.map((t) => [t.id, t.title]));
+
+  for (const obj of remote.objects) {
+    const grants = obj.id === undefined ? undefined : remote.grants[obj.id];
+    if (obj.id !== undefined && grants === undefined) continue; // the object is gone: its own kind says so
+    const accessAddress = `${obj.address}.access`;
+    const want = new Map<string, Grant>();
+    for (const [title, role] of Object.entries(obj.access.teams ?? {})) {
+      const id = teamIdOrRef(ctx.org, title, ctx.desired.teams, remote.teams);
+      if (id === undefined) {
+        kp.problems.push({ org: ctx.org, address: accessAddress, message: `team "${title}" exists neither in the config nor in organization ${ctx.org}` });
+        continue;
+      }
+      want.set(`teams:${id}`, { who: 'teams', id, name: title, role });
+    }
+    for (const [user, role] of Object.entries(obj.access.users ?? {})) {
+      const m = findMember(index, user);
+      if (!m) {
+        const invited = (ctx.desired.members ?? []).some((d) => d.user.toLowerCase() === user.toLowerCase());
+        kp.problems.push({
+          org: ctx.org,
+          address: accessAddress,
+          message: invited
+            ? `${user} is not a member of organization ${ctx.org} yet: this plan invites them; grant their access once the invitation is sent (apply, then plan again)`
+            : `${user} is not a member of organization ${ctx.org}: add them to members (they are invited) or remove them from this access`,
+        });
+        continue;
+      }
+      const prev = want.get(`users:${m.id}`);
+      if (prev) {
+        kp.problems.push({ org: ctx.org, address: accessAddress, message: `${user} names the same member as ${prev.name}` });
+        continue;
+      }
+      want.set(`users:${m.id}`, { who: 'users', id: m.id, name: memberLabel(m), role });
+    }
+    const have = new Map<string, Grant>();
+    for (const g of grants?.teams ?? []) {
+      have.set(`teams:${g.team.id}`, { who: 'teams', id: g.team.id, name: teamTitle.get(g.team.id) ?? g.team.title ?? g.team.id, role: g.permission });
+    }
+    for (const g of grants?.users ?? []) {
+      const m = index.byId.get(g.user.id);
+      have.set(`users:${g.user.id}`, { who: 'users', id: g.user.id, name: m ? memberLabel(m) : (g.user.email?.toLowerCase() ?? g.user.id), role: g.permission });
+    }
+    kp.remoteCount += have.size;
+
+    const hadAdmin = [...have.values()].some((g) => g.role === 'admin');
+    const keepsAdmin = [...want.values()].some((g) => g.role === 'admin');
+    if (hadAdmin && !keepsAdmin) {
+      kp.problems.push({
+        org: ctx.org,
+        address: accessAddress,
+        message: `the plan would leave ${obj.address} without a direct admin; keep at least one team or user with role admin in its access`,
+      });
+    }
+
+    const base = permissionsPath(ctx.org, target, obj.id === undefined ? ref(ctx.org, obj.address) : enc(obj.id));
+    const objectNeeds = obj.id === undefined ? [obj.address] : [];
+    for (const [k, w] of want) {
+      const h = have.get(k);
+      const address = grantAddress(obj.address, w.who, w.name);
+      const needs = [...objectNeeds, ...(w.who === 'teams' ? [teamAddress(w.name)] : [])];
+      if (!h) {
+        const after: JsonObject = { role: w.role };
+        kp.steps.push({
+          address,
+          kind,
+          action: 'create',
+          before: null,
+          after,
+          changes: diffFields({}, after),
+          requests: [{ method: 'POST', path: base, body: { role: w.role, [w.who]: [w.id] } }],
+          needs,
+        });
+        kp.fingerprints[address] = fingerprint(null);
+      } else if (h.role !== w.role) {
+        const before: JsonObject = { role: h.role };
+        const after: JsonObject = { role: w.role };
+        kp.steps.push({
+          address,
+          kind,
+          action: 'update',
+          before,
+          after,
+          changes: diffFields(before, after),
+          requests: [{ method: 'PATCH', path: `${base}/${w.who}/${enc(h.id)}`, body: { role: w.role } }],
+          needs,
+          remoteId: h.id,
+        });
+        kp.fingerprints[address] = fingerprint({ id: h.id, role: h.role });
+      }
+    }
+    for (const [k, h] of have) {
+      if (want.has(k)) continue;
+      const address = grantAddress(obj.address, h.who, h.name);
+      kp.steps.push({
+        address,
+        kind,
+        action: 'delete',
+        before: { role: h.role },
+        after: null,
+        changes: [],
+        requests: [{ method: 'DELETE', path: `${base}/${h.who}/${enc(h.id)}` }],
+        needs: [],
+        remoteId: h.id,
+      });
+      kp.fingerprints[address] = fingerprint({ id: h.id, role: h.role });
+    }
+  }
+  return kp;
+}
