@@ -351,7 +351,8 @@ function workflowTargets(report: BenchReport): Target[] {
   const targets: Target[] = [];
   const byName = new Map(report.scenarios.map((s) => [s.name, s]));
   const ratio = (a: number, b: number) => a / b;
-  for (const s of report.scenarios) {
+  // Under injected faults the retries are the point: those rows are judged by failures and duplicates.
+  for (const s of report.scenarios.filter((x) => !x.name.startsWith('faults:'))) {
     const r = ratio(s.requests, s.least);
     targets.push({ name: `${s.name}: requests ≤ 1.1 × least`, value: `${r.toFixed(3)} ×`, limit: '1.1 ×', pass: r <= 1.1 });
   }
