@@ -163,6 +163,8 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
     if (remaining === undefined) return;
     const wait = parseRateLimitReset(headers['x-ratelimit-reset'], t);
     const at = wait === undefined ? undefined : t + wait;
+    // An answer that overtook others from a window that has passed says nothing of this one.
+    if (at !== undefined && resetAt !== undefined && at < resetAt - 1000) return;
     // The requests still in flight may not be counted in `remaining` yet: take them off (cautious).
     const estimate = Math.max(0, remaining - inFlight);
     const sameWindow = at !== undefined && resetAt !== undefined && Math.abs(at - resetAt) < 1000;
