@@ -17,8 +17,8 @@ const { values } = parseArgs({
     out: { type: 'string', default: join(root, 'bench-results/latest.json') },
     profile: { type: 'string' },
     formulas: { type: 'boolean', default: false },
-    // The rate-limited apply: N per second, or N/Ss once the emulator has window limits; 0 leaves it out.
-    'rate-limit': { type: 'string', default: '50' },
+    // The rate-limited apply: N per second, or N/Ss (a window; an emulator without windows gets N ÷ S per second); 0 leaves it out.
+    'rate-limit': { type: 'string', default: '500/10s' },
     'fault-seeds': { type: 'string', default: '3' },
     // The memory scenario's scale (an apply from empty, no latency); 0 leaves it out.
     'memory-scale': { type: 'string', default: '4' },
