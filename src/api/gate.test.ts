@@ -22,7 +22,7 @@ describe('rate gate', () => {
 
   it('starts no more than the window has left, the requests in flight counted, and waits for the reset', async () => {
     let t = 1_000_000;
-    const gate = createRateGate({ now: () => t, resetMarginMs: 0 });
+    const gate = createRateGate({ now: () => t, resetMarginMs: 0, shortWindowMs: 0 });
     await gate.acquire();
     gate.observe({ 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '1' });
     await gate.acquire();
@@ -36,6 +36,19 @@ describe('rate gate', () => {
     expect(await settlesWithin(next, 30)).toBe(false);
     t += 1000; // the reset (the fake clock moves; the gate's sleep is real and short)
     expect(await settlesWithin(next, 1100)).toBe(true);
+  });
+
+  it('keeps a short window by spacing starts evenly: window ÷ limit', async () => {
+    const gate = createRateGate();
+    await gate.acquire();
+    gate.observe({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1' });
+    const t0 = performance.now();
+    for (let i = 0; i < 5; i++) {
+      await gate.acquire();
+      gate.observe({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1' });
+    }
+    // 1 s per 10 requests: 100 ms apart (the first at once).
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(380);
   });
 
   it('without rate-limit headers, only the ceiling and the pauses hold requests back', async () => {

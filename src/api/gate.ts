@@ -7,6 +7,7 @@
  * - a budget learned from the answers' `X-RateLimit-Limit`, `-Remaining` and `-Reset`: a request
  *   starts only while the window has something left once the requests already in flight are counted;
  *   when nothing is left, starts wait for the reset (then the window's limit is available again);
+ *   a short window (a second or two) is kept by spacing starts evenly instead;
  * - a pause: every start is held back while the API has asked for a wait (a 429 with `Retry-After`);
  * - a ceiling the user sets with --max-rps: starts at least 1/maxRps apart.
  *
@@ -48,18 +49,27 @@ export interface RateGateOptions {
    * little; starting a few milliseconds late costs less than a 429 (default 20).
    */
   resetMarginMs?: number;
+  /** Windows up to this long are kept by even spacing (default 2000; 0: never). */
+  shortWindowMs?: number;
 }
+
+/** Windows up to this long are kept by even spacing rather than spent at once (see spacing()). */
+const SHORT_WINDOW_MS = 2000;
 
 export function createRateGate(options: RateGateOptions = {}): RateGate {
   const now = options.now ?? Date.now;
-  const interval = options.maxRps && options.maxRps > 0 ? 1000 / options.maxRps : 0;
+  const ceiling = options.maxRps && options.maxRps > 0 ? 1000 / options.maxRps : 0;
   const margin = options.resetMarginMs ?? 20;
+  const shortWindow = options.shortWindowMs ?? SHORT_WINDOW_MS;
   let pausedUntil = 0;
-  let nextStart = 0;
+  /** When the last request started (every start counts, also those before the spacing was known). */
+  let lastStart = -Infinity;
   let inFlight = 0;
   let limit: number | undefined;
   let left: number | undefined;
   let resetAt: number | undefined;
+  /** The longest wait for a reset an answer has announced, in ms: about the window's length. */
+  let longestReset = 0;
   /** Whether an answer has come yet: before the first, one request goes alone (the window's size is unknown). */
   let answered = false;
   /** Callers waiting for an answer to tell them more (nothing left, no reset known). */
@@ -96,7 +106,9 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
           await nextAnswer(signal);
           continue;
         }
-        if (left !== undefined && left <= 0) {
+        // A short window is kept by the spacing below: it renews as it goes, so its count of what is
+        // left is mostly zero and says little; waiting for its reset would idle.
+        if (left !== undefined && left <= 0 && spacing() === 0) {
           if (resetAt !== undefined) {
             await sleep(resetAt - t + margin, undefined, { signal });
           } else if (inFlight > 0) {
@@ -108,14 +120,12 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
           }
           continue;
         }
-        if (interval > 0) {
-          const slot = Math.max(t, nextStart);
-          if (slot > t) {
-            await sleep(slot - t, undefined, { signal });
-            continue;
-          }
-          nextStart = slot + interval;
+        const interval = Math.max(ceiling, spacing());
+        if (interval > 0 && lastStart + interval > t) {
+          await sleep(lastStart + interval - t, undefined, { signal });
+          continue;
         }
+        lastStart = t;
         if (left !== undefined) left -= 1;
         inFlight += 1;
         return;
@@ -140,6 +150,20 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
     },
   };
 
+  /**
+   * A short window (a limit per second or two) is kept by spacing starts evenly, window ÷ limit: with
+   * a reset told in whole seconds, spending the window at once and waiting for the reset would wait
+   * up to a second too long each time, and a sliding window renews a little at a time. A longer
+   * window is spent as it comes and its reset waited for (a short run then never waits).
+   */
+  function spacing(): number {
+    if (limit === undefined || longestReset === 0) return 0;
+    // The reset is rounded up to a whole second: the window is about a second shorter than announced.
+    const window = Math.max(1000, longestReset - 1000);
+    // 2% under the limit: the server counts arrivals, which jitter a little around our starts.
+    return window <= shortWindow ? (window / limit) * 1.02 : 0;
+  }
+
   function nextAnswer(signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => reject(signal?.reason ?? new Error('aborted'));
@@ -163,6 +187,7 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
     if (remaining === undefined) return;
     const wait = parseRateLimitReset(headers['x-ratelimit-reset'], t);
     const at = wait === undefined ? undefined : t + wait;
+    if (wait !== undefined) longestReset = Math.max(longestReset, wait);
     // An answer that overtook others from a window that has passed says nothing of this one.
     if (at !== undefined && resetAt !== undefined && at < resetAt - 1000) return;
     // The requests still in flight may not be counted in `remaining` yet: take them off (cautious).
