@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run bench [-- --scale N --seed N --latency MS --concurrency N --cpu-scale N --out FILE --profile DIR --formulas]`:
+// `npm run bench [-- --scale N --seed N --latency MS --concurrency N --cpu-scale N --rate-limit N[/Ss] --fault-seeds N
+//   --memory-scale N --out FILE --profile DIR --formulas]`:
 // a thin runner of the benchmark compiled to dist/bench (see docs/benchmarks.md).
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
@@ -16,6 +17,11 @@ const { values } = parseArgs({
     out: { type: 'string', default: join(root, 'bench-results/latest.json') },
     profile: { type: 'string' },
     formulas: { type: 'boolean', default: false },
+    // The rate-limited apply: N per second, or N/Ss (a window; an emulator without windows gets N ÷ S per second); 0 leaves it out.
+    'rate-limit': { type: 'string', default: '500/10s' },
+    'fault-seeds': { type: 'string', default: '3' },
+    // The memory scenario's scale (an apply from empty, no latency); 0 leaves it out.
+    'memory-scale': { type: 'string', default: '4' },
   },
 });
 const number = (name) => {
@@ -39,6 +45,9 @@ try {
     cpuScale: values['cpu-scale'] === undefined ? Math.min(5, 5 * number('scale')) : number('cpu-scale'),
     outFile: values.out,
     profileDir: values.profile,
+    rateLimit: values['rate-limit'],
+    faultSeeds: number('fault-seeds'),
+    memoryScale: number('memory-scale'),
     log: (line) => console.log(line),
   });
   if (values.formulas) console.log(`\n${formatFormulas(report)}`);

@@ -120,7 +120,7 @@ describe('requests', () => {
     await client.request('GET', '/v1/x');
     await client.request('PATCH', '/v1/x', { body: {} });
     await client.request('POST', '/v1/x', { body: {} });
-    expect(client.stats()).toEqual({ requests: 4, retries: 1, byMethod: { GET: 2, PATCH: 1, POST: 1 } });
+    expect(client.stats()).toEqual({ requests: 4, retries: 1, rateLimited: 0, byMethod: { GET: 2, PATCH: 1, POST: 1 } });
   });
 
   it('writes one log line per exchange', async () => {
@@ -205,7 +205,7 @@ describe('retries', () => {
     expect((await client.request('GET', '/v1/x')).body).toEqual({ ok: true });
     expect(server.arrivals).toHaveLength(3);
     expect(client.stats()).toMatchObject({ requests: 3, retries: 2 });
-    expect(lines[0]).toMatch(/^GET \/v1\/x → 503 \(\d+ ms\); retry 1 of 4 in \d+ ms$/);
+    expect(lines[0]).toMatch(/^GET \/v1\/x → 503 \(\d+ ms\); retry 1 of 7 in \d+ ms$/);
     expect(lines.at(-1)).toMatch(/→ 200/);
   });
 
@@ -326,6 +326,39 @@ describe('retries', () => {
     const second = server.arrivals.find((a) => a.url === '/v1/second');
     expect(second && second.at - server.arrivals[0].at).toBeGreaterThanOrEqual(900);
     expect(server.arrivals.filter((a) => a.url === '/v1/first')).toHaveLength(2);
+  });
+
+  it('does not count a 429 as an attempt', async () => {
+    const { server, client } = await setup(
+      (_req, res, _a, i) => (i < 3 ? sendJson(res, 429, {}, { 'retry-after': '0' }) : i === 3 ? sendJson(res, 503, {}) : sendJson(res, 200, {})),
+      { maxAttempts: 2 },
+    );
+    await client.request('GET', '/v1/x');
+    expect(server.arrivals).toHaveLength(5);
+    expect(client.stats().rateLimited).toBe(3);
+  });
+
+  it('keeps concurrent requests within what the window has left', async () => {
+    // A fixed window of 5 requests per second, told in the headers as the live service does.
+    let windowStart = Date.now();
+    let used = 0;
+    let refused = 0;
+    const { client } = await setup((_req, res) => {
+      const now = Date.now();
+      if (now - windowStart >= 1000) {
+        windowStart = now;
+        used = 0;
+      }
+      const reset = String(Math.round((windowStart + 1000 - now) / 100) / 10);
+      if (used >= 5) {
+        refused++;
+        return sendJson(res, 429, {}, { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset });
+      }
+      used++;
+      sendJson(res, 200, {}, { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': String(5 - used), 'x-ratelimit-reset': reset });
+    });
+    await Promise.all(Array.from({ length: 12 }, (_, i) => client.request('GET', `/v1/x${i}`)));
+    expect(refused).toBe(0);
   });
 
   it('caps a single wait at maxWaitMs', async () => {

@@ -39,6 +39,8 @@ export interface ClientStats {
   /** Requests sent, retries included. */
   requests: number;
   retries: number;
+  /** Answers that were 429 (rate limited). */
+  rateLimited?: number;
   /** Requests per method. */
   byMethod: Record<string, number>;
 }
@@ -60,7 +62,7 @@ export interface ClientOptions {
   token: string;
   /** Per-request timeout in milliseconds (default 30000). */
   timeoutMs?: number;
-  /** Attempts for a retryable request, the first included (default 5). */
+  /** Attempts for a retryable request, the first included; 429s are not counted (default 8). */
   maxAttempts?: number;
   /** Ceiling on request rate, requests per second; undefined for none. */
   maxRps?: number;
@@ -72,4 +74,8 @@ export interface ClientOptions {
   backoffBaseMs?: number;
   /** Upper bound of one wait in milliseconds (default 60000). */
   maxWaitMs?: number;
+  /** Upper bound of one backoff wait after a failure, in milliseconds (default 5000). */
+  backoffCapMs?: number;
+  /** 429s a request waits out before it fails (default 30). */
+  maxRateLimitWaits?: number;
 }

@@ -12,8 +12,10 @@ import type { Action, JsonValue, RequestSpec, Step } from '../plan/types.js';
 import { resolveString, resolveValue, type Captures } from './tokens.js';
 import type { ApplyEvent } from './types.js';
 
-/** Attempts of a create or an idempotent POST in all, the first included. */
+/** Attempts of a create or an idempotent POST in all, the first included (default; the CLI asks for more). */
 const MAX_GUARDED_ATTEMPTS = 4;
+/** Longest backoff between them, as the client's (src/api/client.ts). */
+const BACKOFF_CAP_MS = 5_000;
 /** Answers to a resent idempotent POST that mean "nothing left to do" after a lost first attempt. */
 const REFUSED_AS_DONE: ReadonlySet<number> = new Set([400, 409, 422]);
 /**
@@ -66,6 +68,8 @@ export interface GuardedIo {
 }
 
 export interface ResendPolicy {
+  /** Attempts in all, the first included (default 4). */
+  maxGuardedAttempts?: number;
   backoffBaseMs?: number;
   maxWaitMs?: number;
   random?: () => number;
@@ -84,7 +88,7 @@ function isUnclear(err: unknown): err is ApiError {
  *   of a move or restore is refused as a bad request (the API refuses a move that "would not result
  *   in any update"), the lost first attempt is what made it pointless: the step is done (and the
  *   re-plan after the apply checks it).
- * At most MAX_GUARDED_ATTEMPTS in all. A 429 means the API did not act: wait as asked and resend.
+ * At most `maxGuardedAttempts` (default MAX_GUARDED_ATTEMPTS) in all. A 429 means the API did not act: wait as asked and resend.
  */
 export async function sendGuarded(io: GuardedIo, step: Step, spec: RequestSpec, mode: 'create' | 'idempotent', policy: ResendPolicy = {}): Promise<ApiResponse> {
   const maxWaitMs = policy.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
@@ -116,10 +120,10 @@ export async function sendGuarded(io: GuardedIo, step: Step, spec: RequestSpec, 
         const found = await lookup(io, step, spec);
         if (found) return found;
       }
-      if (attempt >= MAX_GUARDED_ATTEMPTS) throw err;
+      if (attempt >= (policy.maxGuardedAttempts ?? MAX_GUARDED_ATTEMPTS)) throw err;
       // One step further along the client's curve (a wait of up to base·2^attempt): the lookup in
       // between already took a round trip.
-      const waitMs = backoffDelay(attempt + 1, policy.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS, maxWaitMs, policy.random);
+      const waitMs = backoffDelay(attempt + 1, policy.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS, Math.min(maxWaitMs, BACKOFF_CAP_MS), policy.random);
       const what = err.status === 0 ? 'no answer' : String(err.status);
       retry(attempt + 1, mode === 'create' ? `${what}, and not found by lookup` : what, waitMs);
       await sleep(waitMs, io.signal);

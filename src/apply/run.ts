@@ -12,7 +12,7 @@ import { DocplaneError } from '../core/errors.js';
 import { maskSecrets, type Secret } from '../core/secrets.js';
 import { readPlanFile } from '../plan/file.js';
 import { assertApplicable } from '../plan/refusal.js';
-import { staleAddresses } from '../plan/fingerprint.js';
+import { checkTargets, staleAddresses } from '../plan/fingerprint.js';
 import { planOrgs } from '../plan/run.js';
 import type { Plan } from '../plan/types.js';
 import { renderPlan, summaryLine } from '../render/index.js';
@@ -44,6 +44,8 @@ export interface RunApplyOptions {
   connect: (configApiUrl?: string) => Promise<ApiClient>;
   /** Stops the run (no new requests) when aborted, e.g. on Ctrl+C. */
   signal?: AbortSignal;
+  /** Whether to plan the touched resources again after applying, to say whether it converged (default true). */
+  verify?: boolean;
 }
 
 export interface RunApplyReport {
@@ -146,7 +148,9 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
   assertApplicable(plan, { force: options.force });
   const client = await options.connect(config.apiUrl);
   try {
-    const fresh = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets });
+    // Only what the plan's steps touch is read again: their fingerprinted objects, and for a create
+    // what shows its key is still free (README, "Plans").
+    const fresh = plan.steps.length === 0 ? plan : await planOrgs(config, client, { toolVersion: options.toolVersion, targets: checkTargets(plan) });
     const stale = staleAddresses(plan, fresh);
     if (stale.length > 0) {
       const shown = stale.slice(0, 10).join(', ');
@@ -217,6 +221,8 @@ async function execute(
   try {
     result = await applyPlan(plan, client, {
       concurrency: options.concurrency,
+      // The same budget as the client's other requests (README, "Retries and rate limits").
+      maxGuardedAttempts: 8,
       secrets: config.secrets,
       onEvent: (e) => reporter.onEvent(e),
       signal: options.signal,
@@ -227,7 +233,7 @@ async function execute(
   if (result.applied.length > 0) afterApply?.();
   const out: RunApplyReport = { ...report, result };
   // A stopped run (bad token, Ctrl+C) is not planned again: it is known not to be finished.
-  if (result.applied.length === 0 || result.stopped !== undefined) return out;
+  if (result.applied.length === 0 || result.stopped !== undefined || options.verify === false) return out;
   const targets = [...new Set(result.applied.map((o) => `${o.org}/${o.address}`))];
   try {
     const again = await planOrgs(config, client, { toolVersion: options.toolVersion, targets });

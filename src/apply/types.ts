@@ -17,6 +17,8 @@ export interface ApplyOptions {
    * what they did is known and reported (a cancelled create would leave its outcome unclear).
    */
   signal?: AbortSignal;
+  /** Attempts of a create (or an idempotent POST) in all, the first included (default 4). */
+  maxGuardedAttempts?: number;
   /** Base of the backoff between attempts of a create, in milliseconds (default 250). */
   backoffBaseMs?: number;
   /** Longest single wait (backoff, or what a 429 asks for), in milliseconds (default 60000). */

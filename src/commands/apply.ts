@@ -29,6 +29,7 @@ export default class Apply extends BaseCommand {
     force: Flags.boolean({ description: 'Apply even when the plan breaks a safety rule (maxDeletes, maxDeletePercent)', default: false }),
     format: Flags.string({ description: 'Format of the final summary', options: ['text', 'json'], default: 'text' }),
     target: Flags.string({ description: 'Limit the plan to this address (glob or prefix); repeatable', multiple: true }),
+    verify: Flags.boolean({ description: 'After applying, read the touched resources again and say whether the apply converged (--no-verify skips it)', default: true, allowNo: true }),
   };
 
   async run(): Promise<void> {
@@ -65,6 +66,7 @@ export default class Apply extends BaseCommand {
         confirm: (question) => ask(question),
         connect: (apiUrl) => clientFromFlags(flags, apiUrl),
         signal: controller.signal,
+        verify: flags.verify,
       });
       // JSON readers get a summary even when there was nothing to do.
       const result = report.result ?? (format === 'json' ? { applied: [], failed: [], skipped: [], durationMs: 0 } : undefined);

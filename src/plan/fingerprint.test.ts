@@ -28,3 +28,13 @@ describe('fingerprintEntries', () => {
     expect(fingerprintEntries([['x', a], ['x', { id: 'a' }]])).toEqual({ x: fingerprint(a) });
   });
 });
+
+describe('staleAddresses of creates', () => {
+  it('names a create the fresh plan no longer makes (its key was taken meanwhile)', () => {
+    const create = { id: 'o/teams["N"]:create', org: 'o', address: 'teams["N"]', action: 'create' };
+    const saved = { fingerprints: {}, steps: [create] } as unknown as Plan;
+    expect(staleAddresses(saved, saved)).toEqual([]);
+    const taken = { fingerprints: { 'o/teams["N"]': 'x' }, steps: [{ ...create, id: 'o/teams["N"]:update', action: 'update' }] } as unknown as Plan;
+    expect(staleAddresses(saved, taken)).toEqual(['o/teams["N"]']);
+  });
+});

@@ -4,12 +4,25 @@ import type { Plan } from './types.js';
 /**
  * Addresses (`ORG/ADDRESS`) of a saved plan whose remote objects have changed since: the fresh plan
  * has another fingerprint for them, or no step there at all (the change was made meanwhile, by an
- * earlier apply of the same plan for instance). Sorted.
+ * earlier apply of the same plan for instance); and the addresses of its creates that the fresh plan
+ * no longer creates (the key was taken meanwhile, or the resource made). Sorted.
  */
 export function staleAddresses(saved: Plan, fresh: Plan): string[] {
-  const out: string[] = [];
+  const out = new Set<string>();
   for (const [address, hash] of Object.entries(saved.fingerprints)) {
-    if (fresh.fingerprints[address] !== hash) out.push(address);
+    if (fresh.fingerprints[address] !== hash) out.add(address);
   }
-  return out.sort();
+  const freshIds = new Set((fresh.steps ?? []).map((s) => s.id));
+  for (const s of saved.steps ?? []) {
+    if (s.action === 'create' && !freshIds.has(s.id)) out.add(`${s.org}/${s.address}`);
+  }
+  return [...out].sort();
+}
+
+/**
+ * The addresses (`ORG/ADDRESS`) a saved plan's check reads for: those of its steps. A fresh plan
+ * targeted at them reads only their units and entries and what they depend on (src/plan/narrow.ts).
+ */
+export function checkTargets(plan: Plan): string[] {
+  return [...new Set(plan.steps.map((s) => `${s.org}/${s.address}`))];
 }

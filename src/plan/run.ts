@@ -8,10 +8,11 @@ import type { DeferredCheck, LoadedConfig, OrgConfig } from '../config/types.js'
 import { ApiError, DocplaneError } from '../core/errors.js';
 import { didYouMean } from '../core/text.js';
 import { addressProblem, KIND_SPECS, REPLACEABLE } from '../kinds/index.js';
-import { readContextFor, sharedPlans, sharedReads, type KindPlan, type KindSpec, type PlanContext, type ReadContext } from '../kinds/kind.js';
+import { readContextFor, sharedPlans, sharedReads, type KindPlan, type KindSpec, type KindUnit, type PlanContext, type ReadContext } from '../kinds/kind.js';
 import { readOrganization } from '../kinds/organization/organization.js';
 import { matchesAny } from '../model/address.js';
 import { buildPlan, type OrgDraft } from './build.js';
+import { createNarrowing, unitOfModule } from './narrow.js';
 import type { Kind, Plan, PlanProblem } from './types.js';
 
 export interface PlanOptions {
@@ -110,7 +111,66 @@ function missingOrganization(desired: OrgConfig, err: ApiError): DocplaneError {
   });
 }
 
-async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly KindSpec[], replace: readonly string[]): Promise<OrgDraft> {
+/** Rounds of widening a targeted plan's reads at most (each round adds what the last one's steps need). */
+const MAX_NARROW_ROUNDS = 8;
+
+/**
+ * A targeted organization's plan: only the units and entries the targets and their dependencies
+ * need are read (src/plan/narrow.ts); what the kinds say under anything not read is left out.
+ */
+async function planOrgNarrowed(desired: OrgConfig, client: ApiClient, modules: readonly KindSpec[], replace: readonly string[], targets: readonly string[]): Promise<OrgDraft> {
+  const org = desired.organization.id;
+  const narrowing = createNarrowing(desired, targets);
+  const pruned = new Set<string>(desired.prune);
+  /** Per module: the read made and the scope of its unit it was made for. */
+  const cache = new Map<KindSpec, { signature: string; remote: Promise<unknown> }>();
+  const signature = (unit: KindUnit | undefined): string => {
+    const read = unit ? narrowing.scope.get(unit) : 'all';
+    return read === undefined ? 'none' : read === 'all' ? 'all' : [...read].sort((a, b) => a - b).join(',');
+  };
+  for (let round = 1; ; round++) {
+    const shared = sharedReads();
+    const chosen = modules.filter((m) => {
+      const unit = unitOfModule(m);
+      return unit === undefined || narrowing.scope.has(unit);
+    });
+    const remotes = await Promise.all(
+      chosen.map((m) => {
+        const unit = unitOfModule(m);
+        const sig = signature(unit);
+        const hit = cache.get(m);
+        if (hit && hit.signature === sig) return hit.remote;
+        const remote = m.read(readContextFor(unit ? narrowing.readView(unit) : desired, client, shared));
+        cache.set(m, { signature: sig, remote });
+        return remote;
+      }),
+    );
+    const planCtx: PlanContext = { org, desired, prunes: (kind) => pruned.has(kind), replace, shared: sharedPlans() };
+    const kinds: Record<Kind, KindPlan> = {};
+    chosen.forEach((m, i) => {
+      const kp = keepRead(m.plan(planCtx, remotes[i]), narrowing.isRead);
+      const prev = kinds[m.kind];
+      kinds[m.kind] = prev ? mergeKindPlans(prev, kp) : kp;
+    });
+    const drafts = Object.values(kinds).flatMap((kp) => kp.steps);
+    if (round >= MAX_NARROW_ROUNDS || !narrowing.widenForNeeds(drafts)) {
+      return { org, kinds, safety: desired.safety, protect: desired.protect };
+    }
+  }
+}
+
+/** A kind's plan without what it says under addresses whose reads were not made. */
+function keepRead(kp: KindPlan, isRead: (address: string) => boolean): KindPlan {
+  return {
+    ...kp,
+    steps: kp.steps.filter((s) => isRead(s.address)),
+    problems: kp.problems.filter((p) => isRead(p.address)),
+    fingerprints: Object.fromEntries(Object.entries(kp.fingerprints).filter(([address]) => isRead(address))),
+  };
+}
+
+async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly KindSpec[], replace: readonly string[], targets: readonly string[]): Promise<OrgDraft> {
+  if (targets.length > 0) return planOrgNarrowed(desired, client, modules, replace, targets);
   const org = desired.organization.id;
   // Reads shared between kinds (the teams list, the members list, …) run once per organization.
   const { shared, loaded } = recordingReads();
@@ -169,7 +229,7 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
   }
   const modules = options.modules ?? KIND_SPECS;
   const replace = options.replace ?? [];
-  const orgs = await Promise.all(config.orgs.map((o) => planOrg(o, client, modules, replace)));
+  const orgs = await Promise.all(config.orgs.map((o) => planOrg(o, client, modules, replace, options.targets ?? [])));
   const extra = replaceProblems(config, replace);
   if (extra.length > 0 && orgs.length > 0) orgs[0] = { ...orgs[0], problems: [...(orgs[0].problems ?? []), ...extra] };
   const plan = buildPlan({

@@ -70,7 +70,17 @@ describe('apply under injected faults', () => {
 
   it('a rate-limited run finishes with no failed step', async () => {
     const logFile = join(tmp, 'rate.log');
-    const emulator = await startEmulator({ port: 0, state, rateLimit: 25, seed: 7, logFile });
+    let met = 0;
+    const emulator = await startEmulator({
+      port: 0,
+      state,
+      rateLimit: 25,
+      seed: 7,
+      logFile,
+      onExchange: (x) => {
+        if (x.status === 429 || x.responseHeaders['x-ratelimit-remaining'] === '0') met++;
+      },
+    });
     const client = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 2 });
     try {
       const result = await applyPlan(teamsPlan(30), client, { concurrency: 8, backoffBaseMs: 2 });
@@ -83,8 +93,9 @@ describe('apply under injected faults', () => {
       await client.close();
       await emulator.close();
     }
-    const statuses = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { status: number }).status);
-    // The limit was met (and waited out): the run above is a real test of it.
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(readFileSync(logFile, 'utf8').trim().split('\n').length).toBeGreaterThanOrEqual(60);
+    // The limit was met (and waited out): the run above is a real test of it. The client paces by
+    // the rate-limit headers, so meeting it shows as a window used up (or a 429), not only as 429s.
+    expect(met).toBeGreaterThan(0);
   });
 });

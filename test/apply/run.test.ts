@@ -77,6 +77,22 @@ describe('runApply', () => {
     expect(s.teams()).toEqual(['Legacy', 'Support']);
   });
 
+  it('--no-verify applies without the convergence check, which reads nothing then', async () => {
+    const s = await setup(MINIMAL);
+    const checked = await runApply(s.options({ autoApprove: true, targets: ['teams["Support"]'] }));
+    expect(checked.convergence?.converged).toBe(true);
+    const before = emulator!.requestCount();
+    const report = await runApply(s.options({ autoApprove: true, verify: false }));
+    expect(report.result?.applied.map((o) => o.address)).toEqual(['teams["Engineering"]']);
+    expect(report.convergence).toBeUndefined();
+    // The plan's reads and the one write, no read after it: as many requests as a plan afterwards
+    // sends (the same lists, and the new team's membership).
+    const sent = emulator!.requestCount() - before;
+    const again = await runApply(s.options({ autoApprove: true }));
+    expect(again.result).toBeUndefined();
+    expect(sent).toBe(emulator!.requestCount() - before - sent);
+  });
+
   it('a plan with problems is refused before anything is sent', async () => {
     const s = await setup(`version: 1
 organization: { id: org_acme, title: Acme }

@@ -1,0 +1,328 @@
+/**
+ * The benchmark's workflow scenarios (docs/benchmarks.md, "Workflows"): the pull request → merge
+ * cycle (`plan --out`, then `apply PLAN`), an apply under a rate limit, plan and apply under injected
+ * faults, and an apply at a larger scale for memory. Each runs the built CLI against its own emulator.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createClient } from '../api/client.js';
+import { loadConfig } from '../config/load.js';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../emulator/server.js';
+import { planOrgs } from '../plan/run.js';
+import type { Plan } from '../plan/types.js';
+import { runCli, type CliRun } from './cli.js';
+import { makeDrift } from './drift.js';
+import { generate, type BenchWorld, type WorldCounts } from './generate.js';
+import { leastReads, leastWritesFromEmpty, pages, planCriticalPath, planRequests, roundTrips, type Formula } from './least.js';
+import type { ScenarioResult } from './run.js';
+import { writeConfig } from './world-io.js';
+
+export interface WorkflowContext {
+  root: string;
+  world: BenchWorld;
+  /** The config written for the CLI. */
+  config: string;
+  /** A scratch folder. */
+  work: string;
+  latencyMs: number;
+  concurrency: number;
+  startupMs: number;
+  toolVersion: string;
+  log: (line: string) => void;
+}
+
+interface Measured {
+  run: CliRun;
+  requests: number;
+  rateLimited: number;
+  emulatorCpuMs: number;
+}
+
+/** An emulator that counts its 429s. */
+async function emulatorFor(options: EmulatorOptions): Promise<{ emulator: RunningEmulator; limited: () => number }> {
+  let limited = 0;
+  const emulator = await startEmulator({
+    ...options,
+    onExchange: (x) => {
+      if (x.status === 429) limited++;
+    },
+  });
+  return { emulator, limited: () => limited };
+}
+
+async function cliAgainst(ctx: WorkflowContext, em: { emulator: RunningEmulator; limited: () => number }, args: string[]): Promise<Measured> {
+  const before = em.emulator.requestCount();
+  const limitedBefore = em.limited();
+  const cpu0 = process.cpuUsage();
+  const run = await runCli([...args, '--concurrency', String(ctx.concurrency)], {
+    root: ctx.root,
+    env: { DOCPLANE_API_URL: em.emulator.url, DOCPLANE_TOKEN: 'dev-token' },
+  });
+  const used = process.cpuUsage(cpu0);
+  return { run, requests: em.emulator.requestCount() - before, rateLimited: em.limited() - limitedBefore, emulatorCpuMs: (used.user + used.system) / 1000 };
+}
+
+/**
+ * The least reads that check a saved plan's steps: each distinct list holding one of their remote
+ * objects, once (a page at a time); a team's membership is its own list.
+ */
+export function leastCheckReads(plan: Pick<Plan, 'steps'>, c: WorldCounts): Formula {
+  const lists = new Map<string, { what: string; n: number }>();
+  const add = (key: string, n: number) => lists.set(key, { what: key, n });
+  for (const s of plan.steps) {
+    const site = /^sites\["([^"]+)"\]/.exec(s.address)?.[1];
+    switch (s.kind) {
+      case 'organization':
+        add('GET ORG', 1);
+        break;
+      case 'agentInstructions':
+        add('GET ORG/agent-instructions', 1);
+        break;
+      case 'members':
+        add(`members: pages(${c.members})`, pages(c.members));
+        break;
+      case 'teams':
+        add(`teams: pages(${c.teams})`, pages(c.teams));
+        break;
+      case 'teamMembers':
+        add(`members of ${s.address}`, 1);
+        break;
+      case 'collections':
+        add(`collections: pages(${c.collections})`, pages(c.collections));
+        break;
+      case 'spaces':
+        add(`spaces: pages(${c.spaces})`, pages(c.spaces));
+        break;
+      case 'sectionGroups':
+        add(`groups of site ${site}`, 1);
+        break;
+      case 'shareLinks':
+        add(`share links of site ${site}`, 1);
+        break;
+      default:
+        add(site ? `sections of site ${site}` : `${s.kind} list`, 1);
+    }
+  }
+  const terms = [...lists.values()].sort((a, b) => a.what.localeCompare(b.what));
+  return { total: terms.reduce((n, t) => n + t.n, 0), terms };
+}
+
+/** Pull request → merge: `plan --out` of a 1% change, then `apply PLAN`. */
+export async function pullRequestScenarios(ctx: WorkflowContext): Promise<ScenarioResult[]> {
+  const { world, latencyMs: L, concurrency: conc } = ctx;
+  const em = await emulatorFor({ port: 0, state: world.fullState, latencyMs: L, seed: 11 });
+  const client = createClient({ baseUrl: em.emulator.url, token: 'dev-token' });
+  try {
+    const drift = await makeDrift(world, client, 0.01);
+    const planFile = join(ctx.work, 'plan.json');
+    const pr = await cliAgainst(ctx, em, ['plan', '-c', ctx.config, '--out', planFile]);
+    if (pr.run.code !== 0) throw new Error(`bench: plan --out failed (exit ${pr.run.code})\n${pr.run.stderr.slice(-2000)}`);
+    const saved = JSON.parse(readFileSync(planFile, 'utf8')) as Plan;
+    const merge = await cliAgainst(ctx, em, ['apply', planFile]);
+    if (merge.run.code !== 0) throw new Error(`bench: apply PLAN failed (exit ${merge.run.code})\n${merge.run.stderr.slice(-2000)}`);
+    const full = leastReads(world.counts, true);
+    const check = leastCheckReads(saved, world.counts);
+    const writes: Formula = { total: planRequests(saved), terms: [{ what: `the plan's ${saved.steps.length} steps' requests`, n: planRequests(saved) }] };
+    const verify: Formula = { ...check, terms: check.terms.map((t) => ({ ...t, what: `again after: ${t.what}` })) };
+    const planRt = roundTrips(full.requests.total, full.criticalPath, conc);
+    const mergeRt = 2 * roundTrips(check.total, 2, conc) + roundTrips(writes.total, planCriticalPath(saved), conc);
+    const converged = /converged: no changes left/.test(merge.run.stdout + merge.run.stderr);
+    return [
+      {
+        name: 'PR: plan --out (1%)',
+        requests: pr.requests,
+        least: full.requests.total,
+        leastFormula: [full.requests],
+        wallMs: pr.run.wallMs,
+        idealMs: ctx.startupMs + planRt * L,
+        idealRoundTrips: planRt,
+        maxRssMiB: pr.run.maxRssMiB,
+        cpuMs: pr.run.cpuMs,
+        emulatorCpuMs: pr.emulatorCpuMs,
+        check: { ok: saved.steps.length === drift.total, detail: `${drift.total} changes made through the API, ${saved.steps.length} steps saved` },
+      },
+      {
+        name: 'merge: apply PLAN',
+        requests: merge.requests,
+        least: check.total + writes.total + verify.total,
+        leastFormula: [check, writes, verify],
+        wallMs: merge.run.wallMs,
+        idealMs: ctx.startupMs + mergeRt * L,
+        idealRoundTrips: mergeRt,
+        maxRssMiB: merge.run.maxRssMiB,
+        cpuMs: merge.run.cpuMs,
+        emulatorCpuMs: merge.emulatorCpuMs,
+        check: { ok: converged, detail: `exit ${merge.run.code}, ${converged ? 'converged' : 'NOT converged'}` },
+      },
+    ];
+  } finally {
+    await client.close();
+    await em.emulator.close();
+  }
+}
+
+/** A rate limit: `N` requests per second, or `N/Ss` (N per window of S seconds). */
+export interface RateLimitSpec {
+  limit: number;
+  windowSeconds: number;
+  text: string;
+}
+
+export function parseRateLimit(text: string): RateLimitSpec {
+  const m = /^(\d+)(?:\/(\d+(?:\.\d+)?)s)?$/.exec(text.trim());
+  if (!m || Number(m[1]) < 1) throw new Error(`bench: --rate-limit must be N or N/Ss (N requests per S seconds), not ${text}`);
+  return { limit: Number(m[1]), windowSeconds: m[2] === undefined ? 1 : Number(m[2]), text };
+}
+
+/**
+ * The emulator's option for a rate limit: a number is its per-second limit; the window form is given
+ * as the string the emulator's `--rate-limit N/Ss` takes, which an emulator without windows refuses.
+ */
+async function startLimited(base: EmulatorOptions, spec: RateLimitSpec, log: (line: string) => void): Promise<{ emulator: RunningEmulator; limited: () => number; spec: RateLimitSpec }> {
+  if (spec.windowSeconds === 1) return { ...(await emulatorFor({ ...base, rateLimit: spec.limit })), spec };
+  try {
+    return { ...(await emulatorFor({ ...base, rateLimit: spec.text as unknown as number })), spec };
+  } catch (err) {
+    const perSecond = Math.max(1, Math.floor(spec.limit / spec.windowSeconds));
+    log(`rate-limited apply: this emulator has no window limit (${(err as Error).message}); using ${perSecond} per second instead`);
+    return { ...(await emulatorFor({ ...base, rateLimit: perSecond })), spec: { limit: perSecond, windowSeconds: 1, text: String(perSecond) } };
+  }
+}
+
+/** The world applied from empty under a rate limit: share of 429s, wall against useful requests ÷ limit. */
+export async function rateLimitedApply(ctx: WorkflowContext, rate: RateLimitSpec): Promise<ScenarioResult & { rateLimited: number }> {
+  const { world } = ctx;
+  const em = await startLimited({ port: 0, state: world.seedState, latencyMs: ctx.latencyMs, seed: 12 }, rate, ctx.log);
+  try {
+    const m = await cliAgainst(ctx, em, ['apply', '-c', ctx.config, '--auto-approve']);
+    if (m.run.code !== 0) throw new Error(`bench: rate-limited apply failed (exit ${m.run.code})\n${m.run.stderr.slice(-2000)}`);
+    const empty = leastReads(world.counts, false);
+    const writes = leastWritesFromEmpty(world.counts);
+    const full = leastReads(world.counts, true);
+    const useful = m.requests - m.rateLimited;
+    const idealMs = (useful / em.spec.limit) * em.spec.windowSeconds * 1000;
+    const share = m.rateLimited / m.requests;
+    return {
+      name: `rate-limited apply (${em.spec.limit}/${em.spec.windowSeconds}s)`,
+      requests: m.requests,
+      least: empty.requests.total + writes.total + full.requests.total,
+      leastFormula: [empty.requests, writes, full.requests],
+      wallMs: m.run.wallMs,
+      idealMs,
+      idealRoundTrips: 0,
+      maxRssMiB: m.run.maxRssMiB,
+      cpuMs: m.run.cpuMs,
+      emulatorCpuMs: m.emulatorCpuMs,
+      rateLimited: m.rateLimited,
+      check: { ok: /converged: no changes left/.test(m.run.stdout + m.run.stderr), detail: `${m.rateLimited} answered 429 (${(share * 100).toFixed(2)}%); ideal = ${useful} useful ÷ limit` },
+    };
+  } finally {
+    await em.emulator.close();
+  }
+}
+
+export interface FaultOutcome {
+  seeds: number;
+  failedApplies: number;
+  failedPlans: number;
+  duplicates: number;
+}
+
+/**
+ * Apply from empty, then plan, under 10% 5xx and 3% connection resets, for several fault seeds:
+ * failed runs, and duplicates (remote resources the config names twice over: the unmanaged count
+ * of a plan afterwards above that of the world the config describes).
+ */
+export async function faultScenarios(ctx: WorkflowContext, seeds: number): Promise<{ results: ScenarioResult[]; outcome: FaultOutcome }> {
+  const { world } = ctx;
+  const loaded = await loadConfig({ path: ctx.config, env: {} });
+  const baseline = await (async () => {
+    const em = await startEmulator({ port: 0, state: world.fullState, seed: 1 });
+    const client = createClient({ baseUrl: em.url, token: 'dev-token' });
+    try {
+      return (await planOrgs(loaded, client, { toolVersion: ctx.toolVersion })).summary.unmanaged;
+    } finally {
+      await client.close();
+      await em.close();
+    }
+  })();
+  const outcome: FaultOutcome = { seeds, failedApplies: 0, failedPlans: 0, duplicates: 0 };
+  const applies = { requests: 0, wallMs: 0, cpuMs: 0, emu: 0, peak: 0 };
+  const plans = { requests: 0, wallMs: 0, cpuMs: 0, emu: 0, peak: 0 };
+  for (let seed = 1; seed <= seeds; seed++) {
+    const em = await emulatorFor({ port: 0, state: world.seedState, latencyMs: ctx.latencyMs, seed: 100 + seed, faultRate: 0.1, resetRate: 0.03 });
+    const client = createClient({ baseUrl: em.emulator.url, token: 'dev-token', maxAttempts: 20 });
+    try {
+      const a = await cliAgainst(ctx, em, ['apply', '-c', ctx.config, '--auto-approve']);
+      if (a.run.code !== 0) outcome.failedApplies++;
+      const p = await cliAgainst(ctx, em, ['plan', '-c', ctx.config, '--detailed-exitcode']);
+      if (p.run.code !== 0) outcome.failedPlans++;
+      for (const [acc, m] of [[applies, a], [plans, p]] as const) {
+        acc.requests += m.requests;
+        acc.wallMs += m.run.wallMs;
+        acc.cpuMs += m.run.cpuMs ?? 0;
+        acc.emu += m.emulatorCpuMs;
+        acc.peak = Math.max(acc.peak, m.run.maxRssMiB ?? 0);
+      }
+      const after = await planOrgs(loaded, client, { toolVersion: ctx.toolVersion });
+      outcome.duplicates += Math.max(0, after.summary.unmanaged - baseline);
+      ctx.log(`faults, seed ${seed}: apply exit ${a.run.code}, plan exit ${p.run.code}, unmanaged ${after.summary.unmanaged} (world: ${baseline})`);
+    } finally {
+      await client.close();
+      await em.emulator.close();
+    }
+  }
+  const empty = leastReads(world.counts, false);
+  const writes = leastWritesFromEmpty(world.counts);
+  const full = leastReads(world.counts, true);
+  const applyLeast = empty.requests.total + writes.total + full.requests.total;
+  const row = (name: string, acc: typeof applies, least: number, formula: Formula[], detail: string, ok: boolean): ScenarioResult => ({
+    name,
+    requests: acc.requests,
+    least: least * seeds,
+    leastFormula: formula,
+    wallMs: acc.wallMs / seeds,
+    idealMs: 0,
+    idealRoundTrips: 0,
+    maxRssMiB: acc.peak,
+    cpuMs: acc.cpuMs / seeds,
+    emulatorCpuMs: acc.emu / seeds,
+    check: { ok, detail },
+  });
+  return {
+    outcome,
+    results: [
+      row(`faults: apply (${seeds} seeds)`, applies, applyLeast, [empty.requests, writes, full.requests], `${outcome.failedApplies} failed, ${outcome.duplicates} duplicates`, outcome.failedApplies === 0 && outcome.duplicates === 0),
+      row(`faults: plan (${seeds} seeds)`, plans, full.requests.total, [full.requests], `${outcome.failedPlans} failed (or not converged)`, outcome.failedPlans === 0),
+    ],
+  };
+}
+
+/** Apply from empty at a larger scale, without latency: requests and peak memory only. */
+export async function memoryScenario(ctx: Omit<WorkflowContext, 'world' | 'config'>, scale: number, seed: number): Promise<ScenarioResult> {
+  const world = generate(scale, seed);
+  const config = writeConfig(world, join(ctx.work, `config-scale-${scale}`));
+  const em = await emulatorFor({ port: 0, state: world.seedState, seed });
+  try {
+    const m = await cliAgainst({ ...ctx, world, config }, em, ['apply', '-c', config, '--auto-approve']);
+    if (m.run.code !== 0) throw new Error(`bench: the scale-${scale} apply failed (exit ${m.run.code})\n${m.run.stderr.slice(-2000)}`);
+    const empty = leastReads(world.counts, false);
+    const writes = leastWritesFromEmpty(world.counts);
+    const full = leastReads(world.counts, true);
+    return {
+      name: `apply from empty, scale ${scale}`,
+      requests: m.requests,
+      least: empty.requests.total + writes.total + full.requests.total,
+      leastFormula: [empty.requests, writes, full.requests],
+      wallMs: m.run.wallMs,
+      idealMs: 0,
+      idealRoundTrips: 0,
+      maxRssMiB: m.run.maxRssMiB,
+      cpuMs: m.run.cpuMs,
+      emulatorCpuMs: m.emulatorCpuMs,
+      check: { ok: /converged: no changes left/.test(m.run.stdout + m.run.stderr), detail: `exit ${m.run.code}, latency 0` },
+    };
+  } finally {
+    await em.emulator.close();
+  }
+}

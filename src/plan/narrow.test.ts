@@ -1,0 +1,59 @@
+/**
+ * A targeted plan reads less and says the same: on a generated world (src/bench), for targets
+ * naming single addresses, a few at a time, and prefixes, the narrowed plan's steps and fingerprints
+ * are those the whole plan selects for the same targets, with fewer requests.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createClient } from '../api/client.js';
+import { makeDrift } from '../bench/drift.js';
+import { generate } from '../bench/generate.js';
+import { loadWorldConfig } from '../bench/world-io.js';
+import { startEmulator } from '../emulator/server.js';
+import { planOrgs } from './run.js';
+import { selectTargets } from './targets.js';
+import type { Plan } from './types.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'docplane-narrow-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const opts = { toolVersion: 'test', now: new Date('2025-01-01T00:00:00Z') };
+
+function expectSameSelection(narrowed: Plan, whole: Plan, targets: string[]): void {
+  const steps = selectTargets(whole.steps, targets);
+  expect(narrowed.steps.map((s) => s.id).sort()).toEqual(steps.map((s) => s.id).sort());
+  const prints = Object.fromEntries(Object.entries(whole.fingerprints).filter(([a]) => steps.some((s) => `${s.org}/${s.address}` === a)));
+  expect(narrowed.fingerprints).toEqual(prints);
+  for (const s of narrowed.steps) expect(s).toEqual(whole.steps.find((w) => w.id === s.id));
+}
+
+describe('targeted plans read only what their addresses need', () => {
+  for (const which of ['seed', 'drifted'] as const) {
+    it(`selects what the whole plan selects (${which} world)`, async () => {
+      const world = generate(0.05, 5);
+      const config = await loadWorldConfig(world, join(dir, which));
+      const emulator = await startEmulator({ port: 0, state: which === 'seed' ? world.seedState : world.fullState, seed: 1 });
+      const client = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 2 });
+      try {
+        if (which === 'drifted') await makeDrift(world, client, 0.1);
+        const before = emulator.requestCount();
+        const whole = await planOrgs(config, client, opts);
+        const wholeRequests = emulator.requestCount() - before;
+        expect(whole.steps.length).toBeGreaterThan(0);
+        const addresses = [...new Set(whole.steps.map((s) => `${s.org}/${s.address}`))];
+        const picks = [...addresses.filter((_, i) => i % Math.max(1, Math.floor(addresses.length / 25)) === 0), 'teams', 'sites["*"].sections'];
+        const groups = [...picks.map((a) => [a]), picks.slice(0, 6)];
+        for (const targets of groups) {
+          const start = emulator.requestCount();
+          const narrowed = await planOrgs(config, client, { ...opts, targets });
+          expectSameSelection(narrowed, whole, targets);
+          expect(emulator.requestCount() - start).toBeLessThanOrEqual(wholeRequests);
+        }
+      } finally {
+        await client.close();
+        await emulator.close();
+      }
+    });
+  }
+});

@@ -1,0 +1,195 @@
+/**
+ * What a targeted plan reads (`plan --target`, the staleness check of `apply PLANFILE` and the
+ * convergence check after an apply): the units (src/kinds/index.ts) the targets' addresses belong
+ * to, and within a list unit only the entries they name, then, until nothing more is needed, the
+ * units and entries that the chosen steps' dependencies (`needs`) point at.
+ *
+ * Narrowing works on the config, not in the kinds: a kind reads "only what the config needs"
+ * (src/kinds/kind.ts), so a read given fewer entries of its own unit sends fewer requests (one
+ * membership list per named team, three lists per named site). The plan itself is still made from
+ * the whole config; whatever it says under an entry that was not read (a step, a problem, a
+ * fingerprint) is dropped, since it rests on a read that did not happen.
+ *
+ * An entry is named by the values of its own string fields: `teams["Eng"]` names the team whose
+ * title (or renamedFrom) is "Eng". A unit is read whole when a target's address has a glob in it
+ * past the unit's name, or when the config prunes one of its kinds (every remote resource of the kind
+ * is then in play).
+ */
+import type { OrgConfig } from '../config/types.js';
+import type { DraftStep, KindSpec, KindUnit } from '../kinds/kind.js';
+import { UNITS } from '../kinds/index.js';
+import { key, parsePattern, patternMatches, type AddressPattern } from '../model/address.js';
+
+/** Per unit read: every entry ('all') or the indexes of the entries read. */
+export type Scope = Map<KindUnit, 'all' | Set<number>>;
+
+const QUALIFIED = /^([^[\]"./]+)\/(.+)$/;
+
+/** The address part of a pattern (without `ORG/`). */
+function addressPart(pattern: string): string {
+  const q = QUALIFIED.exec(pattern);
+  return q ? q[2] : pattern;
+}
+
+/** The unit an address (or a pattern without globs in its first name) belongs to. */
+export function unitOfAddress(address: string): KindUnit | undefined {
+  const name = /^[A-Za-z]+/.exec(address)?.[0];
+  if (name === undefined) return undefined;
+  return UNITS.find((u) => u.addressNames.top.includes(name));
+}
+
+/** The unit whose kinds include a module (modules outside the registry, in tests, have none). */
+export function unitOfModule(module: KindSpec): KindUnit | undefined {
+  return UNITS.find((u) => u.kinds.includes(module));
+}
+
+/** The first key of an address: `teams["Eng"]` of `teams["Eng"].members`; undefined without one. */
+function firstKey(address: string): string | undefined {
+  return /^[A-Za-z]+\["(?:[^"\\]|\\.)*"\]/.exec(address)?.[0];
+}
+
+/** The prefixes of an address at which an address above it could end (`a["x"].b` → `a`, `a["x"]`). */
+function ancestors(address: string): string[] {
+  const out: string[] = [];
+  let quoted = false;
+  for (let i = 0; i < address.length; i++) {
+    const c = address[i];
+    if (c === '\\') i++;
+    else if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === '.' || c === '[')) out.push(address.slice(0, i));
+  }
+  out.push(address);
+  return out;
+}
+
+/** The targets that concern one organization, parsed. */
+export function patternsFor(targets: readonly string[], org: string): Array<{ source: string; parsed: AddressPattern }> {
+  return targets.map((t) => ({ source: t, parsed: parsePattern(t) })).filter((p) => !p.parsed.org || p.parsed.org.test(org));
+}
+
+export interface Narrowing {
+  scope: Scope;
+  /** The config as a unit's read sees it: only its read entries. */
+  readView(unit: KindUnit): OrgConfig;
+  /** Whether what the plan says at `address` rests on reads that were made. */
+  isRead(address: string): boolean;
+  /**
+   * Makes the scope larger by what the selected drafts need and was not read; false when nothing
+   * was added (the plan is complete for its targets).
+   */
+  widenForNeeds(drafts: readonly DraftStep[]): boolean;
+}
+
+/** The narrowing of one organization's reads to what `targets` need. */
+export function createNarrowing(desired: OrgConfig, targets: readonly string[]): Narrowing {
+  const org = desired.organization.id;
+  const patterns = patternsFor(targets, org);
+  const scope: Scope = new Map();
+  /** Per list unit: its entries, and entry indexes by the first key that names them. */
+  const index = new Map<KindUnit, { entries: readonly unknown[]; byKey: Map<string, number[]> }>();
+  for (const unit of UNITS) {
+    if (!unit.list) continue;
+    const value = (desired as unknown as Record<string, unknown>)[unit.configKey];
+    if (!Array.isArray(value)) continue;
+    const byKey = new Map<string, number[]>();
+    value.forEach((entry, i) => {
+      if (!entry || typeof entry !== 'object') return;
+      for (const v of Object.values(entry as Record<string, unknown>)) {
+        if (typeof v !== 'string') continue;
+        for (const top of unit.addressNames.top) {
+          const k = `${top}${key(v)}`;
+          const list = byKey.get(k) ?? [];
+          if (!list.includes(i)) list.push(i);
+          byKey.set(k, list);
+        }
+      }
+    });
+    index.set(unit, { entries: value, byKey });
+  }
+  const prunes = (unit: KindUnit) => unit.kinds.some((k) => desired.prune.includes(k.kind));
+
+  /** Adds what `address` needs read in `unit`: the entries it names, or the whole unit when it cannot say which. */
+  const widen = (unit: KindUnit, address: string): boolean => {
+    const had = scope.get(unit);
+    if (had === 'all') return false;
+    const ix = index.get(unit);
+    const k = firstKey(address);
+    if (ix === undefined || k === undefined || address.includes('*') || prunes(unit)) {
+      scope.set(unit, 'all');
+      return true;
+    }
+    const set = had ?? new Set<number>();
+    let added = had === undefined;
+    for (const i of ix.byKey.get(k) ?? []) {
+      if (!set.has(i)) {
+        set.add(i);
+        added = true;
+      }
+    }
+    scope.set(unit, set);
+    return added;
+  };
+
+  for (const { source } of patterns) {
+    const address = addressPart(source);
+    const unit = unitOfAddress(address);
+    const first = /^[A-Za-z*]+/.exec(address)?.[0] ?? '';
+    if (unit === undefined || first.includes('*')) {
+      // `*`, `**` or a glob in the first name: anything may match.
+      for (const u of UNITS) scope.set(u, 'all');
+      break;
+    }
+    widen(unit, address);
+  }
+
+  const isRead = (address: string): boolean => {
+    const unit = unitOfAddress(address);
+    if (unit === undefined) return true;
+    const read = scope.get(unit);
+    if (read === undefined) return false;
+    if (read === 'all') return true;
+    const k = firstKey(address);
+    if (k === undefined) return true;
+    const named = index.get(unit)?.byKey.get(k);
+    // An address under no entry (a remote resource the config does not name) rests on the unit's lists.
+    return named === undefined || named.some((i) => read.has(i));
+  };
+
+  return {
+    scope,
+    readView(unit) {
+      const read = scope.get(unit);
+      const ix = index.get(unit);
+      if (read === undefined || read === 'all' || ix === undefined) return desired;
+      return { ...desired, [unit.configKey]: ix.entries.filter((_, i) => read.has(i)) } as OrgConfig;
+    },
+    isRead,
+    widenForNeeds(drafts) {
+      const byPrefix = new Map<string, DraftStep[]>();
+      for (const d of drafts) {
+        for (const a of ancestors(d.address)) {
+          const list = byPrefix.get(a);
+          if (list) list.push(d);
+          else byPrefix.set(a, [d]);
+        }
+      }
+      const seen = new Set<DraftStep>();
+      const stack = drafts.filter((d) => patterns.some((p) => patternMatches(p.parsed, org, d.address)));
+      let grew = false;
+      while (stack.length > 0) {
+        const d = stack.pop() as DraftStep;
+        if (seen.has(d)) continue;
+        seen.add(d);
+        for (const need of d.needs) {
+          const address = need.replace(/:[a-z]+$/, '');
+          if (!isRead(address)) {
+            const unit = unitOfAddress(address);
+            if (unit && widen(unit, address)) grew = true;
+          }
+          stack.push(...(byPrefix.get(address) ?? []));
+        }
+      }
+      return grew;
+    },
+  };
+}
