@@ -43,8 +43,6 @@ export interface ReadCost {
 export function leastReads(c: WorldCounts, made: boolean): ReadCost {
   const teams = made ? c.teams : 0;
   const collections = made ? c.collections : 0;
-  const sections = made ? c.sectionsPerSite : 0;
-  const groups = made ? c.groupsPerSite : 0;
   const links = made ? c.shareLinksPerSite : 0;
   const requests = formula([
     { what: 'GET ORG (settings)', n: 1 },
@@ -54,10 +52,10 @@ export function leastReads(c: WorldCounts, made: boolean): ReadCost {
     { what: `team members: ${teams} teams × pages(${c.teamSize})`, n: teams * pages(c.teamSize) },
     { what: `collections: pages(${collections})`, n: pages(collections) },
     { what: `spaces: pages(${c.spaces})`, n: pages(c.spaces) },
-    { what: `${c.sites} sites × (sections + groups + share links pages)`, n: c.sites * (pages(sections) + pages(groups) + pages(links)) },
+    { what: `${c.sites} sites × (structure + share links pages)`, n: c.sites * (1 + pages(links)) },
     { what: 'SAML, integrations, translations: a page each', n: 3 },
   ]);
-  const criticalPath = Math.max(pages(c.members), pages(teams) + (teams > 0 ? pages(c.teamSize) : 0), pages(collections), pages(c.spaces), pages(sections), pages(links));
+  const criticalPath = Math.max(pages(c.members), pages(teams) + (teams > 0 ? pages(c.teamSize) : 0), pages(collections), pages(c.spaces), 1, pages(links));
   return { requests, criticalPath };
 }
 

@@ -93,14 +93,16 @@ export function leastCheckReads(plan: Pick<Plan, 'steps'>, c: WorldCounts): Form
       case 'spaces':
         add(`spaces: pages(${c.spaces})`, pages(c.spaces));
         break;
+      case 'sections':
+      case 'siteSpaces':
       case 'sectionGroups':
-        add(`groups of site ${site}`, 1);
+        add(`structure of site ${site}`, 1);
         break;
       case 'shareLinks':
         add(`share links of site ${site}`, 1);
         break;
       default:
-        add(site ? `sections of site ${site}` : `${s.kind} list`, 1);
+        add(`${s.kind} list`, 1);
     }
   }
   const terms = [...lists.values()].sort((a, b) => a.what.localeCompare(b.what));
