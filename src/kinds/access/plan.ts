@@ -116,7 +116,15 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
           before: null,
           after,
           changes: diffFields({}, after),
-          requests: [{ method: 'POST', path: base, body: { role: w.role, [w.who]: [w.id] } }],
+          requests: [
+            {
+              method: 'POST',
+              path: base,
+              body: { role: w.role, [w.who]: [w.id] },
+              // After an unclear outcome, the grant is looked for before the invite is sent again.
+              lookup: { path: `${base}/${w.who}`, match: { [w.who === 'teams' ? 'team.id' : 'user.id']: w.id, permission: w.role } },
+            },
+          ],
           needs,
         });
         kp.fingerprints[address] = fingerprint(null);
