@@ -6,7 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { createRecorder } from '../conformance/recorder.js';
+import { refusedRequestsExpected } from '../conformance/session.js';
 import { client, demoState, type TestApi } from './helpers.js';
+
+refusedRequestsExpected('the emulator\'s own tests send bad requests on purpose (the 400 probes)');
 
 const ORG = '/v1/orgs/org_acme';
 const OWN = /\/permissions|\/invites|^POST \/orgs\/\{organizationId\}\/spaces$/;
