@@ -1,7 +1,7 @@
 /**
  * The benchmark's table and target lines, as plain text (pasted as is into docs/benchmarks.md).
  */
-import type { BenchReport } from './run.js';
+import type { BenchReport } from './types.js';
 
 const s = (ms: number) => (ms / 1000).toFixed(2);
 

@@ -18,77 +18,14 @@ import { planOrgs } from '../plan/run.js';
 import { median, runCli, type CliRun } from './cli.js';
 import { measurePlannerCpuInChild, type CpuMeasure } from './cpu.js';
 import { makeDrift } from './drift.js';
-import { generate, type WorldCounts } from './generate.js';
-import { leastReads, leastWritesFromEmpty, perResourceReads, planCriticalPath, planRequests, roundTrips, type Formula } from './least.js';
+import { generate } from './generate.js';
+import { leastReads, leastWritesFromEmpty, perResourceReads, planCriticalPath, planRequests, roundTrips } from './least.js';
 import { formatReport } from './report.js';
 import { writeConfig } from './world-io.js';
-import { faultScenarios, memoryScenario, parseRateLimit, pullRequestScenarios, rateLimitedApply, type FaultOutcome, type WorkflowContext } from './workflows.js';
+import type { BenchOptions, BenchReport, FaultOutcome, ScenarioResult, Target } from './types.js';
+import { faultScenarios, memoryScenario, parseRateLimit, pullRequestScenarios, rateLimitedApply, type WorkflowContext } from './workflows.js';
 
-export interface BenchOptions {
-  /** The repository root (bin/run.js, dist/). */
-  root: string;
-  scale: number;
-  seed: number;
-  latencyMs: number;
-  concurrency: number;
-  /** Scale of the CPU measure of validate + diff (5 by default); 0 leaves it out. */
-  cpuScale: number;
-  /** Where the JSON results go. */
-  outFile: string;
-  /** CPU profiles of each CLI run go here (`node --cpu-prof`). */
-  profileDir?: string;
-  /** The rate-limited apply's limit: `N` per second or `N/Ss`; undefined or '0' leaves it out. */
-  rateLimit?: string;
-  /** Fault seeds of the faults scenario (0 leaves it out). */
-  faultSeeds?: number;
-  /** Scale of the memory scenario (0 leaves it out). */
-  memoryScale?: number;
-  log: (line: string) => void;
-}
-
-export interface ScenarioResult {
-  name: string;
-  /** Requests the emulator received during the CLI run. */
-  requests: number;
-  least: number;
-  leastFormula: Formula[];
-  wallMs: number;
-  idealMs: number;
-  /** How the ideal was made: round trips per phase. */
-  idealRoundTrips: number;
-  maxRssMiB?: number;
-  cpuMs?: number;
-  /** CPU of the emulator (this process) during the run. */
-  emulatorCpuMs: number;
-  /** The per-resource approach on the same world: one GET per managed resource, 10 at a time. */
-  perResource?: { requests: number; estimatedMs: number };
-  /** What the scenario checked of the outcome (exit code, steps found, …). */
-  check: { ok: boolean; detail: string };
-}
-
-export interface Target {
-  name: string;
-  value: string;
-  limit: string;
-  pass: boolean | undefined;
-  note?: string;
-}
-
-export interface BenchReport {
-  toolVersion: string;
-  date: string;
-  node: string;
-  machine: { cpus: number; loadAverage: number[] };
-  options: Omit<BenchOptions, 'log' | 'root' | 'outFile' | 'profileDir'>;
-  /** The rate-limited apply: 429s answered. */
-  rateLimited?: { requests: number; limited: number; scenario: string };
-  faults?: FaultOutcome;
-  counts: WorldCounts;
-  startup: { wallMs: number; cpuMs?: number; maxRssMiB?: number; runs: number[] };
-  scenarios: ScenarioResult[];
-  cpu?: CpuMeasure;
-  targets: Target[];
-}
+export type { BenchOptions, BenchReport, ScenarioResult, Target } from './types.js';
 
 /** Per-resource concurrency of the comparison line (issue 7: "10 at a time"). */
 const PER_RESOURCE_CONCURRENCY = 10;

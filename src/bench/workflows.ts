@@ -14,7 +14,7 @@ import { runCli, type CliRun } from './cli.js';
 import { makeDrift } from './drift.js';
 import { generate, type BenchWorld, type WorldCounts } from './generate.js';
 import { leastReads, leastWritesFromEmpty, pages, planCriticalPath, planRequests, roundTrips, type Formula } from './least.js';
-import type { ScenarioResult } from './run.js';
+import type { FaultOutcome, ScenarioResult } from './types.js';
 import { writeConfig } from './world-io.js';
 
 export interface WorkflowContext {
@@ -223,12 +223,6 @@ export async function rateLimitedApply(ctx: WorkflowContext, rate: RateLimitSpec
   }
 }
 
-export interface FaultOutcome {
-  seeds: number;
-  failedApplies: number;
-  failedPlans: number;
-  duplicates: number;
-}
 
 /**
  * Apply from empty, then plan, under 10% 5xx and 3% connection resets, for several fault seeds:
