@@ -33,7 +33,7 @@ const DEFAULT_MAX_WAIT_MS = 60_000;
  * Actions whose POSTs may be resent after an unclear outcome: sending them twice leaves the same
  * state as once (a move or restore to the same place, a sort to the same position, a publish of the
  * same content — its version number goes up, nothing else). Any other POST without a lookup (a
- * translation run, an append of a section to a group) is sent once.
+ * run of a job, an append of a section to a group) is sent once.
  */
 const IDEMPOTENT_ACTIONS: ReadonlySet<Action> = new Set(['move', 'restore', 'sort', 'publish']);
 

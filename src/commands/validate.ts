@@ -8,7 +8,7 @@ export default class Validate extends BaseCommand {
   static override summary = 'Check the config offline: YAML, schema, references';
   static override description =
     'Parse, schema-check and cross-reference the config without any request. Prints every problem as file:line:column: path: message and exits 1, or a summary of what the config manages. ' +
-    'A reference to something the config does not define (a SAML defaultTeam, a space\'s collection, a group\'s sections) is a warning: plan checks it against the organization.';
+    'A reference to something the config does not define (a default team, a space\'s collection, a group\'s sections) is a warning: plan checks it against the organization.';
 
   static override examples = [
     '<%= config.bin %> validate',

@@ -35,14 +35,6 @@ export interface OrgRec {
 }
 
 /** The in-memory world; the kinds add their stores (spaces, collections, integrations, …). */
-/**
- * Requests the live service refuses that the emulator may be told to accept as it used to, while
- * docplane still sends them (docs/conformance.md, "Pending docplane fixes"): `description: null` on a
- * collection PATCH, `defaultTeam: null` on a SAML provider PATCH, a structure sort that moves a
- * section between the root and a group (or a site space between sections), and the section-group
- * sections endpoints (`POST`/`DELETE SITE/section-groups/{id}/sections…`).
- */
-
 export interface World {
   tokens: Map<string, TokenRec>;
   users: Map<string, UserRec>;

@@ -25,7 +25,7 @@ export const Uri = (max: number) =>
     .max(max)
     .refine((s) => URL.canParse(s), 'must be a valid URI');
 
-/** The languages of the live description (`TranslationLanguage`). */
+/** The languages of the live description (its language enum). */
 export const LANGUAGES = [
   'en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv', 'no',
   'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl',

@@ -64,7 +64,7 @@ const MoveSpace = z.strictObject({
   position: z.strictObject({ before: SpaceRef.optional(), after: SpaceRef.optional() }).optional(),
 });
 // updateSpaceById's body in the live description: SpaceTitle (at most 50), Emoji (at most 50, null
-// removes it), SpaceEditMode, DefaultLevel, TranslationLanguage.
+// removes it), SpaceEditMode, DefaultLevel, the language enum.
 const PatchSpace = z.strictObject({
   title: z.string().min(1).max(50).optional(),
   emoji: z.string().max(50).nullable().optional(),

@@ -1,7 +1,7 @@
 /**
  * The plan of the direct grants on the objects whose `access` the config gives: one step per team
  * or user grant (create = invite, update = role change, delete = removal), so that removed grants
- * count toward the safety thresholds as deletes. Teams resolve to ids as SAML's `defaultTeam` does
+ * count toward the safety thresholds as deletes. Teams resolve to ids as every reference to a team does
  * (the config first, then the remote list); users by email or user id, as members.
  */
 import { fingerprint } from '../../core/json.js';

@@ -59,7 +59,7 @@ export const Instructions = z.union([z.string(), RichTextDocument], {
 export type RoleT = z.infer<typeof Role>;
 export type LevelT = z.infer<typeof Level>;
 
-/** The languages the API takes for spaces and translations (its `TranslationLanguage`). */
+/** The languages the API takes (the language enum of its description). */
 export const LANGUAGES = [
   'en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv', 'no',
   'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl',
