@@ -30,7 +30,7 @@ function cli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Prom
     execFile(
       process.execPath,
       [BIN, ...args],
-      { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env }, timeout: 60_000 },
+      { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env }, timeout: 150_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
         resolve({ code, stdout, stderr });
@@ -338,9 +338,11 @@ describe('a failure to reach the API: one error line and exit 1, on plan, apply 
     await everyCommand(urls.reset, {}, new RegExp(`${request}connection (reset|closed by the server)`));
   });
 
+  // Every read is tried 8 times (1 s each here) with backoff between: the retry budget of the
+  // README, up to ~25 s; the test allows for a loaded machine.
   it('timeout', async () => {
     await everyCommand(urls.timeout, {}, new RegExp(`${request}timed out`));
-  });
+  }, 180_000);
 
   it('a host name that does not resolve', async () => {
     await everyCommand(urls.dns, {}, new RegExp(`${request}host (not found|name lookup failed)`));
