@@ -40,6 +40,7 @@ export async function applyPlan(plan: Plan, client: ApiClient, options: ApplyOpt
       isStopped: () => stop.reason !== undefined,
       settleError,
       requestsOf: (step) => runner.requestsOf(step),
+      acceptedOnly: (step) => runner.acceptedOnly(step),
       emit: (event) => options.onEvent?.(event),
     });
     return {

@@ -25,6 +25,8 @@ export interface ScheduleHooks {
   settleError(step: Step, err: unknown): Settled;
   /** Requests sent for a step so far. */
   requestsOf(step: Step): number;
+  /** Whether the API only accepted the step (202), not carried it out yet. */
+  acceptedOnly?(step: Step): boolean;
   emit(event: ApplyEvent): void;
 }
 
@@ -167,7 +169,7 @@ export function runSchedule(steps: readonly Step[], hooks: ScheduleHooks): Promi
       running -= 1;
       finished += 1;
       if (err === undefined) {
-        const outcome = outcomeOf(step);
+        const outcome = outcomeOf(step, hooks.acceptedOnly?.(step) ? { accepted: true } : {});
         state.set(step.id, 'done');
         outcomes.set(step.id, outcome);
         emit({ type: 'step-done', step, outcome, finished, total });

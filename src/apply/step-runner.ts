@@ -29,6 +29,8 @@ export interface StepRunner {
   run(step: Step, limit: Limit): Promise<void>;
   /** Requests sent for a step so far (lookups and repeated attempts included). */
   requestsOf(step: Step): number;
+  /** Whether the API only accepted one of the step's requests (202), not carried it out yet. */
+  acceptedOnly(step: Step): boolean;
 }
 
 interface Resolved {
@@ -44,6 +46,7 @@ export function createStepRunner(client: ApiClient, steps: readonly Step[], opti
     values: new Map<string, unknown>(),
   };
   const sent = new Map<string, number>();
+  const accepted = new Set<string>();
 
   /** One exchange through the limit; refused once the run has stopped, counted once sent. */
   const throughLimit = <T>(step: Step, limit: Limit, exchange: () => Promise<T>): Promise<T> =>
@@ -87,10 +90,12 @@ export function createStepRunner(client: ApiClient, steps: readonly Step[], opti
                 options,
               )
             : await send(step, limit, spec, mode === 'retried');
+        if (response.status === 202) accepted.add(step.id);
         if (spec.capture) captures.values.set(self, captured(response));
       }
     },
     requestsOf: (step) => sent.get(step.id) ?? 0,
+    acceptedOnly: (step) => accepted.has(step.id),
   };
 }
 

@@ -78,6 +78,7 @@ function renderJson(result: ApplyResult, convergence: Convergence | undefined): 
     requests: o.requests,
     ...(o.message !== undefined ? { message: o.message } : {}),
     ...(o.cause !== undefined ? { cause: o.cause } : {}),
+    ...(o.accepted ? { accepted: true } : {}),
   });
   const doc = {
     formatVersion: 1,
@@ -101,6 +102,11 @@ function renderText(result: ApplyResult, convergence: Convergence | undefined, o
   const lines: string[] = [];
   const bad = result.failed.length > 0 || result.stopped !== undefined;
   lines.push(bold(bad ? red(countsLine(result)) : countsLine(result)));
+  const accepted = result.applied.filter((o) => o.accepted);
+  if (accepted.length > 0) {
+    lines.push('Requested, not done yet (the API accepted them for approval, 202):');
+    for (const o of accepted) lines.push(yellow(`  … ${describeOutcome(o, options.multiOrg)}`));
+  }
   if (result.failed.length > 0) {
     lines.push('Failed:');
     for (const o of result.failed) lines.push(red(`  ✗ ${describeOutcome(o, options.multiOrg)}: ${failureNote(o)}`));

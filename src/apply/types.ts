@@ -43,6 +43,11 @@ export interface StepOutcome {
   status?: number;
   /** Skipped: the failed step that caused it (absent when the run stopped). */
   cause?: string;
+  /**
+   * Applied, but only accepted: the API answered 202 (a member's removal sent to the admins for
+   * approval), so the change is requested, not done; a later plan still shows it until it is.
+   */
+  accepted?: true;
 }
 
 /**

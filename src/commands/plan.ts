@@ -18,6 +18,7 @@ export default class Plan extends BaseCommand {
     '<%= config.bin %> plan',
     '<%= config.bin %> plan -c docplane/ --format markdown',
     '<%= config.bin %> plan --detailed-exitcode --out plan.json',
+    '<%= config.bin %> plan --detailed-exitcode --unmanaged-is-drift',
     `<%= config.bin %> plan --target 'teams["Engineering"]' --target 'sites["site_docs"]'`,
   ];
 
@@ -27,6 +28,11 @@ export default class Plan extends BaseCommand {
     format: Flags.string({ description: 'Output format', options: ['text', 'json', 'markdown'], default: 'text' }),
     out: Flags.string({ description: 'Save the plan to this file (for `docplane apply FILE`)' }),
     'detailed-exitcode': Flags.boolean({ description: 'Exit 2 when the plan has changes, 0 when it has none', default: false }),
+    'unmanaged-is-drift': Flags.boolean({
+      description: 'With --detailed-exitcode: exit 2 also when remote resources the config does not mention exist (drift jobs on an imported config)',
+      default: false,
+      dependsOn: ['detailed-exitcode'],
+    }),
     target: Flags.string({ description: 'Limit the plan to this address (exact, glob with *, or prefix) and what it needs; repeatable', multiple: true }),
     replace: Flags.string({ description: 'Publish or update this resource even when nothing comparable differs (for what the API cannot read back: integration scripts and secrets, certificates); repeatable', multiple: true }),
   };
@@ -49,6 +55,7 @@ export default class Plan extends BaseCommand {
       writePlanFile(plan, secrets, flags.out);
       process.stderr.write(`Saved the plan to ${flags.out}: docplane apply ${flags.out} applies it (refused if the config or the organization changes first).\n`);
     }
-    if (flags['detailed-exitcode'] && plan.steps.length > 0) process.exitCode = ExitCode.changes;
+    const drift = plan.steps.length > 0 || (flags['unmanaged-is-drift'] && plan.summary.unmanaged > 0);
+    if (flags['detailed-exitcode'] && drift) process.exitCode = ExitCode.changes;
   }
 }

@@ -115,6 +115,16 @@ describe('docplane plan (built CLI, emulator)', () => {
     expect(md.stdout).toContain('No changes');
   });
 
+  it('names unmanaged resources, and counts them as drift with --unmanaged-is-drift', async () => {
+    writeFileSync(join(dir, 'unmanaged.yaml'), 'version: 1\norganization: { id: org_acme }\nteams: []\n');
+    const r = await cli(['-c', 'unmanaged.yaml', '--detailed-exitcode']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Unmanaged (not in the config, left alone): teams: 1');
+    expect(r.stdout).toContain('teams["Legacy"]');
+    const drift = await cli(['-c', 'unmanaged.yaml', '--detailed-exitcode', '--unmanaged-is-drift']);
+    expect(drift.code).toBe(2);
+  });
+
   it('prints the problems, exits 1 with one clear error line and writes no plan file', async () => {
     writeFileSync(join(dir, 'bad.yaml'), 'version: 1\norganization: { id: org_acme }\nmembers: [{ user: u_zed, role: read }]\n');
     const out = join(dir, 'bad-plan.json');
