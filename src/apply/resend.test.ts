@@ -107,13 +107,13 @@ describe('applyPlan: retries of creates', () => {
     expect(result.failed[0].message).toBe('POST /v1/integrations/a → 400: scopes: required');
   });
 
-  it('an idempotent POST that keeps failing unclearly is tried 4 times, then fails', async () => {
+  it('an idempotent POST that keeps failing unclearly is tried 8 times (the client\'s budget), then fails', async () => {
     const client = new FakeClient((call) => {
       throw apiError(call, 502, 'bad gateway');
     });
     const move = makeStep(ORG, 'spaces["s"]', 'move', [{ method: 'POST', path: '/v1/spaces/s/move', body: { parent: 'c' } }], [], 'spaces');
     const result = await applyPlan(makePlan([move]), client, { ...fast, concurrency: 1 });
-    expect(client.calls.map((c) => c.retry)).toEqual([false, false, false, false]);
+    expect(client.calls.map((c) => c.retry)).toEqual(Array(8).fill(false));
     expect(result.failed[0].message).toBe('POST /v1/spaces/s/move → 502: bad gateway');
   });
 
@@ -147,12 +147,12 @@ describe('applyPlan: retries of creates', () => {
     expect(events.filter((e) => e.type === 'retry').map((e) => (e as { attempt: number }).attempt)).toEqual([2, 3]);
   });
 
-  it('gives up after 4 attempts, with the last error, when nothing is ever found', async () => {
+  it('gives up after 8 attempts, with the last error, when nothing is ever found', async () => {
     const store = teamStore(() => 'before');
     const client = new FakeClient(store.handler);
     const result = await applyPlan(makePlan([teamCreate(ORG, 'Never')]), client, { ...fast, concurrency: 1 });
-    expect(store.creates()).toBe(4);
-    expect(client.count('GET')).toBe(4);
+    expect(store.creates()).toBe(8);
+    expect(client.count('GET')).toBe(8);
     expect(result.failed[0].message).toBe(`PUT /v1/orgs/${ORG}/teams → 503: unavailable`);
     expect(store.teams).toEqual([]);
   });

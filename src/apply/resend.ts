@@ -12,8 +12,8 @@ import type { Action, JsonValue, RequestSpec, Step } from '../plan/types.js';
 import { resolveString, resolveValue, type Captures } from './tokens.js';
 import type { ApplyEvent } from './types.js';
 
-/** Attempts of a create or an idempotent POST in all, the first included (default; the CLI asks for more). */
-const MAX_GUARDED_ATTEMPTS = 4;
+/** Attempts of a create or an idempotent POST in all, the first included: the client's budget (README, "Retries and rate limits"). */
+const MAX_GUARDED_ATTEMPTS = 8;
 /** Longest backoff between them, as the client's (src/api/client.ts). */
 const BACKOFF_CAP_MS = 5_000;
 /** Answers to a resent idempotent POST that mean "nothing left to do" after a lost first attempt. */

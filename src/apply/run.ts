@@ -221,8 +221,6 @@ async function execute(
   try {
     result = await applyPlan(plan, client, {
       concurrency: options.concurrency,
-      // The same budget as the client's other requests (README, "Retries and rate limits").
-      maxGuardedAttempts: 8,
       secrets: config.secrets,
       onEvent: (e) => reporter.onEvent(e),
       signal: options.signal,
