@@ -45,5 +45,5 @@ export const sitesUnit: KindUnit = {
 };
 
 export { planSite, planSites, SITE_KINDS, type SiteKind, type SitePlans } from './plan.js';
-export { readSites, assembleSite, type SitesRemote, type RemoteSite } from './remote.js';
+export { readSites, structureSite, type SitesRemote, type RemoteSite } from './remote.js';
 export { sortMoves, applyMoves, longestIncreasing, type Move } from './order.js';

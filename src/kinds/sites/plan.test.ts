@@ -5,7 +5,7 @@ import { fingerprint } from '../../core/json.js';
 import type { Kind } from '../../model/step.js';
 import { readContextFor, sharedPlans, type DraftStep, type PlanContext } from '../kind.js';
 import { planSite, planSites, type SitePlans } from './plan.js';
-import { assembleSite, type RemoteSite } from './remote.js';
+import { structureSite, type RemoteSite } from './remote.js';
 import { sectionGroupsModule, sectionsModule, shareLinksModule, siteSpacesModule } from './index.js';
 
 const ORG = 'org_acme';
@@ -24,7 +24,10 @@ interface RawSection {
   spaces?: string[];
 }
 
-/** A remote site from API-shaped list items (through the same parser as the real read). */
+/**
+ * A remote site from API-shaped objects, through the same parser as the real read: its structure
+ * (a group stands where its first section is; a group without sections last) and its share links.
+ */
 function remote(sections: RawSection[] = [], groups: Array<{ id: string; title: string; icon?: string; sections?: string[] }> = [], links: Array<{ id: string; name?: string; active?: boolean }> = []): RemoteSite {
   const raw = sections.map((s) => ({
     object: 'site-section',
@@ -41,8 +44,27 @@ function remote(sections: RawSection[] = [], groups: Array<{ id: string; title: 
       return { object: 'site-space', id: `ss_${space}`, path: path ?? space, space: { object: 'space', id: space, title: space }, section: s.id };
     }),
   }));
-  const rawGroups = groups.map((g) => ({ object: 'site-section-group', id: g.id, title: g.title, icon: g.icon, sections: g.sections ?? sections.filter((s) => s.group === g.id).map((s) => s.id) }));
-  return assembleSite('site_docs', raw, rawGroups, links.map((l) => ({ object: 'share-link', createdAt: 'x', ...l })));
+  const members = (g: (typeof groups)[number]) => g.sections ?? sections.filter((s) => s.group === g.id).map((s) => s.id);
+  const groupOf = new Map(groups.flatMap((g) => members(g).map((id) => [id, g] as const)));
+  const groupItem = (g: (typeof groups)[number]) => ({
+    object: 'site-section-group',
+    id: g.id,
+    title: g.title,
+    icon: g.icon,
+    children: members(g).map((id) => raw.find((r) => r.id === id)),
+  });
+  const structure: unknown[] = [];
+  const placed = new Set<string>();
+  for (const r of raw) {
+    const g = groupOf.get(r.id);
+    if (!g) structure.push(r);
+    else if (!placed.has(g.id)) {
+      placed.add(g.id);
+      structure.push(groupItem(g));
+    }
+  }
+  for (const g of groups) if (!placed.has(g.id)) structure.push(groupItem(g));
+  return structureSite('site_docs', { type: 'sections', structure }, links.map((l) => ({ object: 'share-link', createdAt: 'x', ...l })));
 }
 
 function plan(site: Omit<SiteT, 'id'>, current: RemoteSite, prune: Kind[] = []): SitePlans {

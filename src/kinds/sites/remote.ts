@@ -50,7 +50,7 @@ export interface RemoteSite {
   /** In structure order. */
   groups: RemoteGroup[];
   shareLinks: RemoteShareLink[];
-  /** The top level as far as the lists tell it (see topLevel()). */
+  /** The top level, in order. */
   top: TopItem[];
 }
 
@@ -82,7 +82,7 @@ export function parseSiteSpace(raw: unknown): RemoteSiteSpace {
   return { id: String(o.id), space, path: str(o.path), condition: str(o.condition) };
 }
 
-export function parseSection(raw: unknown): RemoteSection & { sectionGroup: string | null } {
+export function parseSection(raw: unknown): RemoteSection {
   const o = obj(raw);
   return {
     id: String(o.id),
@@ -92,68 +92,19 @@ export function parseSection(raw: unknown): RemoteSection & { sectionGroup: stri
     icon: str(o.icon),
     condition: str(o.condition),
     siteSpaces: arr(o.siteSpaces).map(parseSiteSpace),
-    sectionGroup: str(o.sectionGroup),
   };
 }
 
-export function parseGroup(raw: unknown): RemoteGroup & { listed: boolean } {
+/** A group's own fields; its sections come from its `children` in the structure. */
+export function parseGroup(raw: unknown): Omit<RemoteGroup, 'sections'> {
   const o = obj(raw);
-  // Section groups list `sections` (section objects, or ids from older answers) and `children`; either will do.
-  const ids = Array.isArray(o.sections)
-    ? o.sections.map((s) => (typeof s === 'string' ? s : String(obj(s).id)))
-    : Array.isArray(o.children)
-      ? o.children.map((c) => String(obj(c).id))
-      : null;
-  return { id: String(o.id), title: str(o.title) ?? '', icon: str(o.icon), sections: ids ?? [], listed: ids !== null };
+  return { id: String(o.id), title: str(o.title) ?? '', icon: str(o.icon) };
 }
 
 export function parseShareLink(raw: unknown): RemoteShareLink {
   const o = obj(raw);
   // A link is created active; a missing flag reads as that default.
   return { id: String(o.id), name: str(o.name), active: typeof o.active === 'boolean' ? o.active : true };
-}
-
-/**
- * The site from its three lists. The sections list is in structure order, so a group stands where
- * its first section is. A group without sections cannot be placed from the lists: it is put as late
- * as the group order allows (just before the next group, else at the end), which is where the plan
- * puts such groups too, so a plan converges even though their exact place is not visible.
- */
-export function assembleSite(id: string, sectionsRaw: unknown[], groupsRaw: unknown[], linksRaw: unknown[]): RemoteSite {
-  const parsedSections = sectionsRaw.map(parseSection);
-  const parsedGroups = groupsRaw.map(parseGroup);
-  const groupOf = new Map<string, string>();
-  for (const g of parsedGroups) for (const s of g.sections) if (!groupOf.has(s)) groupOf.set(s, g.id);
-  for (const s of parsedSections) if (s.sectionGroup && !groupOf.has(s.id)) groupOf.set(s.id, s.sectionGroup);
-  const groups: RemoteGroup[] = parsedGroups.map(({ listed, ...g }) =>
-    listed ? g : { ...g, sections: parsedSections.filter((s) => groupOf.get(s.id) === g.id).map((s) => s.id) },
-  );
-  const known = new Set(groups.map((g) => g.id));
-  const top: TopItem[] = [];
-  const placed = new Set<string>();
-  for (const s of parsedSections) {
-    const g = groupOf.get(s.id);
-    if (g === undefined || !known.has(g)) top.push({ type: 'section', id: s.id });
-    else if (!placed.has(g)) {
-      placed.add(g);
-      top.push({ type: 'group', id: g });
-    }
-  }
-  for (let i = groups.length - 1; i >= 0; i--) {
-    const g = groups[i];
-    if (placed.has(g.id)) continue;
-    const next = groups[i + 1];
-    const at = next ? top.findIndex((t) => t.type === 'group' && t.id === next.id) : -1;
-    top.splice(at < 0 ? top.length : at, 0, { type: 'group', id: g.id });
-    placed.add(g.id);
-  }
-  return {
-    id,
-    sections: parsedSections.map(({ sectionGroup: _g, ...s }) => s),
-    groups,
-    shareLinks: linksRaw.map(parseShareLink),
-    top,
-  };
 }
 
 /**
@@ -172,7 +123,7 @@ export function structureSite(id: string, structure: unknown, linksRaw: unknown[
     children.flatMap((c) => {
       const child = obj(c);
       if (child.object === 'site-section') {
-        const { sectionGroup: _g, ...s } = parseSection(child);
+        const s = parseSection(child);
         sections.push(s);
         return [s.id];
       }
@@ -181,11 +132,11 @@ export function structureSite(id: string, structure: unknown, linksRaw: unknown[
   for (const raw of items) {
     const item = obj(raw);
     if (item.object === 'site-section') {
-      const { sectionGroup: _g, ...s } = parseSection(item);
+      const s = parseSection(item);
       sections.push(s);
       top.push({ type: 'section', id: s.id });
     } else if (item.object === 'site-section-group') {
-      const { listed: _l, ...g } = parseGroup(item);
+      const g = parseGroup(item);
       groups.push({ ...g, sections: sectionsIn(arr(item.children)) });
       top.push({ type: 'group', id: g.id });
     }
