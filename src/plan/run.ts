@@ -148,7 +148,9 @@ async function planOrgNarrowed(desired: OrgConfig, client: ApiClient, modules: r
     const planCtx: PlanContext = { org, desired, prunes: (kind) => pruned.has(kind), replace, shared: sharedPlans() };
     const kinds: Record<Kind, KindPlan> = {};
     chosen.forEach((m, i) => {
-      const kp = keepRead(m.plan(planCtx, remotes[i]), narrowing.isRead);
+      const read = keepRead(m.plan(planCtx, remotes[i]), narrowing.isRead);
+      // Problems say where the config names what they are about, as in a whole plan.
+      const kp = read.problems.length > 0 ? { ...read, problems: read.problems.map((p) => locateProblem(p, desired, new Map())) } : read;
       const prev = kinds[m.kind];
       kinds[m.kind] = prev ? mergeKindPlans(prev, kp) : kp;
     });
