@@ -11,11 +11,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../api/client.js';
 import { applyPlan } from '../apply/executor.js';
 import { startEmulator } from '../emulator/server.js';
+import { readOrgState } from '../import/read.js';
 import { planOrgs } from '../plan/run.js';
 import type { Plan, Step } from '../plan/types.js';
 import { makeDrift } from './drift.js';
 import { generate } from './generate.js';
-import { leastReads, leastWritesFromEmpty, pages, perResourceReads, planCriticalPath, planRequests, roundTrips } from './least.js';
+import { leastImportReads, leastReads, leastWritesFromEmpty, pages, perResourceReads, planCriticalPath, planRequests, roundTrips } from './least.js';
 import { formatReport } from './report.js';
 import { evaluateTargets, type BenchReport } from './run.js';
 import { loadWorldConfig } from './world-io.js';
@@ -28,6 +29,10 @@ describe('generate', () => {
     const c = generate(1, 1).counts;
     expect(c).toMatchObject({ members: 3000, teams: 300, teamSize: 10, collections: 300, sites: 3, sectionsPerSite: 60, shareLinksPerSite: 100 });
     expect(c.groupsPerSite).toBe(10);
+    // Access on every third collection and space, and on every site.
+    expect(c).toMatchObject({ accessCollections: 100, accessSpaces: 134, accessSites: 3 });
+    expect(c.accessGrantsSeeded).toBeGreaterThan(0);
+    expect(c.accessGrantsSeededOtherRole).toBeGreaterThan(0);
     expect(c.saml).toBeGreaterThan(0);
     expect(c.translations).toBeGreaterThan(0);
   });
@@ -54,6 +59,11 @@ describe('the world, the config and the formulas agree (scale 0.1, against the e
       expect(plan.problems).toEqual([]);
       expect(plan.steps.map((s) => s.id)).toEqual([]);
       expect(full.requestCount()).toBe(leastReads(world.counts, true).requests.total);
+
+      // An import reads the grants of every collection, space and site.
+      const beforeImport = full.requestCount();
+      await readOrgState(fullClient, world.org, world.siteIds);
+      expect(full.requestCount() - beforeImport).toBe(leastImportReads(world.counts).requests.total);
 
       const drift = await makeDrift(world, fullClient);
       const drifted = await planOrgs(config, fullClient, { toolVersion: 'test' });
@@ -94,9 +104,13 @@ describe('formulas', () => {
   it('reads of the full world: one member list per team, pages for the rest', () => {
     const c = generate(1, 1).counts;
     const reads = leastReads(c, true);
-    expect(reads.requests.total).toBe(2 + 3 + 1 + 300 + 1 + 1 + 3 * 2 + 3);
+    // … and two grant lists per object whose access the config gives: 100 collections, 134 spaces, 3 sites.
+    expect(reads.requests.total).toBe(2 + 3 + 1 + 300 + 1 + 1 + 3 * 2 + 3 + 2 * (100 + 134 + 3));
     expect(reads.criticalPath).toBe(3);
-    expect(perResourceReads(c)).toBeGreaterThan(10 * reads.requests.total);
+    // Grant lists are read per object by any tool (the API has no per-grant GET): access narrows the gap.
+    expect(perResourceReads(c)).toBeGreaterThan(7 * reads.requests.total);
+    // An import reads the grants of every collection, space and site.
+    expect(leastImportReads(c).requests.total).toBe(317 + 2 * (300 + 400 + 3));
   });
 
   it('the critical path of a plan counts each step’s requests along the longest chain', () => {

@@ -1,12 +1,15 @@
 /**
  * A generator of large organizations for the benchmark and the robustness tests: one organization
  * with members, teams, collections, spaces, three sites with sections, site spaces, groups and share
- * links, plus a few SAML providers, translations and integrations. At scale 1: 3,000 members, 300
- * teams of 10, 300 collections, 3 sites × 60 sections, 300 share links.
+ * links, plus a few SAML providers, translations and integrations, and direct access grants (teams
+ * and users) on every third collection and space and on every site. At scale 1: 3,000 members, 300
+ * teams of 10, 300 collections, 3 sites × 60 sections, 300 share links, access on 100 collections,
+ * 134 spaces and 3 sites.
  *
  * It gives three things that agree with each other:
  * - `seed`: the world the API cannot create (users, members, spaces, empty sites), every member at
- *   role `read` but the first (the admin) — what "apply everything from empty" starts from;
+ *   role `read` but the first (the admin), and some user grants on spaces and sites (a third as the
+ *   config wants them, a third with another role) — what "apply everything from empty" starts from;
  * - `config`: the desired state, a config document;
  * - `full`: the seed world with everything the config describes already made, as an apply leaves it
  *   (so that planning `config` against `full` finds nothing to do).
@@ -28,6 +31,10 @@ const GROUP_EVERY = 6;
 const GROUP_SIZE = 3;
 const LANGUAGES = ['fr', 'de', 'es', 'it', 'ja'] as const;
 const EMOJIS = ['📘', '📗', '📙', '📕', '📓'] as const;
+/** Every ACCESS_EVERY-th collection and space has `access` (every site has). */
+const ACCESS_EVERY = 3;
+const TEAM_GRANT_ROLES: readonly RoleT[] = ['edit', 'read', 'review', 'comment'];
+const USER_GRANT_ROLES: readonly RoleT[] = ['read', 'edit', 'comment', 'create'];
 
 /** How many of each thing the world holds (for the formulas of the benchmark). */
 export interface WorldCounts {
@@ -54,6 +61,15 @@ export interface WorldCounts {
   saml: number;
   translations: number;
   integrations: number;
+  /** Collections, spaces and sites whose `access` the config gives. */
+  accessCollections: number;
+  accessSpaces: number;
+  accessSites: number;
+  /** Grants the config gives (team grants + user grants). */
+  accessGrants: number;
+  /** Of those, grants the seed world already has: with the desired role, and with another role (a PATCH). */
+  accessGrantsSeeded: number;
+  accessGrantsSeededOtherRole: number;
 }
 
 export interface BenchWorld {
@@ -103,6 +119,22 @@ function groupsOf(sections: number): number[][] {
   }
   return groups;
 }
+
+/**
+ * The `access` of the k-th object that has one (k counts over collections, then spaces, then sites):
+ * one or two teams (of the generated ones) and one user, by email, with roles drawn from k (not
+ * from the random stream, so that the rest of the world is as it was before access).
+ */
+function accessOf(k: number, teamTitles: readonly string[], emails: readonly string[]): { teams: Record<string, RoleT>; users: Record<string, RoleT> } {
+  const teams: Record<string, RoleT> = { [teamTitles[k % teamTitles.length]]: TEAM_GRANT_ROLES[k % TEAM_GRANT_ROLES.length] };
+  if (k % 2 === 0 && teamTitles.length > 1) teams[teamTitles[(k + 1) % teamTitles.length]] = TEAM_GRANT_ROLES[(k + 1) % TEAM_GRANT_ROLES.length];
+  // Not the first user (the admin): any member would do, but spread them.
+  const user = emails[1 + ((k * 7) % (emails.length - 1))];
+  return { teams, users: { [user]: USER_GRANT_ROLES[k % USER_GRANT_ROLES.length] } };
+}
+
+/** The role a seeded grant has when it differs from the desired one. */
+const otherRole = (role: RoleT): RoleT => (role === 'read' ? 'comment' : 'read');
 
 export function generate(scale: number, seed: number): BenchWorld {
   if (!(scale > 0)) throw new RangeError(`scale must be above 0, not ${scale}`);
@@ -198,6 +230,44 @@ export function generate(scale: number, seed: number): BenchWorld {
   }));
   const agentInstructions = 'Answer briefly.\n\nCite the page you found the answer on.';
 
+  // ---- access: every third collection (by path, in config order) and space, every site ----------
+  const teamTitles = teams.map((t) => t.title);
+  const emails = users.map((u) => u.email);
+  let nextAccess = 0;
+  const collectionAccess = new Map<string, ReturnType<typeof accessOf>>();
+  collectionPaths.forEach((path, i) => {
+    if (i % ACCESS_EVERY === 0) collectionAccess.set(path, accessOf(nextAccess++, teamTitles, emails));
+  });
+  const spaceAccess = spaceIds.map((_, i) => (i % ACCESS_EVERY === 0 ? accessOf(nextAccess++, teamTitles, emails) : undefined));
+  const siteAccess = siteIds.map(() => accessOf(nextAccess++, teamTitles, emails));
+  // The seed world cannot hold team grants (no team exists yet) nor collection grants (no
+  // collection): of the user grants on spaces and sites, one in three is seeded as the config wants
+  // it and one in three with another role.
+  let seeded = 0;
+  let seededOther = 0;
+  const seedGrants = (target: 'space' | 'site', id: string, access: ReturnType<typeof accessOf>, n: number) => {
+    if (n % 3 === 2) return [];
+    const [email, role] = Object.entries(access.users)[0];
+    if (n % 3 === 0) seeded++;
+    else seededOther++;
+    return [{ [target]: id, users: { [email]: n % 3 === 0 ? role : otherRole(role) } }];
+  };
+  let n = 0;
+  const seedAccess = [
+    ...spaceIds.flatMap((id, i) => (spaceAccess[i] ? seedGrants('space', id, spaceAccess[i], n++) : [])),
+    ...siteIds.flatMap((id, s) => seedGrants('site', id, siteAccess[s], n++)),
+  ];
+  const fullAccess = [
+    ...[...collectionAccess].map(([collection, a]) => ({ collection, ...a })),
+    ...spaceIds.flatMap((space, i) => (spaceAccess[i] ? [{ space, ...spaceAccess[i] }] : [])),
+    ...siteIds.map((site, s) => ({ site, ...siteAccess[s] })),
+  ];
+  const grantCount = fullAccess.reduce((sum, a) => sum + Object.keys(a.teams).length + Object.keys(a.users).length, 0);
+  const withAccess = (path: string) => {
+    const a = collectionAccess.get(path);
+    return a ? { access: a } : {};
+  };
+
   // ---- the config ----------------------------------------------------------------------------------
   const config: ConfigDocumentT = {
     version: 1,
@@ -211,11 +281,13 @@ export function generate(scale: number, seed: number): BenchWorld {
       title: c.title,
       description: c.description,
       defaultLevel: c.defaultLevel,
-      ...(c.children.length > 0 ? { collections: c.children.map((k) => ({ title: k.title })) } : {}),
+      ...(c.children.length > 0 ? { collections: c.children.map((k) => ({ title: k.title, ...withAccess(`${c.title}/${k.title}`) })) } : {}),
+      ...withAccess(c.title),
     })),
-    spaces: spaceIds.map((id, i) => ({ id, title: spaceTitle(id), emoji: emoji[i], collection: placement[i] })),
-    sites: sites.map((site) => ({
+    spaces: spaceIds.map((id, i) => ({ id, title: spaceTitle(id), emoji: emoji[i], collection: placement[i], ...(spaceAccess[i] ? { access: spaceAccess[i] } : {}) })),
+    sites: sites.map((site, s) => ({
       id: site.id,
+      access: siteAccess[s],
       sections: site.sections.map(({ extra, ...sec }) => ({ ...sec, siteSpaces: [{ space: extra, path: 'v2' }] })),
       sectionGroups: site.groups,
       shareLinks: site.links,
@@ -246,6 +318,7 @@ export function generate(scale: number, seed: number): BenchWorld {
         members: users.map((u, i) => ({ user: u.id, role: i === 0 ? ('admin' as const) : ('read' as const) })),
         spaces: spaceIds.map((id) => ({ id, title: spaceTitle(id) })),
         sites: siteIds.map((id, s) => ({ id, title: `Site ${s + 1}` })),
+        access: seedAccess,
       },
     ],
   };
@@ -279,6 +352,7 @@ export function generate(scale: number, seed: number): BenchWorld {
         saml: saml.map((p) => ({ ...p })),
         translations: translations.map((t) => ({ ...t })),
         integrations: integrations.map((i) => ({ ...i })),
+        access: fullAccess,
       },
     ],
   };
@@ -310,6 +384,12 @@ export function generate(scale: number, seed: number): BenchWorld {
       saml: saml.length,
       translations: translations.length,
       integrations: integrations.length,
+      accessCollections: collectionAccess.size,
+      accessSpaces: spaceAccess.filter((a) => a !== undefined).length,
+      accessSites: siteAccess.length,
+      accessGrants: grantCount,
+      accessGrantsSeeded: seeded,
+      accessGrantsSeededOtherRole: seededOther,
     },
   };
 }

@@ -4,11 +4,15 @@
  *
  * Reads: every list is read a page (≤ 1000 items) at a time, and the pages of one list follow each
  * other (the next page's cursor comes with the previous page); team membership is one list per team
- * (the API has no list of all memberships), and it needs the team list first (for the ids).
+ * (the API has no list of all memberships), and it needs the team list first (for the ids); the
+ * direct grants of an object are two lists (its team grants and its user grants): a plan reads them
+ * for each existing object whose `access` the config gives, an import for every collection, space
+ * and site (it writes `access` wherever there are grants).
  * Writes: one request per created or changed resource, plus a second one where the API's create
  * cannot carry a field (POST ORG/collections takes only title and parent; PUT ORG/teams takes no
  * roles; POST SITE/sections sets no path, description or condition; POST SITE/site-spaces sets no
- * path; POST SITE/share-links creates active links).
+ * path; POST SITE/share-links creates active links). A grant is one request: a POST (invite) when
+ * missing, a PATCH when its role differs.
  */
 import type { Plan } from '../plan/types.js';
 import type { WorldCounts } from './generate.js';
@@ -41,6 +45,28 @@ export interface ReadCost {
  * config creates exist yet (from empty: only the seed; after apply: everything).
  */
 export function leastReads(c: WorldCounts, made: boolean): ReadCost {
+  return withAccessReads(c, baseReads(c, made), made ? c.accessCollections : 0, c.accessSpaces, c.accessSites, 'managed');
+}
+
+/**
+ * The reads of an import of the whole world (everything made): those of a plan, but the grants of
+ * every collection, space and site, whether the config manages their access or not.
+ */
+export function leastImportReads(c: WorldCounts): ReadCost {
+  return withAccessReads(c, baseReads(c, true), c.collections, c.spaces, c.sites, 'every');
+}
+
+/** Two lists (team grants, user grants) per object; they need the object's id (a collection's from the collection list). */
+function withAccessReads(c: WorldCounts, base: ReadCost, collections: number, spaces: number, sites: number, which: string): ReadCost {
+  const requests = formula([
+    ...base.requests.terms,
+    { what: `access: 2 × (${collections} + ${spaces} + ${sites}) (${which} collections, spaces, sites)`, n: 2 * (collections + spaces + sites) },
+  ]);
+  const criticalPath = Math.max(base.criticalPath, collections > 0 ? pages(c.collections) + 1 : 0, spaces + sites > 0 ? 1 : 0);
+  return { requests, criticalPath };
+}
+
+function baseReads(c: WorldCounts, made: boolean): ReadCost {
   const teams = made ? c.teams : 0;
   const collections = made ? c.collections : 0;
   const links = made ? c.shareLinksPerSite : 0;
@@ -82,13 +108,16 @@ export function leastWritesFromEmpty(c: WorldCounts): Formula {
     { what: 'POST ORG/saml', n: c.saml },
     { what: 'POST integration (publish)', n: c.integrations },
     { what: 'POST ORG/translations', n: c.translations },
+    { what: 'POST …/permissions (a grant the seed lacks)', n: c.accessGrants - c.accessGrantsSeeded - c.accessGrantsSeededOtherRole },
+    { what: 'PATCH …/permissions/users/ID (a seeded grant with another role)', n: c.accessGrantsSeededOtherRole },
   ]);
 }
 
 /**
  * What a per-resource tool would read: one GET per managed resource (members, teams, each team's
  * membership, collections, spaces, sections, every site space, groups, share links, SAML providers,
- * integrations, translations, the organization and its agent instructions).
+ * integrations, translations, the organization and its agent instructions), and for the access the
+ * config manages the same two grant lists per object as docplane (the API has no per-grant GET).
  */
 export function perResourceReads(c: WorldCounts): number {
   const siteSpaces = c.sectionsPerSite + c.extraSiteSpacesPerSite;
@@ -101,7 +130,8 @@ export function perResourceReads(c: WorldCounts): number {
     c.sites * (c.sectionsPerSite + siteSpaces + c.groupsPerSite + c.shareLinksPerSite) +
     c.saml +
     c.integrations +
-    c.translations
+    c.translations +
+    2 * (c.accessCollections + c.accessSpaces + c.accessSites)
   );
 }
 
