@@ -118,9 +118,15 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[]):
       scope.set(unit, 'all');
       return true;
     }
+    const named = ix.byKey.get(k);
+    if (named === undefined) {
+      // No entry is named by that key (a nested collection's path, say): read the whole unit.
+      scope.set(unit, 'all');
+      return true;
+    }
     const set = had ?? new Set<number>();
     let added = had === undefined;
-    for (const i of ix.byKey.get(k) ?? []) {
+    for (const i of named) {
       if (!set.has(i)) {
         set.add(i);
         added = true;
