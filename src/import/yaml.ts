@@ -9,14 +9,16 @@ import { UNITS } from '../kinds/index.js';
 /** The schema file written next to the config, which the first line points to (works offline). */
 export const SCHEMA_FILE = 'docplane.schema.json';
 
-/** Paths of maps written on one line (`*` stands for any list index): each kind names its own. */
-function flowMaps(): string[] {
-  return UNITS.flatMap((u) => u.flowMaps ?? []);
+/** How the kinds want their part written: each names its own. */
+interface Styling {
+  /** Paths of maps written on one line (`*` stands for any list index). */
+  flowMaps: readonly string[];
+  /** Comments written before keys (`integrations.*.script`). */
+  keyComments: ReadonlyArray<{ path: string; comment: string }>;
 }
 
-/** Comments written before keys (`integrations.*.script`): each kind names its own. */
-function keyComments(): Array<{ path: string; comment: string }> {
-  return UNITS.flatMap((u) => u.keyComments ?? []);
+function stylingOfKinds(): Styling {
+  return { flowMaps: UNITS.flatMap((u) => u.flowMaps ?? []), keyComments: UNITS.flatMap((u) => u.keyComments ?? []) };
 }
 
 function matches(pattern: string, path: readonly string[]): boolean {
@@ -25,26 +27,26 @@ function matches(pattern: string, path: readonly string[]): boolean {
 }
 
 /** Sets the style of every collection below `node`, which sits at `path`. */
-function style(node: unknown, path: string[]): void {
+function style(node: unknown, path: string[], styling: Styling): void {
   if (isSeq(node)) {
     if (node.items.length > 0 && node.items.every((i) => isScalar(i))) node.flow = true;
-    node.items.forEach((item, i) => style(item, [...path, String(i)]));
+    node.items.forEach((item, i) => style(item, [...path, String(i)], styling));
     return;
   }
   if (!isMap(node)) return;
   const generic = path.map((p) => (/^\d+$/.test(p) ? '*' : p));
   // Inside a rich-text document, a node without children fits on one line (`{ object: leaf, text: Hi }`).
   const inDocument = generic.includes('instructions') || generic.includes('agentInstructions');
-  if (flowMaps().some((p) => matches(p, generic)) || (inDocument && node.items.every((p) => isScalar(p.value)))) {
+  if (styling.flowMaps.some((p) => matches(p, generic)) || (inDocument && node.items.every((p) => isScalar(p.value)))) {
     node.flow = true;
     return;
   }
   for (const pair of node.items) {
     if (!isPair(pair) || !isScalar(pair.key)) continue;
     const k = String(pair.key.value);
-    const comment = keyComments().find((c) => matches(c.path, [...generic, k]));
+    const comment = styling.keyComments.find((c) => matches(c.path, [...generic, k]));
     if (comment) pair.key.commentBefore = comment.comment;
-    style(pair.value, [...path, k]);
+    style(pair.value, [...path, k], styling);
   }
 }
 
@@ -71,10 +73,11 @@ export function configYaml(org: string, document: Record<string, unknown>, optio
   const doc = new Document(document);
   doc.commentBefore = header(org, options.kept ?? []);
   if (isMap(doc.contents)) {
+    const styling = stylingOfKinds();
     doc.contents.items.forEach((pair, i) => {
       // A blank line between kinds (not before `version`, nor before the first key).
       if (i > 0 && isScalar(pair.key) && pair.key.value !== 'organization') (pair.key as Node).spaceBefore = true;
-      if (isScalar(pair.key)) style(pair.value, [String(pair.key.value)]);
+      if (isScalar(pair.key)) style(pair.value, [String(pair.key.value)], styling);
     });
   }
   return doc.toString({ lineWidth: 0, indentSeq: true });
