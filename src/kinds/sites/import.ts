@@ -3,6 +3,7 @@ import { key } from '../../model/address.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer } from '../kind.js';
 import { readSiteList, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
+import { siteKey } from './schema.js';
 
 export const importSites: Importer<SitesRemote> = {
   read: (ctx) => readSiteList(ctx, ctx.sites),
@@ -17,7 +18,7 @@ export const importSites: Importer<SitesRemote> = {
 };
 
 function convertSite(site: RemoteSite, warn: (m: string) => void): { draft: Draft; sections: number } {
-  const at = `sites${key(site.id)}`;
+  const at = `sites${key(siteKey(site))}`;
   const pathOf = new Map<string, string>();
   const sections: Draft[] = [];
   const seenPaths = new Set<string>();

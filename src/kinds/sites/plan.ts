@@ -18,7 +18,7 @@ import { groupAddress, sectionAddress, siteAddress } from './addresses.js';
 import { appendToGroup, appendTop, cloneLayout, createGroup, deleteGroup, deleteSection, groupKey, idOfKey, isGroupKey, layoutOf, leaveGroup, sectionKey, type ItemKey, type Layout } from './layout.js';
 import { pathCycle, pathNeed } from './paths.js';
 import { sitePath, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
-import type { SectionT, SiteT } from './schema.js';
+import { siteKey, type SectionT, type SiteT } from './schema.js';
 import { planShareLinks } from './share-links.js';
 import { planSiteSpaces } from './site-spaces.js';
 import {
@@ -95,23 +95,23 @@ export function planSite(input: SiteInput): SitePlans {
   adoptHalfCreatedSections(sm, new Set((site.sections ?? []).map((s) => s.path)));
   if (!prunes('sections')) {
     for (const { desired: d } of keyCollisions(sm, { desiredKey: (x) => x.path, remoteKey: (x) => x.path })) {
-      problem('sections', sectionAddress(site.id, d.path), collisionMessage('sections', d.path, 'sections'));
+      problem('sections', sectionAddress(siteKey(site), d.path), collisionMessage('sections', d.path, 'sections'));
     }
   }
   const sections: SectionEntry[] = sm.pairs.map(({ desired: cfg, remote: r }) => {
-    const address = sectionAddress(site.id, cfg.path);
+    const address = sectionAddress(siteKey(site), cfg.path);
     const h = handle(org, address, r?.id);
     return { cfg, remote: r, address, key: sectionKey(h.id), ...h };
   });
   const sectionDeletes = site.sections !== undefined && prunes('sections') ? sm.unmatched : [];
   if (sectionDeletes.length === 0) {
-    const addressFor = deleteAddresses((k) => sectionAddress(site.id, k));
+    const addressFor = deleteAddresses((k) => sectionAddress(siteKey(site), k));
     out.sections.unmanaged.push(...sm.unmatched.map((r) => addressFor(r.path, r.id)));
   }
   const deletedSectionIds = new Set(sectionDeletes.map((r) => r.id));
   const sectionDeleteAddress = new Map<string, string>();
   {
-    const addressFor = deleteAddresses((k) => sectionAddress(site.id, k));
+    const addressFor = deleteAddresses((k) => sectionAddress(siteKey(site), k));
     for (const r of sectionDeletes) sectionDeleteAddress.set(r.id, addressFor(r.path, r.id));
   }
 
@@ -125,12 +125,12 @@ export function planSite(input: SiteInput): SitePlans {
   });
   if (!prunes('sectionGroups')) {
     for (const { desired: d } of keyCollisions(gm, { desiredKey: (x) => x.title, remoteKey: (x) => x.title })) {
-      problem('sectionGroups', groupAddress(site.id, d.title), collisionMessage('section groups', d.title, 'sectionGroups'));
+      problem('sectionGroups', groupAddress(siteKey(site), d.title), collisionMessage('section groups', d.title, 'sectionGroups'));
     }
   }
   const groupDeletes = site.sectionGroups !== undefined && prunes('sectionGroups') ? gm.unmatched : [];
   if (groupDeletes.length === 0) {
-    const addressFor = deleteAddresses((k) => groupAddress(site.id, k));
+    const addressFor = deleteAddresses((k) => groupAddress(siteKey(site), k));
     out.sectionGroups.unmanaged.push(...gm.unmatched.map((r) => addressFor(r.title, r.id)));
   }
 
@@ -144,7 +144,7 @@ export function planSite(input: SiteInput): SitePlans {
 
   const desiredGroupOf = new Map<ItemKey, GroupEntry>();
   const groups: GroupEntry[] = gm.pairs.map(({ desired: cfg, remote: r }) => {
-    const address = groupAddress(site.id, cfg.title);
+    const address = groupAddress(siteKey(site), cfg.title);
     const h = handle(org, address, r?.id);
     const entry: GroupEntry = { cfg, remote: r, address, key: groupKey(h.id), ...h };
     if (cfg.sections !== undefined) {
@@ -402,7 +402,7 @@ export function planSite(input: SiteInput): SitePlans {
     );
   }
   {
-    const addressFor = deleteAddresses((k) => groupAddress(site.id, k));
+    const addressFor = deleteAddresses((k) => groupAddress(siteKey(site), k));
     for (const r of groupDeletes) {
       const before = { title: r.title, icon: r.icon, sections: pathsOf(r.sections.map(sectionKey)) };
       push(
@@ -453,7 +453,7 @@ export function planSites(ctx: PlanContext, remote: SitesRemote): SitePlans {
     if (!found?.site) {
       const problem: PlanProblem = {
         org: ctx.org,
-        address: siteAddress(site.id),
+        address: siteAddress(siteKey(site)),
         message: `site ${site.id} does not exist in organization ${ctx.org} (the API cannot create sites)`,
       };
       out.sections.problems.push(problem);

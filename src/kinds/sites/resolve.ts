@@ -3,7 +3,7 @@ import { didYouMean } from '../../core/text.js';
 import { key } from '../../model/address.js';
 import { child, locationOf, where, type Item, type Origin } from '../../source/origin.js';
 import type { ResolveContext } from '../kind.js';
-import type { SectionGroupT, SectionT, ShareLinkT, SiteT } from './schema.js';
+import { siteKey, type SectionGroupT, type SectionT, type ShareLinkT, type SiteT } from './schema.js';
 
 export function resolveSites(entries: readonly Item<unknown>[], ctx: ResolveContext): void {
   for (const { value, origin } of entries as readonly Item<SiteT>[]) resolveSite(value, origin, ctx);
@@ -11,8 +11,8 @@ export function resolveSites(entries: readonly Item<unknown>[], ctx: ResolveCont
 
 function resolveSite(site: SiteT, origin: Origin, ctx: ResolveContext): void {
   const { problems } = ctx;
-  const siteAddress = `sites${key(site.id)}`;
-  if (!ctx.claim(`site:${site.id}`, siteAddress, origin)) return;
+  const siteAddress = `sites${key(siteKey(site))}`;
+  if (!ctx.claim(`site:${siteKey(site)}`, siteAddress, origin)) return;
   if (site.sections || site.sectionGroups) ctx.locate(`${siteAddress}.structure`, origin);
 
   const sections: SectionT[] = site.sections ?? [];
@@ -21,7 +21,7 @@ function resolveSite(site: SiteT, origin: Origin, ctx: ResolveContext): void {
   sections.forEach((section, i) => {
     const at = child(origin, 'sections', i);
     const address = `${siteAddress}.sections${key(section.path)}`;
-    if (!ctx.claim(`section:${site.id}:${section.path}`, address, at, `section "${section.path}" of site ${site.id}`)) return;
+    if (!ctx.claim(`section:${siteKey(site)}:${section.path}`, address, at, `section "${section.path}" of site ${siteKey(site)}`)) return;
     sectionIds.add(section.path, section, at, paths);
     const listed = new Set((section.siteSpaces ?? []).map((s) => s.space));
     if (!listed.has(section.space)) ctx.locate(`${address}.siteSpaces${key(section.space)}`, child(at, 'space'));
@@ -29,7 +29,7 @@ function resolveSite(site: SiteT, origin: Origin, ctx: ResolveContext): void {
       ctx.locate(`${address}.siteSpaces`, child(at, 'siteSpaces'), 'key');
       section.siteSpaces.forEach((ss, j) => {
         const ssAt = child(at, 'siteSpaces', j);
-        ctx.claim(`siteSpace:${site.id}:${section.path}:${ss.space}`, `${address}.siteSpaces${key(ss.space)}`, ssAt, `space ${ss.space} in section "${section.path}"`);
+        ctx.claim(`siteSpace:${siteKey(site)}:${section.path}:${ss.space}`, `${address}.siteSpaces${key(ss.space)}`, ssAt, `space ${ss.space} in section "${section.path}"`);
       });
     }
   });
@@ -41,7 +41,7 @@ function resolveSite(site: SiteT, origin: Origin, ctx: ResolveContext): void {
   groups.forEach((group, i) => {
     const at = child(origin, 'sectionGroups', i);
     const address = `${siteAddress}.sectionGroups${key(group.title)}`;
-    if (!ctx.claim(`sectionGroup:${site.id}:${group.title}`, address, at, `section group "${group.title}" of site ${site.id}`)) return;
+    if (!ctx.claim(`sectionGroup:${siteKey(site)}:${group.title}`, address, at, `section group "${group.title}" of site ${siteKey(site)}`)) return;
     groupIds.add(group.title, group, at, titles);
     (group.sections ?? []).forEach((path, j) => {
       const sAt = child(at, 'sections', j);
@@ -53,9 +53,9 @@ function resolveSite(site: SiteT, origin: Origin, ctx: ResolveContext): void {
       grouped.set(path, sAt);
       if (!ctx.check) return;
       if (site.sections === undefined) {
-        ctx.defer({ kind: 'sections', key: path, site: site.id, from: address, field: 'sections', location: locationOf(sAt) });
+        ctx.defer({ kind: 'sections', key: path, site: siteKey(site), from: address, field: 'sections', location: locationOf(sAt) });
       } else if (!paths.has(path)) {
-        problems.at(sAt, `names no section of site ${site.id} (sections are named by their path)${didYouMean(path, [...paths])}`);
+        problems.at(sAt, `names no section of site ${siteKey(site)} (sections are named by their path)${didYouMean(path, [...paths])}`);
       }
     });
   });
@@ -66,6 +66,6 @@ function resolveSite(site: SiteT, origin: Origin, ctx: ResolveContext): void {
   links.forEach((link, i) => {
     const at = child(origin, 'shareLinks', i);
     const address = `${siteAddress}.shareLinks${key(link.name)}`;
-    if (ctx.claim(`shareLink:${site.id}:${link.name}`, address, at, `share link "${link.name}" of site ${site.id}`)) linkIds.add(link.name, link, at, names);
+    if (ctx.claim(`shareLink:${siteKey(site)}:${link.name}`, address, at, `share link "${link.name}" of site ${siteKey(site)}`)) linkIds.add(link.name, link, at, names);
   });
 }

@@ -63,3 +63,8 @@ declare module '../../model/desired.js' {
     sites?: SiteT[];
   }
 }
+
+/** The config key of a site: the name in its addresses (`sites["KEY"]`). */
+export function siteKey(site: Pick<SiteT, 'id'>): string {
+  return site.id;
+}

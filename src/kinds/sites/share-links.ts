@@ -4,7 +4,7 @@ import type { JsonObject, RequestSpec } from '../../model/step.js';
 import { collisionMessage, compact, diffFields, keyCollisions, matchResources } from '../common/match.js';
 import { deleteAddresses } from '../common/skeleton.js';
 import { shareLinkAddress } from './addresses.js';
-import type { ShareLinkT } from './schema.js';
+import { siteKey, type ShareLinkT } from './schema.js';
 import { differing, enc, normalLink, type SiteContext } from './steps.js';
 
 /** Share links: by name, created active (an inactive one is switched off right after). */
@@ -19,11 +19,11 @@ export function planShareLinks(ctx: SiteContext): void {
   });
   if (!prunes('shareLinks')) {
     for (const { desired: l } of keyCollisions(lm, { desiredKey: (x: ShareLinkT) => x.name, remoteKey: (x) => x.name ?? x.id })) {
-      out.shareLinks.problems.push({ org, address: shareLinkAddress(site.id, l.name), message: collisionMessage('share links', l.name, 'shareLinks') });
+      out.shareLinks.problems.push({ org, address: shareLinkAddress(siteKey(site), l.name), message: collisionMessage('share links', l.name, 'shareLinks') });
     }
   }
   for (const { desired: l, remote: r } of lm.pairs) {
-    const address = shareLinkAddress(site.id, l.name);
+    const address = shareLinkAddress(siteKey(site), l.name);
     if (!r) {
       const requests: RequestSpec[] = [
         { method: 'POST', path: `${base}/share-links`, body: { name: l.name }, capture: true, lookup: { path: `${base}/share-links`, match: { name: l.name } } },
@@ -52,7 +52,7 @@ export function planShareLinks(ctx: SiteContext): void {
     );
   }
   const deletes = site.shareLinks !== undefined && prunes('shareLinks') ? lm.unmatched : [];
-  const addressFor = deleteAddresses((k) => shareLinkAddress(site.id, k));
+  const addressFor = deleteAddresses((k) => shareLinkAddress(siteKey(site), k));
   if (deletes.length === 0) out.shareLinks.unmanaged.push(...lm.unmatched.map((r) => addressFor(r.name ?? r.id, r.id)));
   for (const r of deletes) {
     const before = { name: r.name, active: r.active };

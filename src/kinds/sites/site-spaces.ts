@@ -7,7 +7,7 @@ import { siteSpaceAddress, siteSpacesOrderAddress } from './addresses.js';
 import { sortMoves } from './order.js';
 import { pathCycle, pathNeed } from './paths.js';
 import type { RemoteSiteSpace } from './remote.js';
-import type { SiteSpaceT } from './schema.js';
+import { siteKey, type SiteSpaceT } from './schema.js';
 import { differing, enc, normalSiteSpace, pick, SITE_SPACE_FIELDS, sortRequest, type SectionEntry, type SiteContext } from './steps.js';
 
 export function planSiteSpaces(ctx: SiteContext, sections: readonly SectionEntry[]): void {
@@ -33,8 +33,8 @@ const spacesPlans: SpacesPlan[] = sections.map((entry) => {
     desiredId: (x) => x.id,
   });
   const addressFor = deleteAddresses(
-    (k) => siteSpaceAddress(site.id, entry.cfg.path, k),
-    desired.map((x) => siteSpaceAddress(site.id, entry.cfg.path, x.space)),
+    (k) => siteSpaceAddress(siteKey(site), entry.cfg.path, k),
+    desired.map((x) => siteSpaceAddress(siteKey(site), entry.cfg.path, x.space)),
   );
   const deletes = wholeTruth
     ? m.unmatched.map((r) => ({ remote: r, address: addressFor(r.space, r.id) }))
@@ -55,14 +55,14 @@ for (const sp of spacesPlans) {
   const holders = new Map<string, { step: string; takes?: string }>();
   for (const { desired: d, remote: r } of sp.pairs) {
     if (r?.path && d.path !== undefined && d.path !== r.path) {
-      holders.set(r.path, { step: `${siteSpaceAddress(site.id, e.cfg.path, d.space)}:update`, takes: d.path });
+      holders.set(r.path, { step: `${siteSpaceAddress(siteKey(site), e.cfg.path, d.space)}:update`, takes: d.path });
     }
   }
   for (const d of sp.deletes) if (d.remote.path) holders.set(d.remote.path, { step: `${d.address}:delete` });
   const remoteIdAtPath = new Map<string, string>();
   for (const { remote: r } of sp.pairs) if (r?.path) remoteIdAtPath.set(r.path, r.id);
   for (const { desired: d, remote: r } of sp.pairs) {
-    const address = siteSpaceAddress(site.id, e.cfg.path, d.space);
+    const address = siteSpaceAddress(siteKey(site), e.cfg.path, d.space);
     const wanted = compact({ path: d.path, condition: d.condition }) as JsonObject;
     let pathNeeds = d.path !== undefined && d.path !== r?.path ? pathNeed(address, d.path, holders) : [];
     // A swap (or rotation) of paths: no order of single renames works. The first step of the cycle
@@ -158,7 +158,7 @@ for (const sp of spacesPlans) {
   const desired = sp.desired.map((d) => keyOfSpace.get(d.space) as string);
   if (sameJson(current, desired)) continue;
   const spaceOf = new Map([...keyOfSpace].map(([space, k]) => [k, space]));
-  const address = siteSpacesOrderAddress(site.id, e.cfg.path);
+  const address = siteSpacesOrderAddress(siteKey(site), e.cfg.path);
   const before = { order: current.map((k) => spaceOf.get(k) ?? k) };
   const after = { order: desired.map((k) => spaceOf.get(k) ?? k) };
   push(

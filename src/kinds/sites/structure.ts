@@ -6,6 +6,7 @@ import { structureAddress } from './addresses.js';
 import { groupKey, idOfKey, isGroupKey, type ItemKey, type Layout } from './layout.js';
 import { sortMoves } from './order.js';
 import { sortRequest, type GroupEntry, type SiteContext } from './steps.js';
+import { siteKey } from './schema.js';
 
 /** The inputs of the structure sort: the order the earlier steps leave, and the order wanted. */
 export interface StructureInput {
@@ -57,7 +58,7 @@ export function planStructure(ctx: SiteContext, input: StructureInput): void {
   const changes: FieldChange[] = diffFields(before, after);
   push(
     {
-      address: structureAddress(site.id),
+      address: structureAddress(siteKey(site)),
       kind: 'sections',
       action: 'sort',
       before,
