@@ -1,0 +1,43 @@
+/** `docplane access`: each object's direct grants and every user's effective role, in text or JSON. */
+import type { ObjectAccess, Origin } from '../kinds/access/effective.js';
+
+function originText(o: Origin): string {
+  switch (o.type) {
+    case 'direct':
+      return 'direct';
+    case 'team':
+      return `team ${o.team}`;
+    case 'space':
+      return `from space ${o.space}`;
+    case 'organization':
+      return 'from the organization';
+    case 'site-default':
+      return "the site's default";
+    case 'team-or-inherited':
+      return 'through a team, or inherited';
+  }
+}
+
+const pairs = (record: Record<string, string>): string =>
+  Object.entries(record)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ') || '(none)';
+
+export function renderAccessText(org: string, objects: readonly ObjectAccess[]): string {
+  if (objects.length === 0) return `${org}: no collections, spaces or sites\n`;
+  const lines: string[] = [];
+  for (const o of objects) {
+    lines.push(`${o.target} ${JSON.stringify(o.name)} (${o.id})`);
+    lines.push(`  direct teams: ${pairs(o.teams)}`);
+    lines.push(`  direct users: ${pairs(o.users)}`);
+    if (o.effective.length === 0) lines.push('  effective:    (nobody)');
+    else lines.push('  effective:', ...o.effective.map((e) => `    ${e.user} ${e.role} (${originText(e.origin)})`));
+  }
+  const inherited = objects.reduce((n, o) => n + o.effective.filter((e) => e.origin.type !== 'direct').length, 0);
+  lines.push('', `${objects.length} object(s); ${inherited} effective role(s) not given by a direct user grant. Only direct grants are managed by \`access:\`.`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderAccessJson(org: string, objects: readonly ObjectAccess[]): string {
+  return JSON.stringify({ organization: org, objects }, null, 2);
+}
