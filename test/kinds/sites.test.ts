@@ -151,7 +151,7 @@ describe('sites: the site itself', () => {
         createdAt: '2024-01-01T00:00:00.000Z',
         configHash: 'x',
         configPaths: [],
-        orgs: [{ org: ORG, kinds: { ...p }, safety: { maxDeletes: 10, maxDeletePercent: 100, keepSsoMembers: true }, protect: [] }],
+        orgs: [{ org: ORG, kinds: { ...p }, safety: { maxDeletes: 10, maxDeletePercent: 100 }, protect: [] }],
       });
 
     it('leaves a site the config does not name alone unless sites are pruned', () => {

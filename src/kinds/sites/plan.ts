@@ -10,11 +10,11 @@
  * fewest moves from that simulated order to the desired one.
  */
 import { ref } from '../../model/address.js';
-import type { JsonObject, Kind, PlanProblem, RequestSpec } from '../../model/step.js';
+import type { JsonObject, Kind, RequestSpec } from '../../model/step.js';
 import { collisionMessage, compact, diffFields, keyCollisions, matchResources } from '../common/match.js';
 import { deleteAddresses } from '../common/skeleton.js';
 import type { PlanContext } from '../kind.js';
-import { groupAddress, sectionAddress, siteAddress } from './addresses.js';
+import { groupAddress, sectionAddress } from './addresses.js';
 import { appendToGroup, appendTop, cloneLayout, createGroup, deleteGroup, deleteSection, groupKey, idOfKey, isGroupKey, layoutOf, leaveGroup, sectionKey, type ItemKey, type Layout } from './layout.js';
 import { pathCycle, pathNeed } from './paths.js';
 import type { RemoteSection, RemoteSite, SitesRemote } from './remote.js';
@@ -25,7 +25,6 @@ import type { RemoteSiteInfo } from './site-remote.js';
 import { planSiteSpaces } from './site-spaces.js';
 import {
   differing,
-  emptySitePlans,
   enc,
   GROUP_FIELDS,
   handle,
@@ -33,7 +32,6 @@ import {
   normalSection,
   pick,
   SECTION_FIELDS,
-  SITE_KINDS,
   siteContext,
   type GroupEntry,
   type SectionEntry,

@@ -11,7 +11,7 @@ import { compact, diffFields } from '../common/match.js';
 import { orgPath } from '../common/paths.js';
 import { planUnmatched } from '../common/skeleton.js';
 import type { PlanContext } from '../kind.js';
-import { sectionAddress, siteAddress } from './addresses.js';
+import { siteAddress } from './addresses.js';
 import type { RemoteSite, SitesRemote } from './remote.js';
 import { siteKey, type SiteT } from './schema.js';
 import { matchSites, type RemoteSiteInfo } from './site-remote.js';
