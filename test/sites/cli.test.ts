@@ -36,6 +36,8 @@ sites:
       - { path: guides, title: Guides, space: space_guides }
     shareLinks:
       - { name: partner }
+    access:
+      users: { admin@acme.test: admin }
   - { id: site_old, title: Old docs }
 `;
 
@@ -73,6 +75,9 @@ describe('sites from nothing (built CLI, emulator)', () => {
     const id = created?.id as string;
     const structure = await (await fetch(`${emulator.url}/v1/orgs/org_acme/sites/${id}/structure`, { headers: { authorization: 'Bearer dev-token' } })).json();
     expect(structure).toMatchObject({ type: 'sections', structure: [{ path: 'guides', title: 'Guides', default: true }] });
+    const grants = await (await fetch(`${emulator.url}/v1/orgs/org_acme/sites/${id}/permissions/users?limit=1000`, { headers: { authorization: 'Bearer dev-token' } })).json();
+    expect((grants as { items: unknown[] }).items).toHaveLength(1);
+    expect(JSON.stringify(grants)).toContain('"admin"');
 
     const again = await cli(['plan', '--detailed-exitcode']);
     expect(again.stdout).toContain('No changes.');
