@@ -154,6 +154,11 @@ describe('sites: the site itself', () => {
         orgs: [{ org: ORG, kinds: { ...p }, safety: { maxDeletes: 10, maxDeletePercent: 100 }, protect: [] }],
       });
 
+    it('a pruned twin of a site matched by title is deleted under KEY#ID, not at the managed site\'s address', () => {
+      const p = plan([{ title: 'Docs', visibility: 'unlisted' }], [info(), info({ id: 'site_twin' })], ['sites']);
+      expect(p.sites.steps.map((s) => `${s.action} ${s.address}`)).toEqual(['update sites["Docs"]', 'delete sites["Docs#site_twin"]']);
+    });
+
     it('leaves a site the config does not name alone unless sites are pruned', () => {
       const p = plan([{ title: 'Kept' }], [info(), info({ id: 'site_kept', title: 'Kept' })]);
       expect(p.sites.steps).toEqual([]);

@@ -202,7 +202,7 @@ export function planSiteList(ctx: PlanContext, remote: SitesRemote, planOne: (in
     if (structure === null || structure === undefined) continue;
     merge(out, planOne({ site, info, remote: structure, base: siteBase(ctx.org, site, info) }));
   }
-  planSiteDeletes(ctx, out, match.unmatched, match.pairs);
+  planSiteDeletes(ctx, out, match.unmatched, match.pairs, new Set(desired.map(siteKey)));
   return out;
 }
 
@@ -220,16 +220,24 @@ function merge(into: SitePlans, one: SitePlans): void {
 }
 
 /** Listed sites the config does not name: unmanaged, or deleted when `sites` is pruned. */
-function planSiteDeletes(ctx: PlanContext, out: SitePlans, unmatched: readonly RemoteSiteInfo[], pairs: ReadonlyArray<{ remote?: RemoteSiteInfo }>): void {
+function planSiteDeletes(
+  ctx: PlanContext,
+  out: SitePlans,
+  unmatched: readonly RemoteSiteInfo[],
+  pairs: ReadonlyArray<{ remote?: RemoteSiteInfo }>,
+  configKeys: ReadonlySet<string>,
+): void {
   const managed = pairs.flatMap((p) => (p.remote ? [p.remote] : []));
+  const prune = ctx.prunes('sites');
   const prints: Array<[string, unknown]> = [];
   const kp = out.sites;
   const first = kp.steps.length;
   planUnmatched(kp, prints, unmatched, {
     kind: 'sites',
-    prune: ctx.prunes('sites'),
+    prune,
     address: siteAddress,
-    naturalKey: (r) => r.title,
+    // A deleted site whose title is a config site's key never takes that site's address.
+    naturalKey: (r) => (prune && configKeys.has(r.title) ? `${r.title}#${r.id}` : r.title),
     id: (r) => r.id,
     before: (r) => ({ title: r.title, published: r.published, visibility: r.visibility }),
     requests: (r) => [{ method: 'DELETE', path: `${orgPath(ctx.org)}/sites/${encodeURIComponent(r.id)}` }],
