@@ -83,91 +83,103 @@ function defaultSectionOf(ctx: SiteContext, sections: readonly SectionEntry[]): 
   return undefined;
 }
 
+type DefaultSection = ReturnType<typeof defaultSectionOf>;
+
 /**
  * The steps of the site itself, once the rest of the site is planned (a created site's publish waits
  * for its structure): create or update, publish or unpublish.
  */
 export function planSiteItself(ctx: SiteContext, info: RemoteSiteInfo | undefined, sections: readonly SectionEntry[]): void {
-  const { org, site, push, out } = ctx;
-  const address = siteAddress(siteKey(site));
-  const base = ctx.base;
-  const desired = desiredFields(site);
   const section = defaultSectionOf(ctx, sections);
-  const wantsSection = section !== undefined && section.current !== site.defaultSection;
-  if (!info) {
-    const createBody = compact({ type: site.type, title: site.title, visibility: site.visibility }) as JsonObject;
-    const rest: JsonObject = { ...desired };
-    delete rest.title;
-    delete rest.visibility;
-    const requests: RequestSpec[] = [
-      { method: 'POST', path: `${orgPath(org)}/sites`, body: createBody, capture: true, lookup: { path: `${orgPath(org)}/sites`, match: { title: site.title ?? '' } } },
-    ];
-    if (Object.keys(rest).length > 0) requests.push({ method: 'PATCH', path: base, body: patchBody(rest) });
-    const after = compact({ ...createBody, ...rest }) as JsonObject;
-    push({ address, kind: 'sites', action: 'create', before: null, after, changes: diffFields({}, after), requests, needs: [] }, null);
-    // Everything in the site needs the site.
-    for (const kind of SITE_KINDS) if (kind !== 'sites') for (const step of out[kind].steps) step.needs.push(`${address}:create`);
-  } else {
-    if (site.type !== undefined && info.type !== null && site.type !== info.type) {
-      ctx.problem('sites', address, `site ${info.id} is of type ${info.type}, the config says ${site.type}: the API cannot change a site's type (change it in the app, or remove type)`);
-    }
-    const { before, after } = differing(currentFields(info), desired);
-    if (Object.keys(after).length > 0 || wantsSection) {
-      if (wantsSection) {
-        before.defaultSection = section.current;
-        after.defaultSection = site.defaultSection ?? null;
-      }
-      push(
-        {
-          address,
-          kind: 'sites',
-          action: 'update',
-          before,
-          after,
-          changes: diffFields(before, after),
-          requests: [{ method: 'PATCH', path: base, body: patchBody(after, wantsSection ? section.id : undefined) }],
-          needs: wantsSection ? section.needs : [],
-          remoteId: info.id,
-        },
-        normalSite(info),
-      );
-    }
+  const wanted = section !== undefined && section.current !== ctx.site.defaultSection ? section : undefined;
+  if (info) planUpdate(ctx, info, wanted);
+  else planCreate(ctx, wanted);
+  planPublish(ctx, info);
+}
+
+/** `POST ORG/sites` (type, title, visibility), then a PATCH of the fields the create does not take; the default section once it exists. */
+function planCreate(ctx: SiteContext, section: DefaultSection): void {
+  const { org, site, push, out, base } = ctx;
+  const address = siteAddress(siteKey(site));
+  const createBody = compact({ type: site.type, title: site.title, visibility: site.visibility }) as JsonObject;
+  const rest: JsonObject = desiredFields(site);
+  delete rest.title;
+  delete rest.visibility;
+  const sites = `${orgPath(org)}/sites`;
+  const requests: RequestSpec[] = [{ method: 'POST', path: sites, body: createBody, capture: true, lookup: { path: sites, match: { title: site.title ?? '' } } }];
+  if (Object.keys(rest).length > 0) requests.push({ method: 'PATCH', path: base, body: patchBody(rest) });
+  const after = compact({ ...createBody, ...rest }) as JsonObject;
+  push({ address, kind: 'sites', action: 'create', before: null, after, changes: diffFields({}, after), requests, needs: [] }, null);
+  // Everything in the site needs the site.
+  for (const kind of SITE_KINDS) if (kind !== 'sites') for (const step of out[kind].steps) step.needs.push(`${address}:create`);
+  if (!section) return;
+  const before = { defaultSection: null };
+  const wanted = { defaultSection: site.defaultSection ?? null };
+  push(
+    {
+      address,
+      kind: 'sites',
+      action: 'update',
+      before,
+      after: wanted,
+      changes: diffFields(before, wanted),
+      requests: [{ method: 'PATCH', path: base, body: { defaultSiteSection: section.id } }],
+      needs: [`${address}:create`, ...section.needs],
+    },
+    null,
+  );
+}
+
+/** `PATCH SITE` with the fields that differ; a different type is a problem (the API cannot change it). */
+function planUpdate(ctx: SiteContext, info: RemoteSiteInfo, section: DefaultSection): void {
+  const { site, push, base } = ctx;
+  const address = siteAddress(siteKey(site));
+  if (site.type !== undefined && info.type !== null && site.type !== info.type) {
+    ctx.problem('sites', address, `site ${info.id} is of type ${info.type}, the config says ${site.type}: the API cannot change a site's type (change it in the app, or remove type)`);
   }
-  if (!info && wantsSection) {
-    const after = { defaultSection: site.defaultSection ?? null };
-    push(
-      {
-        address,
-        kind: 'sites',
-        action: 'update',
-        before: { defaultSection: null },
-        after,
-        changes: diffFields({ defaultSection: null }, after),
-        requests: [{ method: 'PATCH', path: base, body: { defaultSiteSection: section.id } }],
-        needs: [`${address}:create`, ...section.needs],
-      },
-      null,
-    );
+  const { before, after } = differing(currentFields(info), desiredFields(site));
+  if (section) {
+    before.defaultSection = section.current;
+    after.defaultSection = site.defaultSection ?? null;
   }
+  if (Object.keys(after).length === 0) return;
+  push(
+    {
+      address,
+      kind: 'sites',
+      action: 'update',
+      before,
+      after,
+      changes: diffFields(before, after),
+      requests: [{ method: 'PATCH', path: base, body: patchBody(after, section?.id) }],
+      needs: section?.needs ?? [],
+      remoteId: info.id,
+    },
+    normalSite(info),
+  );
+}
+
+/** `POST SITE/publish` or `/unpublish`: after the update and, on a created site, after its whole structure. */
+function planPublish(ctx: SiteContext, info: RemoteSiteInfo | undefined): void {
+  const { site, push, out, base } = ctx;
   const published = info?.published ?? false;
-  if (site.published !== undefined && site.published !== published) {
-    // After the update and, on a created site, after its whole structure.
-    const structure = info ? [] : SITE_KINDS.filter((k) => k !== 'sites').flatMap((k) => out[k].steps.map((s) => `${s.address}:${s.action}`));
-    push(
-      {
-        address,
-        kind: 'sites',
-        action: 'publish',
-        before: { published },
-        after: { published: site.published },
-        changes: diffFields({ published }, { published: site.published }),
-        requests: [{ method: 'POST', path: `${base}/${site.published ? 'publish' : 'unpublish'}` }],
-        needs: [`${address}:create`, `${address}:update`, ...structure],
-        ...(info ? { remoteId: info.id } : {}),
-      },
-      info ? normalSite(info) : null,
-    );
-  }
+  if (site.published === undefined || site.published === published) return;
+  const address = siteAddress(siteKey(site));
+  const structure = info ? [] : SITE_KINDS.filter((k) => k !== 'sites').flatMap((k) => out[k].steps.map((s) => `${s.address}:${s.action}`));
+  push(
+    {
+      address,
+      kind: 'sites',
+      action: 'publish',
+      before: { published },
+      after: { published: site.published },
+      changes: diffFields({ published }, { published: site.published }),
+      requests: [{ method: 'POST', path: `${base}/${site.published ? 'publish' : 'unpublish'}` }],
+      needs: [`${address}:create`, `${address}:update`, ...structure],
+      ...(info ? { remoteId: info.id } : {}),
+    },
+    info ? normalSite(info) : null,
+  );
 }
 
 /** The remote site a config site's section plan runs on: its structure, or nothing for a site to create. */
