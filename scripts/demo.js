@@ -30,7 +30,7 @@ async function docplane(title, args, okCodes = [0]) {
 let failed = false;
 try {
   console.log(`emulator listening on ${emulator.url} (seeded from examples/emulator-state.yaml)`);
-  await docplane('1. import the organization as it is today', ['import', '--org', 'org_acme', '--site', 'site_docs', '--site', 'site_internal', '--out', importDir, '--force']);
+  await docplane('1. import the organization as it is today', ['import', '--org', 'org_acme', '--out', importDir, '--force']);
   console.log(`(wrote ${readdirSync(importDir).join(', ')} to ${importDir})`);
   await docplane('2. the imported config plans to no changes', ['plan', '-c', importDir, '--detailed-exitcode']);
   await docplane('3. validate the example config', ['validate', '-c', 'examples/docplane.yaml']);

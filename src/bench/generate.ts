@@ -51,7 +51,15 @@ export interface WorldCounts {
   spaces: number;
   /** Spaces the config places in a collection (a move each, from the top level). */
   spacesPlaced: number;
+  /** Sites in the seed world (the config names them by id, with site fields the seed lacks). */
   sites: number;
+  /** Sites the config creates from nothing (by title), each with NEW_SITE_SECTIONS sections and published. */
+  newSites: number;
+  newSiteSections: number;
+  /** Seeded sites whose configured fields (visibility) differ from the seed's: a PATCH each. */
+  sitesPatched: number;
+  /** Sites the config publishes (all of them; the seed's and a new site are unpublished). */
+  sitesPublished: number;
   sectionsPerSite: number;
   /** Site spaces beyond each section's own (one per section). */
   extraSiteSpacesPerSite: number;
@@ -192,6 +200,15 @@ export function generate(scale: number, seed: number): BenchWorld {
   const emoji = spaceIds.map((_, i) => EMOJIS[i % EMOJIS.length]);
 
   // ---- sites ---------------------------------------------------------------------------------------
+  // The seeded sites get site fields (unlisted, published); one more site is created from nothing.
+  const siteTitle = (s: number) => `Site ${s + 1}`;
+  const siteFields = { visibility: 'unlisted' as const, published: true };
+  const newSite = {
+    title: 'Site from nothing',
+    visibility: 'share-link' as const,
+    published: true,
+    sections: [{ path: 'start', title: 'Start here', space: spaceIds[spaceIds.length - 1] }],
+  };
   const groups = groupsOf(nSections);
   const sectionPath = (i: number) => `sec-${pad(i, 3)}`;
   const sites = siteIds.map((id, s) => ({
@@ -285,13 +302,18 @@ export function generate(scale: number, seed: number): BenchWorld {
       ...withAccess(c.title),
     })),
     spaces: spaceIds.map((id, i) => ({ id, title: spaceTitle(id), emoji: emoji[i], collection: placement[i], ...(spaceAccess[i] ? { access: spaceAccess[i] } : {}) })),
-    sites: sites.map((site, s) => ({
-      id: site.id,
-      access: siteAccess[s],
-      sections: site.sections.map(({ extra, ...sec }) => ({ ...sec, siteSpaces: [{ space: extra, path: 'v2' }] })),
-      sectionGroups: site.groups,
-      shareLinks: site.links,
-    })),
+    sites: [
+      ...sites.map((site, s) => ({
+        id: site.id,
+        title: siteTitle(s),
+        ...siteFields,
+        access: siteAccess[s],
+        sections: site.sections.map(({ extra, ...sec }) => ({ ...sec, siteSpaces: [{ space: extra, path: 'v2' }] })),
+        sectionGroups: site.groups,
+        shareLinks: site.links,
+      })),
+      newSite,
+    ],
     saml,
     integrations,
     translations,
@@ -317,7 +339,7 @@ export function generate(scale: number, seed: number): BenchWorld {
         ...baseOrg,
         members: users.map((u, i) => ({ user: u.id, role: i === 0 ? ('admin' as const) : ('read' as const) })),
         spaces: spaceIds.map((id) => ({ id, title: spaceTitle(id) })),
-        sites: siteIds.map((id, s) => ({ id, title: `Site ${s + 1}` })),
+        sites: siteIds.map((id, s) => ({ id, title: siteTitle(s) })),
         access: seedAccess,
       },
     ],
@@ -342,13 +364,17 @@ export function generate(scale: number, seed: number): BenchWorld {
           collections: c.children.map((k) => ({ title: k.title })),
         })),
         spaces: spaceIds.map((id, i) => ({ id, title: spaceTitle(id), emoji: emoji[i], ...(placement[i] ? { collection: placement[i] } : {}) })),
-        sites: sites.map((site, s) => ({
-          id: site.id,
-          title: `Site ${s + 1}`,
-          sections: site.sections.map(({ extra, space, ...sec }) => ({ ...sec, siteSpaces: [{ space }, { space: extra, path: 'v2' }] })),
-          sectionGroups: site.groups,
-          shareLinks: site.links,
-        })),
+        sites: [
+          ...sites.map((site, s) => ({
+            id: site.id,
+            title: siteTitle(s),
+            ...siteFields,
+            sections: site.sections.map(({ extra, space, ...sec }) => ({ ...sec, siteSpaces: [{ space }, { space: extra, path: 'v2' }] })),
+            sectionGroups: site.groups,
+            shareLinks: site.links,
+          })),
+          { ...newSite, sections: newSite.sections.map(({ space, ...sec }) => ({ ...sec, siteSpaces: [{ space }] })) },
+        ],
         saml: saml.map((p) => ({ ...p })),
         translations: translations.map((t) => ({ ...t })),
         integrations: integrations.map((i) => ({ ...i })),
@@ -376,6 +402,10 @@ export function generate(scale: number, seed: number): BenchWorld {
       spaces: spaceIds.length,
       spacesPlaced: placement.filter((p) => p !== null).length,
       sites: SITE_COUNT,
+      newSites: 1,
+      newSiteSections: newSite.sections.length,
+      sitesPatched: SITE_COUNT,
+      sitesPublished: SITE_COUNT + 1,
       sectionsPerSite: nSections,
       extraSiteSpacesPerSite: nSections,
       groupsPerSite: groups.length,

@@ -53,7 +53,7 @@ export function leastReads(c: WorldCounts, made: boolean): ReadCost {
  * every collection, space and site, whether the config manages their access or not.
  */
 export function leastImportReads(c: WorldCounts): ReadCost {
-  return withAccessReads(c, baseReads(c, true), c.collections, c.spaces, c.sites, 'every');
+  return withAccessReads(c, baseReads(c, true), c.collections, c.spaces, c.sites + c.newSites, 'every');
 }
 
 /** Two lists (team grants, user grants) per object; they need the object's id (a collection's from the collection list). */
@@ -70,6 +70,8 @@ function baseReads(c: WorldCounts, made: boolean): ReadCost {
   const teams = made ? c.teams : 0;
   const collections = made ? c.collections : 0;
   const links = made ? c.shareLinksPerSite : 0;
+  // A site the config creates is in the list, and read, once it is made; it has no share links.
+  const newSites = made ? c.newSites : 0;
   const requests = formula([
     { what: 'GET ORG (settings)', n: 1 },
     { what: 'GET ORG/agent-instructions', n: 1 },
@@ -78,10 +80,13 @@ function baseReads(c: WorldCounts, made: boolean): ReadCost {
     { what: `team members: ${teams} teams × pages(${c.teamSize})`, n: teams * pages(c.teamSize) },
     { what: `collections: pages(${collections})`, n: pages(collections) },
     { what: `spaces: pages(${c.spaces})`, n: pages(c.spaces) },
+    { what: `sites: pages(${c.sites + newSites})`, n: pages(c.sites + newSites) },
     { what: `${c.sites} sites × (structure + share links pages)`, n: c.sites * (1 + pages(links)) },
+    { what: `${newSites} created sites × (structure + share links)`, n: newSites * 2 },
     { what: 'SAML, integrations, translations: a page each', n: 3 },
   ]);
-  const criticalPath = Math.max(pages(c.members), pages(teams) + (teams > 0 ? pages(c.teamSize) : 0), pages(collections), pages(c.spaces), 1, pages(links));
+  // A site's structure and share links are read once the site list has matched it.
+  const criticalPath = Math.max(pages(c.members), pages(teams) + (teams > 0 ? pages(c.teamSize) : 0), pages(collections), pages(c.spaces), pages(c.sites + newSites) + pages(links));
   return { requests, criticalPath };
 }
 
@@ -97,7 +102,10 @@ export function leastWritesFromEmpty(c: WorldCounts): Formula {
     { what: 'PATCH collection (description, defaultLevel)', n: c.collectionsWithSettings },
     { what: 'PATCH space (emoji)', n: c.spaces },
     { what: 'POST SPACE/move (into a collection)', n: c.spacesPlaced },
-    { what: 'POST + PATCH per section (path, description, condition)', n: c.sites * c.sectionsPerSite * 2 },
+    { what: 'POST ORG/sites (a site from nothing)', n: c.newSites },
+    { what: 'PATCH SITE (visibility)', n: c.sitesPatched },
+    { what: 'POST SITE/publish', n: c.sitesPublished },
+    { what: 'POST + PATCH per section (path, description, condition)', n: (c.sites * c.sectionsPerSite + c.newSiteSections) * 2 },
     { what: 'POST + PATCH per extra site space (path)', n: c.sites * c.extraSiteSpacesPerSite * 2 },
     { what: 'POST section group (with its sections)', n: c.sites * c.groupsPerSite },
     { what: 'POST share link', n: c.sites * c.shareLinksPerSite },

@@ -93,6 +93,9 @@ export function leastCheckReads(plan: Pick<Plan, 'steps'>, c: WorldCounts): Form
       case 'spaces':
         add(`spaces: pages(${c.spaces})`, pages(c.spaces));
         break;
+      case 'sites':
+        add(`sites: pages(${c.sites + c.newSites})`, pages(c.sites + c.newSites));
+        break;
       case 'sections':
       case 'siteSpaces':
       case 'sectionGroups':

@@ -7,7 +7,7 @@ import { renderImportJson } from '../render/import.js';
 export default class Import extends BaseCommand {
   static override summary = "Write organizations' current state as a config that plans no changes";
   static override description =
-    'Reads everything the config format can express of each organization (and of the sites given: the API cannot list sites) ' +
+    'Reads everything the config format can express of each organization (every site, unless --site narrows it to some) ' +
     'and writes it as config. Layout of the --out folder: <org id>.yaml per organization; certs/ for certificates and ' +
     'integrations/ for integration scripts, which the YAML references with ${file:…}; docplane.schema.json, which the first ' +
     'line of each YAML file points to. The output is deterministic: ids are written (renames plan as updates), members by ' +
@@ -16,6 +16,7 @@ export default class Import extends BaseCommand {
     'leaves the rest, and keeps an integration script that is no longer the stub). With --out -, the YAML goes to stdout.';
 
   static override examples = [
+    '<%= config.bin %> import --org org_acme',
     '<%= config.bin %> import --org org_acme --site site_docs',
     '<%= config.bin %> import --org org_acme --org org_globex --out docplane/ --force',
     '<%= config.bin %> import --org org_acme --out - > acme.yaml',
@@ -25,7 +26,7 @@ export default class Import extends BaseCommand {
     ...commonFlags,
     // Checked by runImport rather than by oclif, for a one-line message.
     org: Flags.string({ description: 'Organization to import (required); repeatable', multiple: true }),
-    site: Flags.string({ description: 'Site to import, as SITE or ORG/SITE (the API cannot list sites); repeatable', multiple: true }),
+    site: Flags.string({ description: 'Only this site (every site when absent), as SITE or ORG/SITE; repeatable', multiple: true }),
     out: Flags.string({ description: 'Folder to write, or - for stdout', default: 'docplane' }),
     force: Flags.boolean({ description: 'Write into a folder that is not empty (replacing the files import writes; the prune, safety and protect of a replaced <org>.yaml are kept)', default: false }),
     format: Flags.string({ description: 'Format of the report on stdout (json: one document; the YAML of --out - is in it)', options: ['text', 'json'], default: 'text' }),
@@ -77,9 +78,6 @@ function notesOf(result: ImportResult): string[] {
   if (result.todo.length > 0) {
     lines.push('To fill in by hand:');
     for (const t of result.todo) lines.push(`  ${t}`);
-  }
-  if (result.orgs.every((o) => (o.counts.find((c) => c.many === 'sites')?.n ?? 0) === 0)) {
-    lines.push('Sites: none imported (the API cannot list sites); pass --site ID for each site to manage.');
   }
   return lines;
 }

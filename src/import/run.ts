@@ -163,7 +163,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   if (missing.length > 0) {
     const where = orgs.length === 1 ? `organization ${orgs[0]}` : `organizations ${orgs.join(', ')}`;
     throw new DocplaneError('SITE_NOT_FOUND', `no site ${missing.map((r) => r.given).join(', ')} in ${where}`, {
-      hint: 'Check the --site ids (the API cannot list sites: take the ids from the app).',
+      hint: 'Check the --site ids, or leave --site out to import every site.',
     });
   }
 

@@ -73,6 +73,11 @@ export interface KindSpec<Remote = unknown> {
   label: { one: string; many: string };
   /** Whether `prune` may name it (remote resources the config does not mention are then deleted). */
   prunable?: boolean;
+  /**
+   * Why a delete of this kind is refused without `--force`, whatever the safety thresholds (a site
+   * carries published content); absent for kinds whose deletes only the thresholds limit.
+   */
+  deleteNeedsForce?: string;
   /** Whether `--replace` may force its resources (their state cannot be read back). */
   replaceable?: boolean;
   /** The addresses of this kind's resources in a config (those `--replace` may name). */

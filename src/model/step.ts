@@ -18,7 +18,8 @@ export type Kind = string;
  * - move:    before `{parent}` or position as now; after as desired.
  * - restore: before `{deletedAt}`; after `{deletedAt: null}` (a deleted space the config names).
  * - sort:    before the remote order `{order: [...]}`; after the desired order.
- * - publish: before what the API returns of the integration; after the desired fields.
+ * - publish: before what the API returns of the integration, or a site's `{published}`; after the
+ *   desired fields (a site's `{published}`: true publishes, false unpublishes).
  */
 export type Action = 'create' | 'update' | 'delete' | 'move' | 'restore' | 'sort' | 'publish';
 

@@ -7,7 +7,7 @@ import type { DraftStep, KindPlan } from '../kinds/kind.js';
 import { stepId, parsePattern, patternMatches } from '../model/address.js';
 import { selectTargets } from './targets.js';
 import type { Action, Kind, Plan, PlanProblem, PlanSummary, SafetyViolation, Step } from './types.js';
-import { KINDS } from '../kinds/index.js';
+import { KINDS, KIND_SPECS } from '../kinds/index.js';
 
 export interface OrgDraft {
   org: string;
@@ -256,6 +256,15 @@ function thresholdViolations(org: OrgDraft, steps: Step[]): SafetyViolation[] {
       rule: 'maxDeletes',
       message: `${org.org}: ${deletes.length} deletes exceed safety.maxDeletes (${org.safety.maxDeletes})`,
       steps: deletes.map((s) => s.id),
+    });
+  }
+  for (const spec of KIND_SPECS) {
+    const ofKind = deletes.filter((s) => s.kind === spec.kind);
+    if (spec.deleteNeedsForce === undefined || ofKind.length === 0) continue;
+    out.push({
+      rule: 'needsForce',
+      message: `${org.org}: deleting ${ofKind.map((s) => s.address).join(', ')} needs --force (${spec.deleteNeedsForce})`,
+      steps: ofKind.map((s) => s.id),
     });
   }
   for (const kind of KINDS) {

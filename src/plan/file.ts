@@ -72,7 +72,7 @@ const PlanFileSchema = z.looseObject({
   steps: z.array(StepSchema),
   unmanaged: z.record(z.string(), z.partialRecord(z.enum(KINDS as [string, ...string[]]), z.array(z.string()))),
   violations: z.array(
-    z.looseObject({ rule: z.enum(['maxDeletes', 'maxDeletePercent', 'protect', 'lastAdmin']), message: z.string(), steps: z.array(z.string()) }),
+    z.looseObject({ rule: z.enum(['maxDeletes', 'maxDeletePercent', 'protect', 'lastAdmin', 'needsForce']), message: z.string(), steps: z.array(z.string()) }),
   ),
   problems: z.array(z.looseObject({ org: z.string(), address: z.string(), message: z.string() })),
   fingerprints: z.record(z.string(), z.string()),

@@ -15,7 +15,7 @@ export interface Step extends StepBody {
 }
 
 export interface SafetyViolation {
-  rule: 'maxDeletes' | 'maxDeletePercent' | 'protect' | 'lastAdmin';
+  rule: 'maxDeletes' | 'maxDeletePercent' | 'protect' | 'lastAdmin' | 'needsForce';
   message: string;
   /** Steps concerned. */
   steps: string[];

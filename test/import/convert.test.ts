@@ -48,7 +48,7 @@ function convert(s: RemoteOrgState, files: FileNamer): OrgImport {
     ['teams', { teams: s.teams, members: s.members, lists: s.teamMembers }],
     ['collections', s.collections],
     ['spaces', { spaces: s.spaces, collections: s.collections }],
-    ['sites', { sites: [...s.sites.map((site) => ({ id: site.id, site })), ...s.missingSites.map((id) => ({ id, site: null }))] }],
+    ['sites', { list: [], missing: [], sites: [...s.sites.map((site) => ({ id: site.id, site })), ...s.missingSites.map((id) => ({ id, site: null }))] }],
     ['saml', { providers: s.saml, teams: s.teams }],
     ['integrations', s.integrations],
     ['translations', s.translations],

@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { api, ensureBuilt, readTree, reorderedState, RICH_SITES, richState, runCli, type CliResult } from './helpers.js';
+import { api, ensureBuilt, readTree, reorderedState, richState, runCli, type CliResult } from './helpers.js';
 
 let emulator: RunningEmulator;
 let work: string;
 
-const importArgs = (out: string) => ['import', '--org', 'org_rich', '--org', 'org_side', ...RICH_SITES.flatMap((s) => ['--site', s]), '--out', out];
+// Without --site: every site of the organizations.
+const importArgs = (out: string) => ['import', '--org', 'org_rich', '--org', 'org_side', '--out', out];
 
 function cli(args: string[], url = emulator.url, token = 'read-token'): Promise<CliResult> {
   return runCli(args, { DOCPLANE_API_URL: url, DOCPLANE_TOKEN: token }, work);
@@ -103,6 +104,7 @@ describe('import → plan round trip (built CLI, rich emulator world)', () => {
       // Fields import wrote as empty (null) are managed too: filling them in by hand is drift.
       expect(await api(drifted.url, 'PATCH', '/v1/orgs/org_rich/sites/site_docs/sections/sec_status', { condition: 'visitor.claims.beta' })).toBe(200);
       expect(await api(drifted.url, 'PATCH', '/v1/collections/col_internal', { description: 'Staff only' })).toBe(200);
+      expect(await api(drifted.url, 'PATCH', '/v1/orgs/org_rich/sites/site_docs', { visibility: 'public' })).toBe(200);
 
       const detailed = await cli(['plan', '-c', 'drift', '--detailed-exitcode'], drifted.url);
       expect(detailed.code).toBe(2);
@@ -113,6 +115,7 @@ describe('import → plan round trip (built CLI, rich emulator world)', () => {
       expect(steps.sort((a, b) => `${a.org}/${a.address}`.localeCompare(`${b.org}/${b.address}`))).toEqual([
         { org: 'org_rich', address: 'collections["Internal"]', action: 'update', changes: [{ path: 'description', kind: 'change', before: 'Staff only', after: null }] },
         { org: 'org_rich', address: 'members["cat@rich.test"]', action: 'update', changes: [{ path: 'role', kind: 'change', before: 'edit', after: 'create' }] },
+        { org: 'org_rich', address: 'sites["site_docs"]', action: 'update', changes: [{ path: 'visibility', kind: 'change', before: 'public', after: 'unlisted' }] },
         {
           org: 'org_rich',
           address: 'sites["site_docs"].sections["status"]',
@@ -132,6 +135,13 @@ describe('import → plan round trip (built CLI, rich emulator world)', () => {
         { org: 'org_rich', address: 'teams["Writers"]', action: 'update', changes: [{ path: 'title', kind: 'change', before: 'Authors', after: 'Writers' }] },
         { org: 'org_side', address: 'organization', action: 'update', changes: [{ path: 'ai', kind: 'change', before: true, after: false }] },
       ]);
+
+      // Apply puts it all back; the site is unlisted again.
+      const applied = await cli(['apply', '-c', 'drift', '--auto-approve'], drifted.url, 'dev-token');
+      expect(applied.code, applied.stderr).toBe(0);
+      expect((await cli(['plan', '-c', 'drift', '--detailed-exitcode'], drifted.url)).code).toBe(0);
+      const site = (await (await fetch(`${drifted.url}/v1/orgs/org_rich/sites/site_docs`, { headers: { authorization: 'Bearer read-token' } })).json()) as { visibility: string };
+      expect(site.visibility).toBe('unlisted');
     } finally {
       await drifted.close();
     }

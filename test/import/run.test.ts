@@ -43,10 +43,21 @@ describe('runImport', () => {
   it('reads by lists only: one request per list of the organization, two per site (structure, share links), one per team', async () => {
     const before = emulator.requestCount();
     await run({ sites: ['site_docs', 'site_help'] });
-    // GET ORG, agent instructions, members, teams, collections, spaces, SAML, integrations,
-    // translations (9); structure and share links of 2 sites (4); members of 3 teams (3); the team
+    // GET ORG, agent instructions, members, teams, collections, spaces, sites, SAML, integrations,
+    // translations (10); structure and share links of 2 sites (4); members of 3 teams (3); the team
     // and user grants of every collection, space and site (2 × (5 + 7 + 2): docs/benchmarks.md).
-    expect(emulator.requestCount() - before).toBe(9 + 4 + 3 + 2 * (5 + 7 + 2));
+    expect(emulator.requestCount() - before).toBe(10 + 4 + 3 + 2 * (5 + 7 + 2));
+  });
+
+  it('imports every site of the organization without --site, and --site narrows it', async () => {
+    const all = await run({ orgs: ['org_rich', 'org_side'] });
+    const ids = (o: (typeof all.orgs)[number]) => ((o.document.sites ?? []) as Array<{ id: string }>).map((s) => s.id);
+    expect(all.orgs.map((o) => [o.org, ids(o)])).toEqual([
+      ['org_rich', ['site_docs', 'site_help']],
+      ['org_side', []],
+    ]);
+    const one = await run({ orgs: ['org_rich'], sites: ['site_help'] });
+    expect(ids(one.orgs[0])).toEqual(['site_help']);
   });
 
   it('writes documents the config schema accepts, with nothing it could not say', async () => {

@@ -104,6 +104,7 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
     emoji: fc.array(fc.option(fc.constantFrom('📘', '📗'), { nil: undefined }), { minLength: SPACES.length, maxLength: SPACES.length }),
     sections: sectionsArb,
     links: subsetOf(LINK_NAMES).chain((names) => fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), active: fc.boolean() })))),
+    site: fc.record({ visibility: fc.constantFrom('public', 'unlisted'), published: fc.boolean() }),
     saml: subsetOf(SAML_LABELS),
     samlTeam: fc.nat(4),
     translations: subsetOf(LANGUAGES),
@@ -140,6 +141,7 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
             {
               id: SITE,
               title: 'Robust Site',
+              ...r.site,
               sections: r.sections.map((s) => ({
                 title: s.title,
                 path: s.path,
@@ -244,6 +246,9 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
     saml: maybe(subsetOf(SAML_LABELS).chain((labels) => fc.tuple(...labels.map((label) => fc.record({ label: fc.constant(label), team: fc.nat(4), role: maybe(role), entity: fc.constantFrom('a', 'b') }))))),
     translations: maybe(subsetOf(LANGUAGES).chain((langs) => fc.tuple(...langs.map((language) => fc.record({ language: fc.constant(language), instructions: maybe(fc.constantFrom('Formal.', 'Casual.')) }))))),
     integrations: maybe(subsetOf(INTEGRATIONS).chain((names) => fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), title: fc.constantFrom(`Old ${name}`, `New ${name}`) }))))),
+    // The site's own fields, and a site made from nothing (by title) with one section, published or not.
+    siteFields: maybe(fc.record({ visibility: maybe(fc.constantFrom('public', 'unlisted', 'share-link')), published: maybe(fc.boolean()), basename: maybe(fc.constantFrom('docs', 'help')) })),
+    newSite: maybe(fc.boolean()),
     prune: subsetOf(PRUNABLE),
   })
   .map((r) => {
@@ -300,11 +305,12 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
             })),
           }
         : {}),
-      ...(sections !== undefined || r.groups !== undefined || r.links !== undefined
+      ...(sections !== undefined || r.groups !== undefined || r.links !== undefined || r.siteFields !== undefined || r.newSite !== undefined
         ? {
             sites: [
               {
                 id: SITE,
+                ...Object.fromEntries(Object.entries((r.siteFields ?? {}) as Record<string, unknown>).filter(([, v]) => v !== undefined)),
                 ...(sections !== undefined
                   ? {
                       sections: sections.map((s, i) => ({
@@ -339,6 +345,8 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
                     }
                   : {}),
               },
+              // Last: the checks of collisions look at the first site (site_r).
+              ...(r.newSite !== undefined ? [{ title: 'Fresh site', published: r.newSite as boolean, sections: [{ path: 'intro', title: 'Intro', space: SPACES[0].id }] }] : []),
             ],
           }
         : {}),

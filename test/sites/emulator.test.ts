@@ -184,7 +184,7 @@ describe('site kinds against the emulator', () => {
   it('reports a site that does not exist', async () => {
     const { client } = await emulator([]);
     const { problems, plan: p } = await plan(client, orgConfig([{ id: 'site_nope', sections: [] }], []));
-    expect(problems.map((x) => x.message)).toEqual(['site site_nope does not exist in organization org_acme (the API cannot create sites)']);
+    expect(problems.map((x) => x.message)).toEqual(['site site_nope does not exist in organization org_acme (check the id, or leave it out to create the site by title)']);
     expect(p.steps).toEqual([]);
   });
 

@@ -11,6 +11,9 @@ import type { KindSpec, ReadContext } from '../kind.js';
 import { readMembers, type RemoteMember } from '../members/members.js';
 import { readSpaceList } from '../spaces/read.js';
 import { matchSpaces, placesInCollections } from '../spaces/spaces.js';
+import { readSites } from '../sites/remote.js';
+import { siteKey } from '../sites/schema.js';
+import { matchSites } from '../sites/site-remote.js';
 import { readTeams, type RemoteTeam } from '../teams/teams.js';
 import { readAllGrants, namesTeams, namesUsers, type AccessTarget } from './grants.js';
 import { planAccess, type AccessObject, type RemoteAccess } from './plan.js';
@@ -78,9 +81,13 @@ export const siteAccessModule: KindSpec<RemoteAccess | undefined> = {
   label: { one: 'site grant', many: 'site grants' },
   count: (org) => grants(org.sites ?? []),
   async read(ctx) {
-    const objects = (ctx.desired.sites ?? [])
-      .filter((s) => s.access !== undefined)
-      .map((s): AccessObject => ({ address: `sites${key(s.id)}`, id: s.id, access: s.access ?? {} }));
+    const desired = (ctx.desired.sites ?? []).filter((s) => s.access !== undefined);
+    // Sites without id are matched as the sites kind matches them: on the organization's list.
+    const list = desired.some((s) => s.id === undefined) ? (await readSites(ctx)).list : [];
+    const objects = matchSites(desired, list).pairs.map((p): AccessObject => {
+      const id = p.desired.id ?? p.remote?.id;
+      return { address: `sites${key(siteKey(p.desired))}`, ...(id === undefined ? {} : { id }), access: p.desired.access ?? {} };
+    });
     return readFor(ctx, 'site', objects);
   },
   plan: (ctx, remote) => planAccess(ctx, 'siteAccess', 'site', remote),

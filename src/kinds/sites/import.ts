@@ -1,23 +1,55 @@
-/** Import of sites: the sites asked for with `--site`, written in the platform's structure order. */
+/**
+ * Import of sites: every site of the organization (`GET ORG/sites`), or those asked for with
+ * `--site`; each with its own fields and its structure, written in the platform's structure order.
+ */
 import { key } from '../../model/address.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer } from '../kind.js';
 import { readSiteList, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
 import { siteKey } from './schema.js';
+import { listSites, type RemoteSiteInfo } from './site-remote.js';
 
-export const importSites: Importer<SitesRemote> = {
-  read: (ctx) => readSiteList(ctx, ctx.sites),
-  notFound: (state) => state.sites.filter((s) => s.site === null).map((s) => s.id),
+/** What import read: the listed sites, the structures of those imported, and the `--site` ids not found. */
+export interface SitesImport extends SitesRemote {
+  missing: string[];
+}
+
+export const importSites: Importer<SitesImport> = {
+  async read(ctx) {
+    const list = await listSites(ctx.client, ctx.org);
+    const listed = new Set(list.map((s) => s.id));
+    const ids = ctx.sites.length > 0 ? ctx.sites.filter((id) => listed.has(id)) : list.map((s) => s.id);
+    return { list, ...(await readSiteList(ctx, ids)), missing: ctx.sites.filter((id) => !listed.has(id)) };
+  },
+  notFound: (state) => [...state.missing, ...state.sites.filter((s) => s.site === null).map((s) => s.id)],
   write(state, sink) {
+    const info = new Map(state.list.map((s) => [s.id, s]));
     const found = state.sites.flatMap((s) => (s.site ? [s.site] : []));
-    const sites = sortBy(found, (s) => s.id).map((site) => convertSite(site, (m) => sink.warn(m)));
+    const sites = sortBy(found, (s) => s.id).map((site) => convertSite(site, info.get(site.id), (m) => sink.warn(m)));
     sink.count({ one: 'site', many: 'sites' }, sites.length);
     sink.count({ one: 'section', many: 'sections' }, sites.reduce((n, s) => n + s.sections, 0));
     return sites.length > 0 ? sites.map((s) => s.draft) : undefined;
   },
 };
 
-function convertSite(site: RemoteSite, warn: (m: string) => void): { draft: Draft; sections: number } {
+/** The site's own fields as config: what the API reports, so that a plan finds nothing to change. */
+function siteFieldsDraft(info: RemoteSiteInfo | undefined, site: RemoteSite): Record<string, Draft | undefined> {
+  if (!info) return {};
+  const defaultSection = site.sections.find((s) => s.default === true)?.path;
+  return {
+    title: info.title,
+    type: info.type ?? undefined,
+    visibility: info.visibility ?? undefined,
+    basename: info.basename ?? undefined,
+    published: info.published,
+    adaptiveContent: info.adaptiveContent,
+    defaultLevel: info.defaultLevel ?? undefined,
+    proxy: info.proxy ?? undefined,
+    defaultSection,
+  };
+}
+
+function convertSite(site: RemoteSite, info: RemoteSiteInfo | undefined, warn: (m: string) => void): { draft: Draft; sections: number } {
   const at = `sites${key(siteKey(site))}`;
   const pathOf = new Map<string, string>();
   const sections: Draft[] = [];
@@ -60,7 +92,10 @@ function convertSite(site: RemoteSite, warn: (m: string) => void): { draft: Draf
     (l) => l.name as string,
     (l, kept) => warn(`${at}.shareLinks${key(l.name as string)}: share links ${kept.id} and ${l.id} have the same name; only ${kept.id} is written`),
   ).map((l): Draft => ({ id: l.id, name: l.name, active: l.active }));
-  return { draft: { id: site.id, sections, sectionGroups: groups, shareLinks: links }, sections: sections.length };
+  const own = siteFieldsDraft(info, site);
+  // A default section the config does not write (no space) cannot be named.
+  if (own.defaultSection !== undefined && !seenPaths.has(own.defaultSection as string)) own.defaultSection = undefined;
+  return { draft: { id: site.id, ...own, sections, sectionGroups: groups, shareLinks: links }, sections: sections.length };
 }
 
 function convertSection(s: RemoteSection, address: string, warn: (m: string) => void): Draft {

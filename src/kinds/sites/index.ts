@@ -1,9 +1,9 @@
 /**
- * Sites (`sites:` in the config): sections, site spaces, section groups, share links and the
- * structure order of existing sites. The four kinds share one read (three lists per site the config
- * names) and one pure site planner, run once per plan; each kind keeps the steps, counts, problems
- * and fingerprints of its own. The structure sort step belongs to `sections`, a section's site-space
- * sort step to `siteSpaces`.
+ * Sites (`sites:` in the config): the sites themselves, and their sections, site spaces, section
+ * groups, share links and structure order. The five kinds share one read (the organization's list of
+ * sites, then two reads per site the config names and that exists) and one pure site planner, run
+ * once per plan; each kind keeps the steps, counts, problems and fingerprints of its own. The
+ * structure sort step belongs to `sections`, a section's site-space sort step to `siteSpaces`.
  */
 import type { KindSpec, KindUnit } from '../kind.js';
 import { importSites } from './import.js';
@@ -11,6 +11,7 @@ import { planSites, type SiteKind } from './plan.js';
 import { readSites, type SitesRemote } from './remote.js';
 import { resolveSites } from './resolve.js';
 import { Site } from './schema.js';
+import { SITE_DELETE_REASON } from './site.js';
 
 function siteKind(kind: SiteKind, one: string, many: string, count: KindSpec['count']): KindSpec<SitesRemote> {
   return {
@@ -25,6 +26,10 @@ function siteKind(kind: SiteKind, one: string, many: string, count: KindSpec['co
 
 const each = <T>(org: { sites?: T[] }, n: (site: T) => number): number => (org.sites ?? []).reduce((sum, s) => sum + n(s), 0);
 
+export const sitesModule: KindSpec<SitesRemote> = {
+  ...siteKind('sites', 'site', 'sites', (org) => org.sites?.length ?? 0),
+  deleteNeedsForce: SITE_DELETE_REASON,
+};
 export const sectionsModule = siteKind('sections', 'section', 'sections', (org) => each(org, (s) => s.sections?.length ?? 0));
 export const siteSpacesModule = siteKind('siteSpaces', 'site space', 'site spaces', (org) =>
   // The section's own space is one of its site spaces, listed or not.
@@ -37,7 +42,7 @@ export const sitesUnit: KindUnit = {
   configKey: 'sites',
   list: true,
   schema: Site,
-  kinds: [sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule],
+  kinds: [sitesModule, sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule],
   addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'structure'] },
   flowMaps: ['sites.*.sections.*.siteSpaces.*', 'sites.*.shareLinks.*'],
   resolve: resolveSites,

@@ -6,6 +6,7 @@ import type { Kind } from '../../model/step.js';
 import { readContextFor, sharedPlans, type DraftStep, type PlanContext } from '../kind.js';
 import { planSite, planSites, type SitePlans } from './plan.js';
 import { structureSite, type RemoteSite } from './remote.js';
+import { parseSiteInfo } from './site-remote.js';
 import { sectionGroupsModule, sectionsModule, shareLinksModule, siteSpacesModule } from './index.js';
 
 const ORG = 'org_acme';
@@ -67,8 +68,11 @@ function remote(sections: RawSection[] = [], groups: Array<{ id: string; title: 
   return structureSite('site_docs', { type: 'sections', structure }, links.map((l) => ({ object: 'share-link', createdAt: 'x', ...l })));
 }
 
+/** The listed site the tests plan: no site field of the config differs from it. */
+const INFO = parseSiteInfo({ id: 'site_docs', title: 'Docs', type: 'ultimate', visibility: 'public', published: true, defaultLevel: 'read' });
+
 function plan(site: Omit<SiteT, 'id'>, current: RemoteSite, prune: Kind[] = []): SitePlans {
-  return planSite({ org: ORG, site: { id: 'site_docs', ...site }, remote: current, prunes: (k) => prune.includes(k) });
+  return planSite({ org: ORG, site: { id: 'site_docs', ...site }, remote: current, prunes: (k) => prune.includes(k), base: '/v1/orgs/org_acme/sites/site_docs', info: INFO });
 }
 
 function all(p: SitePlans): DraftStep[] {
@@ -534,17 +538,17 @@ describe('planSites and the modules', () => {
 
   it('reports a site that does not exist, once, and plans nothing for it', () => {
     const config = desired([{ id: 'site_nope', sections: [sec('a')], shareLinks: [{ name: 'x' }] }]);
-    const p = planSites(ctx(config), { sites: [{ id: 'site_nope', site: null }] });
-    expect(p.sections.problems).toEqual([
-      { org: ORG, address: 'sites["site_nope"]', message: 'site site_nope does not exist in organization org_acme (the API cannot create sites)' },
+    const p = planSites(ctx(config), { list: [INFO], sites: [] });
+    expect(p.sites.problems).toEqual([
+      { org: ORG, address: 'sites["site_nope"]', message: 'site site_nope does not exist in organization org_acme (check the id, or leave it out to create the site by title)' },
     ]);
-    expect([...p.siteSpaces.problems, ...p.sectionGroups.problems, ...p.shareLinks.problems]).toEqual([]);
+    expect([...p.sections.problems, ...p.siteSpaces.problems, ...p.sectionGroups.problems, ...p.shareLinks.problems]).toEqual([]);
     expect(all(p)).toEqual([]);
   });
 
   it('each module keeps its own kind', () => {
     const config = desired([{ id: 'site_docs', sections: [sec('a', { siteSpaces: [{ space: 'space_a' }, { space: 'space_b' }] })], sectionGroups: [{ title: 'G', sections: ['a'] }], shareLinks: [{ name: 'x' }] }]);
-    const r = { sites: [{ id: 'site_docs', site: remote() }] };
+    const r = { list: [INFO], sites: [{ id: 'site_docs', site: remote() }] };
     const c = ctx(config);
     expect(sectionsModule.plan(c, r).steps.map((s) => s.kind)).toEqual(['sections']);
     expect(siteSpacesModule.plan(c, r).steps.map((s) => s.kind)).toEqual(['siteSpaces']);
@@ -561,14 +565,14 @@ describe('planSites and the modules', () => {
       },
       listAll: async (path: string) => {
         calls.push(path);
-        return [];
+        return path.endsWith('/sites') ? [{ id: 'site_docs', title: 'Docs' }, { id: 'site_internal', title: 'Internal' }] : [];
       },
     };
     const readCtx = readContextFor(desired([{ id: 'site_docs' }, { id: 'site_internal' }]), client as never);
     const results = await Promise.all([sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule].map((m) => m.read(readCtx)));
     expect(results[0].sites.map((s) => s.id)).toEqual(['site_docs', 'site_internal']);
     expect(calls.sort()).toEqual(
-      ['site_docs', 'site_internal'].flatMap((s) => ['structure', 'share-links'].map((l) => `/v1/orgs/org_acme/sites/${s}/${l}`)).sort(),
+      ['/v1/orgs/org_acme/sites', ...['site_docs', 'site_internal'].flatMap((s) => ['structure', 'share-links'].map((l) => `/v1/orgs/org_acme/sites/${s}/${l}`))].sort(),
     );
   });
 });

@@ -10,20 +10,21 @@
  * fewest moves from that simulated order to the desired one.
  */
 import { ref } from '../../model/address.js';
-import type { JsonObject, Kind, PlanProblem, RequestSpec } from '../../model/step.js';
+import type { JsonObject, Kind, RequestSpec } from '../../model/step.js';
 import { collisionMessage, compact, diffFields, keyCollisions, matchResources } from '../common/match.js';
 import { deleteAddresses } from '../common/skeleton.js';
 import type { PlanContext } from '../kind.js';
-import { groupAddress, sectionAddress, siteAddress } from './addresses.js';
+import { groupAddress, sectionAddress } from './addresses.js';
 import { appendToGroup, appendTop, cloneLayout, createGroup, deleteGroup, deleteSection, groupKey, idOfKey, isGroupKey, layoutOf, leaveGroup, sectionKey, type ItemKey, type Layout } from './layout.js';
 import { pathCycle, pathNeed } from './paths.js';
-import { sitePath, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
+import type { RemoteSection, RemoteSite, SitesRemote } from './remote.js';
 import { siteKey, type SectionT, type SiteT } from './schema.js';
 import { planShareLinks } from './share-links.js';
+import { planSiteItself, planSiteList } from './site.js';
+import type { RemoteSiteInfo } from './site-remote.js';
 import { planSiteSpaces } from './site-spaces.js';
 import {
   differing,
-  emptySitePlans,
   enc,
   GROUP_FIELDS,
   handle,
@@ -31,7 +32,6 @@ import {
   normalSection,
   pick,
   SECTION_FIELDS,
-  SITE_KINDS,
   siteContext,
   type GroupEntry,
   type SectionEntry,
@@ -70,12 +70,15 @@ export interface SiteInput {
   site: SiteT;
   remote: RemoteSite;
   prunes(kind: Kind): boolean;
+  /** The site's API path (its id, or the ref to its create step). */
+  base: string;
+  /** The site as the organization's list has it; absent for a site this plan creates. */
+  info?: RemoteSiteInfo;
 }
 
-/** Every step of one existing site. */
+/** Every step of one site (an existing one, or one this plan creates). */
 export function planSite(input: SiteInput): SitePlans {
-  const { org, site, remote, prunes } = input;
-  const base = sitePath(org, site.id);
+  const { org, site, remote, prunes, base } = input;
   const ctx = siteContext(org, site, remote, base, prunes);
   const { out, push, problem } = ctx;
 
@@ -157,7 +160,7 @@ export function planSite(input: SiteInput): SitePlans {
         else if (r2 && deletedSectionIds.has(r2.id)) {
           problem('sectionGroups', address, `section group "${cfg.title}" lists section "${path}", which this plan deletes (sections are pruned and the config does not define it)`);
         } else if (r2) k = sectionKey(r2.id);
-        else problem('sectionGroups', address, `section group "${cfg.title}" lists section "${path}", which is neither in the config nor on site ${site.id}`);
+        else problem('sectionGroups', address, `section group "${cfg.title}" lists section "${path}", which is neither in the config nor on site ${siteKey(site)}`);
         if (k === undefined) continue;
         const other = desiredGroupOf.get(k);
         if (other && other !== entry) {
@@ -439,36 +442,13 @@ export function planSite(input: SiteInput): SitePlans {
   // ---- share links -----------------------------------------------------------------------------------
   planShareLinks(ctx);
 
+  // ---- the site itself (last: a created site's publish waits for all of the above) ------------------
+  planSiteItself(ctx, input.info, sections);
+
   return out;
 }
 
-/** Every site of an organization's config: missing sites are problems, the others planned. */
+/** Every site of an organization's config: created, updated, deleted, and what is in each. */
 export function planSites(ctx: PlanContext, remote: SitesRemote): SitePlans {
-  const out = emptySitePlans();
-  const seen = new Set<string>();
-  for (const site of ctx.desired.sites ?? []) {
-    if (seen.has(site.id)) continue;
-    seen.add(site.id);
-    const found = remote.sites.find((s) => s.id === site.id);
-    if (!found?.site) {
-      const problem: PlanProblem = {
-        org: ctx.org,
-        address: siteAddress(siteKey(site)),
-        message: `site ${site.id} does not exist in organization ${ctx.org} (the API cannot create sites)`,
-      };
-      out.sections.problems.push(problem);
-      continue;
-    }
-    const one = planSite({ org: ctx.org, site, remote: found.site, prunes: (k) => ctx.prunes(k) });
-    for (const kind of SITE_KINDS) {
-      const a = out[kind];
-      const b = one[kind];
-      a.steps.push(...b.steps);
-      a.unmanaged.push(...b.unmanaged);
-      a.remoteCount += b.remoteCount;
-      a.problems.push(...b.problems);
-      Object.assign(a.fingerprints, b.fingerprints);
-    }
-  }
-  return out;
+  return planSiteList(ctx, remote, (one) => planSite({ org: ctx.org, prunes: (k) => ctx.prunes(k), ...one }));
 }

@@ -6,6 +6,7 @@
  */
 import { ApiError } from '../../core/errors.js';
 import type { ReadContext } from '../kind.js';
+import { listSites, matchSites, type RemoteSiteInfo } from './site-remote.js';
 
 export interface RemoteSiteSpace {
   id: string;
@@ -22,6 +23,8 @@ export interface RemoteSection {
   description: string | null;
   icon: string | null;
   condition: string | null;
+  /** Whether it is the site's default section. */
+  default?: boolean;
   /** Its site spaces, in order. */
   siteSpaces: RemoteSiteSpace[];
 }
@@ -55,7 +58,9 @@ export interface RemoteSite {
 }
 
 export interface SitesRemote {
-  /** One entry per site the config names; `site` null when the site does not exist. */
+  /** Every site of the organization (`GET ORG/sites`); empty when the config has no `sites`. */
+  list: RemoteSiteInfo[];
+  /** One entry per listed site the config names; `site` null when its structure was not found. */
   sites: Array<{ id: string; site: RemoteSite | null }>;
 }
 
@@ -92,6 +97,7 @@ export function parseSection(raw: unknown): RemoteSection {
     icon: str(o.icon),
     condition: str(o.condition),
     siteSpaces: arr(o.siteSpaces).map(parseSiteSpace),
+    ...(o.default === true ? { default: true } : {}),
   };
 }
 
@@ -156,13 +162,22 @@ async function readSite(ctx: Pick<ReadContext, 'org' | 'client'>, site: string):
 }
 
 /** Sites by id (each once), read concurrently; null for a site the organization does not have. */
-export async function readSiteList(ctx: Pick<ReadContext, 'org' | 'client'>, ids: readonly string[]): Promise<SitesRemote> {
+export async function readSiteList(ctx: Pick<ReadContext, 'org' | 'client'>, ids: readonly string[]): Promise<Pick<SitesRemote, 'sites'>> {
   const unique = [...new Set(ids)];
   const sites = await Promise.all(unique.map(async (id) => ({ id, site: await readSite(ctx, id) })));
   return { sites };
 }
 
-/** Every site the config names, read once per plan; shared by the site kinds. */
+/**
+ * The organization's sites (one list) and, of those the config names, the structure and share links;
+ * read once per plan, shared by the site kinds. Nothing when the config has no `sites`.
+ */
 export function readSites(ctx: ReadContext): Promise<SitesRemote> {
-  return ctx.shared('sites', () => readSiteList(ctx, (ctx.desired.sites ?? []).map((s) => s.id)));
+  return ctx.shared('sites', async () => {
+    const desired = ctx.desired.sites;
+    if (desired === undefined) return { list: [], sites: [] };
+    const list = await listSites(ctx.client, ctx.org);
+    const ids = matchSites(desired, list).pairs.flatMap((p) => (p.remote ? [p.remote.id] : []));
+    return { list, ...(await readSiteList(ctx, ids)) };
+  });
 }

@@ -6,7 +6,14 @@ import type { ResolveContext } from '../kind.js';
 import { siteKey, type SectionGroupT, type SectionT, type ShareLinkT, type SiteT } from './schema.js';
 
 export function resolveSites(entries: readonly Item<unknown>[], ctx: ResolveContext): void {
-  for (const { value, origin } of entries as readonly Item<SiteT>[]) resolveSite(value, origin, ctx);
+  const sites = entries as readonly Item<SiteT>[];
+  // A site's renamedFrom is an old title: it must not be a title this config defines.
+  const siteIds = ctx.identities('sites', 'title');
+  const titles = new Set(sites.flatMap(({ value }) => (value.title === undefined ? [] : [value.title])));
+  for (const { value, origin } of sites) {
+    resolveSite(value, origin, ctx);
+    siteIds.add(siteKey(value), value, origin, titles);
+  }
 }
 
 function resolveSite(site: SiteT, origin: Origin, ctx: ResolveContext): void {

@@ -1,7 +1,8 @@
-/** A `sites` entry: an existing site's sections, site spaces, section groups and share links. */
+/** A `sites` entry: a site's own fields, its sections, site spaces, section groups and share links. */
 import { z } from 'zod';
 import { Access } from '../access/schema.js';
 import { Id, RenamedFrom, renamedFromNotOwn } from '../common/fields.js';
+import { siteFields, siteIdentity } from './site-schema.js';
 
 export const SiteSpace = z.strictObject({
   id: Id.optional(),
@@ -43,13 +44,15 @@ export const ShareLink = z
   })
   .superRefine(renamedFromNotOwn('name'));
 
-export const Site = z.strictObject({
-  id: Id.describe('An existing site (the API has no list or create of sites)'),
-  sections: z.array(Section).optional(),
-  sectionGroups: z.array(SectionGroup).optional(),
-  shareLinks: z.array(ShareLink).optional(),
-  access: Access.optional(),
-});
+export const Site = z
+  .strictObject({
+    ...siteFields,
+    sections: z.array(Section).optional(),
+    sectionGroups: z.array(SectionGroup).optional(),
+    shareLinks: z.array(ShareLink).optional(),
+    access: Access.optional(),
+  })
+  .superRefine(siteIdentity);
 
 
 export type SiteT = z.infer<typeof Site>;
@@ -64,7 +67,7 @@ declare module '../../model/desired.js' {
   }
 }
 
-/** The config key of a site: the name in its addresses (`sites["KEY"]`). */
-export function siteKey(site: Pick<SiteT, 'id'>): string {
-  return site.id;
+/** The config key of a site: the name in its addresses (`sites["KEY"]`): its id, else its title. */
+export function siteKey(site: { id?: string; title?: string }): string {
+  return site.id ?? site.title ?? '';
 }

@@ -1,11 +1,13 @@
 /**
- * Sites: seeded only, each with its structure (sections, section groups, site spaces) and share
- * links, which the API can change. records.ts holds the records, structure.ts the order and its
- * changes, views.ts the API's objects, seed.ts the state file, routes.ts the endpoints.
+ * Sites: listed, created, updated, published and deleted (site-routes.ts), each with its structure
+ * (sections, section groups, site spaces) and share links. records.ts holds the records,
+ * structure.ts the order and its changes, views.ts the API's objects, seed.ts the state file,
+ * routes.ts the endpoints inside a site.
  */
 import { z } from 'zod';
 import { SeedError, defineKind } from '../../kind.js';
 import { siteRoutes } from './routes.js';
+import { siteObjectRoutes } from './site-routes.js';
 import { SiteSeed, seedSite } from './seed.js';
 
 export const sitesKind = defineKind({
@@ -21,5 +23,8 @@ export const sitesKind = defineKind({
       throw new SeedError(`${place}.defaultContent.site`, `no site ${org.defaultContent.site} in ${org.id}`);
     }
   },
-  routes: siteRoutes,
+  routes(router) {
+    siteObjectRoutes(router);
+    siteRoutes(router);
+  },
 });

@@ -54,6 +54,8 @@ export interface SiteRec {
   id: string;
   org: string;
   title: string;
+  /** The site's own settings (site-view.ts shows them, site-routes.ts changes them). */
+  settings: SiteSettings;
   /** The top level of the structure, in order. */
   top: TopItem[];
   /** Site spaces at the root (a site without sections), in order. */
@@ -63,6 +65,19 @@ export interface SiteRec {
   groups: Map<string, GroupRec>;
   siteSpaces: Map<string, SiteSpaceRec>;
   shareLinks: Map<string, ShareLinkRec>;
+}
+
+/** What `updateSiteById`, `publishSite` and `unpublishSite` change, and the create's type. */
+export interface SiteSettings {
+  type: string;
+  visibility: string;
+  basename?: string;
+  published: boolean;
+  adaptiveContent: boolean;
+  defaultLevel: string | null;
+  /** The proxy origin. */
+  proxy?: string;
+  createdAt: string;
 }
 
 declare module '../../model.js' {

@@ -1,7 +1,6 @@
 /**
  * The routes of a site: section groups, sections, site spaces and share links, the
- * structure sort and the deprecated moves it replaced. Sites themselves are seeded only: the API
- * has no list or create of sites.
+ * structure sort and the deprecated moves it replaced. Sites themselves: site-routes.ts.
  */
 import { z } from 'zod';
 import { badRequest, bodyObject, created, deleted, listReply, notFound, ok, queryBoolean, validate } from '../../http.js';

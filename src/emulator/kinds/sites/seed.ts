@@ -9,6 +9,7 @@ import type { OrgRec } from '../../model.js';
 import { Id, Timestamp } from '../../schemas.js';
 import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './records.js';
 import { slugify, uniqueSlug } from './records.js';
+import { SiteSettingsSeed, siteSettings } from './site-routes.js';
 
 const SiteSpaceSeed = z.strictObject({
   id: Id.optional(),
@@ -50,6 +51,7 @@ const ShareLinkSeed = z.strictObject({
 export const SiteSeed = z.strictObject({
   id: Id.optional(),
   title: z.string().min(1),
+  ...SiteSettingsSeed,
   sections: z.array(SectionSeed).default([]),
   sectionGroups: z.array(SectionGroupSeed).default([]),
   shareLinks: z.array(ShareLinkSeed).default([]),
@@ -68,6 +70,7 @@ export function seedSite(ctx: SeedContext, org: OrgRec, seed: SiteSeedT, place: 
     id,
     org: org.id,
     title: seed.title,
+    settings: siteSettings(seed, stamp()),
     top: [],
     rootSiteSpaces: [],
     sections: new Map(),

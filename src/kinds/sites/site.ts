@@ -1,0 +1,261 @@
+/**
+ * The site itself (kind `sites`): created (`POST ORG/sites`) when a config site without id matches
+ * no listed site, updated (`PATCH SITE`) with the fields that differ, published or unpublished, and
+ * deleted only when `sites` is pruned — a delete apply refuses without `--force` (the kind's
+ * `deleteNeedsForce`, src/kinds/sites/index.ts). Everything else of a created site (sections, share
+ * links, …) names it by the ref to its create step and waits for it.
+ */
+import { fingerprint } from '../../core/json.js';
+import type { JsonObject, RequestSpec } from '../../model/step.js';
+import { compact, diffFields } from '../common/match.js';
+import { orgPath } from '../common/paths.js';
+import { planUnmatched } from '../common/skeleton.js';
+import type { PlanContext } from '../kind.js';
+import { siteAddress } from './addresses.js';
+import type { RemoteSite, SitesRemote } from './remote.js';
+import { siteKey, type SiteT } from './schema.js';
+import { matchSites, type RemoteSiteInfo } from './site-remote.js';
+import { differing, emptySitePlans, handle, SITE_KINDS, type SectionEntry, type SiteContext, type SitePlans } from './steps.js';
+
+/** Why a site's delete needs `--force`, whatever the safety thresholds. */
+export const SITE_DELETE_REASON = 'a site carries published content: deleting it takes the published site down';
+
+/** The site fields a config manages, in the config's terms; `published`, `type` and `defaultSection` are apart. */
+const FIELDS = ['title', 'visibility', 'basename', 'adaptiveContent', 'defaultLevel', 'proxy'] as const;
+
+export function currentFields(info: RemoteSiteInfo): JsonObject {
+  return {
+    title: info.title,
+    visibility: info.visibility,
+    basename: info.basename,
+    adaptiveContent: info.adaptiveContent,
+    defaultLevel: info.defaultLevel,
+    proxy: info.proxy,
+  };
+}
+
+function desiredFields(site: SiteT): JsonObject {
+  const out: JsonObject = {};
+  for (const f of FIELDS) if (site[f] !== undefined) out[f] = site[f];
+  return out;
+}
+
+/** The PATCH body of some fields: the API's names and shapes. */
+function patchBody(fields: JsonObject, defaultSection?: string): JsonObject {
+  const body: JsonObject = {};
+  for (const [f, v] of Object.entries(fields)) {
+    if (f === 'adaptiveContent') body.adaptiveContent = { enabled: v };
+    else if (f !== 'defaultSection') body[f] = v;
+  }
+  if (defaultSection !== undefined) body.defaultSiteSection = defaultSection;
+  return body;
+}
+
+/** What a fingerprint and a delete show of a listed site. */
+export function normalSite(info: RemoteSiteInfo): JsonObject {
+  return { id: info.id, type: info.type, published: info.published, ...currentFields(info) };
+}
+
+/** The remote site of a site that does not exist yet: nothing in it. */
+export function emptyRemoteSite(id: string): RemoteSite {
+  return { id, sections: [], groups: [], shareLinks: [], top: [] };
+}
+
+/** The site's path in requests: its id, or the ref to its create step. */
+export function siteBase(org: string, site: SiteT, info: RemoteSiteInfo | undefined): string {
+  return `${orgPath(org)}/sites/${handle(org, siteAddress(siteKey(site)), info?.id).pathId}`;
+}
+
+/**
+ * The default section: a section of the config (maybe created in this plan: its ref) or of the site;
+ * undefined with a problem when neither has the path.
+ */
+function defaultSectionOf(ctx: SiteContext, sections: readonly SectionEntry[]): { id: string; current: string | null; needs: string[] } | undefined {
+  const path = ctx.site.defaultSection;
+  if (path === undefined) return undefined;
+  const remoteDefault = ctx.remote.sections.find((s) => s.default === true);
+  const current = remoteDefault?.path ?? null;
+  const entry = sections.find((e) => e.cfg.path === path);
+  if (entry) return { id: entry.id, current, needs: entry.remote ? [] : [`${entry.address}:create`] };
+  const remote = ctx.remote.sections.find((s) => s.path === path);
+  if (remote) return { id: remote.id, current, needs: [] };
+  ctx.problem('sites', siteAddress(siteKey(ctx.site)), `defaultSection "${path}" names no section of the config or of the site`);
+  return undefined;
+}
+
+type DefaultSection = ReturnType<typeof defaultSectionOf>;
+
+/**
+ * The steps of the site itself, once the rest of the site is planned (a created site's publish waits
+ * for its structure): create or update, publish or unpublish.
+ */
+export function planSiteItself(ctx: SiteContext, info: RemoteSiteInfo | undefined, sections: readonly SectionEntry[]): void {
+  const section = defaultSectionOf(ctx, sections);
+  const wanted = section !== undefined && section.current !== ctx.site.defaultSection ? section : undefined;
+  if (info) planUpdate(ctx, info, wanted);
+  else planCreate(ctx, wanted);
+  planPublish(ctx, info);
+}
+
+/** `POST ORG/sites` (type, title, visibility), then a PATCH of the fields the create does not take; the default section once it exists. */
+function planCreate(ctx: SiteContext, section: DefaultSection): void {
+  const { org, site, push, out, base } = ctx;
+  const address = siteAddress(siteKey(site));
+  const createBody = compact({ type: site.type, title: site.title, visibility: site.visibility }) as JsonObject;
+  const rest: JsonObject = desiredFields(site);
+  delete rest.title;
+  delete rest.visibility;
+  const sites = `${orgPath(org)}/sites`;
+  const requests: RequestSpec[] = [{ method: 'POST', path: sites, body: createBody, capture: true, lookup: { path: sites, match: { title: site.title ?? '' } } }];
+  if (Object.keys(rest).length > 0) requests.push({ method: 'PATCH', path: base, body: patchBody(rest) });
+  const after = compact({ ...createBody, ...rest }) as JsonObject;
+  push({ address, kind: 'sites', action: 'create', before: null, after, changes: diffFields({}, after), requests, needs: [] }, null);
+  // Everything in the site needs the site.
+  for (const kind of SITE_KINDS) if (kind !== 'sites') for (const step of out[kind].steps) step.needs.push(`${address}:create`);
+  if (!section) return;
+  const before = { defaultSection: null };
+  const wanted = { defaultSection: site.defaultSection ?? null };
+  push(
+    {
+      address,
+      kind: 'sites',
+      action: 'update',
+      before,
+      after: wanted,
+      changes: diffFields(before, wanted),
+      requests: [{ method: 'PATCH', path: base, body: { defaultSiteSection: section.id } }],
+      needs: [`${address}:create`, ...section.needs],
+    },
+    null,
+  );
+}
+
+/** `PATCH SITE` with the fields that differ; a different type is a problem (the API cannot change it). */
+function planUpdate(ctx: SiteContext, info: RemoteSiteInfo, section: DefaultSection): void {
+  const { site, push, base } = ctx;
+  const address = siteAddress(siteKey(site));
+  if (site.type !== undefined && info.type !== null && site.type !== info.type) {
+    ctx.problem('sites', address, `site ${info.id} is of type ${info.type}, the config says ${site.type}: the API cannot change a site's type (change it in the app, or remove type)`);
+  }
+  const { before, after } = differing(currentFields(info), desiredFields(site));
+  if (section) {
+    before.defaultSection = section.current;
+    after.defaultSection = site.defaultSection ?? null;
+  }
+  if (Object.keys(after).length === 0) return;
+  push(
+    {
+      address,
+      kind: 'sites',
+      action: 'update',
+      before,
+      after,
+      changes: diffFields(before, after),
+      requests: [{ method: 'PATCH', path: base, body: patchBody(after, section?.id) }],
+      needs: section?.needs ?? [],
+      remoteId: info.id,
+    },
+    normalSite(info),
+  );
+}
+
+/** `POST SITE/publish` or `/unpublish`: after the update and, on a created site, after its whole structure. */
+function planPublish(ctx: SiteContext, info: RemoteSiteInfo | undefined): void {
+  const { site, push, out, base } = ctx;
+  const published = info?.published ?? false;
+  if (site.published === undefined || site.published === published) return;
+  const address = siteAddress(siteKey(site));
+  const structure = info ? [] : SITE_KINDS.filter((k) => k !== 'sites').flatMap((k) => out[k].steps.map((s) => `${s.address}:${s.action}`));
+  push(
+    {
+      address,
+      kind: 'sites',
+      action: 'publish',
+      before: { published },
+      after: { published: site.published },
+      changes: diffFields({ published }, { published: site.published }),
+      requests: [{ method: 'POST', path: `${base}/${site.published ? 'publish' : 'unpublish'}` }],
+      needs: [`${address}:create`, `${address}:update`, ...structure],
+      ...(info ? { remoteId: info.id } : {}),
+    },
+    info ? normalSite(info) : null,
+  );
+}
+
+/** The remote site a config site's section plan runs on: its structure, or nothing for a site to create. */
+export interface SitePlanInput {
+  site: SiteT;
+  info?: RemoteSiteInfo;
+  remote: RemoteSite;
+  base: string;
+}
+
+/**
+ * Every site of an organization's config, each planned by `planOne` (src/kinds/sites/plan.ts):
+ * matched against the listed sites, missing ids as problems, unmatched sites unmanaged or, when
+ * pruned, deleted.
+ */
+export function planSiteList(ctx: PlanContext, remote: SitesRemote, planOne: (input: SitePlanInput) => SitePlans): SitePlans {
+  const out = emptySitePlans();
+  const desired = ctx.desired.sites;
+  if (desired === undefined) return out;
+  out.sites.remoteCount = remote.list.length;
+  const match = matchSites(desired, remote.list);
+  for (const { desired: site, remote: info } of match.pairs) {
+    if (!info && site.id !== undefined) {
+      out.sites.problems.push({
+        org: ctx.org,
+        address: siteAddress(siteKey(site)),
+        message: `site ${site.id} does not exist in organization ${ctx.org} (check the id, or leave it out to create the site by title)`,
+      });
+      continue;
+    }
+    const structure = info ? remote.sites.find((s) => s.id === info.id)?.site : emptyRemoteSite('');
+    if (structure === null || structure === undefined) continue;
+    merge(out, planOne({ site, info, remote: structure, base: siteBase(ctx.org, site, info) }));
+  }
+  planSiteDeletes(ctx, out, match.unmatched, match.pairs, new Set(desired.map(siteKey)));
+  return out;
+}
+
+function merge(into: SitePlans, one: SitePlans): void {
+  for (const kind of SITE_KINDS) {
+    const a = into[kind];
+    const b = one[kind];
+    a.steps.push(...b.steps);
+    a.unmanaged.push(...b.unmanaged);
+    a.remoteCount += b.remoteCount;
+    a.problems.push(...b.problems);
+    if (b.notes) (a.notes ??= []).push(...b.notes);
+    Object.assign(a.fingerprints, b.fingerprints);
+  }
+}
+
+/** Listed sites the config does not name: unmanaged, or deleted when `sites` is pruned. */
+function planSiteDeletes(
+  ctx: PlanContext,
+  out: SitePlans,
+  unmatched: readonly RemoteSiteInfo[],
+  pairs: ReadonlyArray<{ remote?: RemoteSiteInfo }>,
+  configKeys: ReadonlySet<string>,
+): void {
+  const managed = pairs.flatMap((p) => (p.remote ? [p.remote] : []));
+  const prune = ctx.prunes('sites');
+  const prints: Array<[string, unknown]> = [];
+  const kp = out.sites;
+  const first = kp.steps.length;
+  planUnmatched(kp, prints, unmatched, {
+    kind: 'sites',
+    prune,
+    address: siteAddress,
+    // A deleted site whose title is a config site's key never takes that site's address.
+    naturalKey: (r) => (prune && configKeys.has(r.title) ? `${r.title}#${r.id}` : r.title),
+    id: (r) => r.id,
+    before: (r) => ({ title: r.title, published: r.published, visibility: r.visibility }),
+    requests: (r) => [{ method: 'DELETE', path: `${orgPath(ctx.org)}/sites/${encodeURIComponent(r.id)}` }],
+    normalized: normalSite,
+    twinOf: (r) => managed.find((m) => m.title === r.title)?.id,
+  });
+  for (const step of kp.steps.slice(first)) step.notes = [`apply refuses this delete without --force: ${SITE_DELETE_REASON}`];
+  for (const [address, value] of prints) kp.fingerprints[address] = fingerprint(value);
+}
