@@ -146,23 +146,40 @@ export function interpolateValue(
 ): { value: unknown; problems: InterpolationProblem[]; replaced: (string | number)[][] } {
   const problems: InterpolationProblem[] = [];
   const replaced: (string | number)[][] = [];
-  const walk = (v: unknown, at: (string | number)[]): unknown => {
+  // One path, grown and shrunk along the walk; copied only where a problem or a replacement is recorded.
+  const at: (string | number)[] = [];
+  const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
+      // Most strings hold no reference: nothing to copy or record.
+      if (!v.includes('${')) return v;
       const r = interpolateString(v, ctx);
-      for (const message of r.problems) problems.push({ path: at, message });
-      if (r.value !== v) replaced.push(at);
+      for (const message of r.problems) problems.push({ path: [...at], message });
+      if (r.value !== v) replaced.push([...at]);
       return r.value;
     }
-    if (Array.isArray(v)) return v.map((item, i) => walk(item, [...at, i]));
+    if (Array.isArray(v)) {
+      const out = new Array<unknown>(v.length);
+      for (let i = 0; i < v.length; i++) {
+        at.push(i);
+        out[i] = walk(v[i]);
+        at.pop();
+      }
+      return out;
+    }
     if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
       const out: Record<string, unknown> = {};
-      for (const [k, item] of Object.entries(v)) {
-        // defineProperty, so that a key named __proto__ stays an ordinary key.
-        Object.defineProperty(out, k, { value: walk(item, [...at, k]), enumerable: true, writable: true, configurable: true });
+      for (const k of Object.keys(v)) {
+        at.push(k);
+        const item = walk((v as Record<string, unknown>)[k]);
+        at.pop();
+        // A key named __proto__ must stay an ordinary key: defineProperty for it (plain assignment,
+        // which is quicker, for every other key).
+        if (k === '__proto__') Object.defineProperty(out, k, { value: item, enumerable: true, writable: true, configurable: true });
+        else out[k] = item;
       }
       return out;
     }
     return v;
   };
-  return { value: walk(value, []), problems, replaced };
+  return { value: walk(value), problems, replaced };
 }

@@ -20,7 +20,7 @@ import { resolveOrg } from './resolve.js';
 import { UNITS } from '../kinds/index.js';
 import type { z } from 'zod';
 import { ConfigDocument } from './schema.js';
-import { decodeText, firstAlias, parseFile, position, type DocPath, type LocateMode, type RawIssue, type SourceDocument, type SourceFile } from '../source/yaml.js';
+import { decodeText, documentOf, firstAlias, parseFile, position, type DocPath, type LocateMode, type RawIssue, type SourceDocument, type SourceFile } from '../source/yaml.js';
 import type { LoadedConfig, OrgConfig } from './types.js';
 
 export interface LoadOptions {
@@ -113,11 +113,12 @@ function describeTopLevel(node: unknown): string {
 }
 
 /**
- * Checks one document and gives its validated value; problems go to `problems`. Returns undefined
- * when the document cannot be used.
+ * The plain value of a document read the slow way (the quick read gives it directly): a mapping,
+ * its aliases expanded within bounds; problems go to `problems`.
  */
-function checkDocument(source: SourceDocument, ctx: InterpolationContext, problems: Problems): ValidDocument | undefined {
-  const { doc } = source;
+function documentValue(source: SourceDocument, problems: Problems): Record<string, unknown> | undefined {
+  if (source.value !== undefined) return source.value;
+  const doc = documentOf(source);
   if (!isMap(doc.contents)) {
     problems.atPath(
       source,
@@ -149,7 +150,16 @@ function checkDocument(source: SourceDocument, ctx: InterpolationContext, proble
     });
     return undefined;
   }
-  const top = js as Record<string, unknown>;
+  return js as Record<string, unknown>;
+}
+
+/**
+ * Checks one document and gives its validated value; problems go to `problems`. Returns undefined
+ * when the document cannot be used.
+ */
+function checkDocument(source: SourceDocument, ctx: InterpolationContext, problems: Problems): ValidDocument | undefined {
+  const top = documentValue(source, problems);
+  if (top === undefined) return undefined;
 
   const before = problems.issues.length;
   if (!('version' in top)) {

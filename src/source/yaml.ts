@@ -1,8 +1,12 @@
 /**
- * Reading config files and parsing them into YAML documents that keep their node ranges, so that
- * every later problem (schema, interpolation, merge, cross-reference) can point at file:line:column.
+ * Reading config files into their documents' values, and pointing at file:line:column for every
+ * later problem (schema, interpolation, merge, cross-reference). A file is read quickly, values
+ * only (src/source/fast-yaml.ts); the YAML documents with their node ranges are parsed only when a
+ * position is needed, or when the quick read declines the file (then they also report its YAML
+ * problems).
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Document, type Node, type Pair } from 'yaml';
+import { quickValues } from './fast-yaml.js';
 
 /** A path inside a document, as zod reports it: keys and list indexes. */
 export type DocPath = ReadonlyArray<string | number>;
@@ -17,14 +21,38 @@ export interface SourceFile {
   rel: string;
   raw: Buffer;
   text: string;
+  /** Line starts, filled when the file's YAML documents are parsed (see `yamlDocuments`). */
   lines: LineCounter;
+  /** The file's YAML documents with node ranges, once parsed. */
+  documents?: Document.Parsed[];
 }
 
 export interface SourceDocument {
   file: SourceFile;
-  doc: Document.Parsed;
+  /** The YAML document with node ranges; after a quick read, parsed only when a position is needed (`documentOf`). */
+  doc?: Document.Parsed;
+  /** The document's value, when the quick read gave it (a mapping, as the yaml package's toJS gives it). */
+  value?: Record<string, unknown>;
   /** Index of the document in its file, from 0. */
   index: number;
+}
+
+/** A file's YAML documents with their node ranges, parsed once (filling the file's line counter). */
+function yamlDocuments(file: SourceFile): Document.Parsed[] {
+  if (!file.documents) {
+    // Duplicate keys are found by parseFile, in one pass per mapping: the yaml package's own check
+    // compares each key with every earlier one, which takes minutes on a mapping of many keys.
+    const docs = parseAllDocuments(file.text, { lineCounter: file.lines, uniqueKeys: false, prettyErrors: false });
+    // An empty stream comes back as an EmptyStream (an array with no documents).
+    file.documents = Array.isArray(docs) ? (docs as Document.Parsed[]) : [];
+  }
+  return file.documents;
+}
+
+/** The YAML document of a source, parsed from its file's text if the quick read skipped it. */
+export function documentOf(source: SourceDocument): Document.Parsed {
+  source.doc ??= yamlDocuments(source.file)[source.index];
+  return source.doc;
 }
 
 /** A problem found before the documents were merged: a place in one document and a message. */
@@ -156,13 +184,11 @@ export interface ParsedFile {
  * empty documents are skipped, and a file with no document at all is an error.
  */
 export function parseFile(file: SourceFile): ParsedFile {
+  const quick = quickValues(file.text);
+  if (quick) return { documents: quick.map((value, index) => ({ file, value, index })), issues: [] };
   const issues: RawIssue[] = [];
   const at = (offset: number, message: string) => issues.push({ file, ...position(file, offset), path: '', message });
-  // Duplicate keys are found below, in one pass per mapping: the yaml package's own check compares
-  // each key with every earlier one, which takes minutes on a mapping of many keys.
-  const docs = parseAllDocuments(file.text, { lineCounter: file.lines, uniqueKeys: false, prettyErrors: false });
-  // An empty stream comes back as an EmptyStream (an array with no documents).
-  const all = Array.isArray(docs) ? (docs as Document.Parsed[]) : [];
+  const all = yamlDocuments(file);
   const documents: SourceDocument[] = [];
   all.forEach((doc, index) => {
     const problems = [...doc.errors, ...doc.warnings];
@@ -287,5 +313,5 @@ export function locateOffset(doc: Document.Parsed, path: DocPath, mode: LocateMo
 }
 
 export function locate(source: SourceDocument, path: DocPath, mode: LocateMode = 'value'): { line: number; column: number } {
-  return position(source.file, locateOffset(source.doc, path, mode));
+  return position(source.file, locateOffset(documentOf(source), path, mode));
 }
