@@ -136,8 +136,16 @@ export function interpolateString(
   return { value: out, problems };
 }
 
+/** A shallow copy of a plain object, keeping a key named __proto__ an ordinary key. */
+function copyOf(source: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(source)) Object.defineProperty(out, k, { value: source[k], enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
 /**
- * A copy of a parsed YAML value with every string interpolated, the problems, and the paths of the
+ * A parsed YAML value with every string interpolated (lists and mappings holding a changed string
+ * are copies, the rest is the value given), the problems, and the paths of the
  * strings that changed (their values may be secret). Only plain objects and lists are walked.
  */
 export function interpolateValue(
@@ -157,27 +165,30 @@ export function interpolateValue(
       if (r.value !== v) replaced.push([...at]);
       return r.value;
     }
+    // A list or mapping is copied only when something under it changed (copy on write).
     if (Array.isArray(v)) {
-      const out = new Array<unknown>(v.length);
+      let out: unknown[] | undefined;
       for (let i = 0; i < v.length; i++) {
         at.push(i);
-        out[i] = walk(v[i]);
+        const item = walk(v[i]);
         at.pop();
+        if (item !== v[i]) (out ??= [...v])[i] = item;
       }
-      return out;
+      return out ?? v;
     }
     if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
-      const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v)) {
+      const source = v as Record<string, unknown>;
+      let out: Record<string, unknown> | undefined;
+      for (const k of Object.keys(source)) {
         at.push(k);
-        const item = walk((v as Record<string, unknown>)[k]);
+        const item = walk(source[k]);
         at.pop();
-        // A key named __proto__ must stay an ordinary key: defineProperty for it (plain assignment,
-        // which is quicker, for every other key).
-        if (k === '__proto__') Object.defineProperty(out, k, { value: item, enumerable: true, writable: true, configurable: true });
-        else out[k] = item;
+        if (item === source[k]) continue;
+        out ??= copyOf(source);
+        // defineProperty, so that a key named __proto__ stays an ordinary key.
+        Object.defineProperty(out, k, { value: item, enumerable: true, writable: true, configurable: true });
       }
-      return out;
+      return out ?? v;
     }
     return v;
   };

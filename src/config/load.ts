@@ -8,7 +8,6 @@
  */
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isMap, isSeq, isScalar, LineCounter } from 'yaml';
 import { ConfigError, DocplaneError, type ConfigIssue } from '../core/errors.js';
 import { sha256 } from '../core/json.js';
 import type { Secret } from '../core/secrets.js';
@@ -20,7 +19,7 @@ import { resolveOrg } from './resolve.js';
 import { UNITS } from '../kinds/index.js';
 import type { z } from 'zod';
 import { ConfigDocument } from './schema.js';
-import { decodeText, documentOf, firstAlias, parseFile, position, type DocPath, type LocateMode, type RawIssue, type SourceDocument, type SourceFile } from '../source/yaml.js';
+import { decodeText, documentOf, firstAlias, parseFile, yamlPackage, position, type DocPath, type LocateMode, type RawIssue, type SourceDocument, type SourceFile } from '../source/yaml.js';
 import type { LoadedConfig, OrgConfig } from './types.js';
 
 export interface LoadOptions {
@@ -107,6 +106,7 @@ function toPosix(p: string): string {
 }
 
 function describeTopLevel(node: unknown): string {
+  const { isScalar, isSeq } = yamlPackage();
   if (isSeq(node)) return 'a list';
   if (isScalar(node)) return typeof node.value === 'string' ? 'a string' : `the value ${String(node.value)}`;
   return 'something else';
@@ -119,7 +119,7 @@ function describeTopLevel(node: unknown): string {
 function documentValue(source: SourceDocument, problems: Problems): Record<string, unknown> | undefined {
   if (source.value !== undefined) return source.value;
   const doc = documentOf(source);
-  if (!isMap(doc.contents)) {
+  if (!yamlPackage().isMap(doc.contents)) {
     problems.atPath(
       source,
       [],
@@ -314,12 +314,12 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     try {
       raw = await readFile(abs);
     } catch (e) {
-      const empty: SourceFile = { abs, display, rel, raw: Buffer.alloc(0), text: '', lines: new LineCounter() };
+      const empty: SourceFile = { abs, display, rel, raw: Buffer.alloc(0), text: '' };
       problems.issues.push({ file: empty, line: 1, column: 1, path: '', message: `the file cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
       continue;
     }
     if (raw.length > MAX_FILE_BYTES) {
-      const file: SourceFile = { abs, display, rel, raw, text: '', lines: new LineCounter() };
+      const file: SourceFile = { abs, display, rel, raw, text: '' };
       sources.push(file);
       const mib = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
       problems.issues.push({ file, line: 1, column: 1, path: '', message: `the file is too large for a config (${mib(raw.length)}; at most ${mib(MAX_FILE_BYTES)})` });
@@ -327,12 +327,12 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     }
     const decoded = decodeText(raw);
     if ('problem' in decoded) {
-      const file: SourceFile = { abs, display, rel, raw, text: '', lines: new LineCounter() };
+      const file: SourceFile = { abs, display, rel, raw, text: '' };
       sources.push(file);
       problems.issues.push({ file, line: decoded.line, column: decoded.column, path: '', message: decoded.problem });
       continue;
     }
-    const file: SourceFile = { abs, display, rel, raw, text: decoded.text, lines: new LineCounter() };
+    const file: SourceFile = { abs, display, rel, raw, text: decoded.text };
     sources.push(file);
     const parsed = parseFile(file);
     problems.issues.push(...parsed.issues);

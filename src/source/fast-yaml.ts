@@ -23,18 +23,26 @@ const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 
+/**
+ * Whether a plain scalar may be other than a string: every null, boolean, int and float of the core
+ * schema starts with one of these (or is empty). Most scalars of a config (names, emails, ids) do
+ * not: one look at the first character spares them the patterns below.
+ */
+const MAYBE_NOT_STRING = /^[-+.~0-9nNtTfF]/;
+const maybe = (s: string | null): s is string => s !== null && MAYBE_NOT_STRING.test(s);
+
 const CORE_12 = FAILSAFE_SCHEMA.extend({
   implicit: [
-    new Type('tag:yaml.org,2002:null', { kind: 'scalar', resolve: (s: string | null) => s === null || NULL.test(s), construct: () => null }),
-    new Type('tag:yaml.org,2002:bool', { kind: 'scalar', resolve: (s: string | null) => s !== null && BOOL.test(s), construct: (s: string) => s[0] === 't' || s[0] === 'T' }),
+    new Type('tag:yaml.org,2002:null', { kind: 'scalar', resolve: (s: string | null) => s === null || s === '' || (maybe(s) && NULL.test(s)), construct: () => null }),
+    new Type('tag:yaml.org,2002:bool', { kind: 'scalar', resolve: (s: string | null) => maybe(s) && BOOL.test(s), construct: (s: string) => s[0] === 't' || s[0] === 'T' }),
     new Type('tag:yaml.org,2002:int', {
       kind: 'scalar',
-      resolve: (s: string | null) => s !== null && (INT_OCT.test(s) || INT.test(s) || INT_HEX.test(s)),
+      resolve: (s: string | null) => maybe(s) && (INT_OCT.test(s) || INT.test(s) || INT_HEX.test(s)),
       construct: (s: string) => (INT_OCT.test(s) ? parseInt(s.substring(2), 8) : INT.test(s) ? parseInt(s, 10) : parseInt(s.substring(2), 16)),
     }),
     new Type('tag:yaml.org,2002:float', {
       kind: 'scalar',
-      resolve: (s: string | null) => s !== null && (FLOAT_NAN.test(s) || FLOAT_EXP.test(s) || FLOAT.test(s)),
+      resolve: (s: string | null) => maybe(s) && (FLOAT_NAN.test(s) || FLOAT_EXP.test(s) || FLOAT.test(s)),
       construct: (s: string) =>
         FLOAT_NAN.test(s) ? (s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY) : parseFloat(s),
     }),
@@ -81,8 +89,70 @@ function multiLineFlow(text: string): boolean {
   return depth > 0;
 }
 
+/** Where the quoted string opened at `open` closes on its line (`''` and `\"` escape), or -1. */
+function closingQuote(line: string, open: number): number {
+  const q = line[open];
+  for (let i = open + 1; i < line.length; i++) {
+    if (q === '"' && line[i] === '\\') i++;
+    else if (line[i] === q) {
+      if (q === "'" && line[i + 1] === "'") i++;
+      else return i;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Whether a quoted string may go on past the end of its line: the yaml package wants its next lines
+ * indented more than the block around it, js-yaml does not. A quote that starts a token (at the
+ * line's start or after a space, `[`, `{` or `,`) must close on its line.
+ */
+function multiLineQuote(text: string): boolean {
+  const opening = /(?:^|[\s[{,])["']/g;
+  for (const line of text.split('\n')) {
+    if (!line.includes('"') && !line.includes("'")) continue;
+    opening.lastIndex = 0;
+    let from = 0;
+    for (let m = opening.exec(line); m !== null; m = opening.exec(line)) {
+      const open = m.index + m[0].length - 1;
+      // A comment started since the last string: the rest of the line is in it.
+      if (/(?:^|\s)#/.test(line.slice(from, open))) break;
+      const close = closingQuote(line, open);
+      if (close < 0) return true;
+      from = close + 1;
+      opening.lastIndex = from;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether a flow mapping has a collection as a key (`{ a: 1, [b, c] }`): js-yaml names it `b,c`, the
+ * yaml package `[ b, c ]`. Flow collections are on one line here (multiLineFlow); quoted strings
+ * are skipped, a comment ends the line.
+ */
+function flowCollectionKey(text: string): boolean {
+  for (const line of text.split('\n')) {
+    if (!line.includes('{')) continue;
+    const open: string[] = [];
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i];
+      if ((c === '"' || c === "'") && (i === 0 || /[\s[{,:]/.test(line[i - 1]))) {
+        const close = closingQuote(line, i);
+        if (close < 0) return true;
+        i = close;
+      } else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]))) break;
+      else if (c === '[') open.push(c);
+      else if (c === ']' || c === '}') open.pop();
+      if ((c === '{' || (c === ',' && open[open.length - 1] === '{')) && /^\s*[[{]/.test(line.slice(i + 1))) return true;
+      if (c === '{') open.push(c);
+    }
+  }
+  return false;
+}
+
 function declined(text: string): boolean {
-  if (multiLineFlow(text)) return true;
+  if (multiLineFlow(text) || multiLineQuote(text) || flowCollectionKey(text)) return true;
   DECLINED.lastIndex = 0;
   for (let m = DECLINED.exec(text); m !== null; m = DECLINED.exec(text)) {
     if (!inComment(text, m.index + (m[0].length > 1 && /\s|[[{,]/.test(m[0][0]) ? 1 : 0))) return true;
@@ -94,25 +164,22 @@ function declined(text: string): boolean {
 const MAX_KEY_LENGTH = 1024;
 
 /**
- * Whether every value is plain data the yaml package's toJS would give alike: each object and list
- * reached once (no alias slipped through), no key the yaml package names otherwise (`null:` is `""`
- * there, `"null"` here) or refuses (too long).
+ * Whether every key is one the yaml package's toJS gives alike: not `null` (`null:` is `""` there,
+ * `"null"` here), not longer than it accepts. (Shared objects, which an alias would make, cannot
+ * occur: the text has no alias, see DECLINED.)
  */
-function plainTree(root: unknown): boolean {
-  const seen = new Set<object>();
+function plainKeys(root: unknown): boolean {
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const v = stack.pop();
     if (v === null || typeof v !== 'object') continue;
-    if (seen.has(v)) return false;
-    seen.add(v);
     if (Array.isArray(v)) {
       for (const x of v) stack.push(x);
       continue;
     }
-    for (const [k, x] of Object.entries(v)) {
+    for (const k in v) {
       if (k === 'null' || k.length > MAX_KEY_LENGTH) return false;
-      stack.push(x);
+      stack.push((v as Record<string, unknown>)[k]);
     }
   }
   return true;
@@ -140,5 +207,5 @@ export function quickValues(source: string): Record<string, unknown>[] | undefin
     if (doc === null || typeof doc !== 'object' || Array.isArray(doc) || Object.getPrototypeOf(doc) !== Object.prototype) return undefined;
     if (Object.keys(doc).length === 0) return undefined;
   }
-  return plainTree(docs) ? (docs as Record<string, unknown>[]) : undefined;
+  return plainKeys(docs) ? (docs as Record<string, unknown>[]) : undefined;
 }

@@ -29,11 +29,16 @@ export function child(origin: Origin, ...segments: (string | number)[]): Origin 
 export function locationOf(origin: Origin, mode: LocateMode = 'value'): SourceLocation {
   let at: { line: number; column: number } | undefined;
   const get = () => (at ??= locate(origin.source, origin.path, mode));
-  const location = { file: origin.source.file.display } as SourceLocation;
-  return Object.defineProperties(location, {
-    line: { get: () => get().line, enumerable: true },
-    column: { get: () => get().column, enumerable: true },
-  });
+  // Getters of an object literal: own, enumerable properties, as plain values would be.
+  return {
+    file: origin.source.file.display,
+    get line() {
+      return get().line;
+    },
+    get column() {
+      return get().column;
+    },
+  };
 }
 
 export function where(origin: Origin, mode: LocateMode = 'value'): string {

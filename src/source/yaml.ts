@@ -5,8 +5,21 @@
  * position is needed, or when the quick read declines the file (then they also report its YAML
  * problems).
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Document, type Node, type Pair } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, LineCounter, Node, Pair } from 'yaml';
 import { quickValues } from './fast-yaml.js';
+
+type YamlPackage = typeof import('yaml');
+let yamlModule: YamlPackage | undefined;
+
+/**
+ * The yaml package, loaded when first needed: a config read quickly without a problem never needs
+ * it (a plan's start is shorter by its loading).
+ */
+export function yamlPackage(): YamlPackage {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as YamlPackage;
+  return yamlModule;
+}
 
 /** A path inside a document, as zod reports it: keys and list indexes. */
 export type DocPath = ReadonlyArray<string | number>;
@@ -22,7 +35,7 @@ export interface SourceFile {
   raw: Buffer;
   text: string;
   /** Line starts, filled when the file's YAML documents are parsed (see `yamlDocuments`). */
-  lines: LineCounter;
+  lines?: LineCounter;
   /** The file's YAML documents with node ranges, once parsed. */
   documents?: Document.Parsed[];
 }
@@ -40,6 +53,8 @@ export interface SourceDocument {
 /** A file's YAML documents with their node ranges, parsed once (filling the file's line counter). */
 function yamlDocuments(file: SourceFile): Document.Parsed[] {
   if (!file.documents) {
+    const { LineCounter, parseAllDocuments } = yamlPackage();
+    file.lines = new LineCounter();
     // Duplicate keys are found by parseFile, in one pass per mapping: the yaml package's own check
     // compares each key with every earlier one, which takes minutes on a mapping of many keys.
     const docs = parseAllDocuments(file.text, { lineCounter: file.lines, uniqueKeys: false, prettyErrors: false });
@@ -67,7 +82,9 @@ export interface RawIssue {
 export type LocateMode = 'value' | 'key' | 'parent';
 
 export function position(file: SourceFile, offset: number): { line: number; column: number } {
-  const { line, col } = file.lines.linePos(Math.max(0, Math.min(offset, file.text.length)));
+  // The line starts are counted by the yaml package's parse of the file: parsed here if not yet.
+  if (!file.lines) yamlDocuments(file);
+  const { line, col } = (file.lines as LineCounter).linePos(Math.max(0, Math.min(offset, file.text.length)));
   // linePos answers line 0 when the counter knows no newline before the offset.
   return { line: Math.max(1, line), column: Math.max(1, col) };
 }
@@ -204,7 +221,7 @@ export function parseFile(file: SourceFile): ParsedFile {
       } else at(e.pos[0], yamlMessage(e.code, e.message));
     }
     if (problems.length > 0) return;
-    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null && !doc.contents.source)) return;
+    if (doc.contents === null || (yamlPackage().isScalar(doc.contents) && doc.contents.value === null && !doc.contents.source)) return;
     documents.push({ file, doc, index });
   });
   if (issues.length === 0 && documents.length === 0) {
@@ -223,17 +240,17 @@ function duplicateKeys(doc: Document.Parsed): number[] {
   const stack: unknown[] = [doc.contents];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (isMap(node)) {
+    if (yamlPackage().isMap(node)) {
       const seen = new Set<unknown>();
       for (const pair of node.items) {
-        if (isScalar(pair.key)) {
+        if (yamlPackage().isScalar(pair.key)) {
           const value = pair.key.value;
           if (seen.has(value)) offsets.push(pair.key.range?.[0] ?? 0);
           else seen.add(value);
         } else if (pair.key) stack.push(pair.key);
         if (pair.value) stack.push(pair.value);
       }
-    } else if (isSeq(node)) {
+    } else if (yamlPackage().isSeq(node)) {
       for (const item of node.items) stack.push(item);
     }
   }
@@ -243,6 +260,7 @@ function duplicateKeys(doc: Document.Parsed): number[] {
 /** The first alias node of a document (where an alias problem is reported). */
 export function firstAlias(doc: Document.Parsed): Node | undefined {
   let found: Node | undefined;
+  const { visit } = yamlPackage();
   visit(doc, {
     Alias(_key, node) {
       found = node;
@@ -261,23 +279,23 @@ function start(node: unknown): number | undefined {
 function resolveAlias(doc: Document.Parsed, node: unknown): unknown {
   // Follow aliases (a bounded number of times, so that a cycle cannot hang) to the anchored node.
   let current = node;
-  for (let i = 0; i < 16 && isAlias(current); i++) current = current.resolve(doc);
+  for (let i = 0; i < 16 && yamlPackage().isAlias(current); i++) current = current.resolve(doc);
   return current;
 }
 
 function childPair(doc: Document.Parsed, node: unknown, seg: string | number): { pair?: Pair; value?: unknown } {
   const target = resolveAlias(doc, node);
-  if (isMap(target)) {
+  if (yamlPackage().isMap(target)) {
     for (const item of target.items) {
-      if (!isPair(item)) continue;
-      const k = isScalar(item.key) ? item.key.value : undefined;
+      if (!yamlPackage().isPair(item)) continue;
+      const k = yamlPackage().isScalar(item.key) ? item.key.value : undefined;
       if (k !== undefined && k !== null && typeof k !== 'object' && String(k) === String(seg)) {
         return { pair: item, value: item.value };
       }
     }
     return {};
   }
-  if (isSeq(target) && typeof seg === 'number') return { value: target.items[seg] };
+  if (yamlPackage().isSeq(target) && typeof seg === 'number') return { value: target.items[seg] };
   return {};
 }
 
@@ -295,7 +313,7 @@ export function locateOffset(doc: Document.Parsed, path: DocPath, mode: LocateMo
     if (!pair && value === undefined) return best;
     node = value;
     // `key:` with nothing after it holds an empty scalar at the end of the line: point at the key.
-    const implicitNull = isScalar(node) && node.value === null && !node.source;
+    const implicitNull = yamlPackage().isScalar(node) && node.value === null && !node.source;
     const s = (implicitNull ? undefined : start(node)) ?? start(pair?.key);
     if (s !== undefined) best = s;
     if (i === target.length - 1 && mode === 'key' && pair) {
