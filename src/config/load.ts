@@ -340,6 +340,9 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
       documents++;
       try {
         const ok = checkDocument(source, { ...ctx, dir: path.dirname(abs) }, problems);
+        // The quick read's value is not needed past the check: origins keep the source (for
+        // positions) as long as the config lives, and must not keep a second copy of its values.
+        source.value = undefined;
         if (ok) valid.push(ok);
       } catch (e) {
         // Deep nesting that the YAML parser accepted may still exhaust the stack of a later stage.
