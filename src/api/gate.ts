@@ -70,7 +70,7 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
   let resetAt: number | undefined;
   /** The longest wait for a reset an answer has announced, in ms: about the window's length. */
   let longestReset = 0;
-  /** Whether an answer has come yet: before the first, one request goes alone (the window's size is unknown). */
+  /** Whether an exchange has ended yet: before the first, one request goes alone (the window's size is unknown). */
   let answered = false;
   /** Callers waiting for an answer to tell them more (nothing left, no reset known). */
   let waiters: Array<() => void> = [];
@@ -134,10 +134,11 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
 
     observe(headers: Headers | undefined): void {
       inFlight = Math.max(0, inFlight - 1);
-      if (headers) {
-        answered = true;
-        learn(headers, now());
-      }
+      // An exchange without an answer (a timeout, a reset) ends the wait for the first answer too:
+      // it has no window to tell, and holding every request behind the next one would send one at a
+      // time to a server that never answers (minutes of retries one by one before a plan fails).
+      answered = true;
+      if (headers) learn(headers, now());
       wake();
     },
 

@@ -3,12 +3,19 @@
  * with failures printed above it as they happen. Elsewhere (CI logs): one plain line per finished
  * step, and a line for each retry or lookup, so that a log tells what happened when.
  */
-import ora, { type Ora } from 'ora';
+import { createRequire } from 'node:module';
+import type { Options as OraOptions, Ora } from 'ora';
 import pc from 'picocolors';
 import { maskSecrets, type Secret } from '../core/secrets.js';
 import type { Step } from '../plan/types.js';
 import type { ApplyEvent } from './types.js';
 import { describeOutcome, failureNote } from './summary.js';
+
+/** ora, loaded when a spinner is first drawn: off a terminal (CI, the bench) it is never loaded. */
+function ora(options: OraOptions): Ora {
+  const loaded = createRequire(import.meta.url)('ora') as { default: (o: OraOptions) => Ora };
+  return loaded.default(options);
+}
 
 export interface ProgressOptions {
   /** Where progress goes (stderr in the command, so that stdout keeps the summary alone). */

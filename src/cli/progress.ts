@@ -3,7 +3,14 @@
  * counts the requests answered; elsewhere (CI logs) a plain line every few seconds, so that a slow
  * plan is seen to be working. Both on stderr, so that stdout keeps the plan alone.
  */
-import ora, { type Ora } from 'ora';
+import { createRequire } from 'node:module';
+import type { Options as OraOptions, Ora } from 'ora';
+
+/** ora, loaded when a spinner is first drawn: off a terminal (CI, the bench) it is never loaded. */
+function ora(options: OraOptions): Ora {
+  const loaded = createRequire(import.meta.url)('ora') as { default: (o: OraOptions) => Ora };
+  return loaded.default(options);
+}
 
 export interface ReadProgressOptions {
   stream: NodeJS.WritableStream;

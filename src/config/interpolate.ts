@@ -136,8 +136,16 @@ export function interpolateString(
   return { value: out, problems };
 }
 
+/** A shallow copy of a plain object, keeping a key named __proto__ an ordinary key. */
+function copyOf(source: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(source)) Object.defineProperty(out, k, { value: source[k], enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
 /**
- * A copy of a parsed YAML value with every string interpolated, the problems, and the paths of the
+ * A parsed YAML value with every string interpolated (lists and mappings holding a changed string
+ * are copies, the rest is the value given), the problems, and the paths of the
  * strings that changed (their values may be secret). Only plain objects and lists are walked.
  */
 export function interpolateValue(
@@ -146,23 +154,43 @@ export function interpolateValue(
 ): { value: unknown; problems: InterpolationProblem[]; replaced: (string | number)[][] } {
   const problems: InterpolationProblem[] = [];
   const replaced: (string | number)[][] = [];
-  const walk = (v: unknown, at: (string | number)[]): unknown => {
+  // One path, grown and shrunk along the walk; copied only where a problem or a replacement is recorded.
+  const at: (string | number)[] = [];
+  const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
+      // Most strings hold no reference: nothing to copy or record.
+      if (!v.includes('${')) return v;
       const r = interpolateString(v, ctx);
-      for (const message of r.problems) problems.push({ path: at, message });
-      if (r.value !== v) replaced.push(at);
+      for (const message of r.problems) problems.push({ path: [...at], message });
+      if (r.value !== v) replaced.push([...at]);
       return r.value;
     }
-    if (Array.isArray(v)) return v.map((item, i) => walk(item, [...at, i]));
-    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
-      const out: Record<string, unknown> = {};
-      for (const [k, item] of Object.entries(v)) {
-        // defineProperty, so that a key named __proto__ stays an ordinary key.
-        Object.defineProperty(out, k, { value: walk(item, [...at, k]), enumerable: true, writable: true, configurable: true });
+    // A list or mapping is copied only when something under it changed (copy on write).
+    if (Array.isArray(v)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        at.push(i);
+        const item = walk(v[i]);
+        at.pop();
+        if (item !== v[i]) (out ??= [...v])[i] = item;
       }
-      return out;
+      return out ?? v;
+    }
+    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+      const source = v as Record<string, unknown>;
+      let out: Record<string, unknown> | undefined;
+      for (const k of Object.keys(source)) {
+        at.push(k);
+        const item = walk(source[k]);
+        at.pop();
+        if (item === source[k]) continue;
+        out ??= copyOf(source);
+        // defineProperty, so that a key named __proto__ stays an ordinary key.
+        Object.defineProperty(out, k, { value: item, enumerable: true, writable: true, configurable: true });
+      }
+      return out ?? v;
     }
     return v;
   };
-  return { value: walk(value, []), problems, replaced };
+  return { value: walk(value), problems, replaced };
 }

@@ -8,7 +8,6 @@
  */
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isMap, isSeq, isScalar, LineCounter } from 'yaml';
 import { ConfigError, DocplaneError, type ConfigIssue } from '../core/errors.js';
 import { sha256 } from '../core/json.js';
 import type { Secret } from '../core/secrets.js';
@@ -20,7 +19,7 @@ import { resolveOrg } from './resolve.js';
 import { UNITS } from '../kinds/index.js';
 import type { z } from 'zod';
 import { ConfigDocument } from './schema.js';
-import { decodeText, firstAlias, parseFile, position, type DocPath, type LocateMode, type RawIssue, type SourceDocument, type SourceFile } from '../source/yaml.js';
+import { decodeText, documentOf, firstAlias, parseFile, yamlPackage, position, type DocPath, type LocateMode, type RawIssue, type SourceDocument, type SourceFile } from '../source/yaml.js';
 import type { LoadedConfig, OrgConfig } from './types.js';
 
 export interface LoadOptions {
@@ -107,18 +106,20 @@ function toPosix(p: string): string {
 }
 
 function describeTopLevel(node: unknown): string {
+  const { isScalar, isSeq } = yamlPackage();
   if (isSeq(node)) return 'a list';
   if (isScalar(node)) return typeof node.value === 'string' ? 'a string' : `the value ${String(node.value)}`;
   return 'something else';
 }
 
 /**
- * Checks one document and gives its validated value; problems go to `problems`. Returns undefined
- * when the document cannot be used.
+ * The plain value of a document read the slow way (the quick read gives it directly): a mapping,
+ * its aliases expanded within bounds; problems go to `problems`.
  */
-function checkDocument(source: SourceDocument, ctx: InterpolationContext, problems: Problems): ValidDocument | undefined {
-  const { doc } = source;
-  if (!isMap(doc.contents)) {
+function documentValue(source: SourceDocument, problems: Problems): Record<string, unknown> | undefined {
+  if (source.value !== undefined) return source.value;
+  const doc = documentOf(source);
+  if (!yamlPackage().isMap(doc.contents)) {
     problems.atPath(
       source,
       [],
@@ -149,7 +150,16 @@ function checkDocument(source: SourceDocument, ctx: InterpolationContext, proble
     });
     return undefined;
   }
-  const top = js as Record<string, unknown>;
+  return js as Record<string, unknown>;
+}
+
+/**
+ * Checks one document and gives its validated value; problems go to `problems`. Returns undefined
+ * when the document cannot be used.
+ */
+function checkDocument(source: SourceDocument, ctx: InterpolationContext, problems: Problems): ValidDocument | undefined {
+  const top = documentValue(source, problems);
+  if (top === undefined) return undefined;
 
   const before = problems.issues.length;
   if (!('version' in top)) {
@@ -304,12 +314,12 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     try {
       raw = await readFile(abs);
     } catch (e) {
-      const empty: SourceFile = { abs, display, rel, raw: Buffer.alloc(0), text: '', lines: new LineCounter() };
+      const empty: SourceFile = { abs, display, rel, raw: Buffer.alloc(0), text: '' };
       problems.issues.push({ file: empty, line: 1, column: 1, path: '', message: `the file cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
       continue;
     }
     if (raw.length > MAX_FILE_BYTES) {
-      const file: SourceFile = { abs, display, rel, raw, text: '', lines: new LineCounter() };
+      const file: SourceFile = { abs, display, rel, raw, text: '' };
       sources.push(file);
       const mib = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
       problems.issues.push({ file, line: 1, column: 1, path: '', message: `the file is too large for a config (${mib(raw.length)}; at most ${mib(MAX_FILE_BYTES)})` });
@@ -317,12 +327,12 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     }
     const decoded = decodeText(raw);
     if ('problem' in decoded) {
-      const file: SourceFile = { abs, display, rel, raw, text: '', lines: new LineCounter() };
+      const file: SourceFile = { abs, display, rel, raw, text: '' };
       sources.push(file);
       problems.issues.push({ file, line: decoded.line, column: decoded.column, path: '', message: decoded.problem });
       continue;
     }
-    const file: SourceFile = { abs, display, rel, raw, text: decoded.text, lines: new LineCounter() };
+    const file: SourceFile = { abs, display, rel, raw, text: decoded.text };
     sources.push(file);
     const parsed = parseFile(file);
     problems.issues.push(...parsed.issues);
@@ -330,6 +340,9 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
       documents++;
       try {
         const ok = checkDocument(source, { ...ctx, dir: path.dirname(abs) }, problems);
+        // The quick read's value is not needed past the check: origins keep the source (for
+        // positions) as long as the config lives, and must not keep a second copy of its values.
+        source.value = undefined;
         if (ok) valid.push(ok);
       } catch (e) {
         // Deep nesting that the YAML parser accepted may still exhaust the stack of a later stage.

@@ -21,8 +21,24 @@ export function child(origin: Origin, ...segments: (string | number)[]): Origin 
   return { source: origin.source, path: [...origin.path, ...segments] };
 }
 
+/**
+ * Where a value came from, as file:line:column. The line and column are worked out when first read:
+ * a config read quickly parses its YAML with positions only then (src/source/yaml.ts), and most
+ * locations (every resource's, OrgConfig.locations) are never read unless a problem names them.
+ */
 export function locationOf(origin: Origin, mode: LocateMode = 'value'): SourceLocation {
-  return { file: origin.source.file.display, ...locate(origin.source, origin.path, mode) };
+  let at: { line: number; column: number } | undefined;
+  const get = () => (at ??= locate(origin.source, origin.path, mode));
+  // Getters of an object literal: own, enumerable properties, as plain values would be.
+  return {
+    file: origin.source.file.display,
+    get line() {
+      return get().line;
+    },
+    get column() {
+      return get().column;
+    },
+  };
 }
 
 export function where(origin: Origin, mode: LocateMode = 'value'): string {

@@ -1,8 +1,25 @@
 /**
- * Reading config files and parsing them into YAML documents that keep their node ranges, so that
- * every later problem (schema, interpolation, merge, cross-reference) can point at file:line:column.
+ * Reading config files into their documents' values, and pointing at file:line:column for every
+ * later problem (schema, interpolation, merge, cross-reference). A file is read quickly, values
+ * only (src/source/fast-yaml.ts); the YAML documents with their node ranges are parsed only when a
+ * position is needed, or when the quick read declines the file (then they also report its YAML
+ * problems).
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Document, type Node, type Pair } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, LineCounter, Node, Pair } from 'yaml';
+import { quickValues } from './fast-yaml.js';
+
+type YamlPackage = typeof import('yaml');
+let yamlModule: YamlPackage | undefined;
+
+/**
+ * The yaml package, loaded when first needed: a config read quickly without a problem never needs
+ * it (a plan's start is shorter by its loading).
+ */
+export function yamlPackage(): YamlPackage {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as YamlPackage;
+  return yamlModule;
+}
 
 /** A path inside a document, as zod reports it: keys and list indexes. */
 export type DocPath = ReadonlyArray<string | number>;
@@ -17,14 +34,40 @@ export interface SourceFile {
   rel: string;
   raw: Buffer;
   text: string;
-  lines: LineCounter;
+  /** Line starts, filled when the file's YAML documents are parsed (see `yamlDocuments`). */
+  lines?: LineCounter;
+  /** The file's YAML documents with node ranges, once parsed. */
+  documents?: Document.Parsed[];
 }
 
 export interface SourceDocument {
   file: SourceFile;
-  doc: Document.Parsed;
+  /** The YAML document with node ranges; after a quick read, parsed only when a position is needed (`documentOf`). */
+  doc?: Document.Parsed;
+  /** The document's value, when the quick read gave it (a mapping, as the yaml package's toJS gives it). */
+  value?: Record<string, unknown>;
   /** Index of the document in its file, from 0. */
   index: number;
+}
+
+/** A file's YAML documents with their node ranges, parsed once (filling the file's line counter). */
+function yamlDocuments(file: SourceFile): Document.Parsed[] {
+  if (!file.documents) {
+    const { LineCounter, parseAllDocuments } = yamlPackage();
+    file.lines = new LineCounter();
+    // Duplicate keys are found by parseFile, in one pass per mapping: the yaml package's own check
+    // compares each key with every earlier one, which takes minutes on a mapping of many keys.
+    const docs = parseAllDocuments(file.text, { lineCounter: file.lines, uniqueKeys: false, prettyErrors: false });
+    // An empty stream comes back as an EmptyStream (an array with no documents).
+    file.documents = Array.isArray(docs) ? (docs as Document.Parsed[]) : [];
+  }
+  return file.documents;
+}
+
+/** The YAML document of a source, parsed from its file's text if the quick read skipped it. */
+export function documentOf(source: SourceDocument): Document.Parsed {
+  source.doc ??= yamlDocuments(source.file)[source.index];
+  return source.doc;
 }
 
 /** A problem found before the documents were merged: a place in one document and a message. */
@@ -39,7 +82,9 @@ export interface RawIssue {
 export type LocateMode = 'value' | 'key' | 'parent';
 
 export function position(file: SourceFile, offset: number): { line: number; column: number } {
-  const { line, col } = file.lines.linePos(Math.max(0, Math.min(offset, file.text.length)));
+  // The line starts are counted by the yaml package's parse of the file: parsed here if not yet.
+  if (!file.lines) yamlDocuments(file);
+  const { line, col } = (file.lines as LineCounter).linePos(Math.max(0, Math.min(offset, file.text.length)));
   // linePos answers line 0 when the counter knows no newline before the offset.
   return { line: Math.max(1, line), column: Math.max(1, col) };
 }
@@ -156,13 +201,11 @@ export interface ParsedFile {
  * empty documents are skipped, and a file with no document at all is an error.
  */
 export function parseFile(file: SourceFile): ParsedFile {
+  const quick = quickValues(file.text);
+  if (quick) return { documents: quick.map((value, index) => ({ file, value, index })), issues: [] };
   const issues: RawIssue[] = [];
   const at = (offset: number, message: string) => issues.push({ file, ...position(file, offset), path: '', message });
-  // Duplicate keys are found below, in one pass per mapping: the yaml package's own check compares
-  // each key with every earlier one, which takes minutes on a mapping of many keys.
-  const docs = parseAllDocuments(file.text, { lineCounter: file.lines, uniqueKeys: false, prettyErrors: false });
-  // An empty stream comes back as an EmptyStream (an array with no documents).
-  const all = Array.isArray(docs) ? (docs as Document.Parsed[]) : [];
+  const all = yamlDocuments(file);
   const documents: SourceDocument[] = [];
   all.forEach((doc, index) => {
     const problems = [...doc.errors, ...doc.warnings];
@@ -178,7 +221,7 @@ export function parseFile(file: SourceFile): ParsedFile {
       } else at(e.pos[0], yamlMessage(e.code, e.message));
     }
     if (problems.length > 0) return;
-    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null && !doc.contents.source)) return;
+    if (doc.contents === null || (yamlPackage().isScalar(doc.contents) && doc.contents.value === null && !doc.contents.source)) return;
     documents.push({ file, doc, index });
   });
   if (issues.length === 0 && documents.length === 0) {
@@ -197,17 +240,17 @@ function duplicateKeys(doc: Document.Parsed): number[] {
   const stack: unknown[] = [doc.contents];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (isMap(node)) {
+    if (yamlPackage().isMap(node)) {
       const seen = new Set<unknown>();
       for (const pair of node.items) {
-        if (isScalar(pair.key)) {
+        if (yamlPackage().isScalar(pair.key)) {
           const value = pair.key.value;
           if (seen.has(value)) offsets.push(pair.key.range?.[0] ?? 0);
           else seen.add(value);
         } else if (pair.key) stack.push(pair.key);
         if (pair.value) stack.push(pair.value);
       }
-    } else if (isSeq(node)) {
+    } else if (yamlPackage().isSeq(node)) {
       for (const item of node.items) stack.push(item);
     }
   }
@@ -217,6 +260,7 @@ function duplicateKeys(doc: Document.Parsed): number[] {
 /** The first alias node of a document (where an alias problem is reported). */
 export function firstAlias(doc: Document.Parsed): Node | undefined {
   let found: Node | undefined;
+  const { visit } = yamlPackage();
   visit(doc, {
     Alias(_key, node) {
       found = node;
@@ -235,23 +279,23 @@ function start(node: unknown): number | undefined {
 function resolveAlias(doc: Document.Parsed, node: unknown): unknown {
   // Follow aliases (a bounded number of times, so that a cycle cannot hang) to the anchored node.
   let current = node;
-  for (let i = 0; i < 16 && isAlias(current); i++) current = current.resolve(doc);
+  for (let i = 0; i < 16 && yamlPackage().isAlias(current); i++) current = current.resolve(doc);
   return current;
 }
 
 function childPair(doc: Document.Parsed, node: unknown, seg: string | number): { pair?: Pair; value?: unknown } {
   const target = resolveAlias(doc, node);
-  if (isMap(target)) {
+  if (yamlPackage().isMap(target)) {
     for (const item of target.items) {
-      if (!isPair(item)) continue;
-      const k = isScalar(item.key) ? item.key.value : undefined;
+      if (!yamlPackage().isPair(item)) continue;
+      const k = yamlPackage().isScalar(item.key) ? item.key.value : undefined;
       if (k !== undefined && k !== null && typeof k !== 'object' && String(k) === String(seg)) {
         return { pair: item, value: item.value };
       }
     }
     return {};
   }
-  if (isSeq(target) && typeof seg === 'number') return { value: target.items[seg] };
+  if (yamlPackage().isSeq(target) && typeof seg === 'number') return { value: target.items[seg] };
   return {};
 }
 
@@ -269,7 +313,7 @@ export function locateOffset(doc: Document.Parsed, path: DocPath, mode: LocateMo
     if (!pair && value === undefined) return best;
     node = value;
     // `key:` with nothing after it holds an empty scalar at the end of the line: point at the key.
-    const implicitNull = isScalar(node) && node.value === null && !node.source;
+    const implicitNull = yamlPackage().isScalar(node) && node.value === null && !node.source;
     const s = (implicitNull ? undefined : start(node)) ?? start(pair?.key);
     if (s !== undefined) best = s;
     if (i === target.length - 1 && mode === 'key' && pair) {
@@ -287,5 +331,5 @@ export function locateOffset(doc: Document.Parsed, path: DocPath, mode: LocateMo
 }
 
 export function locate(source: SourceDocument, path: DocPath, mode: LocateMode = 'value'): { line: number; column: number } {
-  return position(source.file, locateOffset(source.doc, path, mode));
+  return position(source.file, locateOffset(documentOf(source), path, mode));
 }

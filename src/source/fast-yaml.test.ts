@@ -1,0 +1,127 @@
+/**
+ * The quick read gives exactly what the yaml package gives, or declines: on random and mutated YAML,
+ * whenever quickValues answers, the yaml package reads the same text without a problem and its toJS
+ * gives equal values (numbers, nulls, keys, strings alike).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { quickValues } from './fast-yaml.js';
+
+const EXAMPLES = path.resolve(__dirname, '../../examples');
+const EXAMPLE_FILES = readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' })
+  .filter((f) => /\.ya?ml$/.test(f))
+  .map((f) => readFileSync(path.join(EXAMPLES, f), 'utf8'));
+const EXAMPLE = readFileSync(path.join(EXAMPLES, 'docplane.yaml'), 'utf8');
+const SEED = process.env.DOCPLANE_FC_SEED ? Number(process.env.DOCPLANE_FC_SEED) : undefined;
+const RUNS = (n: number) => ({ numRuns: n * Number(process.env.DOCPLANE_FC_RUNS_FACTOR ?? 1), ...(SEED !== undefined ? { seed: SEED } : {}) });
+
+/** What the slow read accepts, as values; undefined when it reports any problem (the loader would refuse). */
+function slowValues(text: string): unknown[] | undefined {
+  const docs = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false });
+  if (!Array.isArray(docs) || docs.length === 0) return undefined;
+  if (docs.some((d) => d.errors.length > 0 || d.warnings.length > 0)) return undefined;
+  try {
+    return docs.map((d) => d.toJS({ maxAliasCount: 1000 }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The property: the quick read declines, or agrees with the slow one. */
+function agrees(text: string): boolean {
+  const quick = quickValues(text);
+  if (quick === undefined) return true;
+  const slow = slowValues(text);
+  expect(slow, `the yaml package refuses what the quick read accepted:\n${text}`).toBeDefined();
+  // isDeepStrictEqual, not toStrictEqual: vitest compares the `constructor` of objects, which a key
+  // of that name makes differ.
+  expect(isDeepStrictEqual(quick, slow), `the two reads differ:\n${text}`).toBe(true);
+  return true;
+}
+
+const FRAGMENTS = [
+  '- ', ': ', '  ', '    ', '\t', '{', '}', '[', ']', ',', '&a ', '*a', '!!str ', '? ', '|', '|-', '>', '>+', '"', "'", '#', ' #', '---\n',
+  '...\n', '\n', '\r\n', '~', 'null', 'Null', 'true', 'False', 'yes', '1e3', '1e999', '-.inf', '.NaN', '0x1F', '0o17', '017', '+12', '-0', '1_000',
+  '0b101', '1.50', '.5', '5.', '2024-01-01', '12:30', '__proto__', 'constructor', 'version: 1\n', 'a: b\n', 'key:', 'x: y: z', '\\n', '"\\u00e9"',
+  "'it''s'", '😀', 'é', '\u00a0', '@', '`', '%', '<<: ', '=', '-1', '- - a', '[a, b]', '{a: 1}', 'a:\n  - 1\n  - 2\n', '|\n  text\n', '>\n  folded\n\n  more\n',
+];
+
+/** Plain scalars that a schema could read as numbers, booleans or nulls. */
+const SCALAR_CHARS = [...'0123456789+-._eEoxXabcdfinINFtTrRuUlLsS~ '];
+
+describe('quickValues', () => {
+  it('reads every example config as the yaml package does', () => {
+    expect(EXAMPLE_FILES.length).toBeGreaterThan(0);
+    for (const text of EXAMPLE_FILES) agrees(text);
+    expect(quickValues(EXAMPLE)).toBeDefined();
+  });
+
+  it.each([
+    ['an alias', 'a: &x 1\nb: *x\n'],
+    ['a tag', 'a: !!str 1\n'],
+    ['a directive', '%YAML 1.1\n---\na: yes\n'],
+    ['an explicit key', '? a\n: 1\n'],
+    ['a flow collection as a key', '[a, b]: 1\n'],
+    ['a null key', '~: 1\n'],
+    ['a duplicate key', 'a: 1\na: 2\n'],
+    ['a list at the top', '- a\n'],
+    ['an empty document', 'a: 1\n---\n'],
+    ['an empty file', ''],
+    ['a syntax error', 'a: "open\n'],
+    ['a key over 1024 characters', `${'k'.repeat(1025)}: 1\n`],
+  ])('declines %s', (_name, text) => {
+    expect(quickValues(text)).toBeUndefined();
+  });
+
+  it.each([
+    ['0o17', 15],
+    ['0x1F', 31],
+    ['017', 17],
+    ['+12', 12],
+    ['-0', -0],
+    ['1_000', '1_000'],
+    ['0b101', '0b101'],
+    ['1.50', 1.5],
+    ['.inf', Number.POSITIVE_INFINITY],
+    ['yes', 'yes'],
+    ['~', null],
+    ['2024-01-01', '2024-01-01'],
+  ])('reads the plain scalar %s as the YAML 1.2 core schema does', (scalar, value) => {
+    expect(quickValues(`a: ${scalar}\n`)).toStrictEqual([{ a: value }]);
+    agrees(`a: ${scalar}\n`);
+  });
+
+  it('agrees on random plain scalars', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...SCALAR_CHARS), { minLength: 1, maxLength: 8 }), (chars) => agrees(`k: ${chars.join('')}\n${chars.join('')}: v\n`)),
+      RUNS(2000),
+    );
+  });
+
+  it('agrees on fragment soups', () => {
+    fc.assert(fc.property(fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 40 }), (parts) => agrees(parts.join(''))), RUNS(3000));
+  });
+
+  it('agrees on edits of the example config', () => {
+    const edit = fc.record({
+      at: fc.nat(EXAMPLE.length),
+      remove: fc.nat(30),
+      insert: fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 10 })),
+    });
+    fc.assert(
+      fc.property(fc.array(edit, { minLength: 1, maxLength: 5 }), (edits) => {
+        let text = EXAMPLE;
+        for (const e of edits) {
+          const at = e.at % (text.length + 1);
+          text = text.slice(0, at) + e.insert + text.slice(at + e.remove);
+        }
+        return agrees(text);
+      }),
+      RUNS(1500),
+    );
+  });
+});

@@ -1,0 +1,211 @@
+/**
+ * A quick read of a config file's values, without the node ranges the yaml package keeps for every
+ * node (src/source/yaml.ts). js-yaml reads a config several times faster and keeps only the values;
+ * positions are then computed only when a problem needs one, by parsing the file again with the
+ * yaml package (SourceFile.positions).
+ *
+ * The quick read must give exactly what the yaml package's toJS gives, or nothing (the file is then
+ * read the slow way, which reports every problem as before). So it declines whatever the two
+ * packages could read differently: aliases and anchors, tags, directives, complex keys, keys the
+ * yaml package would refuse or name otherwise, documents that are not mappings, and any file
+ * js-yaml refuses (a duplicate key, a syntax error). Plain scalars resolve by the yaml package's
+ * YAML 1.2 core schema, with its own patterns.
+ */
+import { FAILSAFE_SCHEMA, loadAll, Type } from 'js-yaml';
+
+// The yaml package's core schema (yaml/dist/schema/core), in its order.
+const NULL = /^(?:~|[Nn]ull|NULL)?$/;
+const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const INT_OCT = /^0o[0-7]+$/;
+const INT = /^[-+]?[0-9]+$/;
+const INT_HEX = /^0x[0-9a-fA-F]+$/;
+const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+
+/**
+ * Whether a plain scalar may be other than a string: every null, boolean, int and float of the core
+ * schema starts with one of these (or is empty). Most scalars of a config (names, emails, ids) do
+ * not: one look at the first character spares them the patterns below.
+ */
+const MAYBE_NOT_STRING = /^[-+.~0-9nNtTfF]/;
+const maybe = (s: string | null): s is string => s !== null && MAYBE_NOT_STRING.test(s);
+
+const CORE_12 = FAILSAFE_SCHEMA.extend({
+  implicit: [
+    new Type('tag:yaml.org,2002:null', { kind: 'scalar', resolve: (s: string | null) => s === null || s === '' || (maybe(s) && NULL.test(s)), construct: () => null }),
+    new Type('tag:yaml.org,2002:bool', { kind: 'scalar', resolve: (s: string | null) => maybe(s) && BOOL.test(s), construct: (s: string) => s[0] === 't' || s[0] === 'T' }),
+    new Type('tag:yaml.org,2002:int', {
+      kind: 'scalar',
+      resolve: (s: string | null) => maybe(s) && (INT_OCT.test(s) || INT.test(s) || INT_HEX.test(s)),
+      construct: (s: string) => (INT_OCT.test(s) ? parseInt(s.substring(2), 8) : INT.test(s) ? parseInt(s, 10) : parseInt(s.substring(2), 16)),
+    }),
+    new Type('tag:yaml.org,2002:float', {
+      kind: 'scalar',
+      resolve: (s: string | null) => maybe(s) && (FLOAT_NAN.test(s) || FLOAT_EXP.test(s) || FLOAT.test(s)),
+      construct: (s: string) =>
+        FLOAT_NAN.test(s) ? (s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY) : parseFloat(s),
+    }),
+  ],
+});
+
+/**
+ * What the quick read leaves to the yaml package, found in the text: an anchor or alias (`&a`, `*a`),
+ * a tag (`!x`, `!!str`), a directive (`%YAML`), an explicit key (`? `), a flow collection as a key
+ * (`[a]: b`), a comment right after a flow collection or a quoted string (`[a]#`: the yaml package
+ * wants a space before it), a list entry with nothing on its line (js-yaml may give it the entries
+ * of an outer list that follow). A match inside a string (`**bold**`) declines too, only one inside
+ * a comment does not.
+ */
+const DECLINED = /(?:^|[\s[{,])[&*!?]|^%|[\]}][ \t]*:(?:\s|$)|[\]}"']#|(?:^|\s)-[ ]*(?:#.*)?$/gm;
+
+/**
+ * Whether the match at `index` is inside a comment: after a `#` that starts one (at the line's start
+ * or after a space), on a line with no quote (a quote could open or close a string holding the `#`).
+ */
+function inComment(text: string, index: number): boolean {
+  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+  const lineEnd = text.indexOf('\n', index);
+  const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
+  return /(?:^|\s)#/.test(text.slice(lineStart, index)) && !/["']/.test(line);
+}
+
+/**
+ * Whether a flow collection (`{…}`, `[…]`) may go on past the end of a line: the yaml package wants
+ * its lines indented more than the block around it, js-yaml does not. Counted roughly (brackets in
+ * strings count too): a line with more openings than closings declines the file.
+ */
+function multiLineFlow(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x0a || c === 0x0d) {
+      if (depth > 0) return true;
+      depth = 0;
+    }
+  }
+  return depth > 0;
+}
+
+/** Where the quoted string opened at `open` closes on its line (`''` and `\"` escape), or -1. */
+function closingQuote(line: string, open: number): number {
+  const q = line[open];
+  for (let i = open + 1; i < line.length; i++) {
+    if (q === '"' && line[i] === '\\') i++;
+    else if (line[i] === q) {
+      if (q === "'" && line[i + 1] === "'") i++;
+      else return i;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Whether a quoted string may go on past the end of its line: the yaml package wants its next lines
+ * indented more than the block around it, js-yaml does not. A quote that starts a token (at the
+ * line's start or after a space, `[`, `{` or `,`) must close on its line.
+ */
+function multiLineQuote(text: string): boolean {
+  const opening = /(?:^|[\s[{,])["']/g;
+  for (const line of text.split('\n')) {
+    if (!line.includes('"') && !line.includes("'")) continue;
+    opening.lastIndex = 0;
+    let from = 0;
+    for (let m = opening.exec(line); m !== null; m = opening.exec(line)) {
+      const open = m.index + m[0].length - 1;
+      // A comment started since the last string: the rest of the line is in it.
+      if (/(?:^|\s)#/.test(line.slice(from, open))) break;
+      const close = closingQuote(line, open);
+      if (close < 0) return true;
+      from = close + 1;
+      opening.lastIndex = from;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether a flow mapping has a collection as a key (`{ a: 1, [b, c] }`): js-yaml names it `b,c`, the
+ * yaml package `[ b, c ]`. Flow collections are on one line here (multiLineFlow); quoted strings
+ * are skipped, a comment ends the line.
+ */
+function flowCollectionKey(text: string): boolean {
+  for (const line of text.split('\n')) {
+    if (!line.includes('{')) continue;
+    const open: string[] = [];
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i];
+      if ((c === '"' || c === "'") && (i === 0 || /[\s[{,:]/.test(line[i - 1]))) {
+        const close = closingQuote(line, i);
+        if (close < 0) return true;
+        i = close;
+      } else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]))) break;
+      else if (c === '[') open.push(c);
+      else if (c === ']' || c === '}') open.pop();
+      if ((c === '{' || (c === ',' && open[open.length - 1] === '{')) && /^\s*[[{]/.test(line.slice(i + 1))) return true;
+      if (c === '{') open.push(c);
+    }
+  }
+  return false;
+}
+
+function declined(text: string): boolean {
+  if (multiLineFlow(text) || multiLineQuote(text) || flowCollectionKey(text)) return true;
+  DECLINED.lastIndex = 0;
+  for (let m = DECLINED.exec(text); m !== null; m = DECLINED.exec(text)) {
+    if (!inComment(text, m.index + (m[0].length > 1 && /\s|[[{,]/.test(m[0][0]) ? 1 : 0))) return true;
+  }
+  return false;
+}
+
+/** The yaml package refuses implicit keys longer than this. */
+const MAX_KEY_LENGTH = 1024;
+
+/**
+ * Whether every key is one the yaml package's toJS gives alike: not `null` (`null:` is `""` there,
+ * `"null"` here), not longer than it accepts. (Shared objects, which an alias would make, cannot
+ * occur: the text has no alias, see DECLINED.)
+ */
+function plainKeys(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push(x);
+      continue;
+    }
+    for (const k in v) {
+      if (k === 'null' || k.length > MAX_KEY_LENGTH) return false;
+      stack.push((v as Record<string, unknown>)[k]);
+    }
+  }
+  return true;
+}
+
+/**
+ * The values of a file's documents, each a mapping, as the yaml package's toJS gives them; undefined
+ * when the quick read declines (then the file is read by parseFile, which reports what is wrong).
+ */
+export function quickValues(source: string): Record<string, unknown>[] | undefined {
+  // js-yaml misreads some CRLF line ends (a `-` alone on a line before a blank one); every YAML line
+  // break reads as LF, so LF is read instead. A lone CR is left to the yaml package.
+  const text = source.includes('\r') ? source.replace(/\r\n/g, '\n') : source;
+  // Tabs: the yaml package refuses them as indentation where js-yaml may not.
+  if (text.includes('\r') || text.includes('\t') || declined(text)) return undefined;
+  let docs: unknown[];
+  try {
+    docs = loadAll(text, undefined, { schema: CORE_12 }) as unknown[];
+  } catch {
+    // A syntax error, a duplicate key, nesting deeper than the stack: the slow read says which.
+    return undefined;
+  }
+  if (docs.length === 0) return undefined;
+  for (const doc of docs) {
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc) || Object.getPrototypeOf(doc) !== Object.prototype) return undefined;
+    if (Object.keys(doc).length === 0) return undefined;
+  }
+  return plainKeys(docs) ? (docs as Record<string, unknown>[]) : undefined;
+}
