@@ -27,7 +27,9 @@ const STATE = {
       teams: [{ id: 't_eng', title: 'Engineering', members: ['u_bob'] }],
       collections: [{ id: 'c_prod', title: 'Product' }],
       spaces: [{ id: 'space_api', title: 'API', collection: 'Product' }, { id: 'space_free', title: 'Free' }],
+      sites: [{ id: 'site_docs', title: 'Docs' }],
       access: [
+        { site: 'site_docs', users: { u_bob: 'edit' } },
         { collection: 'c_prod', users: { u_alice: 'admin' } },
         { space: 'space_api', teams: { Engineering: 'edit' }, users: { u_carol: 'read' } },
       ],
@@ -72,6 +74,12 @@ describe('docplane access', () => {
       'GET /v1/spaces/space_api/permissions/teams',
       'GET /v1/spaces/space_api/permissions/users',
     ]);
+  });
+
+  it('without a selection shows every collection, space and site; a site says where each role comes from', async () => {
+    const all = await readOrgAccess({ org: 'org_acme', client, shared: sharedReads() }, {});
+    expect(all.map((o) => `${o.target} ${o.name}`)).toEqual(['collection Product', 'space API', 'space Free', 'site Docs']);
+    expect(all.find((o) => o.id === 'site_docs')).toMatchObject({ users: { 'bob@acme.com': 'edit' }, effective: [{ user: 'bob@acme.com', role: 'edit', origin: { type: 'direct' } }] });
   });
 
   it('shows each object selected, of several kinds, one with nobody', async () => {
