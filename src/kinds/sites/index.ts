@@ -1,9 +1,10 @@
 /**
- * Sites (`sites:` in the config): sections, site spaces, section groups, share links and the
- * structure order of existing sites. The four kinds share one read (three lists per site the config
- * names) and one pure site planner, run once per plan; each kind keeps the steps, counts, problems
- * and fingerprints of its own. The structure sort step belongs to `sections`, a section's site-space
- * sort step to `siteSpaces`.
+ * Sites (`sites:` in the config): sections, site spaces (in sections, or at the root of a site
+ * without sections), section groups (nested), external links, share links and the structure order of
+ * existing sites. The five kinds share one read (the structure and the share links of each site the
+ * config names) and one pure site planner, run once per plan; each kind keeps the steps, counts,
+ * problems and fingerprints of its own. The structure sort step belongs to `sections`, a holder's
+ * site-space sort step to `siteSpaces`.
  */
 import type { KindSpec, KindUnit } from '../kind.js';
 import { importSites } from './import.js';
@@ -28,18 +29,24 @@ const each = <T>(org: { sites?: T[] }, n: (site: T) => number): number => (org.s
 export const sectionsModule = siteKind('sections', 'section', 'sections', (org) => each(org, (s) => s.sections?.length ?? 0));
 export const siteSpacesModule = siteKind('siteSpaces', 'site space', 'site spaces', (org) =>
   // The section's own space is one of its site spaces, listed or not.
-  each(org, (site) => (site.sections ?? []).reduce((n, section) => n + (section.siteSpaces ?? []).length + ((section.siteSpaces ?? []).some((s) => s.space === section.space) ? 0 : 1), 0)),
+  each(org, (site) =>
+    (site.sections ?? []).reduce(
+      (n, section) => n + (section.siteSpaces ?? []).length + ((section.siteSpaces ?? []).some((s) => s.space === section.space) ? 0 : 1),
+      (site.siteSpaces ?? []).length,
+    ),
+  ),
 );
 export const sectionGroupsModule = siteKind('sectionGroups', 'section group', 'section groups', (org) => each(org, (s) => s.sectionGroups?.length ?? 0));
 export const shareLinksModule = siteKind('shareLinks', 'share link', 'share links', (org) => each(org, (s) => s.shareLinks?.length ?? 0));
+export const externalLinksModule = siteKind('externalLinks', 'external link', 'external links', (org) => each(org, (s) => s.externalLinks?.length ?? 0));
 
 export const sitesUnit: KindUnit = {
   configKey: 'sites',
   list: true,
   schema: Site,
-  kinds: [sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule],
-  addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'structure'] },
-  flowMaps: ['sites.*.sections.*.siteSpaces.*', 'sites.*.shareLinks.*'],
+  kinds: [sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule, externalLinksModule],
+  addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks', 'structure'] },
+  flowMaps: ['sites.*.sections.*.siteSpaces.*', 'sites.*.siteSpaces.*', 'sites.*.shareLinks.*'],
   resolve: resolveSites,
   importer: importSites,
 };

@@ -14,10 +14,30 @@ import type { JsonObject, Kind, PlanProblem, RequestSpec } from '../../model/ste
 import { collisionMessage, compact, diffFields, keyCollisions, matchResources } from '../common/match.js';
 import { deleteAddresses } from '../common/skeleton.js';
 import type { PlanContext } from '../kind.js';
-import { groupAddress, sectionAddress, siteAddress } from './addresses.js';
-import { appendToGroup, appendTop, cloneLayout, createGroup, deleteGroup, deleteSection, groupKey, idOfKey, isGroupKey, layoutOf, leaveGroup, sectionKey, type ItemKey, type Layout } from './layout.js';
+import { externalLinkAddress, groupAddress, sectionAddress, siteAddress, siteSpaceAddress } from './addresses.js';
+import {
+  appendToGroup,
+  appendTop,
+  cloneLayout,
+  createGroup,
+  createInGroup,
+  deleteGroup,
+  deleteSection,
+  groupHolding,
+  groupKey,
+  idOfKey,
+  isGroupKey,
+  isLinkKey,
+  layoutOf,
+  leaveGroup,
+  linkKey,
+  sectionKey,
+  type ItemKey,
+  type Layout,
+} from './layout.js';
+import { TreeChain } from './moves.js';
 import { pathCycle, pathNeed } from './paths.js';
-import { sitePath, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
+import { sitePath, type RemoteExternalLink, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
 import { siteKey, type SectionT, type SiteT } from './schema.js';
 import { planShareLinks } from './share-links.js';
 import { planSiteSpaces } from './site-spaces.js';
@@ -25,22 +45,29 @@ import {
   differing,
   emptySitePlans,
   enc,
+  GROUP_EXTRA_FIELDS,
   GROUP_FIELDS,
   handle,
+  LINK_FIELDS,
+  localizedBody,
+  localizedValue,
+  normalExternalLink,
   normalGroup,
   normalSection,
   pick,
+  SECTION_EXTRA_FIELDS,
   SECTION_FIELDS,
   SITE_KINDS,
   siteContext,
   type GroupEntry,
+  type LinkEntry,
   type SectionEntry,
   type SitePlans,
 } from './steps.js';
 import { planStructure } from './structure.js';
 
 export { SITE_KINDS, type SiteKind, type SitePlans } from './steps.js';
-export { groupAddress, sectionAddress, shareLinkAddress, siteAddress, siteSpaceAddress, siteSpacesOrderAddress, structureAddress } from './addresses.js';
+export { externalLinkAddress, groupAddress, sectionAddress, shareLinkAddress, siteAddress, siteSpaceAddress, siteSpacesOrderAddress, structureAddress } from './addresses.js';
 export { pathCycle, pathNeed } from './paths.js';
 
 /**
@@ -80,9 +107,10 @@ export function planSite(input: SiteInput): SitePlans {
   const { out, push, problem } = ctx;
 
   out.sections.remoteCount = remote.sections.length;
-  out.siteSpaces.remoteCount = remote.sections.reduce((n, s) => n + s.siteSpaces.length, 0);
+  out.siteSpaces.remoteCount = remote.sections.reduce((n, s) => n + s.siteSpaces.length, remote.rootSiteSpaces.length);
   out.sectionGroups.remoteCount = remote.groups.length;
   out.shareLinks.remoteCount = remote.shareLinks.length;
+  out.externalLinks.remoteCount = remote.links.length;
 
   // ---- sections: match, deletes --------------------------------------------------------------
   const sm = matchResources(site.sections ?? [], remote.sections, {
@@ -170,39 +198,123 @@ export function planSite(input: SiteInput): SitePlans {
     }
     return entry;
   });
+  const groupByTitle = new Map(groups.map((g) => [g.cfg.title, g]));
+  /** A `parent` (of a group) or `group` (of a link): null for the top level, undefined (with a problem) when no group of the config has that title. */
+  const parentEntry = (title: string | null, kind: 'sectionGroups' | 'externalLinks', address: string, what: string): GroupEntry | null | undefined => {
+    if (title === null) return null;
+    const g = groupByTitle.get(title);
+    if (!g) problem(kind, address, `${what} names section group "${title}", which the config does not define`);
+    return g;
+  };
+  for (const g of groups) {
+    if (g.cfg.parent === undefined) continue;
+    const p = parentEntry(g.cfg.parent, 'sectionGroups', g.address, `the parent of section group "${g.cfg.title}"`);
+    if (p !== undefined) g.parent = p;
+  }
+  for (const g of groups) {
+    // A cycle of parents: no structure can hold it (the loader reports it at its place too).
+    const seen = new Set<GroupEntry>([g]);
+    for (let p = g.parent; p; p = p.parent) {
+      if (seen.has(p)) {
+        problem('sectionGroups', g.address, `section group "${g.cfg.title}" is its own ancestor (a cycle of parents)`);
+        g.parent = undefined;
+        break;
+      }
+      seen.add(p);
+    }
+  }
 
-  // ---- the desired order: sections at their place, a group at its first section ------------------
+  // ---- external links: match, deletes ------------------------------------------------------------
+  const lm = matchResources(site.externalLinks ?? [], remote.links, {
+    desiredKey: (l) => l.title,
+    remoteKey: (r) => r.title,
+    remoteId: (r) => r.id,
+    desiredId: (l) => l.id,
+    renamedFrom: (l) => l.renamedFrom,
+  });
+  if (!prunes('externalLinks')) {
+    for (const { desired: d } of keyCollisions(lm, { desiredKey: (x) => x.title, remoteKey: (x) => x.title })) {
+      problem('externalLinks', externalLinkAddress(siteKey(site), d.title), collisionMessage('external links', d.title, 'externalLinks'));
+    }
+  }
+  const links: LinkEntry[] = lm.pairs.map(({ desired: cfg, remote: r }) => {
+    const address = externalLinkAddress(siteKey(site), cfg.title);
+    const h = handle(org, address, r?.id);
+    const entry: LinkEntry = { cfg, remote: r, address, key: linkKey(h.id), ...h };
+    if (cfg.group !== undefined) {
+      const p = parentEntry(cfg.group, 'externalLinks', address, `external link "${cfg.title}"`);
+      if (p !== undefined) entry.parent = p;
+    }
+    return entry;
+  });
+  const linkDeletes: RemoteExternalLink[] = site.externalLinks !== undefined && prunes('externalLinks') ? lm.unmatched : [];
+  const linkDeleteAddress = deleteAddresses((k) => externalLinkAddress(siteKey(site), k));
+  if (linkDeletes.length === 0) out.externalLinks.unmanaged.push(...lm.unmatched.map((r) => linkDeleteAddress(r.title, r.id)));
+  if ((links.length > 0 || (site.sectionGroups ?? []).length > 0) && remote.rootSiteSpaces.length > 0 && remote.top.length === 0) {
+    problem('externalLinks', siteAddress(siteKey(site)), `site ${site.id} shows its site spaces at its root (it has no sections): section groups and external links need sections`);
+  }
+  for (const l of links) labelOf.set(l.key, l.cfg.title);
+  for (const r of remote.links) if (!labelOf.has(linkKey(r.id))) labelOf.set(linkKey(r.id), r.title);
+
+  // ---- the desired order ---------------------------------------------------------------------------
+  // At the top level: sections in config order, a group at the place of its first section (groups
+  // without sections after them, in config order), then external links in config order. In a group:
+  // its sections (in its `sections` order), then its nested groups, then its links, in config order.
   const managedSectionKeys = new Set(sections.map((e) => e.key));
   /** The sections that place a group: its list, else its remote members that the config defines. */
   const placing = (g: GroupEntry): ItemKey[] =>
     g.members ?? (g.remote ? g.remote.sections.map(sectionKey).filter((k) => managedSectionKeys.has(k) && !desiredGroupOf.has(k)) : []);
+  const groupByKey = new Map(groups.map((g) => [g.key, g]));
+  /** Where the config puts a group or link: a group key, null for the top level; unmanaged: where it is. */
+  const desiredParentKey = (e: GroupEntry | LinkEntry): ItemKey | null => {
+    if (e.parent !== undefined) return e.parent?.key ?? null;
+    return e.remote?.parent ? groupKey(e.remote.parent) : null;
+  };
+  const topGroupOf = (g: GroupEntry): GroupEntry => {
+    const seen = new Set<GroupEntry>();
+    let t = g;
+    for (let p = groupByKey.get(desiredParentKey(t) ?? ''); p && !seen.has(p); p = groupByKey.get(desiredParentKey(t) ?? '')) {
+      seen.add(t);
+      t = p;
+    }
+    return t;
+  };
+  const childGroups = (parent: ItemKey | null) => groups.filter((g) => desiredParentKey(g) === parent);
+  const childLinks = (parent: ItemKey | null) => links.filter((l) => desiredParentKey(l) === parent);
   const groupPlacedBy = new Map<ItemKey, GroupEntry>();
   for (const g of groups) for (const k of placing(g)) if (!groupPlacedBy.has(k)) groupPlacedBy.set(k, g);
   const desiredSequence: ItemKey[] = [];
   const placedGroups = new Set<GroupEntry>();
   const placeGroup = (g: GroupEntry) => {
+    if (placedGroups.has(g)) return;
     placedGroups.add(g);
     desiredSequence.push(g.key, ...placing(g));
+    for (const c of childGroups(g.key)) placeGroup(c);
+    desiredSequence.push(...childLinks(g.key).map((l) => l.key));
   };
   for (const e of sections) {
     const g = groupPlacedBy.get(e.key);
     if (!g) desiredSequence.push(e.key);
-    else if (!placedGroups.has(g)) placeGroup(g);
+    else placeGroup(topGroupOf(g));
   }
-  for (const g of groups) if (!placedGroups.has(g)) placeGroup(g);
+  for (const g of childGroups(null)) placeGroup(g);
+  desiredSequence.push(...childLinks(null).map((l) => l.key));
+  // Groups and links in groups the config does not manage: after the rest, in config order.
+  for (const g of groups) placeGroup(topGroupOf(g));
+  desiredSequence.push(...links.map((l) => l.key));
   const rank = new Map<ItemKey, number>();
   desiredSequence.forEach((k, i) => {
     if (!rank.has(k)) rank.set(k, i);
   });
 
-  // Creates that append to the top level, chained in desired order (see the header comment).
+  // Creates that append (to the top level, or to their group), chained in desired order (see the header comment).
   const sectionByKey = new Map(sections.map((e) => [e.key, e]));
-  const groupByKey = new Map(groups.map((g) => [g.key, g]));
-  const createChain: Array<SectionEntry | GroupEntry> = [];
+  const linkByKey = new Map(links.map((l) => [l.key, l]));
+  const createChain: Array<SectionEntry | GroupEntry | LinkEntry> = [];
   {
     const chained = new Set<ItemKey>();
     const add = (k: ItemKey) => {
-      const e = sectionByKey.get(k) ?? groupByKey.get(k);
+      const e = sectionByKey.get(k) ?? groupByKey.get(k) ?? linkByKey.get(k);
       if (!e || e.remote || chained.has(k)) return;
       chained.add(k);
       createChain.push(e);
@@ -239,19 +351,22 @@ export function planSite(input: SiteInput): SitePlans {
         updateRequests.push({ method: 'PATCH', path: `${base}/sections/${enc(holderId)}`, body: { path: `docplane-swap-${holderId}`.slice(0, 100) } });
       } else pathNeeds = [cycle[0]];
     }
+    const extras = compact({ draft: c.draft, localizedTitle: localizedValue(c.localizedTitle), localizedDescription: localizedValue(c.localizedDescription) }) as JsonObject;
+    const defaultSpace = defaultSiteSpaceOf(org, siteKey(site), e);
     if (!e.remote) {
       const own = c.siteSpaces?.find((x) => x.space === c.space);
-      const ownSettings = own ? compact({ path: own.path, condition: own.condition }) : {};
+      const ownSettings = own ? compact({ path: own.path, condition: own.condition, hidden: own.hidden }) : {};
+      const later = compact({ path: c.path, description: c.description, condition: c.condition, localizedTitle: extras.localizedTitle ?? undefined, localizedDescription: extras.localizedDescription ?? undefined });
       const requests: RequestSpec[] = [
         {
           method: 'POST',
           path: `${base}/sections`,
-          body: compact({ spaceId: c.space, title: c.title, icon: c.icon }),
+          body: compact({ spaceId: c.space, title: c.title, icon: c.icon, draft: c.draft }),
           capture: true,
           lookup: { path: `${base}/sections`, match: { title: c.title, 'siteSpaces.0.space.id': c.space } },
         },
         // The create names the section after its title; the path is what identifies it from now on.
-        { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: compact({ path: c.path, description: c.description, condition: c.condition }) },
+        { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: later as JsonObject },
       ];
       if (Object.keys(ownSettings).length > 0) {
         requests.push({ method: 'PATCH', path: `${base}/site-spaces/${ref(org, e.address, 'siteSpaces.0.id')}`, body: ownSettings });
@@ -263,6 +378,7 @@ export function planSite(input: SiteInput): SitePlans {
         icon: c.icon,
         description: c.description,
         condition: c.condition,
+        ...extras,
         siteSpace: Object.keys(ownSettings).length > 0 ? ownSettings : undefined,
       }) as JsonObject;
       push(
@@ -278,10 +394,37 @@ export function planSite(input: SiteInput): SitePlans {
         },
         null,
       );
+      // The default site space: a created section shows its first one until told otherwise.
+      if (defaultSpace) {
+        const wanted = { defaultSiteSpace: c.defaultSiteSpace as string };
+        push(
+          {
+            address: e.address,
+            kind: 'sections',
+            action: 'update',
+            before: { defaultSiteSpace: null },
+            after: wanted,
+            changes: diffFields({ defaultSiteSpace: null }, wanted),
+            requests: [{ method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: { defaultSiteSpace: defaultSpace.id } }],
+            needs: [`${e.address}:create`, ...defaultSpace.needs],
+          },
+          null,
+        );
+      }
       continue;
     }
-    const desired = compact({ title: c.title, path: c.path, description: c.description, icon: c.icon, condition: c.condition }) as JsonObject;
-    const { before, after } = differing(pick(e.remote, SECTION_FIELDS), desired);
+    const desired = compact({ title: c.title, path: c.path, description: c.description, icon: c.icon, condition: c.condition, ...extras }) as JsonObject;
+    const current = pick(e.remote, [...SECTION_FIELDS, ...SECTION_EXTRA_FIELDS]);
+    const { before, after } = differing(current, desired);
+    const body: JsonObject = localizedBody(after, ['localizedTitle', 'localizedDescription']);
+    const needs = [...pathNeeds];
+    const remoteDefault = e.remote.siteSpaces.find((x) => x.default)?.space ?? e.remote.siteSpaces[0]?.space ?? null;
+    if (defaultSpace && c.defaultSiteSpace !== remoteDefault) {
+      before.defaultSiteSpace = remoteDefault;
+      after.defaultSiteSpace = c.defaultSiteSpace as string;
+      body.defaultSiteSpace = defaultSpace.id;
+      needs.push(...defaultSpace.needs);
+    }
     if (Object.keys(after).length === 0) continue;
     push(
       {
@@ -291,8 +434,8 @@ export function planSite(input: SiteInput): SitePlans {
         before,
         after,
         changes: diffFields(before, after),
-        requests: [...updateRequests, { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: after }],
-        needs: pathNeeds,
+        requests: [...updateRequests, { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body }],
+        needs,
         remoteId: e.remote.id,
       },
       normalSection(e.remote),
@@ -316,22 +459,57 @@ export function planSite(input: SiteInput): SitePlans {
     );
   }
 
-  // ---- the simulated structure: deletes, chained creates, then group membership ------------------
+  // ---- the simulated structure: deletes, chained creates, then moves between levels --------------
   const layout: Layout = cloneLayout(layoutOf(remote));
   for (const r of sectionDeletes) deleteSection(layout, sectionKey(r.id));
+  for (const r of linkDeletes) deleteSection(layout, linkKey(r.id));
   for (const r of groupDeletes) deleteGroup(layout, groupKey(r.id));
+  const chain = new TreeChain(layout);
   for (const e of createChain) {
-    if (isGroupKey(e.key)) createGroup(layout, e.key, (e as GroupEntry).members ?? []);
+    const parent = isGroupKey(e.key) || isLinkKey(e.key) ? desiredParentKey(e as GroupEntry | LinkEntry) : null;
+    if (isGroupKey(e.key)) createGroup(layout, e.key, (e as GroupEntry).members ?? [], parent ?? undefined);
+    else if (parent !== null) createInGroup(layout, parent, e.key);
     else appendTop(layout, e.key);
+    // An append to a group: later moves into the same tree wait for it (already chained among creates).
+    if (parent !== null) chain.touch(`${e.address}:create`, chain.trees([parent]));
   }
+  const titleOf = (k: ItemKey | null | undefined): string | null =>
+    k === null || k === undefined ? null : (groupByKey.get(k)?.cfg.title ?? remote.groups.find((r) => groupKey(r.id) === k)?.title ?? idOfKey(k));
+  /** A move of a group or link between levels: the PATCH field, where it lands, and what the step then waits for. */
+  const levelMove = (e: GroupEntry | LinkEntry): { id: string | null; to: ItemKey | null; needs: string[] } | undefined => {
+    if (e.parent === undefined || !e.remote) return undefined;
+    const to = e.parent?.key ?? null;
+    const from = groupHolding(layout, e.key) ?? null;
+    if (to === from) return undefined;
+    return { id: e.parent ? e.parent.id : null, to, needs: e.parent && !e.parent.remote ? [`${e.parent.address}:create`] : [] };
+  };
+  const applyMove = (item: ItemKey, to: ItemKey | null) => {
+    const from = groupHolding(layout, item);
+    if (to !== null) appendToGroup(layout, to, item);
+    else if (from !== undefined) leaveGroup(layout, from, item);
+  };
 
   // ---- group steps ---------------------------------------------------------------------------------
   const pathsOf = (keys: readonly ItemKey[]) => keys.map((k) => labelOf.get(k) ?? idOfKey(k));
   for (const g of groups) {
     const c = g.cfg;
     const memberNeeds = (g.members ?? []).filter((k) => sectionByKey.get(k) && !sectionByKey.get(k)?.remote).map((k) => `${sectionByKey.get(k)?.address}:create`);
+    const extras = compact({ draft: c.draft, localizedTitle: localizedValue(c.localizedTitle) }) as JsonObject;
     if (!g.remote) {
-      const after = compact({ title: c.title, icon: c.icon, sections: g.members ? pathsOf(g.members) : undefined }) as JsonObject;
+      const parent = g.parent ?? null;
+      const after = compact({ title: c.title, icon: c.icon, parent: c.parent ?? undefined, ...extras, sections: g.members ? pathsOf(g.members) : undefined }) as JsonObject;
+      const requests: RequestSpec[] = [
+        {
+          method: 'POST',
+          path: `${base}/section-groups`,
+          // Created with its sections: the live service has no endpoint to add a section to a group.
+          body: compact({ title: c.title, icon: c.icon, sections: g.members?.map(idOfKey), parent: parent?.id, draft: c.draft }),
+          capture: true,
+          lookup: { path: `${base}/section-groups`, match: { title: c.title } },
+        },
+      ];
+      // The create takes no localized title.
+      if (extras.localizedTitle) requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body: { localizedTitle: extras.localizedTitle } });
       push(
         {
           address: g.address,
@@ -340,38 +518,42 @@ export function planSite(input: SiteInput): SitePlans {
           before: null,
           after,
           changes: diffFields({}, after),
-          requests: [
-            {
-              method: 'POST',
-              path: `${base}/section-groups`,
-              // Created with its sections: the live service has no endpoint to add a section to a group.
-              body: compact({ title: c.title, icon: c.icon, sections: g.members?.map(idOfKey) }),
-              capture: true,
-              lookup: { path: `${base}/section-groups`, match: { title: c.title } },
-            },
-          ],
-          needs: [...memberNeeds, ...(chainNeeds.get(g.address) ?? [])],
+          requests,
+          needs: [...memberNeeds, ...(chainNeeds.get(g.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
         },
         null,
       );
       continue;
     }
-    const fields = differing(pick(g.remote, GROUP_FIELDS), compact({ title: c.title, icon: c.icon }) as JsonObject);
-    const requests: RequestSpec[] = [];
-    if (Object.keys(fields.after).length > 0) {
-      requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body: fields.after });
-    }
+    const fields = differing(pick(g.remote, [...GROUP_FIELDS, ...GROUP_EXTRA_FIELDS]), compact({ title: c.title, icon: c.icon, ...extras }) as JsonObject);
+    const body: JsonObject = localizedBody(fields.after, ['localizedTitle']);
     const before: JsonObject = { ...fields.before };
     const after: JsonObject = { ...fields.after };
+    const needs = [...memberNeeds];
+    const treesBefore = chain.trees([g.key]);
+    const move = levelMove(g);
+    if (move) {
+      body.parentSectionGroupId = move.id;
+      before.parent = titleOf(groupHolding(layout, g.key));
+      after.parent = c.parent ?? null;
+      needs.push(...move.needs);
+      treesBefore.push(...chain.trees([move.to ?? undefined]));
+      applyMove(g.key, move.to);
+    }
+    const requests: RequestSpec[] = [];
+    if (Object.keys(body).length > 0) {
+      requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body });
+    }
+    let membersMoved = false;
     if (g.members) {
-      const membersBefore = [...(layout.groups.get(g.key) ?? [])];
+      const membersBefore = (layout.groups.get(g.key) ?? []).filter((k) => !isGroupKey(k) && !isLinkKey(k));
       const wanted = g.members;
       const toAdd = wanted.filter((k) => !membersBefore.includes(k));
       // Sections that leave for the top level; those going to another group are moved by that group's step.
       const toRemove = new Set(membersBefore.filter((k) => !desiredGroupOf.has(k)));
       // A section moves into or out of a group by its own update (sorting changes sibling order only);
-      // it lands last in a group, or just after the group it leaves, and the structure sort puts it
-      // where the config says.
+      // it lands last in a group, or just after the top-level group it leaves, and the structure sort
+      // puts it where the config says.
       for (const k of toAdd) {
         requests.push({ method: 'PATCH', path: `${base}/sections/${idOfKey(k)}`, body: { siteSectionGroupId: g.remote.id } });
         appendToGroup(layout, g.key, k);
@@ -381,11 +563,13 @@ export function planSite(input: SiteInput): SitePlans {
         leaveGroup(layout, g.key, k);
       }
       if (toAdd.length > 0 || toRemove.size > 0) {
+        membersMoved = true;
         before.sections = pathsOf(g.remote.sections.map(sectionKey));
         after.sections = pathsOf(wanted);
       }
     }
     if (requests.length === 0) continue;
+    if (move || membersMoved) needs.push(...chain.touch(`${g.address}:update`, [...new Set([...treesBefore, ...chain.trees([g.key])])]));
     push(
       {
         address: g.address,
@@ -395,7 +579,7 @@ export function planSite(input: SiteInput): SitePlans {
         after,
         changes: diffFields(before, after),
         requests,
-        needs: memberNeeds,
+        needs: [...new Set(needs)],
         remoteId: g.remote.id,
       },
       normalGroup(g.remote),
@@ -422,6 +606,84 @@ export function planSite(input: SiteInput): SitePlans {
     }
   }
 
+  // ---- external link steps ---------------------------------------------------------------------------
+  for (const l of links) {
+    const c = l.cfg;
+    const wanted = compact({
+      title: c.title,
+      url: c.url,
+      description: c.description,
+      icon: c.icon,
+      condition: c.condition,
+      draft: c.draft,
+      localizedTitle: localizedValue(c.localizedTitle),
+      localizedDescription: localizedValue(c.localizedDescription),
+    }) as JsonObject;
+    if (!l.remote) {
+      const parent = l.parent ?? null;
+      const after = compact({ ...wanted, group: c.group ?? undefined }) as JsonObject;
+      push(
+        {
+          address: l.address,
+          kind: 'externalLinks',
+          action: 'create',
+          before: null,
+          after,
+          changes: diffFields({}, after),
+          // No list of external links to look a lost create up in: the POST is sent once.
+          requests: [{ method: 'POST', path: `${base}/external-links`, body: compact({ ...wanted, parent: parent?.id }) as JsonObject, capture: true }],
+          needs: [...(chainNeeds.get(l.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
+        },
+        null,
+      );
+      continue;
+    }
+    const { before, after } = differing(pick(l.remote, LINK_FIELDS), wanted);
+    const body: JsonObject = localizedBody(after, ['localizedTitle', 'localizedDescription']);
+    const needs: string[] = [];
+    const move = levelMove(l);
+    if (move) {
+      const trees = chain.trees([l.key, move.to ?? undefined]);
+      body.parent = move.id;
+      before.group = titleOf(groupHolding(layout, l.key));
+      after.group = c.group ?? null;
+      applyMove(l.key, move.to);
+      needs.push(...move.needs, ...chain.touch(`${l.address}:update`, [...new Set([...trees, ...chain.trees([l.key])])]));
+    }
+    if (Object.keys(body).length === 0) continue;
+    push(
+      {
+        address: l.address,
+        kind: 'externalLinks',
+        action: 'update',
+        before,
+        after,
+        changes: diffFields(before, after),
+        requests: [{ method: 'PATCH', path: `${base}/external-links/${l.pathId}`, body }],
+        needs: [...new Set(needs)],
+        remoteId: l.remote.id,
+      },
+      normalExternalLink(l.remote),
+    );
+  }
+  for (const r of linkDeletes) {
+    const before = pick(r, LINK_FIELDS);
+    push(
+      {
+        address: linkDeleteAddress(r.title, r.id),
+        kind: 'externalLinks',
+        action: 'delete',
+        before,
+        after: null,
+        changes: diffFields(before, {}),
+        requests: [{ method: 'DELETE', path: `${base}/external-links/${enc(r.id)}` }],
+        needs: [],
+        remoteId: r.id,
+      },
+      normalExternalLink(r),
+    );
+  }
+
   // ---- the structure order ---------------------------------------------------------------------------
   planStructure(ctx, {
     layout,
@@ -433,6 +695,7 @@ export function planSite(input: SiteInput): SitePlans {
       ...sectionDeleteAddress.values(),
       ...groups.map((g) => g.address),
       ...out.sectionGroups.steps.filter((s) => s.action === 'delete').map((s) => s.address),
+      ...out.externalLinks.steps.map((s) => s.address),
     ],
   });
 
@@ -440,6 +703,20 @@ export function planSite(input: SiteInput): SitePlans {
   planShareLinks(ctx);
 
   return out;
+}
+
+/**
+ * The site space a section's `defaultSiteSpace` names, as a request names it (its id, or the ref to
+ * the step creating it) with the step that must run first; undefined when the config does not say.
+ */
+function defaultSiteSpaceOf(org: string, site: string, e: SectionEntry): { id: string; needs: string[] } | undefined {
+  const space = e.cfg.defaultSiteSpace;
+  if (space === undefined) return undefined;
+  const existing = e.remote?.siteSpaces.find((x) => x.space === space);
+  if (existing) return { id: existing.id, needs: [] };
+  if (!e.remote && space === e.cfg.space) return { id: ref(org, e.address, 'siteSpaces.0.id'), needs: [] };
+  const address = siteSpaceAddress(site, e.cfg.path, space);
+  return { id: ref(org, address), needs: [`${address}:create`] };
 }
 
 /** Every site of an organization's config: missing sites are problems, the others planned. */
