@@ -28,7 +28,7 @@ function snapshot(world: World) {
     teamIds: Object.fromEntries([...org.teams.values()].map((t) => [t.title, t.id])),
     collections: [...world.collections.values()].filter((c) => c.org === 'org_acme').map((c) => collectionPath(c.id)).sort(),
     spaces: Object.fromEntries(['space_api', 'space_guides', 'space_handbook', 'space_runbooks'].map((id) => [id, collectionPath(world.spaces.get(id)?.parent)])),
-    docsTop: docs.top.map((item) => (item.type === 'group' ? `group ${docs.groups.get(item.id)?.title}: ${docs.groups.get(item.id)?.sections.map(sectionPath).join(',')}` : sectionPath(item.id))),
+    docsTop: docs.top.map((item) => (item.type === 'group' ? `group ${docs.groups.get(item.id)?.title}: ${docs.groups.get(item.id)?.children.map((c) => sectionPath(c.id)).join(',')}` : sectionPath(item.id))),
     guidesSpaces: [...docs.sections.values()].filter((s) => s.path === 'guides').flatMap((s) => s.siteSpaces.map((id) => docs.siteSpaces.get(id)?.space)),
     shareLinks: Object.fromEntries([...docs.shareLinks.values()].map((l) => [l.name, l.active])),
     saml: [...org.saml.values()].map((p) => `${p.label} → ${teamTitle(p.defaultTeam)}`).sort(),
