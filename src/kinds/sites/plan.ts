@@ -14,7 +14,7 @@ import type { JsonObject, Kind, PlanProblem, RequestSpec } from '../../model/ste
 import { collisionMessage, compact, diffFields, keyCollisions, matchResources } from '../common/match.js';
 import { deleteAddresses } from '../common/skeleton.js';
 import type { PlanContext } from '../kind.js';
-import { externalLinkAddress, groupAddress, sectionAddress, siteAddress, siteSpaceAddress } from './addresses.js';
+import { externalLinkAddress, groupAddress, sectionAddress, siteAddress, siteSpaceAddress, structureAddress } from './addresses.js';
 import {
   appendToGroup,
   appendTop,
@@ -38,7 +38,7 @@ import {
 import { TreeChain } from './moves.js';
 import { pathCycle, pathNeed } from './paths.js';
 import { sitePath, type RemoteExternalLink, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
-import { siteKey, type SectionT, type SiteT } from './schema.js';
+import { siteKey, type OrderItemT, type SectionT, type SiteT } from './schema.js';
 import { planShareLinks } from './share-links.js';
 import { planSiteSpaces } from './site-spaces.js';
 import {
@@ -257,18 +257,35 @@ export function planSite(input: SiteInput): SitePlans {
   for (const r of remote.links) if (!labelOf.has(linkKey(r.id))) labelOf.set(linkKey(r.id), r.title);
 
   // ---- the desired order ---------------------------------------------------------------------------
-  // At the top level: sections in config order, a group at the place of its first section (groups
-  // without sections after them, in config order), then external links in config order. In a group:
-  // its sections (in its `sections` order), then its nested groups, then its links, in config order.
+  // The default rule (docs: README, "Order of a site's structure"). At the top level: sections in
+  // config order, a group at the place of its first section (groups without sections after them, in
+  // config order), then external links in config order. In a group: its sections (in its `sections`
+  // order), then its nested groups, then its links, in config order. An `order` list (on the site or
+  // on a group) puts the items it names first, in its order.
   const managedSectionKeys = new Set(sections.map((e) => e.key));
   /** The sections that place a group: its list, else its remote members that the config defines. */
   const placing = (g: GroupEntry): ItemKey[] =>
     g.members ?? (g.remote ? g.remote.sections.map(sectionKey).filter((k) => managedSectionKeys.has(k) && !desiredGroupOf.has(k)) : []);
   const groupByKey = new Map(groups.map((g) => [g.key, g]));
+  const deletedGroupIds = new Set(groupDeletes.map((r) => r.id));
+  /** A remote group's place once the plan's deletes are done: a deleted group's children go where it stood. */
+  const liveGroup = (id: string | null): ItemKey | null => {
+    for (let g = id; g !== null; g = remote.groups.find((r) => r.id === g)?.parent ?? null) if (!deletedGroupIds.has(g)) return groupKey(g);
+    return null;
+  };
   /** Where the config puts a group or link: a group key, null for the top level; unmanaged: where it is. */
   const desiredParentKey = (e: GroupEntry | LinkEntry): ItemKey | null => {
     if (e.parent !== undefined) return e.parent?.key ?? null;
-    return e.remote?.parent ? groupKey(e.remote.parent) : null;
+    return e.remote ? liveGroup(e.remote.parent) : null;
+  };
+  const containerOfSection = (e: SectionEntry): ItemKey | null => {
+    const g = desiredGroupOf.get(e.key);
+    if (g) return g.key;
+    const held = e.remote ? remote.groups.find((r) => r.sections.includes((e.remote as RemoteSection).id)) : undefined;
+    if (!held) return null;
+    // A group that lists its sections lets the others go to the top level.
+    if (groupByKey.get(groupKey(held.id))?.members) return null;
+    return liveGroup(held.id);
   };
   const topGroupOf = (g: GroupEntry): GroupEntry => {
     const seen = new Set<GroupEntry>();
@@ -279,29 +296,57 @@ export function planSite(input: SiteInput): SitePlans {
     }
     return t;
   };
-  const childGroups = (parent: ItemKey | null) => groups.filter((g) => desiredParentKey(g) === parent);
-  const childLinks = (parent: ItemKey | null) => links.filter((l) => desiredParentKey(l) === parent);
-  const groupPlacedBy = new Map<ItemKey, GroupEntry>();
-  for (const g of groups) for (const k of placing(g)) if (!groupPlacedBy.has(k)) groupPlacedBy.set(k, g);
-  const desiredSequence: ItemKey[] = [];
-  const placedGroups = new Set<GroupEntry>();
-  const placeGroup = (g: GroupEntry) => {
-    if (placedGroups.has(g)) return;
-    placedGroups.add(g);
-    desiredSequence.push(g.key, ...placing(g));
-    for (const c of childGroups(g.key)) placeGroup(c);
-    desiredSequence.push(...childLinks(g.key).map((l) => l.key));
+  const defaultChildren = (container: ItemKey | null): ItemKey[] => {
+    const out: ItemKey[] = [];
+    const g = container === null ? undefined : groupByKey.get(container);
+    if (container === null) {
+      for (const e of sections) {
+        const c = containerOfSection(e);
+        const holder = c === null ? undefined : groupByKey.get(c);
+        if (c === null) out.push(e.key);
+        else if (holder) {
+          const t = topGroupOf(holder);
+          if (desiredParentKey(t) === null && !out.includes(t.key)) out.push(t.key);
+        }
+      }
+    } else if (g) out.push(...placing(g).filter((k) => !desiredGroupOf.has(k) || desiredGroupOf.get(k) === g));
+    else out.push(...sections.filter((e) => containerOfSection(e) === container).map((e) => e.key));
+    for (const c of groups) if (desiredParentKey(c) === container && !out.includes(c.key)) out.push(c.key);
+    for (const l of links) if (desiredParentKey(l) === container) out.push(l.key);
+    return out;
   };
-  for (const e of sections) {
-    const g = groupPlacedBy.get(e.key);
-    if (!g) desiredSequence.push(e.key);
-    else placeGroup(topGroupOf(g));
-  }
-  for (const g of childGroups(null)) placeGroup(g);
-  desiredSequence.push(...childLinks(null).map((l) => l.key));
-  // Groups and links in groups the config does not manage: after the rest, in config order.
-  for (const g of groups) placeGroup(topGroupOf(g));
-  desiredSequence.push(...links.map((l) => l.key));
+  const linkByTitle = new Map(links.map((l) => [l.cfg.title, l]));
+  const orderKey = (item: OrderItemT): ItemKey | undefined =>
+    'section' in item ? sectionByPath.get(item.section)?.key : 'group' in item ? groupByTitle.get(item.group)?.key : linkByTitle.get(item.link)?.key;
+  const childrenOf = (container: ItemKey | null): ItemKey[] => {
+    const defaults = defaultChildren(container);
+    const owner = container === null ? undefined : groupByKey.get(container);
+    const order = container === null ? site.order : owner?.cfg.order;
+    if (!order) return defaults;
+    const named: ItemKey[] = [];
+    for (const item of order) {
+      const k = orderKey(item);
+      if (k !== undefined && defaults.includes(k) && !named.includes(k)) named.push(k);
+      else {
+        const where = owner ? `section group "${owner.cfg.title}"` : `the top level of site ${site.id}`;
+        problem(owner ? 'sectionGroups' : 'sections', owner?.address ?? structureAddress(siteKey(site)), `order names ${JSON.stringify(item)}, which the config does not put at ${where}`);
+      }
+    }
+    return [...named, ...defaults.filter((k) => !named.includes(k))];
+  };
+  const desiredSequence: ItemKey[] = [];
+  const emitted = new Set<ItemKey | null>();
+  const emit = (container: ItemKey | null) => {
+    if (emitted.has(container)) return;
+    emitted.add(container);
+    for (const k of childrenOf(container)) {
+      desiredSequence.push(k);
+      if (isGroupKey(k)) emit(k);
+    }
+  };
+  emit(null);
+  // Items in groups the config does not manage (they keep their place; their managed children are sorted).
+  for (const r of remote.groups) if (!deletedGroupIds.has(r.id)) emit(groupKey(r.id));
   const rank = new Map<ItemKey, number>();
   desiredSequence.forEach((k, i) => {
     if (!rank.has(k)) rank.set(k, i);

@@ -33,6 +33,16 @@ export const Section = z
   })
   .superRefine(renamedFromNotOwn('path'));
 
+/** One item of an explicit order: a section by path, a group or an external link by title. */
+export const OrderItem = z.union([
+  z.strictObject({ section: z.string().min(1) }),
+  z.strictObject({ group: z.string().min(1) }),
+  z.strictObject({ link: z.string().min(1) }),
+]);
+const Order = z
+  .array(OrderItem)
+  .describe('The order of the items at this level, when the default rule does not give it (items it leaves out follow, in the default order)');
+
 export const SectionGroup = z
   .strictObject({
     id: Id.optional(),
@@ -43,6 +53,7 @@ export const SectionGroup = z
     draft: z.boolean().optional().describe('Kept in draft (not live)'),
     localizedTitle: Localized(128).optional(),
     sections: z.array(z.string().min(1)).optional().describe('Section paths, in order'),
+    order: Order.optional(),
   })
   .superRefine(renamedFromNotOwn('title'));
 
@@ -79,6 +90,7 @@ export const Site = z.strictObject({
   access: Access.optional(),
   siteSpaces: z.array(SiteSpace).optional().describe('Site spaces at the root of a site without sections, in order'),
   externalLinks: z.array(ExternalLink).optional().describe('External links in the structure, by title'),
+  order: Order.optional(),
 });
 
 
@@ -88,6 +100,7 @@ export type SiteSpaceT = z.infer<typeof SiteSpace>;
 export type SectionGroupT = z.infer<typeof SectionGroup>;
 export type ShareLinkT = z.infer<typeof ShareLink>;
 export type ExternalLinkT = z.infer<typeof ExternalLink>;
+export type OrderItemT = z.infer<typeof OrderItem>;
 export type LocalizedT = Partial<Record<string, string>>;
 
 declare module '../../model/desired.js' {
