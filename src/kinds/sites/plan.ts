@@ -262,10 +262,16 @@ export function planSite(input: SiteInput): SitePlans {
   // config order), then external links in config order. In a group: its sections (in its `sections`
   // order), then its nested groups, then its links, in config order. An `order` list (on the site or
   // on a group) puts the items it names first, in its order.
-  const managedSectionKeys = new Set(sections.map((e) => e.key));
-  /** The sections that place a group: its list, else its remote members that the config defines. */
+  /**
+   * The sections of a group: its list, else the sections the config defines that stay in it (its
+   * remote members, and those of its deleted subgroups), in their current order.
+   */
   const placing = (g: GroupEntry): ItemKey[] =>
-    g.members ?? (g.remote ? g.remote.sections.map(sectionKey).filter((k) => managedSectionKeys.has(k) && !desiredGroupOf.has(k)) : []);
+    g.members ??
+    remote.sections.flatMap((r) => {
+      const e = entryByRemoteId.get(r.id);
+      return e && containerOfSection(e) === g.key ? [e.key] : [];
+    });
   const groupByKey = new Map(groups.map((g) => [g.key, g]));
   const deletedGroupIds = new Set(groupDeletes.map((r) => r.id));
   /** A remote group's place once the plan's deletes are done: a deleted group's children go where it stood. */
@@ -282,10 +288,10 @@ export function planSite(input: SiteInput): SitePlans {
     const g = desiredGroupOf.get(e.key);
     if (g) return g.key;
     const held = e.remote ? remote.groups.find((r) => r.sections.includes((e.remote as RemoteSection).id)) : undefined;
-    if (!held) return null;
+    const live = held ? liveGroup(held.id) : null;
     // A group that lists its sections lets the others go to the top level.
-    if (groupByKey.get(groupKey(held.id))?.members) return null;
-    return liveGroup(held.id);
+    if (live === null || groupByKey.get(live)?.members) return null;
+    return live;
   };
   const topGroupOf = (g: GroupEntry): GroupEntry => {
     const seen = new Set<GroupEntry>();
@@ -591,7 +597,7 @@ export function planSite(input: SiteInput): SitePlans {
     }
     let membersMoved = false;
     if (g.members) {
-      const membersBefore = (layout.groups.get(g.key) ?? []).filter((k) => !isGroupKey(k) && !isLinkKey(k));
+        const membersBefore = (layout.groups.get(g.key) ?? []).filter((k) => !isGroupKey(k) && !isLinkKey(k));
       const wanted = g.members;
       const toAdd = wanted.filter((k) => !membersBefore.includes(k));
       // Sections that leave for the top level; those going to another group are moved by that group's step.
@@ -609,7 +615,7 @@ export function planSite(input: SiteInput): SitePlans {
       }
       if (toAdd.length > 0 || toRemove.size > 0) {
         membersMoved = true;
-        before.sections = pathsOf(g.remote.sections.map(sectionKey));
+        before.sections = pathsOf(membersBefore);
         after.sections = pathsOf(wanted);
       }
     }
