@@ -90,10 +90,12 @@ function convertSite(site: RemoteSite, warn: (m: string) => void): { draft: Draf
     (l) => l.name as string,
     (l, kept) => warn(`${at}.shareLinks${key(l.name as string)}: share links ${kept.id} and ${l.id} have the same name; only ${kept.id} is written`),
   ).map((l): Draft => ({ id: l.id, name: l.name, active: l.active }));
+  // A site whose spaces sit at its root has no sections to write.
+  const rooted = site.rootSiteSpaces.length > 0 && site.top.length === 0;
   const draft: { [k: string]: Draft | undefined } = {
     id: site.id,
-    sections,
-    sectionGroups: groups,
+    sections: rooted ? undefined : sections,
+    sectionGroups: rooted ? undefined : groups,
     externalLinks: externalLinks.length > 0 ? externalLinks : undefined,
     siteSpaces: site.rootSiteSpaces.length > 0 ? unique(site.rootSiteSpaces, (ss) => ss.space, (ss) => warn(`${at}.siteSpaces${key(ss.space)}: the site shows this space twice at its root; only the first site space is written (${ss.id} is not)`)).map(convertSiteSpace) : undefined,
     shareLinks: links,

@@ -46,7 +46,7 @@ export const sitesUnit: KindUnit = {
   schema: Site,
   kinds: [sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule, externalLinksModule],
   addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks', 'structure'] },
-  flowMaps: ['sites.*.sections.*.siteSpaces.*', 'sites.*.siteSpaces.*', 'sites.*.shareLinks.*'],
+  flowMaps: ['sites.*.sections.*.siteSpaces.*', 'sites.*.siteSpaces.*', 'sites.*.shareLinks.*', 'sites.*.order.*', 'sites.*.sectionGroups.*.order.*'],
   resolve: resolveSites,
   importer: importSites,
 };
