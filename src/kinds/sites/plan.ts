@@ -681,8 +681,16 @@ export function planSite(input: SiteInput): SitePlans {
           before: null,
           after,
           changes: diffFields({}, after),
-          // No list of external links to look a lost create up in: the POST is sent once.
-          requests: [{ method: 'POST', path: `${base}/external-links`, body: compact({ ...wanted, parent: parent?.id }) as JsonObject, capture: true }],
+          // No list of external links: a lost create is looked up in the structure, by title.
+          requests: [
+            {
+              method: 'POST',
+              path: `${base}/external-links`,
+              body: compact({ ...wanted, parent: parent?.id }) as JsonObject,
+              capture: true,
+              lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, tree: true },
+            },
+          ],
           needs: [...(chainNeeds.get(l.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
         },
         null,
