@@ -58,6 +58,8 @@ export interface GuardedIo {
   send(): Promise<ApiResponse>;
   /** Every item of a list path, through the concurrency limit (the lookup of a create). */
   listAll(path: string): Promise<unknown[]>;
+  /** One GET's body (the lookup of a create whose items sit in a tree). */
+  get?(path: string): Promise<unknown>;
   /** What the create steps have produced so far, to resolve the lookup's tokens. */
   captures: Captures;
   /** The request's path for messages, with the tokens resolved where they can be. */
@@ -136,12 +138,26 @@ async function lookup(io: GuardedIo, step: Step, spec: RequestSpec): Promise<Api
   const { path: rawPath, match } = spec.lookup!;
   const path = resolveString(rawPath, io.captures, true) as string;
   const wanted = Object.entries(resolveValue(match, io.captures) as Record<string, JsonValue>);
-  const items = await io.listAll(path);
+  const items = spec.lookup!.tree && io.get ? treeItems(await io.get(path)) : await io.listAll(path);
   const item = items.find((it) => wanted.every(([field, value]) => sameValue(fieldAt(it, field), value)));
   if (item === undefined) return undefined;
   const id = item && typeof item === 'object' ? (item as Record<string, unknown>).id : undefined;
   io.emit?.({ type: 'lookup-found', step, method: spec.method, path: io.shownPath(), ...(typeof id === 'string' ? { id } : {}) });
   return { status: 200, headers: {}, body: item };
+}
+
+/** Every object of a tree answer (`structure`, and each item's `children`), depth-first. */
+function treeItems(body: unknown): unknown[] {
+  const out: unknown[] = [];
+  const walk = (items: unknown): void => {
+    if (!Array.isArray(items)) return;
+    for (const item of items) {
+      out.push(item);
+      if (item && typeof item === 'object') walk((item as Record<string, unknown>).children);
+    }
+  };
+  walk(body && typeof body === 'object' ? (body as Record<string, unknown>).structure : undefined);
+  return out;
 }
 
 function fieldAt(value: unknown, dotted: string): unknown {

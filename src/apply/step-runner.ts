@@ -79,6 +79,7 @@ export function createStepRunner(client: ApiClient, steps: readonly Step[], opti
                 {
                   send: () => send(step, limit, spec, false),
                   listAll: (path) => throughLimit(step, limit, () => client.listAll(path)),
+                  get: (path) => throughLimit(step, limit, () => client.request('GET', path)).then((r) => r.body),
                   captures,
                   shownPath: () => shownPath(captures, spec.path),
                   emit: options.onEvent,

@@ -29,6 +29,10 @@ const CHILDREN_PER_COLLECTION = 4;
 /** Every 6 sections, three are in a group (10 groups of 3 in a site of 60 sections). */
 const GROUP_EVERY = 6;
 const GROUP_SIZE = 3;
+/** A site without sections, its spaces at its root, and how many it shows. */
+const ROOT_SITE = 'site_root';
+const ROOT_SITE_SPACES = 3;
+const NESTED_GROUP = 'Nested links';
 const LANGUAGES = ['fr', 'de', 'es', 'it', 'ja'] as const;
 const EMOJIS = ['📘', '📗', '📙', '📕', '📓'] as const;
 /** Every ACCESS_EVERY-th collection and space has `access` (every site has). */
@@ -64,11 +68,17 @@ export interface WorldCounts {
   /** Site spaces beyond each section's own (one per section). */
   extraSiteSpacesPerSite: number;
   groupsPerSite: number;
+  /** Groups nested in another group (created with `parent`), beyond `groupsPerSite`. */
+  nestedGroupsPerSite: number;
+  externalLinksPerSite: number;
   shareLinksPerSite: number;
   inactiveShareLinksPerSite: number;
   saml: number;
   translations: number;
   integrations: number;
+  /** Sites without sections, their spaces at their root (beyond `sites`). */
+  rootSites: number;
+  rootSiteSpacesPerSite: number;
   /** Collections, spaces and sites whose `access` the config gives. */
   accessCollections: number;
   accessSpaces: number;
@@ -84,6 +94,7 @@ export interface BenchWorld {
   org: string;
   scale: number;
   seed: number;
+  /** Every site the config names: those with sections, then the one with its spaces at its root. */
   siteIds: string[];
   /** The world the API cannot create, with nothing made through the API yet. */
   seedState: EmulatorState;
@@ -154,7 +165,10 @@ export function generate(scale: number, seed: number): BenchWorld {
   const nSections = Math.max(GROUP_EVERY, Math.round(60 * scale));
   const nLinks = Math.max(2, Math.round(100 * scale));
   const nLooseSpaces = Math.max(4, Math.round(40 * scale));
-  const siteIds = Array.from({ length: SITE_COUNT }, (_, i) => `site_${i + 1}`);
+  const nExternalLinks = Math.max(3, Math.round(12 * scale));
+  const rootSpaces = Array.from({ length: ROOT_SITE_SPACES }, (_, i) => ({ space: `space_loose_${pad(i, 3)}`, path: `root-${i}` }));
+  const sectionSiteIds = Array.from({ length: SITE_COUNT }, (_, i) => `site_${i + 1}`);
+  const siteIds = [...sectionSiteIds, ROOT_SITE];
 
   // ---- users and members -------------------------------------------------------------------------
   const users = Array.from({ length: nMembers }, (_, i) => ({ id: `u_${pad(i, 5)}`, email: `user${pad(i, 5)}@bench.example`, displayName: `User ${i}` }));
@@ -185,7 +199,7 @@ export function generate(scale: number, seed: number): BenchWorld {
 
   // ---- spaces: two per section (its own and one more), and some loose ones -----------------------
   const spaceIds: string[] = [];
-  const sectionSpaces = siteIds.map((_, s) =>
+  const sectionSpaces = sectionSiteIds.map((_, s) =>
     Array.from({ length: nSections }, (_, i) => {
       const own = `space_s${s + 1}_${pad(i, 3)}`;
       const extra = `space_s${s + 1}_${pad(i, 3)}_v2`;
@@ -211,7 +225,7 @@ export function generate(scale: number, seed: number): BenchWorld {
   };
   const groups = groupsOf(nSections);
   const sectionPath = (i: number) => `sec-${pad(i, 3)}`;
-  const sites = siteIds.map((id, s) => ({
+  const sites = sectionSiteIds.map((id, s) => ({
     id,
     sections: sectionSpaces[s].map((sp, i) => ({
       path: sectionPath(i),
@@ -222,7 +236,17 @@ export function generate(scale: number, seed: number): BenchWorld {
       ...(i % 10 === 0 ? { condition: 'visitor.claims.plan == "pro"' } : {}),
       extra: sp.extra,
     })),
-    groups: groups.map((members, g) => ({ title: `Group ${pad(g, 2)}`, icon: 'box', sections: members.map(sectionPath) })),
+    // The first group holds a nested one (no sections of its own: its links).
+    groups: [
+      ...groups.map((members, g) => ({ title: `Group ${pad(g, 2)}`, icon: 'box', sections: members.map(sectionPath) })),
+      { title: NESTED_GROUP, icon: 'link', parent: 'Group 00' },
+    ],
+    // External links: at the top level, in the first group, in the nested group, in turn.
+    externalLinks: Array.from({ length: nExternalLinks }, (_, l) => ({
+      title: `Link ${pad(l, 3)}`,
+      url: `https://example.com/site-${s + 1}/${l}`,
+      ...(l % 3 === 1 ? { group: 'Group 00' } : l % 3 === 2 ? { group: NESTED_GROUP } : {}),
+    })),
     links: Array.from({ length: nLinks }, (_, l) => ({ name: `link-${pad(l, 3)}`, active: l % 5 !== 4 })),
   }));
 
@@ -256,7 +280,7 @@ export function generate(scale: number, seed: number): BenchWorld {
     if (i % ACCESS_EVERY === 0) collectionAccess.set(path, accessOf(nextAccess++, teamTitles, emails));
   });
   const spaceAccess = spaceIds.map((_, i) => (i % ACCESS_EVERY === 0 ? accessOf(nextAccess++, teamTitles, emails) : undefined));
-  const siteAccess = siteIds.map(() => accessOf(nextAccess++, teamTitles, emails));
+  const siteAccess = sectionSiteIds.map(() => accessOf(nextAccess++, teamTitles, emails));
   // The seed world cannot hold team grants (no team exists yet) nor collection grants (no
   // collection): of the user grants on spaces and sites, one in three is seeded as the config wants
   // it and one in three with another role.
@@ -272,12 +296,12 @@ export function generate(scale: number, seed: number): BenchWorld {
   let n = 0;
   const seedAccess = [
     ...spaceIds.flatMap((id, i) => (spaceAccess[i] ? seedGrants('space', id, spaceAccess[i], n++) : [])),
-    ...siteIds.flatMap((id, s) => seedGrants('site', id, siteAccess[s], n++)),
+    ...sectionSiteIds.flatMap((id, s) => seedGrants('site', id, siteAccess[s], n++)),
   ];
   const fullAccess = [
     ...[...collectionAccess].map(([collection, a]) => ({ collection, ...a })),
     ...spaceIds.flatMap((space, i) => (spaceAccess[i] ? [{ space, ...spaceAccess[i] }] : [])),
-    ...siteIds.map((site, s) => ({ site, ...siteAccess[s] })),
+    ...sectionSiteIds.map((site, s) => ({ site, ...siteAccess[s] })),
   ];
   const grantCount = fullAccess.reduce((sum, a) => sum + Object.keys(a.teams).length + Object.keys(a.users).length, 0);
   const withAccess = (path: string) => {
@@ -310,9 +334,11 @@ export function generate(scale: number, seed: number): BenchWorld {
         access: siteAccess[s],
         sections: site.sections.map(({ extra, ...sec }) => ({ ...sec, siteSpaces: [{ space: extra, path: 'v2' }] })),
         sectionGroups: site.groups,
+        externalLinks: site.externalLinks,
         shareLinks: site.links,
       })),
       newSite,
+      { id: ROOT_SITE, siteSpaces: rootSpaces },
     ],
     saml,
     integrations,
@@ -339,7 +365,7 @@ export function generate(scale: number, seed: number): BenchWorld {
         ...baseOrg,
         members: users.map((u, i) => ({ user: u.id, role: i === 0 ? ('admin' as const) : ('read' as const) })),
         spaces: spaceIds.map((id) => ({ id, title: spaceTitle(id) })),
-        sites: siteIds.map((id, s) => ({ id, title: siteTitle(s) })),
+        sites: siteIds.map((id, s) => ({ id, title: id === ROOT_SITE ? 'Root site' : siteTitle(s) })),
         access: seedAccess,
       },
     ],
@@ -371,8 +397,10 @@ export function generate(scale: number, seed: number): BenchWorld {
             ...siteFields,
             sections: site.sections.map(({ extra, space, ...sec }) => ({ ...sec, siteSpaces: [{ space }, { space: extra, path: 'v2' }] })),
             sectionGroups: site.groups,
+            externalLinks: site.externalLinks,
             shareLinks: site.links,
           })),
+          { id: ROOT_SITE, title: 'Root site', siteSpaces: rootSpaces },
           { ...newSite, sections: newSite.sections.map(({ space, ...sec }) => ({ ...sec, siteSpaces: [{ space }] })) },
         ],
         saml: saml.map((p) => ({ ...p })),
@@ -409,6 +437,10 @@ export function generate(scale: number, seed: number): BenchWorld {
       sectionsPerSite: nSections,
       extraSiteSpacesPerSite: nSections,
       groupsPerSite: groups.length,
+      nestedGroupsPerSite: 1,
+      externalLinksPerSite: nExternalLinks,
+      rootSites: 1,
+      rootSiteSpacesPerSite: rootSpaces.length,
       shareLinksPerSite: nLinks,
       inactiveShareLinksPerSite: sites[0].links.filter((l) => !l.active).length,
       saml: saml.length,

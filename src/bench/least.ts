@@ -11,7 +11,8 @@
  * Writes: one request per created or changed resource, plus a second one where the API's create
  * cannot carry a field (POST ORG/collections takes only title and parent; PUT ORG/teams takes no
  * roles; POST SITE/sections sets no path, description or condition; POST SITE/site-spaces sets no
- * path; POST SITE/share-links creates active links). A grant is one request: a POST (invite) when
+ * path; POST SITE/share-links creates active links). A nested group is created with its parent, an
+ * external link with its group: one POST each. A grant is one request: a POST (invite) when
  * missing, a PATCH when its role differs.
  */
 import type { Plan } from '../plan/types.js';
@@ -53,7 +54,7 @@ export function leastReads(c: WorldCounts, made: boolean): ReadCost {
  * every collection, space and site, whether the config manages their access or not.
  */
 export function leastImportReads(c: WorldCounts): ReadCost {
-  return withAccessReads(c, baseReads(c, true), c.collections, c.spaces, c.sites + c.newSites, 'every');
+  return withAccessReads(c, baseReads(c, true), c.collections, c.spaces, c.sites + c.newSites + c.rootSites, 'every');
 }
 
 /** Two lists (team grants, user grants) per object; they need the object's id (a collection's from the collection list). */
@@ -80,13 +81,14 @@ function baseReads(c: WorldCounts, made: boolean): ReadCost {
     { what: `team members: ${teams} teams × pages(${c.teamSize})`, n: teams * pages(c.teamSize) },
     { what: `collections: pages(${collections})`, n: pages(collections) },
     { what: `spaces: pages(${c.spaces})`, n: pages(c.spaces) },
-    { what: `sites: pages(${c.sites + newSites})`, n: pages(c.sites + newSites) },
+    { what: `sites: pages(${c.sites + c.rootSites + newSites})`, n: pages(c.sites + c.rootSites + newSites) },
     { what: `${c.sites} sites × (structure + share links pages)`, n: c.sites * (1 + pages(links)) },
     { what: `${newSites} created sites × (structure + share links)`, n: newSites * 2 },
+    { what: `${c.rootSites} sites without sections × (structure + share links page)`, n: c.rootSites * 2 },
     { what: 'SAML, integrations, translations: a page each', n: 3 },
   ]);
   // A site's structure and share links are read once the site list has matched it.
-  const criticalPath = Math.max(pages(c.members), pages(teams) + (teams > 0 ? pages(c.teamSize) : 0), pages(collections), pages(c.spaces), pages(c.sites + newSites) + pages(links));
+  const criticalPath = Math.max(pages(c.members), pages(teams) + (teams > 0 ? pages(c.teamSize) : 0), pages(collections), pages(c.spaces), pages(c.sites + c.rootSites + newSites) + pages(links));
   return { requests, criticalPath };
 }
 
@@ -108,10 +110,14 @@ export function leastWritesFromEmpty(c: WorldCounts): Formula {
     { what: 'POST + PATCH per section (path, description, condition)', n: (c.sites * c.sectionsPerSite + c.newSiteSections) * 2 },
     { what: 'POST + PATCH per extra site space (path)', n: c.sites * c.extraSiteSpacesPerSite * 2 },
     { what: 'POST section group (with its sections)', n: c.sites * c.groupsPerSite },
+    { what: 'POST section group (nested: with its parent)', n: c.sites * c.nestedGroupsPerSite },
+    { what: 'POST external link (with its group)', n: c.sites * c.externalLinksPerSite },
+    { what: 'POST + PATCH per site space at a site\'s root (path)', n: c.rootSites * c.rootSiteSpacesPerSite * 2 },
     { what: 'POST share link', n: c.sites * c.shareLinksPerSite },
     { what: 'PATCH share link (inactive)', n: c.sites * c.inactiveShareLinksPerSite },
-    // Sections made in config order, each group right after its last section, leave the top level in
-    // the desired order: no sort move is needed.
+    // Sections made in config order, each group right after its last section, nested groups and
+    // links after the sections of their group, leave every level in the desired order: no sort move
+    // is needed.
     { what: 'PATCH SITE/structure/sort', n: 0 },
     { what: 'POST ORG/saml', n: c.saml },
     { what: 'POST integration (publish)', n: c.integrations },
@@ -135,7 +141,8 @@ export function perResourceReads(c: WorldCounts): number {
     2 * c.teams +
     c.collections +
     c.spaces +
-    c.sites * (c.sectionsPerSite + siteSpaces + c.groupsPerSite + c.shareLinksPerSite) +
+    c.sites * (c.sectionsPerSite + siteSpaces + c.groupsPerSite + c.nestedGroupsPerSite + c.externalLinksPerSite + c.shareLinksPerSite) +
+    c.rootSites * c.rootSiteSpacesPerSite +
     c.saml +
     c.integrations +
     c.translations +

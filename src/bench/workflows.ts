@@ -99,6 +99,7 @@ export function leastCheckReads(plan: Pick<Plan, 'steps'>, c: WorldCounts): Form
       case 'sections':
       case 'siteSpaces':
       case 'sectionGroups':
+      case 'externalLinks':
         add(`structure of site ${site}`, 1);
         break;
       case 'shareLinks':

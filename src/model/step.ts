@@ -44,9 +44,10 @@ export interface RequestSpec {
   /**
    * For a create: how to find the resource when the outcome is unclear (network error, reset, 5xx,
    * timeout), before any retry, so that nothing is created twice. `path` is a list path; an item
-   * matches when every dotted field in `match` equals the given value.
+   * matches when every dotted field in `match` equals the given value. With `tree`, `path` answers a
+   * tree (a site's structure) and its items are every object in `structure` and their `children`.
    */
-  lookup?: { path: string; match: Record<string, JsonValue> };
+  lookup?: { path: string; match: Record<string, JsonValue>; tree?: boolean };
 }
 
 /** One field-level difference; `path` is dotted (`members.alice@acme.com.role`). */

@@ -23,12 +23,20 @@ function snapshot(world: World) {
   const collectionPath = (id: string | undefined): string =>
     id === undefined ? '' : `${collectionPath(world.collections.get(id)?.parent)}/${world.collections.get(id)?.title}`;
   const sectionPath = (id: string) => docs.sections.get(id)?.path;
+  /** A section by path, a link by title, a group by title with its children (nested groups in brackets). */
+  const itemName = (item: { type: string; id: string }, depth = 0): string | undefined => {
+    if (item.type === 'section') return sectionPath(item.id);
+    if (item.type === 'link') return `link ${docs.links.get(item.id)?.title}`;
+    const g = docs.groups.get(item.id);
+    const inner = `group ${g?.title}: ${g?.children.map((c) => itemName(c, depth + 1)).join(',')}`;
+    return depth > 0 ? `[${inner}]` : inner;
+  };
   return {
     teams: Object.fromEntries([...org.teams.values()].map((t) => [t.title, [...t.members.entries()].sort()])),
     teamIds: Object.fromEntries([...org.teams.values()].map((t) => [t.title, t.id])),
     collections: [...world.collections.values()].filter((c) => c.org === 'org_acme').map((c) => collectionPath(c.id)).sort(),
     spaces: Object.fromEntries(['space_api', 'space_guides', 'space_handbook', 'space_runbooks'].map((id) => [id, collectionPath(world.spaces.get(id)?.parent)])),
-    docsTop: docs.top.map((item) => (item.type === 'group' ? `group ${docs.groups.get(item.id)?.title}: ${docs.groups.get(item.id)?.sections.map(sectionPath).join(',')}` : sectionPath(item.id))),
+    docsTop: docs.top.map((t) => itemName(t)),
     guidesSpaces: [...docs.sections.values()].filter((s) => s.path === 'guides').flatMap((s) => s.siteSpaces.map((id) => docs.siteSpaces.get(id)?.space)),
     shareLinks: Object.fromEntries([...docs.shareLinks.values()].map((l) => [l.name, l.active])),
     saml: [...org.saml.values()].map((p) => `${p.label} → ${teamTitle(p.defaultTeam)}`).sort(),
@@ -44,7 +52,7 @@ const EXAMPLE: Partial<Snapshot> = {
     Support: [['u_erin', 'member'], ['u_frank', 'member'], ['u_grace', 'member']],
   },
   spaces: { space_api: '/Product/API', space_guides: '/Product', space_handbook: '/Internal', space_runbooks: '/Internal' },
-  docsTop: ['guides', 'group Reference: api,changelog'],
+  docsTop: ['guides', 'group Reference: api,[group Release notes: changelog],link Status page'],
   guidesSpaces: ['space_guides', 'space_guides_v2'],
   shareLinks: { 'partner-acme': true },
   saml: ['Okta → Engineering', 'Old IdP → null'],
@@ -65,7 +73,8 @@ const STAGES: Array<[string, string, (now: Snapshot, before: Snapshot) => void]>
         },
         collections: ['/Internal', '/Internal/Ops', '/Product', '/Product/Guides', '/Product/Reference'],
         spaces: { space_api: '/Product/Reference', space_guides: '/Product/Guides', space_handbook: '', space_runbooks: '/Internal/Ops' },
-        docsTop: ['guides', 'group Reference: changelog,api'],
+        // The external link is not in this config (nor pruned): it stays in its group.
+        docsTop: ['guides', 'group Reference: changelog,api,link Status page'],
         guidesSpaces: ['space_guides_v2', 'space_guides'],
         shareLinks: { 'partner-acme': false, 'partner-globex': true },
         saml: ['Okta → Docs', 'Old IdP → null'],
@@ -83,7 +92,8 @@ const STAGES: Array<[string, string, (now: Snapshot, before: Snapshot) => void]>
         teams: {},
         collections: [],
         spaces: { space_api: '', space_guides: '', space_handbook: '', space_runbooks: '' },
-        docsTop: ['guides'],
+        // The external link, unmanaged here, stays where its group stood.
+        docsTop: ['guides', 'link Status page'],
         guidesSpaces: ['space_guides'],
         shareLinks: {},
         saml: [],

@@ -147,13 +147,13 @@ const CASES: Case[] = [
     name: 'prune of an unknown kind',
     yaml: `${HEAD}prune: [teams, sectons]\n`,
     expected: [
-      'docplane.yaml:4:16: prune[1]: must be one of members, teams, collections, spaces, sites, sections, siteSpaces, sectionGroups, shareLinks, saml, translations, all — did you mean "sections"?',
+      'docplane.yaml:4:16: prune[1]: must be one of members, teams, collections, spaces, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, saml, translations, all — did you mean "sections"?',
     ],
   },
   {
     name: 'prune as a word',
     yaml: `${HEAD}prune: everything\n`,
-    expected: ['docplane.yaml:4:8: prune: must be "all" or a list of kinds (members, teams, collections, spaces, sites, sections, siteSpaces, sectionGroups, shareLinks, saml, translations)'],
+    expected: ['docplane.yaml:4:8: prune: must be "all" or a list of kinds (members, teams, collections, spaces, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, saml, translations)'],
   },
   {
     name: 'safety values',
@@ -231,6 +231,29 @@ const CASES: Case[] = [
     name: 'section group names an unknown section',
     yaml: `${HEAD}sites:\n  - id: site_docs\n    sections:\n      - { path: guides, title: Guides, space: space_guides }\n    sectionGroups:\n      - { title: Reference, sections: [guide] }\n`,
     expected: ['docplane.yaml:9:40: sites[0].sectionGroups[0].sections[0]: names no section of site site_docs (sections are named by their path) — did you mean "guides"?'],
+  },
+  {
+    name: 'section group with an unknown parent',
+    yaml: `${HEAD}sites:\n  - id: site_docs\n    sectionGroups:\n      - { title: Reference }\n      - { title: Inner, parent: Referense }\n`,
+    expected: ['docplane.yaml:8:33: sites[0].sectionGroups[1].parent: names no section group of site site_docs (groups are named by their title) — did you mean "Reference"?'],
+  },
+  {
+    name: 'section groups in a cycle of parents',
+    yaml: `${HEAD}sites:\n  - id: site_docs\n    sectionGroups:\n      - { title: A, parent: B }\n      - { title: B, parent: A }\n`,
+    expected: [
+      'docplane.yaml:7:29: sites[0].sectionGroups[0].parent: section group "A" would be inside itself (a cycle of parents: A → B → A)',
+      'docplane.yaml:8:29: sites[0].sectionGroups[1].parent: section group "B" would be inside itself (a cycle of parents: B → A → B)',
+    ],
+  },
+  {
+    name: 'external link in an unknown group',
+    yaml: `${HEAD}sites:\n  - id: site_docs\n    externalLinks:\n      - { title: Status, url: "https://status.example.com", group: Nope }\n`,
+    expected: ['docplane.yaml:7:68: sites[0].externalLinks[0].group: names no section group of site site_docs (groups are named by their title)'],
+  },
+  {
+    name: 'root site spaces on a site with sections',
+    yaml: `${HEAD}sites:\n  - id: site_docs\n    sections:\n      - { path: guides, title: Guides, space: space_guides }\n    siteSpaces:\n      - { space: space_v2 }\n`,
+    expected: ['docplane.yaml:9:7: sites[0].siteSpaces: site spaces at the root are for a site without sections; this site also gives sections (put the site spaces under a section)'],
   },
   {
     name: 'site space listed twice in a section',

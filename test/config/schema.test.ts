@@ -82,7 +82,7 @@ describe('the examples', () => {
     for (const kind of ['members', 'teams', 'collections', 'spaces', 'sites', 'saml', 'integrations', 'translations'] as const) {
       expect(org[kind]?.length, kind).toBeGreaterThan(0);
     }
-    expect(org.sites?.map((s) => s.id ?? s.title)).toEqual(['site_docs', 'site_internal', 'Developer portal']);
+    expect(org.sites?.map((s) => s.id ?? s.title)).toEqual(['site_docs', 'site_internal', 'Developer portal', 'site_status']);
     expect(org.prune).toEqual(['teams', 'shareLinks']);
     expect(org.safety.maxDeletes).toBe(10);
     expect(org.deferred).toEqual([]);
@@ -108,8 +108,8 @@ describe('the commands (built CLI)', () => {
     const r = run(['validate', '-c', 'examples/docplane.yaml']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(
-      '✓ 1 organization, 40 resources: valid\n' +
-        '  members 5, teams 2, collections 3, collectionAccess 2, spaces 4, spaceAccess 2, sites 3, sections 5, siteSpaces 7, sectionGroups 1, shareLinks 1, siteAccess 2, saml 1, integrations 1, translations 1\n',
+      '✓ 1 organization, 44 resources: valid\n' +
+        '  members 5, teams 2, collections 3, collectionAccess 2, spaces 4, spaceAccess 2, sites 4, sections 5, siteSpaces 9, sectionGroups 2, shareLinks 1, externalLinks 1, siteAccess 2, saml 1, integrations 1, translations 1\n',
     );
   });
 

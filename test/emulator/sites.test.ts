@@ -195,7 +195,7 @@ describe('section groups', () => {
     expect(post.status).toBe(404);
     expect(post.body.error.code).toBe(404);
     expect((await api.del(`${SITE}/section-groups/${g.id}/sections/${a.id}`)).status).toBe(404);
-    expect(api.emu.world.orgs.get('org_acme')!.sites.get('site_docs')!.groups.get(g.id)!.sections).toEqual([]);
+    expect(api.emu.world.orgs.get('org_acme')!.sites.get('site_docs')!.groups.get(g.id)!.children).toEqual([]);
   });
 
   it('deletes a group, putting its sections back where the group stood', async () => {

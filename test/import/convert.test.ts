@@ -85,7 +85,10 @@ const section = (id: string, path: string, spaces: Array<{ id: string; space: st
   description: null,
   icon: null,
   condition: null,
-  siteSpaces: spaces.map((s) => ({ path: null, condition: null, ...s })),
+  draft: false,
+  localizedTitle: null,
+  localizedDescription: null,
+  siteSpaces: spaces.map((s) => ({ path: null, condition: null, draft: false, hidden: false, default: false, ...s })),
 });
 
 describe('convertOrg', () => {
@@ -157,6 +160,8 @@ describe('convertOrg', () => {
         id: 'site_s',
         sections: [section('sec_empty', 'empty', []), section('sec_twice', 'twice', [{ id: 'ss_1', space: 'space_x' }, { id: 'ss_2', space: 'space_x' }])],
         groups: [],
+        links: [],
+        rootSiteSpaces: [],
         shareLinks: [
           { id: 'link_2', name: null, active: true },
           { id: 'link_1', name: 'n', active: true },
@@ -230,6 +235,8 @@ describe('what import writes reads back as the platform\'s values', () => {
         id: 'site_s',
         sections: [section('sec_1', 'p', tricky.map((condition, i) => ({ id: `ss_${i}`, space: `space_${i}`, condition })))],
         groups: [],
+        links: [],
+        rootSiteSpaces: [],
         shareLinks: [],
         top: [],
       },

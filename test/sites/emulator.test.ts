@@ -274,4 +274,92 @@ describe('site kinds against the emulator', () => {
       { numRuns: Number(process.env.DOCPLANE_SITES_RUNS ?? 60) },
     );
   });
+
+  it('random trees (nested groups, external links): after applying the plan in any valid order, nothing is left to do', async () => {
+    const parentOf = (pick: number, below: number): number | undefined => (below === 0 || pick % (below + 1) === below ? undefined : pick % (below + 1));
+    const scenario = fc
+      .record({
+        sections: fc.integer({ min: 1, max: 5 }),
+        remoteGroups: fc.array(fc.record({ parent: fc.nat(9), members: fc.array(fc.nat(6), { maxLength: 3 }) }), { maxLength: 3 }),
+        remoteLinks: fc.array(fc.nat(9), { maxLength: 3 }),
+        order: fc.array(fc.nat(1000), { minLength: 8, maxLength: 8 }),
+        groups: fc.array(fc.record({ existing: fc.boolean(), parent: fc.option(fc.nat(9), { nil: undefined }), members: fc.option(fc.array(fc.nat(7), { maxLength: 3 }), { nil: undefined }) }), { maxLength: 4 }),
+        links: fc.array(fc.record({ existing: fc.boolean(), group: fc.option(fc.nat(9), { nil: undefined }), url: fc.boolean() }), { maxLength: 3 }),
+        prune: fc.subarray(['sectionGroups', 'externalLinks'] as const),
+        applySeed: fc.nat(),
+      })
+      .map((g) => {
+        const remoteSections = Array.from({ length: g.sections }, (_v, i) => ({ id: `sec_${i}`, title: `Section ${i}`, path: `p${i}`, siteSpaces: [{ space: SPACES[i] }] }));
+        const inGroup = new Set<number>();
+        const remoteGroups = g.remoteGroups.map((x, gi) => {
+          const parent = parentOf(x.parent, gi);
+          return {
+            id: `grp_${gi}`,
+            title: `Group ${gi}`,
+            ...(parent === undefined ? {} : { parent: `Group ${parent}` }),
+            sections: x.members.filter((m) => m < g.sections && !inGroup.has(m) && (inGroup.add(m), true)).map((m) => `p${m}`),
+          };
+        });
+        const remoteLinks = g.remoteLinks.map((x, i) => {
+          const group = remoteGroups.length > 0 ? parentOf(x, remoteGroups.length) : undefined;
+          return { id: `ext_${i}`, title: `Link ${i}`, url: `https://example.com/${i}`, ...(group === undefined ? {} : { group: `Group ${group}` }) };
+        });
+        const desiredSections: SiteT['sections'] & object = remoteSections.map((s) => ({ path: s.path, title: s.title, space: s.siteSpaces[0].space }));
+        const rank = (i: number) => g.order[i % g.order.length] * 10 + i;
+        desiredSections.sort((a, b) => rank(desiredSections.indexOf(a)) - rank(desiredSections.indexOf(b)));
+        const taken = new Set<number>();
+        const titles = new Set<string>();
+        const desiredGroups = g.groups
+          .map((x, gi) => ({
+            title: x.existing && gi < remoteGroups.length ? remoteGroups[gi].title : `Made ${gi}`,
+            parentPick: x.parent,
+            ...(x.members === undefined
+              ? {}
+              : { sections: x.members.filter((m) => m < desiredSections.length && !taken.has(m) && (taken.add(m), true)).map((m) => desiredSections[m].path) }),
+          }))
+          .filter((x) => !titles.has(x.title) && (titles.add(x.title), true))
+          // A parent among the groups listed before: no cycle.
+          .map(({ parentPick, ...x }, gi, all) => {
+            if (parentPick === undefined) return x;
+            const p = parentOf(parentPick, gi);
+            return { ...x, parent: p === undefined ? null : all[p].title };
+          });
+        const desiredLinks = g.links.map((x, i) => {
+          const group = x.group === undefined ? undefined : desiredGroups.length > 0 ? parentOf(x.group, desiredGroups.length) : undefined;
+          return {
+            title: x.existing && i < remoteLinks.length ? remoteLinks[i].title : `Made link ${i}`,
+            url: x.url ? `https://example.com/new/${i}` : `https://example.com/${i}`,
+            ...(x.group === undefined ? {} : { group: group === undefined ? null : desiredGroups[group].title }),
+          };
+        });
+        return {
+          seed: { id: 'site_docs', title: 'Docs', sections: remoteSections, sectionGroups: remoteGroups, externalLinks: remoteLinks },
+          site: { id: 'site_docs', sections: desiredSections, sectionGroups: desiredGroups, externalLinks: desiredLinks } as SiteT,
+          prune: [...g.prune],
+          applySeed: g.applySeed,
+        };
+      });
+
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ seed, site, prune, applySeed }) => {
+        await emulator([seed]);
+        try {
+          const client = clients[clients.length - 1];
+          const config = orgConfig([site], prune);
+          const first = await plan(client, config);
+          expect(first.problems).toEqual([]);
+          await apply(client, first.plan.steps, prng(applySeed));
+          const second = await plan(client, config);
+          expect(second.plan.steps.map((s) => `${s.action} ${s.address} ${JSON.stringify(s.requests.map((r) => r.body))}`)).toEqual([]);
+          // Few moves: each managed item is sorted at most once.
+          const sorts = first.plan.steps.filter((s) => s.action === 'sort' && s.kind === 'sections').flatMap((s) => s.requests);
+          expect(sorts.length).toBeLessThanOrEqual(site.sections!.length + site.sectionGroups!.length + site.externalLinks!.length);
+        } finally {
+          await clients.pop()?.close();
+          await running.pop()?.close();
+        }
+      }),
+      { numRuns: Number(process.env.DOCPLANE_SITES_RUNS ?? 60) },
+    );
+  });
 });

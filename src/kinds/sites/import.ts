@@ -5,8 +5,9 @@
 import { key } from '../../model/address.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer } from '../kind.js';
-import { readSiteList, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
-import { siteKey } from './schema.js';
+import { planSite } from './plan.js';
+import { readSiteList, sitePath, type Localized, type RemoteGroup, type RemoteSection, type RemoteSite, type RemoteSiteSpace, type SitesRemote, type TopItem } from './remote.js';
+import { siteKey, type OrderItemT, type SiteT } from './schema.js';
 import { listSites, type RemoteSiteInfo } from './site-remote.js';
 
 /** What import read: the listed sites, the structures of those imported, and the `--site` ids not found. */
@@ -49,6 +50,10 @@ function siteFieldsDraft(info: RemoteSiteInfo | undefined, site: RemoteSite): Re
   };
 }
 
+/** Only what differs from the API's default is written (absent = unmanaged, which plans no change). */
+const flag = (value: boolean): true | undefined => (value ? true : undefined);
+const localized = (value: Localized | null): Draft | undefined => (value ? { ...value } : undefined);
+
 function convertSite(site: RemoteSite, info: RemoteSiteInfo | undefined, warn: (m: string) => void): { draft: Draft; sections: number } {
   const at = `sites${key(siteKey(site))}`;
   const pathOf = new Map<string, string>();
@@ -68,16 +73,41 @@ function convertSite(site: RemoteSite, info: RemoteSiteInfo | undefined, warn: (
     pathOf.set(s.id, s.path);
     sections.push(convertSection(s, address, warn));
   }
-  const groups = unique(
+  const keptGroups = unique(
     site.groups,
     (g) => g.title,
     (g, kept) => warn(`${at}.sectionGroups${key(g.title)}: groups ${kept.id} and ${g.id} have the same title; only ${kept.id} is written`),
-  ).map(
+  );
+  const titleOf = new Map(keptGroups.map((g) => [g.id, g.title]));
+  const groups = keptGroups.map(
     (g): Draft => ({
       id: g.id,
       title: g.title,
       icon: g.icon,
+      // A group in a group that is not written stays where it is (its parent unmanaged).
+      parent: g.parent ? titleOf.get(g.parent) : undefined,
+      draft: flag(g.draft),
+      localizedTitle: localized(g.localizedTitle),
       sections: g.sections.map((id) => pathOf.get(id)).filter((p): p is string => p !== undefined),
+    }),
+  );
+  const keptLinks = unique(
+    site.links,
+    (l) => l.title,
+    (l, kept) => warn(`${at}.externalLinks${key(l.title)}: external links ${kept.id} and ${l.id} have the same title; only ${kept.id} is written`),
+  );
+  const externalLinks = keptLinks.map(
+    (l): Draft => ({
+      id: l.id,
+      title: l.title,
+      url: l.url,
+      group: l.parent ? titleOf.get(l.parent) : undefined,
+      description: l.description ?? undefined,
+      icon: l.icon ?? undefined,
+      condition: l.condition ?? undefined,
+      draft: flag(l.draft),
+      localizedTitle: localized(l.localizedTitle),
+      localizedDescription: localized(l.localizedDescription),
     }),
   );
   const links = unique(
@@ -95,7 +125,57 @@ function convertSite(site: RemoteSite, info: RemoteSiteInfo | undefined, warn: (
   const own = siteFieldsDraft(info, site);
   // A default section the config does not write (no space) cannot be named.
   if (own.defaultSection !== undefined && !seenPaths.has(own.defaultSection as string)) own.defaultSection = undefined;
-  return { draft: { id: site.id, ...own, sections, sectionGroups: groups, shareLinks: links }, sections: sections.length };
+  // A site whose spaces sit at its root has no sections to write.
+  const rooted = site.rootSiteSpaces.length > 0 && site.top.length === 0;
+  const draft: { [k: string]: Draft | undefined } = {
+    id: site.id,
+    ...own,
+    sections: rooted ? undefined : sections,
+    sectionGroups: rooted ? undefined : groups,
+    externalLinks: externalLinks.length > 0 ? externalLinks : undefined,
+    siteSpaces: site.rootSiteSpaces.length > 0 ? unique(site.rootSiteSpaces, (ss) => ss.space, (ss) => warn(`${at}.siteSpaces${key(ss.space)}: the site shows this space twice at its root; only the first site space is written (${ss.id} is not)`)).map(convertSiteSpace) : undefined,
+    shareLinks: links,
+  };
+  addOrders(site, draft, groups);
+  return { draft, sections: sections.length };
+}
+
+/**
+ * `order` where the default rule would not give the platform's order (a link between sections, a
+ * group before its sections…): the planner, asked what it would sort, says which levels need one.
+ */
+function addOrders(site: RemoteSite, draft: { [k: string]: Draft | undefined }, groups: Draft[]): void {
+  const config = JSON.parse(JSON.stringify(draft)) as SiteT;
+  const plans = planSite({ org: '_', site: config, remote: site, prunes: () => false, base: sitePath('_', site.id) });
+  const sort = plans.sections.steps.find((s) => s.action === 'sort');
+  if (!sort) return;
+  const before = (sort.before ?? {}) as { order?: unknown; groups?: Record<string, unknown> };
+  const after = (sort.after ?? {}) as { order?: unknown; groups?: Record<string, unknown> };
+  const orderOf = (items: readonly TopItem[]): OrderItemT[] => items.flatMap((t) => orderItem(site, t));
+  if (JSON.stringify(before.order) !== JSON.stringify(after.order)) draft.order = orderOf(site.top) as Draft;
+  for (const g of groups as Array<{ [k: string]: Draft | undefined }>) {
+    const title = g.title as string;
+    if (JSON.stringify(before.groups?.[title]) === JSON.stringify(after.groups?.[title])) continue;
+    const remote = site.groups.find((r) => r.id === g.id) as RemoteGroup;
+    g.order = orderOf(remote.children) as Draft;
+  }
+}
+
+function orderItem(site: RemoteSite, t: TopItem): OrderItemT[] {
+  if (t.type === 'section') {
+    const s = site.sections.find((x) => x.id === t.id);
+    return s ? [{ section: s.path }] : [];
+  }
+  if (t.type === 'group') {
+    const g = site.groups.find((x) => x.id === t.id);
+    return g ? [{ group: g.title }] : [];
+  }
+  const l = site.links.find((x) => x.id === t.id);
+  return l ? [{ link: l.title }] : [];
+}
+
+function convertSiteSpace(ss: RemoteSiteSpace): Draft {
+  return { id: ss.id, space: ss.space, path: ss.path ?? undefined, condition: ss.condition, draft: flag(ss.draft), hidden: flag(ss.hidden) };
 }
 
 function convertSection(s: RemoteSection, address: string, warn: (m: string) => void): Draft {
@@ -103,7 +183,8 @@ function convertSection(s: RemoteSection, address: string, warn: (m: string) => 
     s.siteSpaces,
     (ss) => ss.space,
     (ss) => warn(`${address}.siteSpaces${key(ss.space)}: the section shows this space twice; only the first site space is written (${ss.id} is not)`),
-  ).map((ss): Draft => ({ id: ss.id, space: ss.space, path: ss.path ?? undefined, condition: ss.condition }));
+  ).map(convertSiteSpace);
+  const chosen = s.siteSpaces.find((ss) => ss.default);
   return {
     id: s.id,
     path: s.path,
@@ -113,7 +194,11 @@ function convertSection(s: RemoteSection, address: string, warn: (m: string) => 
     description: s.description,
     icon: s.icon,
     condition: s.condition,
+    draft: flag(s.draft),
+    // Written when another than the first is shown by default.
+    defaultSiteSpace: chosen && chosen.id !== s.siteSpaces[0].id ? chosen.space : undefined,
+    localizedTitle: localized(s.localizedTitle),
+    localizedDescription: localized(s.localizedDescription),
     siteSpaces,
   };
 }
-

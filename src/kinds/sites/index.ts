@@ -1,9 +1,10 @@
 /**
- * Sites (`sites:` in the config): the sites themselves, and their sections, site spaces, section
- * groups, share links and structure order. The five kinds share one read (the organization's list of
- * sites, then two reads per site the config names and that exists) and one pure site planner, run
- * once per plan; each kind keeps the steps, counts, problems and fingerprints of its own. The
- * structure sort step belongs to `sections`, a section's site-space sort step to `siteSpaces`.
+ * Sites (`sites:` in the config): the sites themselves, and their sections, site spaces (in sections,
+ * or at the root of a site without sections), section groups (nested), external links, share links
+ * and structure order. The six kinds share one read (the organization's list of sites, then two reads
+ * per site the config names and that exists) and one pure site planner, run once per plan; each kind
+ * keeps the steps, counts, problems and fingerprints of its own. The structure sort step belongs to
+ * `sections`, a holder's site-space sort step to `siteSpaces`.
  */
 import type { KindSpec, KindUnit } from '../kind.js';
 import { importSites } from './import.js';
@@ -33,18 +34,24 @@ export const sitesModule: KindSpec<SitesRemote> = {
 export const sectionsModule = siteKind('sections', 'section', 'sections', (org) => each(org, (s) => s.sections?.length ?? 0));
 export const siteSpacesModule = siteKind('siteSpaces', 'site space', 'site spaces', (org) =>
   // The section's own space is one of its site spaces, listed or not.
-  each(org, (site) => (site.sections ?? []).reduce((n, section) => n + (section.siteSpaces ?? []).length + ((section.siteSpaces ?? []).some((s) => s.space === section.space) ? 0 : 1), 0)),
+  each(org, (site) =>
+    (site.sections ?? []).reduce(
+      (n, section) => n + (section.siteSpaces ?? []).length + ((section.siteSpaces ?? []).some((s) => s.space === section.space) ? 0 : 1),
+      (site.siteSpaces ?? []).length,
+    ),
+  ),
 );
 export const sectionGroupsModule = siteKind('sectionGroups', 'section group', 'section groups', (org) => each(org, (s) => s.sectionGroups?.length ?? 0));
 export const shareLinksModule = siteKind('shareLinks', 'share link', 'share links', (org) => each(org, (s) => s.shareLinks?.length ?? 0));
+export const externalLinksModule = siteKind('externalLinks', 'external link', 'external links', (org) => each(org, (s) => s.externalLinks?.length ?? 0));
 
 export const sitesUnit: KindUnit = {
   configKey: 'sites',
   list: true,
   schema: Site,
-  kinds: [sitesModule, sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule],
-  addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'structure'] },
-  flowMaps: ['sites.*.sections.*.siteSpaces.*', 'sites.*.shareLinks.*'],
+  kinds: [sitesModule, sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule, externalLinksModule],
+  addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks', 'structure'] },
+  flowMaps: ['sites.*.sections.*.siteSpaces.*', 'sites.*.siteSpaces.*', 'sites.*.shareLinks.*', 'sites.*.order.*', 'sites.*.sectionGroups.*.order.*'],
   resolve: resolveSites,
   importer: importSites,
 };

@@ -1,28 +1,38 @@
 /**
- * A site's structure as the planner simulates it: the top level (sections and groups) and the
- * sections of each group, by item key. The operations mirror what the API does, so that the plan
- * knows the order apply will leave before the sort step runs.
+ * A site's structure as the planner simulates it: the top level and the children of each group
+ * (sections, nested groups, external links), in order, by item key. The operations mirror what the
+ * API does (and what the emulator does), so that the plan knows the order apply will leave before
+ * the sort step runs.
  */
-import type { RemoteSite } from './remote.js';
+import type { RemoteSite, TopItem } from './remote.js';
 
-/** `s:ID` for a section, `g:ID` for a group; ID may be a `{{ref:…}}` token for a created item. */
+/** `s:ID` for a section, `g:ID` for a group, `l:ID` for an external link; ID may be a `{{ref:…}}` token for a created item. */
 export type ItemKey = string;
 
 export const sectionKey = (id: string): ItemKey => `s:${id}`;
 export const groupKey = (id: string): ItemKey => `g:${id}`;
+export const linkKey = (id: string): ItemKey => `l:${id}`;
 export const isGroupKey = (k: ItemKey): boolean => k.startsWith('g:');
+export const isLinkKey = (k: ItemKey): boolean => k.startsWith('l:');
 export const idOfKey = (k: ItemKey): string => k.slice(2);
+
+/** The `type` of an item in `PATCH SITE/structure/sort`. */
+export function pointerType(k: ItemKey): 'site-section' | 'site-section-group' | 'site-external-link' {
+  return isGroupKey(k) ? 'site-section-group' : isLinkKey(k) ? 'site-external-link' : 'site-section';
+}
 
 export interface Layout {
   top: ItemKey[];
-  /** Group key → section keys, in order. */
+  /** Group key → its children's keys, in order. */
   groups: Map<ItemKey, ItemKey[]>;
 }
 
+const keyOf = (t: TopItem): ItemKey => (t.type === 'group' ? groupKey(t.id) : t.type === 'link' ? linkKey(t.id) : sectionKey(t.id));
+
 export function layoutOf(site: RemoteSite): Layout {
   return {
-    top: site.top.map((t) => (t.type === 'group' ? groupKey(t.id) : sectionKey(t.id))),
-    groups: new Map(site.groups.map((g) => [groupKey(g.id), g.sections.map(sectionKey)])),
+    top: site.top.map(keyOf),
+    groups: new Map(site.groups.map((g) => [groupKey(g.id), g.children.map(keyOf)])),
   };
 }
 
@@ -30,17 +40,29 @@ export function cloneLayout(l: Layout): Layout {
   return { top: [...l.top], groups: new Map([...l.groups].map(([k, v]) => [k, [...v]])) };
 }
 
-/** The list holding `key` (the top level or a group's sections), or undefined. */
+/** The list holding `key` (the top level or a group's children), or undefined. */
 export function containerOf(l: Layout, key: ItemKey): ItemKey[] | undefined {
   if (l.top.includes(key)) return l.top;
   for (const list of l.groups.values()) if (list.includes(key)) return list;
   return undefined;
 }
 
-/** The group holding a section, or undefined at the top level (or nowhere). */
+/** The group holding an item, or undefined at the top level (or nowhere). */
 export function groupHolding(l: Layout, key: ItemKey): ItemKey | undefined {
   for (const [g, list] of l.groups) if (list.includes(key)) return g;
   return undefined;
+}
+
+/** The top-level item that holds `key` (itself when it is at the top level), or undefined. */
+export function topAncestor(l: Layout, key: ItemKey): ItemKey | undefined {
+  const seen = new Set<ItemKey>();
+  let k: ItemKey | undefined = key;
+  while (k !== undefined && !l.top.includes(k)) {
+    if (seen.has(k)) return undefined;
+    seen.add(k);
+    k = groupHolding(l, k);
+  }
+  return k;
 }
 
 export function removeItem(l: Layout, key: ItemKey): void {
@@ -48,44 +70,59 @@ export function removeItem(l: Layout, key: ItemKey): void {
   if (list) list.splice(list.indexOf(key), 1);
 }
 
-/** A section deleted (its group lets it go) or a section created (appended at the top level). */
+/** A section or an external link deleted: it leaves its list. */
 export function deleteSection(l: Layout, key: ItemKey): void {
   removeItem(l, key);
 }
 
-/** A section created: appended at the top level. */
+/** An item created at the top level: appended. */
 export function appendTop(l: Layout, key: ItemKey): void {
   removeItem(l, key);
   l.top.push(key);
 }
 
-/** A section's update with `siteSectionGroupId: null`: it leaves its group for the top level, just after the group. */
+/**
+ * An item's update that moves it to the root (`siteSectionGroupId`, `parentSectionGroupId` or
+ * `parent` null): it lands at the top level just after the top-level group that held it.
+ */
 export function leaveGroup(l: Layout, group: ItemKey, key: ItemKey): void {
+  const anchor = topAncestor(l, group) ?? group;
   removeItem(l, key);
-  const at = l.top.indexOf(group);
+  const at = l.top.indexOf(anchor);
   l.top.splice(at < 0 ? l.top.length : at + 1, 0, key);
 }
 
-/** Deleting a group puts its sections back at the top level where the group was. */
+/** Deleting a group puts its children back where the group stood (the top level or its parent). */
 export function deleteGroup(l: Layout, key: ItemKey): void {
   const members = l.groups.get(key) ?? [];
-  const at = l.top.indexOf(key);
-  if (at >= 0) l.top.splice(at, 1, ...members);
-  else l.top.push(...members);
+  const list = containerOf(l, key) ?? l.top;
+  const at = list.indexOf(key);
+  if (at >= 0) list.splice(at, 1, ...members);
+  else list.push(...members);
   l.groups.delete(key);
 }
 
-/** A group created with sections: they leave where they were, in the given order; the group goes last. */
-export function createGroup(l: Layout, key: ItemKey, sections: readonly ItemKey[]): void {
+/**
+ * A group created with sections: they leave where they were, in the given order; the group goes
+ * last in its parent (or at the top level).
+ */
+export function createGroup(l: Layout, key: ItemKey, sections: readonly ItemKey[], parent?: ItemKey): void {
   for (const s of sections) removeItem(l, s);
   l.groups.set(key, [...sections]);
-  l.top.push(key);
+  const list = parent !== undefined ? l.groups.get(parent) : l.top;
+  if (!list) throw new Error(`createGroup: no group ${parent}`);
+  list.push(key);
 }
 
-/** A section's update with `siteSectionGroupId`: it leaves where it was and is appended to the group. */
-export function appendToGroup(l: Layout, group: ItemKey, section: ItemKey): void {
-  removeItem(l, section);
+/** An item created in a group (an external link with `parent`): appended to it. */
+export function createInGroup(l: Layout, group: ItemKey, key: ItemKey): void {
+  appendToGroup(l, group, key);
+}
+
+/** An item's update into a group (`siteSectionGroupId`, `parentSectionGroupId`, `parent`): it leaves where it was and is appended to the group. */
+export function appendToGroup(l: Layout, group: ItemKey, item: ItemKey): void {
+  removeItem(l, item);
   const list = l.groups.get(group);
   if (!list) throw new Error(`appendToGroup: no group ${group}`);
-  list.push(section);
+  list.push(item);
 }

@@ -14,11 +14,31 @@ import type { JsonObject, Kind, RequestSpec } from '../../model/step.js';
 import { collisionMessage, compact, diffFields, keyCollisions, matchResources } from '../common/match.js';
 import { deleteAddresses } from '../common/skeleton.js';
 import type { PlanContext } from '../kind.js';
-import { groupAddress, sectionAddress } from './addresses.js';
-import { appendToGroup, appendTop, cloneLayout, createGroup, deleteGroup, deleteSection, groupKey, idOfKey, isGroupKey, layoutOf, leaveGroup, sectionKey, type ItemKey, type Layout } from './layout.js';
+import { externalLinkAddress, groupAddress, sectionAddress, siteAddress, siteSpaceAddress, structureAddress } from './addresses.js';
+import {
+  appendToGroup,
+  appendTop,
+  cloneLayout,
+  createGroup,
+  createInGroup,
+  deleteGroup,
+  deleteSection,
+  groupHolding,
+  groupKey,
+  idOfKey,
+  isGroupKey,
+  isLinkKey,
+  layoutOf,
+  leaveGroup,
+  linkKey,
+  sectionKey,
+  type ItemKey,
+  type Layout,
+} from './layout.js';
+import { TreeChain } from './moves.js';
 import { pathCycle, pathNeed } from './paths.js';
-import type { RemoteSection, RemoteSite, SitesRemote } from './remote.js';
-import { siteKey, type SectionT, type SiteT } from './schema.js';
+import { type RemoteExternalLink, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
+import { siteKey, type OrderItemT, type SectionT, type SiteT } from './schema.js';
 import { planShareLinks } from './share-links.js';
 import { planSiteItself, planSiteList } from './site.js';
 import type { RemoteSiteInfo } from './site-remote.js';
@@ -26,21 +46,28 @@ import { planSiteSpaces } from './site-spaces.js';
 import {
   differing,
   enc,
+  GROUP_EXTRA_FIELDS,
   GROUP_FIELDS,
   handle,
+  LINK_FIELDS,
+  localizedBody,
+  localizedValue,
+  normalExternalLink,
   normalGroup,
   normalSection,
   pick,
+  SECTION_EXTRA_FIELDS,
   SECTION_FIELDS,
   siteContext,
   type GroupEntry,
+  type LinkEntry,
   type SectionEntry,
   type SitePlans,
 } from './steps.js';
 import { planStructure } from './structure.js';
 
 export { SITE_KINDS, type SiteKind, type SitePlans } from './steps.js';
-export { groupAddress, sectionAddress, shareLinkAddress, siteAddress, siteSpaceAddress, siteSpacesOrderAddress, structureAddress } from './addresses.js';
+export { externalLinkAddress, groupAddress, sectionAddress, shareLinkAddress, siteAddress, siteSpaceAddress, siteSpacesOrderAddress, structureAddress } from './addresses.js';
 export { pathCycle, pathNeed } from './paths.js';
 
 /**
@@ -83,9 +110,10 @@ export function planSite(input: SiteInput): SitePlans {
   const { out, push, problem } = ctx;
 
   out.sections.remoteCount = remote.sections.length;
-  out.siteSpaces.remoteCount = remote.sections.reduce((n, s) => n + s.siteSpaces.length, 0);
+  out.siteSpaces.remoteCount = remote.sections.reduce((n, s) => n + s.siteSpaces.length, remote.rootSiteSpaces.length);
   out.sectionGroups.remoteCount = remote.groups.length;
   out.shareLinks.remoteCount = remote.shareLinks.length;
+  out.externalLinks.remoteCount = remote.links.length;
 
   // ---- sections: match, deletes --------------------------------------------------------------
   const sm = matchResources(site.sections ?? [], remote.sections, {
@@ -173,39 +201,174 @@ export function planSite(input: SiteInput): SitePlans {
     }
     return entry;
   });
-
-  // ---- the desired order: sections at their place, a group at its first section ------------------
-  const managedSectionKeys = new Set(sections.map((e) => e.key));
-  /** The sections that place a group: its list, else its remote members that the config defines. */
-  const placing = (g: GroupEntry): ItemKey[] =>
-    g.members ?? (g.remote ? g.remote.sections.map(sectionKey).filter((k) => managedSectionKeys.has(k) && !desiredGroupOf.has(k)) : []);
-  const groupPlacedBy = new Map<ItemKey, GroupEntry>();
-  for (const g of groups) for (const k of placing(g)) if (!groupPlacedBy.has(k)) groupPlacedBy.set(k, g);
-  const desiredSequence: ItemKey[] = [];
-  const placedGroups = new Set<GroupEntry>();
-  const placeGroup = (g: GroupEntry) => {
-    placedGroups.add(g);
-    desiredSequence.push(g.key, ...placing(g));
+  const groupByTitle = new Map(groups.map((g) => [g.cfg.title, g]));
+  /** A `parent` (of a group) or `group` (of a link): null for the top level, undefined (with a problem) when no group of the config has that title. */
+  const parentEntry = (title: string | null, kind: 'sectionGroups' | 'externalLinks', address: string, what: string): GroupEntry | null | undefined => {
+    if (title === null) return null;
+    const g = groupByTitle.get(title);
+    if (!g) problem(kind, address, `${what} names section group "${title}", which the config does not define`);
+    return g;
   };
-  for (const e of sections) {
-    const g = groupPlacedBy.get(e.key);
-    if (!g) desiredSequence.push(e.key);
-    else if (!placedGroups.has(g)) placeGroup(g);
+  for (const g of groups) {
+    if (g.cfg.parent === undefined) continue;
+    const p = parentEntry(g.cfg.parent, 'sectionGroups', g.address, `the parent of section group "${g.cfg.title}"`);
+    if (p !== undefined) g.parent = p;
   }
-  for (const g of groups) if (!placedGroups.has(g)) placeGroup(g);
+  for (const g of groups) {
+    // A cycle of parents: no structure can hold it (the loader reports it at its place too).
+    const seen = new Set<GroupEntry>([g]);
+    for (let p = g.parent; p; p = p.parent) {
+      if (seen.has(p)) {
+        problem('sectionGroups', g.address, `section group "${g.cfg.title}" is its own ancestor (a cycle of parents)`);
+        g.parent = undefined;
+        break;
+      }
+      seen.add(p);
+    }
+  }
+
+  // ---- external links: match, deletes ------------------------------------------------------------
+  const lm = matchResources(site.externalLinks ?? [], remote.links, {
+    desiredKey: (l) => l.title,
+    remoteKey: (r) => r.title,
+    remoteId: (r) => r.id,
+    desiredId: (l) => l.id,
+    renamedFrom: (l) => l.renamedFrom,
+  });
+  if (!prunes('externalLinks')) {
+    for (const { desired: d } of keyCollisions(lm, { desiredKey: (x) => x.title, remoteKey: (x) => x.title })) {
+      problem('externalLinks', externalLinkAddress(siteKey(site), d.title), collisionMessage('external links', d.title, 'externalLinks'));
+    }
+  }
+  const links: LinkEntry[] = lm.pairs.map(({ desired: cfg, remote: r }) => {
+    const address = externalLinkAddress(siteKey(site), cfg.title);
+    const h = handle(org, address, r?.id);
+    const entry: LinkEntry = { cfg, remote: r, address, key: linkKey(h.id), ...h };
+    if (cfg.group !== undefined) {
+      const p = parentEntry(cfg.group, 'externalLinks', address, `external link "${cfg.title}"`);
+      if (p !== undefined) entry.parent = p;
+    }
+    return entry;
+  });
+  const linkDeletes: RemoteExternalLink[] = site.externalLinks !== undefined && prunes('externalLinks') ? lm.unmatched : [];
+  const linkDeleteAddress = deleteAddresses((k) => externalLinkAddress(siteKey(site), k));
+  if (linkDeletes.length === 0) out.externalLinks.unmanaged.push(...lm.unmatched.map((r) => linkDeleteAddress(r.title, r.id)));
+  if ((links.length > 0 || (site.sectionGroups ?? []).length > 0) && remote.rootSiteSpaces.length > 0 && remote.top.length === 0) {
+    problem('externalLinks', siteAddress(siteKey(site)), `site ${site.id} shows its site spaces at its root (it has no sections): section groups and external links need sections`);
+  }
+  for (const l of links) labelOf.set(l.key, l.cfg.title);
+  for (const r of remote.links) if (!labelOf.has(linkKey(r.id))) labelOf.set(linkKey(r.id), r.title);
+
+  // ---- the desired order ---------------------------------------------------------------------------
+  // The default rule (docs: README, "Order of a site's structure"). At the top level: sections in
+  // config order, a group at the place of its first section (groups without sections after them, in
+  // config order), then external links in config order. In a group: its sections (in its `sections`
+  // order), then its nested groups, then its links, in config order. An `order` list (on the site or
+  // on a group) puts the items it names first, in its order.
+  /**
+   * The sections of a group: its list, else the sections the config defines that stay in it (its
+   * remote members, and those of its deleted subgroups), in their current order.
+   */
+  const placing = (g: GroupEntry): ItemKey[] =>
+    g.members ??
+    remote.sections.flatMap((r) => {
+      const e = entryByRemoteId.get(r.id);
+      return e && containerOfSection(e) === g.key ? [e.key] : [];
+    });
+  const groupByKey = new Map(groups.map((g) => [g.key, g]));
+  const deletedGroupIds = new Set(groupDeletes.map((r) => r.id));
+  /** A remote group's place once the plan's deletes are done: a deleted group's children go where it stood. */
+  const liveGroup = (id: string | null): ItemKey | null => {
+    for (let g = id; g !== null; g = remote.groups.find((r) => r.id === g)?.parent ?? null) if (!deletedGroupIds.has(g)) return groupKey(g);
+    return null;
+  };
+  /** Where the config puts a group or link: a group key, null for the top level; unmanaged: where it is. */
+  const desiredParentKey = (e: GroupEntry | LinkEntry): ItemKey | null => {
+    if (e.parent !== undefined) return e.parent?.key ?? null;
+    return e.remote ? liveGroup(e.remote.parent) : null;
+  };
+  const containerOfSection = (e: SectionEntry): ItemKey | null => {
+    const g = desiredGroupOf.get(e.key);
+    if (g) return g.key;
+    const held = e.remote ? remote.groups.find((r) => r.sections.includes((e.remote as RemoteSection).id)) : undefined;
+    const live = held ? liveGroup(held.id) : null;
+    // A group that lists its sections lets the others go to the top level.
+    if (live === null || groupByKey.get(live)?.members) return null;
+    return live;
+  };
+  const topGroupOf = (g: GroupEntry): GroupEntry => {
+    const seen = new Set<GroupEntry>();
+    let t = g;
+    for (let p = groupByKey.get(desiredParentKey(t) ?? ''); p && !seen.has(p); p = groupByKey.get(desiredParentKey(t) ?? '')) {
+      seen.add(t);
+      t = p;
+    }
+    return t;
+  };
+  const defaultChildren = (container: ItemKey | null): ItemKey[] => {
+    const out: ItemKey[] = [];
+    const g = container === null ? undefined : groupByKey.get(container);
+    if (container === null) {
+      for (const e of sections) {
+        const c = containerOfSection(e);
+        const holder = c === null ? undefined : groupByKey.get(c);
+        if (c === null) out.push(e.key);
+        else if (holder) {
+          const t = topGroupOf(holder);
+          if (desiredParentKey(t) === null && !out.includes(t.key)) out.push(t.key);
+        }
+      }
+    } else if (g) out.push(...placing(g).filter((k) => !desiredGroupOf.has(k) || desiredGroupOf.get(k) === g));
+    else out.push(...sections.filter((e) => containerOfSection(e) === container).map((e) => e.key));
+    for (const c of groups) if (desiredParentKey(c) === container && !out.includes(c.key)) out.push(c.key);
+    for (const l of links) if (desiredParentKey(l) === container) out.push(l.key);
+    return out;
+  };
+  const linkByTitle = new Map(links.map((l) => [l.cfg.title, l]));
+  const orderKey = (item: OrderItemT): ItemKey | undefined =>
+    'section' in item ? sectionByPath.get(item.section)?.key : 'group' in item ? groupByTitle.get(item.group)?.key : linkByTitle.get(item.link)?.key;
+  const childrenOf = (container: ItemKey | null): ItemKey[] => {
+    const defaults = defaultChildren(container);
+    const owner = container === null ? undefined : groupByKey.get(container);
+    const order = container === null ? site.order : owner?.cfg.order;
+    if (!order) return defaults;
+    const named: ItemKey[] = [];
+    for (const item of order) {
+      const k = orderKey(item);
+      if (k !== undefined && defaults.includes(k) && !named.includes(k)) named.push(k);
+      else {
+        const where = owner ? `section group "${owner.cfg.title}"` : `the top level of site ${site.id}`;
+        problem(owner ? 'sectionGroups' : 'sections', owner?.address ?? structureAddress(siteKey(site)), `order names ${JSON.stringify(item)}, which the config does not put at ${where}`);
+      }
+    }
+    return [...named, ...defaults.filter((k) => !named.includes(k))];
+  };
+  const desiredSequence: ItemKey[] = [];
+  const emitted = new Set<ItemKey | null>();
+  const emit = (container: ItemKey | null) => {
+    if (emitted.has(container)) return;
+    emitted.add(container);
+    for (const k of childrenOf(container)) {
+      desiredSequence.push(k);
+      if (isGroupKey(k)) emit(k);
+    }
+  };
+  emit(null);
+  // Items in groups the config does not manage (they keep their place; their managed children are sorted).
+  for (const r of remote.groups) if (!deletedGroupIds.has(r.id)) emit(groupKey(r.id));
   const rank = new Map<ItemKey, number>();
   desiredSequence.forEach((k, i) => {
     if (!rank.has(k)) rank.set(k, i);
   });
 
-  // Creates that append to the top level, chained in desired order (see the header comment).
+  // Creates that append (to the top level, or to their group), chained in desired order (see the header comment).
   const sectionByKey = new Map(sections.map((e) => [e.key, e]));
-  const groupByKey = new Map(groups.map((g) => [g.key, g]));
-  const createChain: Array<SectionEntry | GroupEntry> = [];
+  const linkByKey = new Map(links.map((l) => [l.key, l]));
+  const createChain: Array<SectionEntry | GroupEntry | LinkEntry> = [];
   {
     const chained = new Set<ItemKey>();
     const add = (k: ItemKey) => {
-      const e = sectionByKey.get(k) ?? groupByKey.get(k);
+      const e = sectionByKey.get(k) ?? groupByKey.get(k) ?? linkByKey.get(k);
       if (!e || e.remote || chained.has(k)) return;
       chained.add(k);
       createChain.push(e);
@@ -242,19 +405,22 @@ export function planSite(input: SiteInput): SitePlans {
         updateRequests.push({ method: 'PATCH', path: `${base}/sections/${enc(holderId)}`, body: { path: `docplane-swap-${holderId}`.slice(0, 100) } });
       } else pathNeeds = [cycle[0]];
     }
+    const extras = compact({ draft: c.draft, localizedTitle: localizedValue(c.localizedTitle), localizedDescription: localizedValue(c.localizedDescription) }) as JsonObject;
+    const defaultSpace = defaultSiteSpaceOf(org, siteKey(site), e);
     if (!e.remote) {
       const own = c.siteSpaces?.find((x) => x.space === c.space);
-      const ownSettings = own ? compact({ path: own.path, condition: own.condition }) : {};
+      const ownSettings = own ? compact({ path: own.path, condition: own.condition, hidden: own.hidden }) : {};
+      const later = compact({ path: c.path, description: c.description, condition: c.condition, localizedTitle: extras.localizedTitle ?? undefined, localizedDescription: extras.localizedDescription ?? undefined });
       const requests: RequestSpec[] = [
         {
           method: 'POST',
           path: `${base}/sections`,
-          body: compact({ spaceId: c.space, title: c.title, icon: c.icon }),
+          body: compact({ spaceId: c.space, title: c.title, icon: c.icon, draft: c.draft }),
           capture: true,
           lookup: { path: `${base}/sections`, match: { title: c.title, 'siteSpaces.0.space.id': c.space } },
         },
         // The create names the section after its title; the path is what identifies it from now on.
-        { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: compact({ path: c.path, description: c.description, condition: c.condition }) },
+        { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: later as JsonObject },
       ];
       if (Object.keys(ownSettings).length > 0) {
         requests.push({ method: 'PATCH', path: `${base}/site-spaces/${ref(org, e.address, 'siteSpaces.0.id')}`, body: ownSettings });
@@ -266,6 +432,7 @@ export function planSite(input: SiteInput): SitePlans {
         icon: c.icon,
         description: c.description,
         condition: c.condition,
+        ...extras,
         siteSpace: Object.keys(ownSettings).length > 0 ? ownSettings : undefined,
       }) as JsonObject;
       push(
@@ -281,10 +448,37 @@ export function planSite(input: SiteInput): SitePlans {
         },
         null,
       );
+      // The default site space: a created section shows its first one until told otherwise.
+      if (defaultSpace) {
+        const wanted = { defaultSiteSpace: c.defaultSiteSpace as string };
+        push(
+          {
+            address: e.address,
+            kind: 'sections',
+            action: 'update',
+            before: { defaultSiteSpace: null },
+            after: wanted,
+            changes: diffFields({ defaultSiteSpace: null }, wanted),
+            requests: [{ method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: { defaultSiteSpace: defaultSpace.id } }],
+            needs: [`${e.address}:create`, ...defaultSpace.needs],
+          },
+          null,
+        );
+      }
       continue;
     }
-    const desired = compact({ title: c.title, path: c.path, description: c.description, icon: c.icon, condition: c.condition }) as JsonObject;
-    const { before, after } = differing(pick(e.remote, SECTION_FIELDS), desired);
+    const desired = compact({ title: c.title, path: c.path, description: c.description, icon: c.icon, condition: c.condition, ...extras }) as JsonObject;
+    const current = pick(e.remote, [...SECTION_FIELDS, ...SECTION_EXTRA_FIELDS]);
+    const { before, after } = differing(current, desired);
+    const body: JsonObject = localizedBody(after, ['localizedTitle', 'localizedDescription']);
+    const needs = [...pathNeeds];
+    const remoteDefault = e.remote.siteSpaces.find((x) => x.default)?.space ?? e.remote.siteSpaces[0]?.space ?? null;
+    if (defaultSpace && c.defaultSiteSpace !== remoteDefault) {
+      before.defaultSiteSpace = remoteDefault;
+      after.defaultSiteSpace = c.defaultSiteSpace as string;
+      body.defaultSiteSpace = defaultSpace.id;
+      needs.push(...defaultSpace.needs);
+    }
     if (Object.keys(after).length === 0) continue;
     push(
       {
@@ -294,8 +488,8 @@ export function planSite(input: SiteInput): SitePlans {
         before,
         after,
         changes: diffFields(before, after),
-        requests: [...updateRequests, { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: after }],
-        needs: pathNeeds,
+        requests: [...updateRequests, { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body }],
+        needs,
         remoteId: e.remote.id,
       },
       normalSection(e.remote),
@@ -319,22 +513,57 @@ export function planSite(input: SiteInput): SitePlans {
     );
   }
 
-  // ---- the simulated structure: deletes, chained creates, then group membership ------------------
+  // ---- the simulated structure: deletes, chained creates, then moves between levels --------------
   const layout: Layout = cloneLayout(layoutOf(remote));
   for (const r of sectionDeletes) deleteSection(layout, sectionKey(r.id));
+  for (const r of linkDeletes) deleteSection(layout, linkKey(r.id));
   for (const r of groupDeletes) deleteGroup(layout, groupKey(r.id));
+  const chain = new TreeChain(layout);
   for (const e of createChain) {
-    if (isGroupKey(e.key)) createGroup(layout, e.key, (e as GroupEntry).members ?? []);
+    const parent = isGroupKey(e.key) || isLinkKey(e.key) ? desiredParentKey(e as GroupEntry | LinkEntry) : null;
+    if (isGroupKey(e.key)) createGroup(layout, e.key, (e as GroupEntry).members ?? [], parent ?? undefined);
+    else if (parent !== null) createInGroup(layout, parent, e.key);
     else appendTop(layout, e.key);
+    // An append to a group: later moves into the same tree wait for it (already chained among creates).
+    if (parent !== null) chain.touch(`${e.address}:create`, chain.trees([parent]));
   }
+  const titleOf = (k: ItemKey | null | undefined): string | null =>
+    k === null || k === undefined ? null : (groupByKey.get(k)?.cfg.title ?? remote.groups.find((r) => groupKey(r.id) === k)?.title ?? idOfKey(k));
+  /** A move of a group or link between levels: the PATCH field, where it lands, and what the step then waits for. */
+  const levelMove = (e: GroupEntry | LinkEntry): { id: string | null; to: ItemKey | null; needs: string[] } | undefined => {
+    if (e.parent === undefined || !e.remote) return undefined;
+    const to = e.parent?.key ?? null;
+    const from = groupHolding(layout, e.key) ?? null;
+    if (to === from) return undefined;
+    return { id: e.parent ? e.parent.id : null, to, needs: e.parent && !e.parent.remote ? [`${e.parent.address}:create`] : [] };
+  };
+  const applyMove = (item: ItemKey, to: ItemKey | null) => {
+    const from = groupHolding(layout, item);
+    if (to !== null) appendToGroup(layout, to, item);
+    else if (from !== undefined) leaveGroup(layout, from, item);
+  };
 
   // ---- group steps ---------------------------------------------------------------------------------
   const pathsOf = (keys: readonly ItemKey[]) => keys.map((k) => labelOf.get(k) ?? idOfKey(k));
   for (const g of groups) {
     const c = g.cfg;
     const memberNeeds = (g.members ?? []).filter((k) => sectionByKey.get(k) && !sectionByKey.get(k)?.remote).map((k) => `${sectionByKey.get(k)?.address}:create`);
+    const extras = compact({ draft: c.draft, localizedTitle: localizedValue(c.localizedTitle) }) as JsonObject;
     if (!g.remote) {
-      const after = compact({ title: c.title, icon: c.icon, sections: g.members ? pathsOf(g.members) : undefined }) as JsonObject;
+      const parent = g.parent ?? null;
+      const after = compact({ title: c.title, icon: c.icon, parent: c.parent ?? undefined, ...extras, sections: g.members ? pathsOf(g.members) : undefined }) as JsonObject;
+      const requests: RequestSpec[] = [
+        {
+          method: 'POST',
+          path: `${base}/section-groups`,
+          // Created with its sections: the live service has no endpoint to add a section to a group.
+          body: compact({ title: c.title, icon: c.icon, sections: g.members?.map(idOfKey), parent: parent?.id, draft: c.draft }),
+          capture: true,
+          lookup: { path: `${base}/section-groups`, match: { title: c.title } },
+        },
+      ];
+      // The create takes no localized title.
+      if (extras.localizedTitle) requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body: { localizedTitle: extras.localizedTitle } });
       push(
         {
           address: g.address,
@@ -343,38 +572,42 @@ export function planSite(input: SiteInput): SitePlans {
           before: null,
           after,
           changes: diffFields({}, after),
-          requests: [
-            {
-              method: 'POST',
-              path: `${base}/section-groups`,
-              // Created with its sections: the live service has no endpoint to add a section to a group.
-              body: compact({ title: c.title, icon: c.icon, sections: g.members?.map(idOfKey) }),
-              capture: true,
-              lookup: { path: `${base}/section-groups`, match: { title: c.title } },
-            },
-          ],
-          needs: [...memberNeeds, ...(chainNeeds.get(g.address) ?? [])],
+          requests,
+          needs: [...memberNeeds, ...(chainNeeds.get(g.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
         },
         null,
       );
       continue;
     }
-    const fields = differing(pick(g.remote, GROUP_FIELDS), compact({ title: c.title, icon: c.icon }) as JsonObject);
-    const requests: RequestSpec[] = [];
-    if (Object.keys(fields.after).length > 0) {
-      requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body: fields.after });
-    }
+    const fields = differing(pick(g.remote, [...GROUP_FIELDS, ...GROUP_EXTRA_FIELDS]), compact({ title: c.title, icon: c.icon, ...extras }) as JsonObject);
+    const body: JsonObject = localizedBody(fields.after, ['localizedTitle']);
     const before: JsonObject = { ...fields.before };
     const after: JsonObject = { ...fields.after };
+    const needs = [...memberNeeds];
+    const treesBefore = chain.trees([g.key]);
+    const move = levelMove(g);
+    if (move) {
+      body.parentSectionGroupId = move.id;
+      before.parent = titleOf(groupHolding(layout, g.key));
+      after.parent = c.parent ?? null;
+      needs.push(...move.needs);
+      treesBefore.push(...chain.trees([move.to ?? undefined]));
+      applyMove(g.key, move.to);
+    }
+    const requests: RequestSpec[] = [];
+    if (Object.keys(body).length > 0) {
+      requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body });
+    }
+    let membersMoved = false;
     if (g.members) {
-      const membersBefore = [...(layout.groups.get(g.key) ?? [])];
+        const membersBefore = (layout.groups.get(g.key) ?? []).filter((k) => !isGroupKey(k) && !isLinkKey(k));
       const wanted = g.members;
       const toAdd = wanted.filter((k) => !membersBefore.includes(k));
       // Sections that leave for the top level; those going to another group are moved by that group's step.
       const toRemove = new Set(membersBefore.filter((k) => !desiredGroupOf.has(k)));
       // A section moves into or out of a group by its own update (sorting changes sibling order only);
-      // it lands last in a group, or just after the group it leaves, and the structure sort puts it
-      // where the config says.
+      // it lands last in a group, or just after the top-level group it leaves, and the structure sort
+      // puts it where the config says.
       for (const k of toAdd) {
         requests.push({ method: 'PATCH', path: `${base}/sections/${idOfKey(k)}`, body: { siteSectionGroupId: g.remote.id } });
         appendToGroup(layout, g.key, k);
@@ -384,11 +617,13 @@ export function planSite(input: SiteInput): SitePlans {
         leaveGroup(layout, g.key, k);
       }
       if (toAdd.length > 0 || toRemove.size > 0) {
-        before.sections = pathsOf(g.remote.sections.map(sectionKey));
+        membersMoved = true;
+        before.sections = pathsOf(membersBefore);
         after.sections = pathsOf(wanted);
       }
     }
     if (requests.length === 0) continue;
+    if (move || membersMoved) needs.push(...chain.touch(`${g.address}:update`, [...new Set([...treesBefore, ...chain.trees([g.key])])]));
     push(
       {
         address: g.address,
@@ -398,7 +633,7 @@ export function planSite(input: SiteInput): SitePlans {
         after,
         changes: diffFields(before, after),
         requests,
-        needs: memberNeeds,
+        needs: [...new Set(needs)],
         remoteId: g.remote.id,
       },
       normalGroup(g.remote),
@@ -425,6 +660,92 @@ export function planSite(input: SiteInput): SitePlans {
     }
   }
 
+  // ---- external link steps ---------------------------------------------------------------------------
+  for (const l of links) {
+    const c = l.cfg;
+    const wanted = compact({
+      title: c.title,
+      url: c.url,
+      description: c.description,
+      icon: c.icon,
+      condition: c.condition,
+      draft: c.draft,
+      localizedTitle: localizedValue(c.localizedTitle),
+      localizedDescription: localizedValue(c.localizedDescription),
+    }) as JsonObject;
+    if (!l.remote) {
+      const parent = l.parent ?? null;
+      const after = compact({ ...wanted, group: c.group ?? undefined }) as JsonObject;
+      push(
+        {
+          address: l.address,
+          kind: 'externalLinks',
+          action: 'create',
+          before: null,
+          after,
+          changes: diffFields({}, after),
+          // No list of external links: a lost create is looked up in the structure, by title.
+          requests: [
+            {
+              method: 'POST',
+              path: `${base}/external-links`,
+              body: compact({ ...wanted, parent: parent?.id }) as JsonObject,
+              capture: true,
+              lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, tree: true },
+            },
+          ],
+          needs: [...(chainNeeds.get(l.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
+        },
+        null,
+      );
+      continue;
+    }
+    const { before, after } = differing(pick(l.remote, LINK_FIELDS), wanted);
+    const body: JsonObject = localizedBody(after, ['localizedTitle', 'localizedDescription']);
+    const needs: string[] = [];
+    const move = levelMove(l);
+    if (move) {
+      const trees = chain.trees([l.key, move.to ?? undefined]);
+      body.parent = move.id;
+      before.group = titleOf(groupHolding(layout, l.key));
+      after.group = c.group ?? null;
+      applyMove(l.key, move.to);
+      needs.push(...move.needs, ...chain.touch(`${l.address}:update`, [...new Set([...trees, ...chain.trees([l.key])])]));
+    }
+    if (Object.keys(body).length === 0) continue;
+    push(
+      {
+        address: l.address,
+        kind: 'externalLinks',
+        action: 'update',
+        before,
+        after,
+        changes: diffFields(before, after),
+        requests: [{ method: 'PATCH', path: `${base}/external-links/${l.pathId}`, body }],
+        needs: [...new Set(needs)],
+        remoteId: l.remote.id,
+      },
+      normalExternalLink(l.remote),
+    );
+  }
+  for (const r of linkDeletes) {
+    const before = pick(r, LINK_FIELDS);
+    push(
+      {
+        address: linkDeleteAddress(r.title, r.id),
+        kind: 'externalLinks',
+        action: 'delete',
+        before,
+        after: null,
+        changes: diffFields(before, {}),
+        requests: [{ method: 'DELETE', path: `${base}/external-links/${enc(r.id)}` }],
+        needs: [],
+        remoteId: r.id,
+      },
+      normalExternalLink(r),
+    );
+  }
+
   // ---- the structure order ---------------------------------------------------------------------------
   planStructure(ctx, {
     layout,
@@ -436,6 +757,7 @@ export function planSite(input: SiteInput): SitePlans {
       ...sectionDeleteAddress.values(),
       ...groups.map((g) => g.address),
       ...out.sectionGroups.steps.filter((s) => s.action === 'delete').map((s) => s.address),
+      ...out.externalLinks.steps.map((s) => s.address),
     ],
   });
 
@@ -446,6 +768,20 @@ export function planSite(input: SiteInput): SitePlans {
   planSiteItself(ctx, input.info, sections);
 
   return out;
+}
+
+/**
+ * The site space a section's `defaultSiteSpace` names, as a request names it (its id, or the ref to
+ * the step creating it) with the step that must run first; undefined when the config does not say.
+ */
+function defaultSiteSpaceOf(org: string, site: string, e: SectionEntry): { id: string; needs: string[] } | undefined {
+  const space = e.cfg.defaultSiteSpace;
+  if (space === undefined) return undefined;
+  const existing = e.remote?.siteSpaces.find((x) => x.space === space);
+  if (existing) return { id: existing.id, needs: [] };
+  if (!e.remote && space === e.cfg.space) return { id: ref(org, e.address, 'siteSpaces.0.id'), needs: [] };
+  const address = siteSpaceAddress(site, e.cfg.path, space);
+  return { id: ref(org, address), needs: [`${address}:create`] };
 }
 
 /** Every site of an organization's config: created, updated, deleted, and what is in each. */

@@ -1,6 +1,7 @@
 /**
  * The current state of the sites a config names: two requests per site (its structure — sections
- * with their site spaces and section groups, in order, in one answer — and its share links), read
+ * with their site spaces, section groups nested in any depth and external links, in order, or the
+ * site spaces at the root of a site without sections, in one answer — and its share links), read
  * once and shared by the four site kinds. API objects are reduced to the fields the planner compares;
  * unknown fields are ignored, missing ones read as null.
  */
@@ -14,7 +15,14 @@ export interface RemoteSiteSpace {
   space: string;
   path: string | null;
   condition: string | null;
+  draft: boolean;
+  hidden: boolean;
+  /** Whether it is the one shown by default (in its section, or at the site's root). */
+  default: boolean;
 }
+
+/** A `LocalizedString128/256`: overrides keyed by language. */
+export type Localized = Record<string, string>;
 
 export interface RemoteSection {
   id: string;
@@ -25,6 +33,9 @@ export interface RemoteSection {
   condition: string | null;
   /** Whether it is the site's default section. */
   default?: boolean;
+  draft: boolean;
+  localizedTitle: Localized | null;
+  localizedDescription: Localized | null;
   /** Its site spaces, in order. */
   siteSpaces: RemoteSiteSpace[];
 }
@@ -33,8 +44,28 @@ export interface RemoteGroup {
   id: string;
   title: string;
   icon: string | null;
-  /** Ids of its sections, in order. */
+  draft: boolean;
+  localizedTitle: Localized | null;
+  /** The group holding it, or null at the top level. */
+  parent: string | null;
+  /** Ids of its sections (its direct children that are sections), in order. */
   sections: string[];
+  /** Its children (sections, groups, external links), in order. */
+  children: TopItem[];
+}
+
+export interface RemoteExternalLink {
+  id: string;
+  title: string;
+  url: string;
+  description: string | null;
+  icon: string | null;
+  condition: string | null;
+  draft: boolean;
+  localizedTitle: Localized | null;
+  localizedDescription: Localized | null;
+  /** The group holding it, or null at the top level. */
+  parent: string | null;
 }
 
 export interface RemoteShareLink {
@@ -43,15 +74,19 @@ export interface RemoteShareLink {
   active: boolean;
 }
 
-/** One item of a site's top level. */
-export type TopItem = { type: 'section'; id: string } | { type: 'group'; id: string };
+/** One item of a site's top level or of a group's children. */
+export type TopItem = { type: 'section' | 'group' | 'link'; id: string };
 
 export interface RemoteSite {
   id: string;
   /** In structure order (depth-first). */
   sections: RemoteSection[];
-  /** In structure order. */
+  /** In structure order (depth-first: a group before the groups it holds). */
   groups: RemoteGroup[];
+  /** External links, in structure order (depth-first). */
+  links: RemoteExternalLink[];
+  /** The site spaces at the root of a site without sections (`type: siteSpaces`), in order. */
+  rootSiteSpaces: RemoteSiteSpace[];
   shareLinks: RemoteShareLink[];
   /** The top level, in order. */
   top: TopItem[];
@@ -80,11 +115,20 @@ function arr(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
+const bool = (value: unknown): boolean => value === true;
+
+/** A localized string map; absent or empty reads as null (no overrides). */
+function localized(value: unknown): Localized | null {
+  const o = obj(value);
+  const entries = Object.entries(o).filter((e): e is [string, string] => typeof e[1] === 'string');
+  return entries.length > 0 ? Object.fromEntries(entries) : null;
+}
+
 /** `space` is a Space object in the API; an id string is accepted too. */
 export function parseSiteSpace(raw: unknown): RemoteSiteSpace {
   const o = obj(raw);
   const space = typeof o.space === 'string' ? o.space : (str(obj(o.space).id) ?? '');
-  return { id: String(o.id), space, path: str(o.path), condition: str(o.condition) };
+  return { id: String(o.id), space, path: str(o.path), condition: str(o.condition), draft: bool(o.draft), hidden: bool(o.hidden), default: bool(o.default) };
 }
 
 export function parseSection(raw: unknown): RemoteSection {
@@ -96,15 +140,34 @@ export function parseSection(raw: unknown): RemoteSection {
     description: str(o.description),
     icon: str(o.icon),
     condition: str(o.condition),
+    draft: bool(o.draft),
+    localizedTitle: localized(o.localizedTitle),
+    localizedDescription: localized(o.localizedDescription),
     siteSpaces: arr(o.siteSpaces).map(parseSiteSpace),
     ...(o.default === true ? { default: true } : {}),
   };
 }
 
-/** A group's own fields; its sections come from its `children` in the structure. */
-export function parseGroup(raw: unknown): Omit<RemoteGroup, 'sections'> {
+/** A group's own fields; its children come from its `children` in the structure. */
+export function parseGroup(raw: unknown, parent: string | null = null): Omit<RemoteGroup, 'sections' | 'children'> {
   const o = obj(raw);
-  return { id: String(o.id), title: str(o.title) ?? '', icon: str(o.icon) };
+  return { id: String(o.id), title: str(o.title) ?? '', icon: str(o.icon), draft: bool(o.draft), localizedTitle: localized(o.localizedTitle), parent };
+}
+
+export function parseExternalLink(raw: unknown, parent: string | null = null): RemoteExternalLink {
+  const o = obj(raw);
+  return {
+    id: String(o.id),
+    title: str(o.title) ?? '',
+    url: str(o.url) ?? '',
+    description: str(o.description),
+    icon: str(o.icon),
+    condition: str(o.condition),
+    draft: bool(o.draft),
+    localizedTitle: localized(o.localizedTitle),
+    localizedDescription: localized(o.localizedDescription),
+    parent,
+  };
 }
 
 export function parseShareLink(raw: unknown): RemoteShareLink {
@@ -115,39 +178,38 @@ export function parseShareLink(raw: unknown): RemoteShareLink {
 
 /**
  * The site from its structure (`GET SITE/structure`): the top level in order, each group's children
- * in order. A site whose spaces sit at its root (`type: siteSpaces`) has no sections. Nested groups
- * and external links are not modelled yet: a nested group's sections count as members of the
- * top-level group that holds it.
+ * (sections, nested groups, external links) in order; or, for a site without sections
+ * (`type: siteSpaces`), its root site spaces in order. Unknown items are ignored.
  */
 export function structureSite(id: string, structure: unknown, linksRaw: unknown[]): RemoteSite {
   const o = obj(structure);
-  const items = o.type === 'sections' ? arr(o.structure) : [];
-  const sections: RemoteSection[] = [];
-  const groups: RemoteGroup[] = [];
-  const top: TopItem[] = [];
-  const sectionsIn = (children: unknown[]): string[] =>
-    children.flatMap((c) => {
-      const child = obj(c);
-      if (child.object === 'site-section') {
-        const s = parseSection(child);
-        sections.push(s);
-        return [s.id];
+  const site: RemoteSite = { id, sections: [], groups: [], links: [], rootSiteSpaces: [], shareLinks: linksRaw.map(parseShareLink), top: [] };
+  if (o.type === 'siteSpaces') site.rootSiteSpaces = arr(o.structure).map(parseSiteSpace);
+  const walk = (children: unknown[], parent: string | null): TopItem[] =>
+    children.flatMap((raw): TopItem[] => {
+      const item = obj(raw);
+      if (item.object === 'site-section') {
+        const s = parseSection(item);
+        site.sections.push(s);
+        return [{ type: 'section', id: s.id }];
       }
-      return child.object === 'site-section-group' ? sectionsIn(arr(child.children)) : [];
+      if (item.object === 'site-external-link') {
+        const l = parseExternalLink(item, parent);
+        site.links.push(l);
+        return [{ type: 'link', id: l.id }];
+      }
+      if (item.object === 'site-section-group') {
+        const group: RemoteGroup = { ...parseGroup(item, parent), sections: [], children: [] };
+        site.groups.push(group);
+        // `children` holds every kind of child; `sections` (deprecated) is read when it is absent.
+        group.children = walk(arr(item.children ?? item.sections), group.id);
+        group.sections = group.children.filter((c) => c.type === 'section').map((c) => c.id);
+        return [{ type: 'group', id: group.id }];
+      }
+      return [];
     });
-  for (const raw of items) {
-    const item = obj(raw);
-    if (item.object === 'site-section') {
-      const s = parseSection(item);
-      sections.push(s);
-      top.push({ type: 'section', id: s.id });
-    } else if (item.object === 'site-section-group') {
-      const g = parseGroup(item);
-      groups.push({ ...g, sections: sectionsIn(arr(item.children)) });
-      top.push({ type: 'group', id: g.id });
-    }
-  }
-  return { id, sections, groups, shareLinks: linksRaw.map(parseShareLink), top };
+  if (o.type === 'sections') site.top = walk(arr(o.structure), null);
+  return site;
 }
 
 async function readSite(ctx: Pick<ReadContext, 'org' | 'client'>, site: string): Promise<RemoteSite | null> {

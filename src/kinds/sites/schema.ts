@@ -1,14 +1,19 @@
-/** A `sites` entry: a site's own fields, its sections, site spaces, section groups and share links. */
+/** A `sites` entry: a site's own fields, its sections, site spaces, section groups, external links and share links. */
 import { z } from 'zod';
 import { Access } from '../access/schema.js';
-import { Id, RenamedFrom, renamedFromNotOwn } from '../common/fields.js';
+import { Id, Language, RenamedFrom, renamedFromNotOwn } from '../common/fields.js';
 import { siteFields, siteIdentity } from './site-schema.js';
+
+/** `LocalizedString128/256`: title or description overrides for languages other than the site's default. */
+const Localized = (max: number) => z.partialRecord(Language, z.string().max(max)).describe('Overrides by language code');
 
 export const SiteSpace = z.strictObject({
   id: Id.optional(),
   space: Id.describe('The space shown'),
   path: z.string().min(1).max(100).optional(),
   condition: z.string().max(1024).nullable().optional(),
+  draft: z.boolean().optional().describe('Kept in draft (not live)'),
+  hidden: z.boolean().optional().describe("Left out of the site's navigation"),
 });
 
 export const Section = z
@@ -21,9 +26,23 @@ export const Section = z
     description: z.string().max(256).nullable().optional(),
     icon: z.string().max(50).nullable().optional(),
     condition: z.string().max(1024).nullable().optional(),
+    draft: z.boolean().optional().describe('Kept in draft (not live)'),
+    defaultSiteSpace: Id.optional().describe('The space (one of its site spaces) shown by default'),
+    localizedTitle: Localized(128).optional(),
+    localizedDescription: Localized(256).optional(),
     siteSpaces: z.array(SiteSpace).optional().describe('Further spaces in the section, in order; the whole truth when present'),
   })
   .superRefine(renamedFromNotOwn('path'));
+
+/** One item of an explicit order: a section by path, a group or an external link by title. */
+export const OrderItem = z.union([
+  z.strictObject({ section: z.string().min(1) }),
+  z.strictObject({ group: z.string().min(1) }),
+  z.strictObject({ link: z.string().min(1) }),
+]);
+const Order = z
+  .array(OrderItem)
+  .describe('The order of the items at this level, when the default rule does not give it (items it leaves out follow, in the default order)');
 
 export const SectionGroup = z
   .strictObject({
@@ -31,7 +50,27 @@ export const SectionGroup = z
     renamedFrom: RenamedFrom.optional(),
     title: z.string().min(1).max(100),
     icon: z.string().max(50).nullable().optional(),
+    parent: z.string().min(1).nullable().optional().describe('The title of the section group holding it (null: the top level)'),
+    draft: z.boolean().optional().describe('Kept in draft (not live)'),
+    localizedTitle: Localized(128).optional(),
     sections: z.array(z.string().min(1)).optional().describe('Section paths, in order'),
+    order: Order.optional(),
+  })
+  .superRefine(renamedFromNotOwn('title'));
+
+export const ExternalLink = z
+  .strictObject({
+    id: Id.optional(),
+    renamedFrom: RenamedFrom.optional(),
+    title: z.string().min(2).max(128),
+    url: z.url({ protocol: /^https?$/ }).max(2048).describe('Absolute HTTP or HTTPS URL'),
+    group: z.string().min(1).nullable().optional().describe('The title of the section group holding it (null: the top level)'),
+    description: z.string().max(256).nullable().optional(),
+    icon: z.string().max(50).nullable().optional(),
+    condition: z.string().max(1024).nullable().optional(),
+    draft: z.boolean().optional().describe('Kept in draft (not live)'),
+    localizedTitle: Localized(128).optional(),
+    localizedDescription: Localized(256).optional(),
   })
   .superRefine(renamedFromNotOwn('title'));
 
@@ -51,6 +90,9 @@ export const Site = z
     sectionGroups: z.array(SectionGroup).optional(),
     shareLinks: z.array(ShareLink).optional(),
     access: Access.optional(),
+    siteSpaces: z.array(SiteSpace).optional().describe('Site spaces at the root of a site without sections, in order'),
+    externalLinks: z.array(ExternalLink).optional().describe('External links in the structure, by title'),
+    order: Order.optional(),
   })
   .superRefine(siteIdentity);
 
@@ -60,6 +102,9 @@ export type SectionT = z.infer<typeof Section>;
 export type SiteSpaceT = z.infer<typeof SiteSpace>;
 export type SectionGroupT = z.infer<typeof SectionGroup>;
 export type ShareLinkT = z.infer<typeof ShareLink>;
+export type ExternalLinkT = z.infer<typeof ExternalLink>;
+export type OrderItemT = z.infer<typeof OrderItem>;
+export type LocalizedT = Partial<Record<string, string>>;
 
 declare module '../../model/desired.js' {
   interface DesiredLists {

@@ -58,7 +58,7 @@ export function normalSite(info: RemoteSiteInfo): JsonObject {
 
 /** The remote site of a site that does not exist yet: nothing in it. */
 export function emptyRemoteSite(id: string): RemoteSite {
-  return { id, sections: [], groups: [], shareLinks: [], top: [] };
+  return { id, sections: [], groups: [], links: [], shareLinks: [], top: [], rootSiteSpaces: [] };
 }
 
 /** The site's path in requests: its id, or the ref to its create step. */

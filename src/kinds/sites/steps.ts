@@ -8,17 +8,17 @@ import { ref } from '../../model/address.js';
 import type { JsonObject, JsonValue, Kind, RequestSpec } from '../../model/step.js';
 import { sameJson } from '../common/match.js';
 import type { DraftStep, KindPlan } from '../kind.js';
-import { idOfKey, isGroupKey, type ItemKey } from './layout.js';
-import type { RemoteGroup, RemoteSection, RemoteShareLink, RemoteSite, RemoteSiteSpace } from './remote.js';
-import type { SectionGroupT, SectionT, SiteT } from './schema.js';
+import { idOfKey, pointerType, type ItemKey } from './layout.js';
+import type { RemoteExternalLink, RemoteGroup, RemoteSection, RemoteShareLink, RemoteSite, RemoteSiteSpace } from './remote.js';
+import type { ExternalLinkT, SectionGroupT, SectionT, SiteT } from './schema.js';
 
-export const SITE_KINDS = ['sites', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks'] as const;
+export const SITE_KINDS = ['sites', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks'] as const;
 export type SiteKind = (typeof SITE_KINDS)[number];
 export type SitePlans = Record<SiteKind, KindPlan>;
 
 export function emptySitePlans(): SitePlans {
   const one = (): KindPlan => ({ steps: [], unmanaged: [], remoteCount: 0, problems: [], fingerprints: {} });
-  return { sites: one(), sections: one(), siteSpaces: one(), sectionGroups: one(), shareLinks: one() };
+  return { sites: one(), sections: one(), siteSpaces: one(), sectionGroups: one(), shareLinks: one(), externalLinks: one() };
 }
 
 export const enc = encodeURIComponent;
@@ -51,6 +51,17 @@ export interface GroupEntry extends Handle {
   key: ItemKey;
   /** The sections the config lists (resolved), when it lists them. */
   members?: ItemKey[];
+  /** The group the config puts it in (null: the top level), when `parent` is given. */
+  parent?: GroupEntry | null;
+}
+
+export interface LinkEntry extends Handle {
+  cfg: ExternalLinkT;
+  remote?: RemoteExternalLink;
+  address: string;
+  key: ItemKey;
+  /** The group the config puts it in (null: the top level), when `group` is given. */
+  parent?: GroupEntry | null;
 }
 
 /** The fields of a remote object that the config can manage, absent ones as null. */
@@ -76,16 +87,36 @@ export function differing(current: JsonObject, desired: JsonObject): { before: J
 export const SECTION_FIELDS = ['title', 'path', 'description', 'icon', 'condition'] as const;
 export const SITE_SPACE_FIELDS = ['path', 'condition'] as const;
 export const GROUP_FIELDS = ['title', 'icon'] as const;
+/** Fields compared when the config gives them (absent = unmanaged), beyond those shown in deletes. */
+export const SECTION_EXTRA_FIELDS = ['draft', 'localizedTitle', 'localizedDescription'] as const;
+export const SITE_SPACE_EXTRA_FIELDS = ['draft', 'hidden'] as const;
+export const GROUP_EXTRA_FIELDS = ['draft', 'localizedTitle'] as const;
+export const LINK_FIELDS = ['title', 'url', 'description', 'icon', 'condition', 'draft', 'localizedTitle', 'localizedDescription'] as const;
+
+/** The request value of localized fields: none is an empty map (the API's way to clear them). */
+export function localizedBody(body: JsonObject, fields: readonly string[]): JsonObject {
+  const out: JsonObject = { ...body };
+  for (const f of fields) if (f in out && out[f] === null) out[f] = {};
+  return out;
+}
+
+/** A localized map as compared: empty reads as absent (null). */
+export function localizedValue(value: Partial<Record<string, string>> | undefined): JsonObject | null | undefined {
+  if (value === undefined) return undefined;
+  const entries = Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string');
+  return entries.length > 0 ? Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : null;
+}
 
 export const normalSection = (r: RemoteSection): JsonObject => ({ id: r.id, ...pick(r, SECTION_FIELDS) });
 export const normalSiteSpace = (r: RemoteSiteSpace): JsonObject => ({ id: r.id, space: r.space, ...pick(r, SITE_SPACE_FIELDS) });
 export const normalGroup = (r: RemoteGroup): JsonObject => ({ id: r.id, title: r.title, icon: r.icon, sections: r.sections });
 export const normalLink = (r: RemoteShareLink): JsonObject => ({ id: r.id, name: r.name, active: r.active });
+export const normalExternalLink = (r: RemoteExternalLink): JsonObject => ({ id: r.id, parent: r.parent, ...pick(r, LINK_FIELDS) });
 
 /** A `PATCH SITE/structure/sort` request: `item` before or after `target`. */
 export function sortRequest(base: string, item: ItemKey | string, where: 'before' | 'after', target: ItemKey | string, siteSpace = false): RequestSpec {
   const ref = (k: string) =>
-    siteSpace ? { type: 'site-space', id: k } : { type: isGroupKey(k) ? 'site-section-group' : 'site-section', id: idOfKey(k) };
+    siteSpace ? { type: 'site-space', id: k } : { type: pointerType(k), id: idOfKey(k) };
   return { method: 'PATCH', path: `${base}/structure/sort`, body: { item: ref(item), position: { [where]: ref(target) } } };
 }
 

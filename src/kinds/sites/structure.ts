@@ -3,7 +3,7 @@ import { key } from '../../model/address.js';
 import type { FieldChange, JsonObject, RequestSpec } from '../../model/step.js';
 import { diffFields } from '../common/match.js';
 import { structureAddress } from './addresses.js';
-import { groupKey, idOfKey, isGroupKey, type ItemKey, type Layout } from './layout.js';
+import { groupKey, idOfKey, isGroupKey, isLinkKey, type ItemKey, type Layout } from './layout.js';
 import { sortMoves } from './order.js';
 import { sortRequest, type GroupEntry, type SiteContext } from './steps.js';
 import { siteKey } from './schema.js';
@@ -26,18 +26,29 @@ export function planStructure(ctx: SiteContext, input: StructureInput): void {
   const { layout, rank, labelOf, groupByKey } = input;
   if (rank.size === 0) return;
   const byRank = (a: ItemKey, b: ItemKey) => (rank.get(a) as number) - (rank.get(b) as number);
-  const containers: Array<{ group?: ItemKey; items: ItemKey[] }> = [
-    { items: layout.top },
-    ...layout.top.filter(isGroupKey).map((g) => ({ group: g, items: layout.groups.get(g) ?? [] })),
-  ];
+  // The top level, then every group's children, depth-first (a group before the groups it holds).
+  const containers: Array<{ group?: ItemKey; items: ItemKey[] }> = [{ items: layout.top }];
+  const visit = (items: readonly ItemKey[]) => {
+    for (const g of items.filter(isGroupKey)) {
+      if (containers.some((c) => c.group === g)) continue;
+      const children = layout.groups.get(g) ?? [];
+      containers.push({ group: g, items: children });
+      visit(children);
+    }
+  };
+  visit(layout.top);
   const requests: RequestSpec[] = [];
   const before: JsonObject = { order: [] };
   const after: JsonObject = { order: [] };
   const labelItem = (k: ItemKey): string => {
     const g = groupByKey.get(k);
     if (g) return `sectionGroups${key(g.cfg.title)}`;
+    if (isGroupKey(k)) return `sectionGroups${key(titleOfGroup(k))}`;
+    if (isLinkKey(k)) return `externalLinks${key(labelOf.get(k) ?? idOfKey(k))}`;
     return `sections${key(labelOf.get(k) ?? idOfKey(k))}`;
   };
+  /** In a group's list: a section by its path (as a group's `sections`), anything else by its kind and key. */
+  const labelChild = (k: ItemKey): string => (isGroupKey(k) || isLinkKey(k) ? labelItem(k) : (labelOf.get(k) ?? idOfKey(k)));
   const titleOfGroup = (k: ItemKey) => groupByKey.get(k)?.cfg.title ?? remote.groups.find((r) => groupKey(r.id) === k)?.title ?? idOfKey(k);
   for (const c of containers) {
     const current = c.items.filter((k) => rank.has(k));
@@ -46,8 +57,8 @@ export function planStructure(ctx: SiteContext, input: StructureInput): void {
       before.order = current.map(labelItem);
       after.order = desired.map(labelItem);
     } else if (current.length > 0) {
-      ((before.groups ??= {}) as JsonObject)[titleOfGroup(c.group)] = current.map((k) => labelOf.get(k) ?? idOfKey(k));
-      ((after.groups ??= {}) as JsonObject)[titleOfGroup(c.group)] = desired.map((k) => labelOf.get(k) ?? idOfKey(k));
+      ((before.groups ??= {}) as JsonObject)[titleOfGroup(c.group)] = current.map(labelChild);
+      ((after.groups ??= {}) as JsonObject)[titleOfGroup(c.group)] = desired.map(labelChild);
     }
     for (const m of sortMoves(current, desired)) {
       requests.push(m.after !== undefined ? sortRequest(base, m.item, 'after', m.after) : sortRequest(base, m.item, 'before', m.before as ItemKey));
@@ -68,9 +79,14 @@ export function planStructure(ctx: SiteContext, input: StructureInput): void {
       needs: [...new Set(touched)],
       notes:
         touched.length > 0 && out.sections.steps.length + out.sectionGroups.steps.length > 0
-          ? ['before: the order as the earlier steps of this plan leave it (created sections and groups come last)']
+          ? ['before: the order as the earlier steps of this plan leave it (created sections, groups and links come last in their level)']
           : undefined,
     },
-    { top: remote.top.map((t) => `${t.type}:${t.id}`), groups: Object.fromEntries(remote.groups.map((g) => [g.id, g.sections])) },
+    {
+      top: remote.top.map((t) => `${t.type}:${t.id}`),
+      groups: Object.fromEntries(
+        remote.groups.map((g) => [g.id, g.children.every((c) => c.type === 'section') ? g.sections : g.children.map((c) => `${c.type}:${c.id}`)]),
+      ),
+    },
   );
 }

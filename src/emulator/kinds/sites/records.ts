@@ -1,10 +1,13 @@
-/** The records of a site: its structure (sections, section groups, site spaces) and its share links. */
+/** The records of a site: its structure (sections, section groups, external links, site spaces) and its share links. */
 
-/** An item of a site's top level: a section not in a group, or a section group. */
+/** An item of a site's top level or of a group's children: a section, a section group or an external link. */
 export interface TopItem {
-  type: 'section' | 'group';
+  type: 'section' | 'group' | 'link';
   id: string;
 }
+
+/** A `LocalizedString128/256`: overrides by language. */
+export type LocalizedRec = Record<string, string>;
 
 export interface SectionRec {
   id: string;
@@ -14,6 +17,8 @@ export interface SectionRec {
   condition?: string;
   icon?: string;
   draft: boolean;
+  localizedTitle?: LocalizedRec;
+  localizedDescription?: LocalizedRec;
   /** The group holding it, when it is in one. */
   group?: string;
   /** Site space ids, in order. */
@@ -27,8 +32,26 @@ export interface GroupRec {
   title: string;
   icon?: string;
   draft: boolean;
-  /** Section ids, in order. */
-  sections: string[];
+  localizedTitle?: LocalizedRec;
+  /** The group holding it, when it is nested. */
+  parent?: string;
+  /** Its children (sections, groups, external links), in order. */
+  children: TopItem[];
+  createdAt: string;
+}
+
+export interface LinkRec {
+  id: string;
+  title: string;
+  url: string;
+  description?: string;
+  icon?: string;
+  condition?: string;
+  draft: boolean;
+  localizedTitle?: LocalizedRec;
+  localizedDescription?: LocalizedRec;
+  /** The group holding it, when it is in one. */
+  parent?: string;
   createdAt: string;
 }
 
@@ -40,6 +63,7 @@ export interface SiteSpaceRec {
   path: string;
   condition?: string;
   draft: boolean;
+  hidden: boolean;
   createdAt: string;
 }
 
@@ -63,6 +87,7 @@ export interface SiteRec {
   defaultSection?: string;
   sections: Map<string, SectionRec>;
   groups: Map<string, GroupRec>;
+  links: Map<string, LinkRec>;
   siteSpaces: Map<string, SiteSpaceRec>;
   shareLinks: Map<string, ShareLinkRec>;
 }

@@ -1,5 +1,5 @@
 /**
- * The routes of a site: section groups, sections, site spaces and share links, the
+ * The routes of a site: section groups, sections, external links, site spaces and share links, the
  * structure sort and the deprecated moves it replaced. Sites themselves: site-routes.ts.
  */
 import { z } from 'zod';
@@ -7,31 +7,37 @@ import { badRequest, bodyObject, created, deleted, listReply, notFound, ok, quer
 import type { RouteRequest, Router } from '../../http.js';
 import type { OrgRec } from '../../model.js';
 import { location, nowIso, orgOf, viewCtx } from '../../routing.js';
+import { Language, Uri } from '../../schemas.js';
 import type { SpaceRec } from '../spaces.js';
-import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './records.js';
+import type { GroupRec, LinkRec, SectionRec, SiteRec, SiteSpaceRec } from './records.js';
 import { slugify, uniqueSlug } from './records.js';
 import {
-  addSectionToGroup,
   appendGroup,
+  appendLink,
   appendSection,
   appendSiteSpace,
   defaultSectionId,
   defaultSiteSpaceId,
   deleteGroup,
+  deleteLink,
   deleteSection,
   deleteSiteSpace,
   groupsInOrder,
-  moveSectionToGroup,
+  moveToGroup,
   sectionsInOrder,
   siteSpacesInOrder,
   sortStructure,
 } from './structure.js';
 import type { StructureRef } from './structure.js';
-import { groupView, sectionView, shareLinkView, siteSpaceView, structureView } from './views.js';
+import { groupView, itemView, linkView, sectionView, shareLinkView, siteSpaceView, structureView } from './views.js';
 
 const Icon = z.string().max(50);
 const GroupTitle = z.string().min(1).max(100);
 const SectionTitle = z.string().min(2).max(128);
+const Localized128 = z.partialRecord(Language, z.string().max(128));
+const Localized256 = z.partialRecord(Language, z.string().max(256));
+const Description = z.string().max(256);
+const Condition = z.string().max(1024);
 
 // The request bodies of the live description (addSectionGroupToSite, updateSiteSectionGroupById,
 // addSectionToSite, updateSiteSectionById, addSpaceToSite…), with their limits.
@@ -44,6 +50,7 @@ const CreateGroup = z.strictObject({
 });
 const PatchGroup = z.strictObject({
   title: GroupTitle.optional(),
+  localizedTitle: Localized128.optional(),
   icon: Icon.nullable().optional(),
   draft: z.boolean().optional(),
   /** Moves the group into a group, or to the root with null. */
@@ -59,6 +66,8 @@ const CreateSection = z.strictObject({
 });
 const PatchSection = z.strictObject({
   title: SectionTitle.optional(),
+  localizedTitle: Localized128.optional(),
+  localizedDescription: Localized256.optional(),
   path: z.string().min(1).max(100).optional(),
   defaultSiteSpace: z.string().min(1).optional(),
   condition: z.string().max(1024).nullable().optional(),
@@ -74,6 +83,33 @@ const PatchSiteSpace = z.strictObject({
   path: z.string().min(1).max(100).optional(),
   condition: z.string().max(1024).nullable().optional(),
   spaceId: z.string().min(1).optional(),
+  hidden: z.boolean().optional(),
+  draft: z.boolean().optional(),
+});
+
+// addExternalLinkToSite, updateSiteExternalLinkById.
+const LinkUrl = Uri(2048).refine((u) => /^https?:/i.test(u), 'must be an absolute HTTP or HTTPS URL');
+const CreateLink = z.strictObject({
+  title: SectionTitle,
+  localizedTitle: Localized128.optional(),
+  description: Description.nullable().optional(),
+  localizedDescription: Localized256.nullable().optional(),
+  icon: Icon.nullable().optional(),
+  url: LinkUrl,
+  parent: z.string().min(1).optional(),
+  draft: z.boolean().optional(),
+  condition: Condition.nullable().optional(),
+});
+const PatchLink = z.strictObject({
+  title: SectionTitle.optional(),
+  localizedTitle: Localized128.nullable().optional(),
+  description: Description.nullable().optional(),
+  localizedDescription: Localized256.nullable().optional(),
+  icon: Icon.nullable().optional(),
+  url: LinkUrl.optional(),
+  parent: z.string().min(1).nullable().optional(),
+  draft: z.boolean().optional(),
+  condition: Condition.nullable().optional(),
 });
 
 const CreateShareLink = z.strictObject({ name: z.string().min(1).max(50) });
@@ -87,7 +123,7 @@ const MoveSection = positionSchema(z.strictObject({ type: z.literal('site-sectio
 const MoveSiteSpace = positionSchema(z.strictObject({ type: z.literal('site-space'), siteSpace: z.string().min(1) }));
 
 const StructureRefSchema = z.strictObject({
-  type: z.enum(['site-space', 'site-section', 'site-section-group']),
+  type: z.enum(['site-space', 'site-section', 'site-section-group', 'site-external-link']),
   id: z.string().min(1),
 });
 const SortBody = z.strictObject({
@@ -143,6 +179,7 @@ function newSiteSpace(req: RouteRequest, site: SiteRec, section: SectionRec | un
     space: space.id,
     path: uniqueSlug(slugify(space.title, 'space'), taken),
     draft: false,
+    hidden: false,
     createdAt: nowIso(req),
   };
   appendSiteSpace(site, ss);
@@ -150,6 +187,20 @@ function newSiteSpace(req: RouteRequest, site: SiteRec, section: SectionRec | un
 }
 
 const sitePath = (org: OrgRec, site: SiteRec) => `/orgs/${org.id}/sites/${site.id}`;
+
+/** A group an update moves an item into: the group, null for the root, undefined when the field is absent; 400 for an unknown group. */
+function parentGroup(site: SiteRec, id: string | null | undefined, field: string): GroupRec | null | undefined {
+  if (id === undefined || id === null) return id;
+  const group = site.groups.get(id);
+  if (!group) throw badRequest(`${field}: no section group ${id} in site ${site.id}`);
+  return group;
+}
+
+/** A localized map as stored: empty (or null) is none. */
+function localizedOf(value: Partial<Record<string, string>> | null | undefined): Record<string, string> | undefined {
+  const entries = Object.entries(value ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string');
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
 
 export function siteRoutes(router: Router): void {
   const SITE = '/v1/orgs/:org/sites/:site';
@@ -163,7 +214,8 @@ export function siteRoutes(router: Router): void {
   router.add('POST', `${SITE}/section-groups`, (req) => {
     const { org, site } = siteOf(req);
     const body = validate(CreateGroup, bodyObject(req));
-    if (body.parent !== undefined) throw badRequest('parent: nested section groups are not supported by the emulator');
+    const parent = body.parent === undefined ? undefined : site.groups.get(body.parent);
+    if (body.parent !== undefined && !parent) throw badRequest(`parent: no section group ${body.parent} in site ${site.id}`);
     const ids = [...new Set(body.sections ?? [])];
     const sections = ids.map((id, i) => {
       const s = site.sections.get(id);
@@ -175,10 +227,10 @@ export function siteRoutes(router: Router): void {
       title: body.title,
       icon: body.icon ?? undefined,
       draft: body.draft ?? false,
-      sections: [],
+      children: [],
       createdAt: nowIso(req),
     };
-    appendGroup(site, group, sections);
+    appendGroup(site, group, sections, parent);
     return created(groupView(viewCtx(req), site, group), location(req, `${sitePath(org, site)}/section-groups/${group.id}`));
   });
 
@@ -186,11 +238,10 @@ export function siteRoutes(router: Router): void {
     const { site } = siteOf(req);
     const group = groupOf(req, site);
     const body = validate(PatchGroup, bodyObject(req));
-    if (typeof body.parentSectionGroupId === 'string') {
-      if (!site.groups.has(body.parentSectionGroupId)) throw badRequest(`parentSectionGroupId: no section group ${body.parentSectionGroupId} in site ${site.id}`);
-      throw badRequest('parentSectionGroupId: nested section groups are not supported by the emulator');
-    }
+    const parent = parentGroup(site, body.parentSectionGroupId, 'parentSectionGroupId');
+    if (parent !== undefined) moveToGroup(site, { type: 'group', id: group.id }, parent, 'parentSectionGroupId');
     if (body.title !== undefined) group.title = body.title;
+    if (body.localizedTitle !== undefined) group.localizedTitle = localizedOf(body.localizedTitle);
     if (body.icon !== undefined) group.icon = body.icon ?? undefined;
     if (body.draft !== undefined) group.draft = body.draft;
     return ok(groupView(viewCtx(req), site, group));
@@ -234,8 +285,7 @@ export function siteRoutes(router: Router): void {
       siteSpaces: [],
       createdAt: nowIso(req),
     };
-    appendSection(site, section);
-    if (group) addSectionToGroup(site, group, section);
+    appendSection(site, section, group);
     newSiteSpace(req, site, section, space);
     return created(sectionView(viewCtx(req), site, section), location(req, `${sitePath(org, site)}/sections/${section.id}`));
   });
@@ -244,11 +294,7 @@ export function siteRoutes(router: Router): void {
     const { site } = siteOf(req);
     const section = sectionOf(req, site);
     const body = validate(PatchSection, bodyObject(req));
-    let group: GroupRec | null | undefined = body.siteSectionGroupId === null ? null : undefined;
-    if (typeof body.siteSectionGroupId === 'string') {
-      group = site.groups.get(body.siteSectionGroupId);
-      if (!group) throw badRequest(`siteSectionGroupId: no section group ${body.siteSectionGroupId} in site ${site.id}`);
-    }
+    const group = parentGroup(site, body.siteSectionGroupId, 'siteSectionGroupId');
     if (body.path !== undefined) {
       const other = [...site.sections.values()].find((s) => s.path === body.path && s.id !== section.id);
       if (other) throw badRequest(`path: ${body.path} is already the path of section ${other.id}`);
@@ -257,13 +303,15 @@ export function siteRoutes(router: Router): void {
       throw badRequest(`defaultSiteSpace: no site space ${body.defaultSiteSpace} in section ${section.id}`);
     }
     if (body.title !== undefined) section.title = body.title;
+    if (body.localizedTitle !== undefined) section.localizedTitle = localizedOf(body.localizedTitle);
+    if (body.localizedDescription !== undefined) section.localizedDescription = localizedOf(body.localizedDescription);
     if (body.path !== undefined) section.path = body.path;
     if (body.defaultSiteSpace !== undefined) section.defaultSiteSpace = body.defaultSiteSpace;
     if (body.condition !== undefined) section.condition = body.condition ?? undefined;
     if (body.icon !== undefined) section.icon = body.icon ?? undefined;
     if (body.description !== undefined) section.description = body.description ?? undefined;
     if (body.draft !== undefined) section.draft = body.draft;
-    if (group !== undefined) moveSectionToGroup(site, section, group);
+    if (group !== undefined) moveToGroup(site, { type: 'section', id: section.id }, group, 'siteSectionGroupId');
     return ok(sectionView(viewCtx(req), site, section));
   }, { minimal: true });
 
@@ -329,6 +377,8 @@ export function siteRoutes(router: Router): void {
     if (body.spaceId !== undefined) ss.space = contentSpace(req, org, body.spaceId).id;
     if (body.path !== undefined) ss.path = body.path;
     if (body.condition !== undefined) ss.condition = body.condition ?? undefined;
+    if (body.hidden !== undefined) ss.hidden = body.hidden;
+    if (body.draft !== undefined) ss.draft = body.draft;
     return ok(siteSpaceView(viewCtx(req), site, ss));
   }, { minimal: true });
 
@@ -358,13 +408,62 @@ export function siteRoutes(router: Router): void {
     const item: StructureRef = body.item;
     sortStructure(site, item, placement, target);
     if (item.type === 'site-space') return ok(siteSpaceView(viewCtx(req), site, site.siteSpaces.get(item.id)!));
-    if (item.type === 'site-section') return ok(sectionView(viewCtx(req), site, site.sections.get(item.id)!));
-    return ok(groupView(viewCtx(req), site, site.groups.get(item.id)!));
+    const type = item.type === 'site-section' ? 'section' : item.type === 'site-section-group' ? 'group' : 'link';
+    return ok(itemView(viewCtx(req), site, { type, id: item.id }));
   }, { minimal: true });
 
   router.add('GET', `${SITE}/structure`, (req) => {
     const { site } = siteOf(req);
     return ok(structureView(viewCtx(req), site));
+  });
+
+  // --- external links -------------------------------------------------------------------------
+  // No list or GET of one link in the live description: links are read in the structure.
+  router.add('POST', `${SITE}/external-links`, (req) => {
+    const { org, site } = siteOf(req);
+    const body = validate(CreateLink, bodyObject(req));
+    if (site.top.length === 0 && site.rootSiteSpaces.length > 0) throw badRequest('the site has a simple structure (site spaces at its root): external links need sections');
+    const parent = parentGroup(site, body.parent, 'parent') ?? undefined;
+    const link: LinkRec = {
+      id: req.world.newId('extlink'),
+      title: body.title,
+      url: body.url,
+      description: body.description ?? undefined,
+      icon: body.icon ?? undefined,
+      condition: body.condition ?? undefined,
+      draft: body.draft ?? false,
+      localizedTitle: localizedOf(body.localizedTitle),
+      localizedDescription: localizedOf(body.localizedDescription),
+      createdAt: nowIso(req),
+    };
+    appendLink(site, link, parent);
+    return created(linkView(viewCtx(req), site, link), location(req, `${sitePath(org, site)}/external-links/${link.id}`));
+  });
+
+  router.add('PATCH', `${SITE}/external-links/:link`, (req) => {
+    const { site } = siteOf(req);
+    const link = site.links.get(req.params.link);
+    if (!link) throw notFound(`no external link ${req.params.link} in site ${site.id}`);
+    const body = validate(PatchLink, bodyObject(req));
+    const parent = parentGroup(site, body.parent, 'parent');
+    if (body.title !== undefined) link.title = body.title;
+    if (body.url !== undefined) link.url = body.url;
+    if (body.description !== undefined) link.description = body.description ?? undefined;
+    if (body.icon !== undefined) link.icon = body.icon ?? undefined;
+    if (body.condition !== undefined) link.condition = body.condition ?? undefined;
+    if (body.draft !== undefined) link.draft = body.draft;
+    if (body.localizedTitle !== undefined) link.localizedTitle = localizedOf(body.localizedTitle);
+    if (body.localizedDescription !== undefined) link.localizedDescription = localizedOf(body.localizedDescription);
+    if (parent !== undefined) moveToGroup(site, { type: 'link', id: link.id }, parent, 'parent');
+    return ok(linkView(viewCtx(req), site, link));
+  }, { minimal: true });
+
+  router.add('DELETE', `${SITE}/external-links/:link`, (req) => {
+    const { site } = siteOf(req);
+    const link = site.links.get(req.params.link);
+    if (!link) return deleted(false);
+    deleteLink(site, link);
+    return deleted(true);
   });
 
   // --- share links ----------------------------------------------------------------------------

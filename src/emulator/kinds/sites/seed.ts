@@ -1,13 +1,17 @@
 /**
  * Sites in the state file. Sites are seeded only (the API cannot create them), each with its
- * sections, section groups, site spaces and share links as if made earlier through the API.
+ * sections, section groups (nested with `parent`), external links, site spaces (in sections or at
+ * the root) and share links as if made earlier through the API.
  */
 import { z } from 'zod';
 import { SeedError } from '../../kind.js';
 import type { SeedContext } from '../../kind.js';
 import type { OrgRec } from '../../model.js';
-import { Id, Timestamp } from '../../schemas.js';
+import { Id, Language, Timestamp } from '../../schemas.js';
 import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './records.js';
+import { appendLink } from './structure.js';
+
+const Localized = z.partialRecord(Language, z.string().max(256));
 import { slugify, uniqueSlug } from './records.js';
 import { SiteSettingsSeed, siteSettings } from './site-routes.js';
 
@@ -17,6 +21,7 @@ const SiteSpaceSeed = z.strictObject({
   path: z.string().min(1).max(100).optional(),
   condition: z.string().max(1024).optional(),
   draft: z.boolean().optional(),
+  hidden: z.boolean().optional(),
   default: z.boolean().optional(),
 });
 
@@ -29,6 +34,8 @@ const SectionSeed = z.strictObject({
   icon: z.string().max(50).optional(),
   draft: z.boolean().optional(),
   default: z.boolean().optional(),
+  localizedTitle: Localized.optional(),
+  localizedDescription: Localized.optional(),
   siteSpaces: z.array(SiteSpaceSeed).default([]),
 });
 
@@ -37,8 +44,25 @@ const SectionGroupSeed = z.strictObject({
   title: z.string().min(1).max(100),
   icon: z.string().max(50).optional(),
   draft: z.boolean().optional(),
+  localizedTitle: Localized.optional(),
+  /** The title (or id) of an earlier group holding it. */
+  parent: z.string().min(1).optional(),
   /** Section paths (or ids), in order. */
   sections: z.array(z.string().min(1)).default([]),
+});
+
+const ExternalLinkSeed = z.strictObject({
+  id: Id.optional(),
+  title: z.string().min(2).max(128),
+  url: z.string().min(1).max(2048),
+  description: z.string().max(256).optional(),
+  icon: z.string().max(50).optional(),
+  condition: z.string().max(1024).optional(),
+  draft: z.boolean().optional(),
+  localizedTitle: Localized.optional(),
+  localizedDescription: Localized.optional(),
+  /** The title (or id) of the group holding it, appended to its children. */
+  group: z.string().min(1).optional(),
 });
 
 const ShareLinkSeed = z.strictObject({
@@ -55,6 +79,8 @@ export const SiteSeed = z.strictObject({
   sections: z.array(SectionSeed).default([]),
   sectionGroups: z.array(SectionGroupSeed).default([]),
   shareLinks: z.array(ShareLinkSeed).default([]),
+  /** Appended to the top level (or their group) after the sections and groups. */
+  externalLinks: z.array(ExternalLinkSeed).default([]),
   /** Site spaces at the root of a site that has no sections. */
   siteSpaces: z.array(SiteSpaceSeed).default([]),
 });
@@ -75,6 +101,7 @@ export function seedSite(ctx: SeedContext, org: OrgRec, seed: SiteSeedT, place: 
     rootSiteSpaces: [],
     sections: new Map(),
     groups: new Map(),
+    links: new Map(),
     siteSpaces: new Map(),
     shareLinks: new Map(),
   };
@@ -93,6 +120,7 @@ export function seedSite(ctx: SeedContext, org: OrgRec, seed: SiteSeedT, place: 
       path: ss.path ?? uniqueSlug(slugify(space.title, 'space'), taken),
       condition: ss.condition,
       draft: ss.draft ?? false,
+      hidden: ss.hidden ?? false,
       createdAt: stamp(),
     };
     site.siteSpaces.set(ssid, rec);
@@ -118,6 +146,8 @@ export function seedSite(ctx: SeedContext, org: OrgRec, seed: SiteSeedT, place: 
       condition: s.condition,
       icon: s.icon,
       draft: s.draft ?? false,
+      localizedTitle: s.localizedTitle as Record<string, string> | undefined,
+      localizedDescription: s.localizedDescription as Record<string, string> | undefined,
       siteSpaces: [],
       createdAt: stamp(),
     };
@@ -130,26 +160,57 @@ export function seedSite(ctx: SeedContext, org: OrgRec, seed: SiteSeedT, place: 
     });
   });
 
+  const groupByRef = (ref: string) => site.groups.get(ref) ?? [...site.groups.values()].find((g) => g.title === ref);
   seed.sectionGroups.forEach((g, i) => {
     const where = `${place}.sectionGroups[${i}]`;
     const gid = g.id ?? world.newId('grp');
-    const group: GroupRec = { id: gid, title: g.title, icon: g.icon, draft: g.draft ?? false, sections: [], createdAt: stamp() };
+    const group: GroupRec = {
+      id: gid,
+      title: g.title,
+      icon: g.icon,
+      draft: g.draft ?? false,
+      localizedTitle: g.localizedTitle as Record<string, string> | undefined,
+      children: [],
+      createdAt: stamp(),
+    };
+    const parent = g.parent === undefined ? undefined : groupByRef(g.parent);
+    if (g.parent !== undefined && !parent) throw new SeedError(`${where}.parent`, `no earlier section group ${g.parent} in ${id}`);
     site.groups.set(gid, group);
-    site.top.push({ type: 'group', id: gid });
+    // A nested group goes last in its parent; a top-level one stands where its first section stood.
+    const list = parent ? parent.children : site.top;
+    list.push({ type: 'group', id: gid });
+    group.parent = parent?.id;
     g.sections.forEach((ref, j) => {
       const section = site.sections.get(ref) ?? [...site.sections.values()].find((x) => x.path === ref);
       if (!section) throw new SeedError(`${where}.sections[${j}]`, `no section with path or id ${ref} in ${id}`);
       if (section.group) throw new SeedError(`${where}.sections[${j}]`, `section ${ref} is already in a group`);
-      // The group stands where its first section stood.
       const at = site.top.findIndex((t) => t.type === 'section' && t.id === section.id);
       site.top.splice(at, 1);
-      if (group.sections.length === 0) {
+      if (group.children.length === 0 && !parent) {
         site.top.splice(site.top.findIndex((t) => t.type === 'group' && t.id === gid), 1);
         site.top.splice(at, 0, { type: 'group', id: gid });
       }
-      group.sections.push(section.id);
+      group.children.push({ type: 'section', id: section.id });
       section.group = gid;
     });
+  });
+
+  seed.externalLinks.forEach((l, i) => {
+    const parent = l.group === undefined ? undefined : groupByRef(l.group);
+    if (l.group !== undefined && !parent) throw new SeedError(`${place}.externalLinks[${i}].group`, `no section group ${l.group} in ${id}`);
+    const { group: _group, localizedTitle, localizedDescription, ...fields } = l;
+    appendLink(
+      site,
+      {
+        ...fields,
+        id: l.id ?? world.newId('extlink'),
+        draft: l.draft ?? false,
+        localizedTitle: localizedTitle as Record<string, string> | undefined,
+        localizedDescription: localizedDescription as Record<string, string> | undefined,
+        createdAt: stamp(),
+      },
+      parent,
+    );
   });
 
   seed.shareLinks.forEach((l) => {

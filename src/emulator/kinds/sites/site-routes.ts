@@ -135,7 +135,7 @@ function addRootSpaces(req: RouteRequest, org: OrgRec, site: SiteRec, spaces: re
     const space = req.world.spaces.get(id)!;
     const taken = (p: string) => site.rootSiteSpaces.some((sid) => site.siteSpaces.get(sid)?.path === p);
     const ssid = req.world.newId('sitesp');
-    site.siteSpaces.set(ssid, { id: ssid, space: id, path: uniqueSlug(slugify(space.title, 'space'), taken), draft: false, createdAt: nowIso(req) });
+    site.siteSpaces.set(ssid, { id: ssid, space: id, path: uniqueSlug(slugify(space.title, 'space'), taken), draft: false, hidden: false, createdAt: nowIso(req) });
     site.rootSiteSpaces.push(ssid);
   }
 }
@@ -174,6 +174,7 @@ export function siteObjectRoutes(router: Router): void {
       rootSiteSpaces: [],
       sections: new Map(),
       groups: new Map(),
+      links: new Map(),
       siteSpaces: new Map(),
       shareLinks: new Map(),
     };

@@ -2,7 +2,7 @@
 import { compact, publishedUrl } from '../../views.js';
 import type { Obj, ViewContext } from '../../views.js';
 import { spaceView } from '../spaces.js';
-import type { GroupRec, SectionRec, ShareLinkRec, SiteRec, SiteSpaceRec } from './records.js';
+import type { GroupRec, LinkRec, SectionRec, ShareLinkRec, SiteRec, SiteSpaceRec, TopItem } from './records.js';
 import { defaultSectionId, defaultSiteSpaceId, siteSpacesInOrder } from './structure.js';
 
 export function siteSpaceView(ctx: ViewContext, site: SiteRec, ss: SiteSpaceRec): Obj {
@@ -18,6 +18,7 @@ export function siteSpaceView(ctx: ViewContext, site: SiteRec, ss: SiteSpaceRec)
     default: defaultSiteSpaceId(site, section) === ss.id,
     condition: ss.condition,
     draft: ss.draft,
+    hidden: ss.hidden,
     hasAdvancedCustomizationFeature: false,
     urls: { published: publishedUrl(site.org, `/${site.id}/${section ? `${section.path}/` : ''}${ss.path}`) },
   });
@@ -28,7 +29,9 @@ export function sectionView(ctx: ViewContext, site: SiteRec, s: SectionRec): Obj
     object: 'site-section',
     id: s.id,
     title: s.title,
+    localizedTitle: s.localizedTitle,
     description: s.description,
+    localizedDescription: s.localizedDescription,
     default: defaultSectionId(site) === s.id,
     path: s.path,
     condition: s.condition,
@@ -45,13 +48,38 @@ export function groupView(ctx: ViewContext, site: SiteRec, g: GroupRec): Obj {
     object: 'site-section-group',
     id: g.id,
     title: g.title,
+    localizedTitle: g.localizedTitle,
     icon: g.icon,
     draft: g.draft,
-    // Both are section objects in the live description (SiteSectionGroup): `sections` (deprecated)
-    // and `children` (sections, nested groups and external links; the emulator has only sections).
-    sections: g.sections.map((id) => sectionView(ctx, site, site.sections.get(id)!)),
-    children: g.sections.map((id) => sectionView(ctx, site, site.sections.get(id)!)),
+    sectionGroup: g.parent,
+    // Both are in the live description (SiteSectionGroup): `sections` (deprecated: the sections among
+    // its children) and `children` (sections, nested groups and external links, in order).
+    sections: g.children.filter((c) => c.type === 'section').map((c) => sectionView(ctx, site, site.sections.get(c.id)!)),
+    children: g.children.map((c) => itemView(ctx, site, c)),
   });
+}
+
+export function linkView(_ctx: ViewContext, _site: SiteRec, l: LinkRec): Obj {
+  return compact({
+    object: 'site-external-link',
+    id: l.id,
+    title: l.title,
+    localizedTitle: l.localizedTitle,
+    description: l.description,
+    localizedDescription: l.localizedDescription,
+    icon: l.icon,
+    url: l.url,
+    sectionGroup: l.parent,
+    draft: l.draft,
+    condition: l.condition,
+  });
+}
+
+/** An item of the top level or of a group's children. */
+export function itemView(ctx: ViewContext, site: SiteRec, item: TopItem): Obj {
+  if (item.type === 'section') return sectionView(ctx, site, site.sections.get(item.id)!);
+  if (item.type === 'group') return groupView(ctx, site, site.groups.get(item.id)!);
+  return linkView(ctx, site, site.links.get(item.id)!);
 }
 
 export function shareLinkView(_ctx: ViewContext, site: SiteRec, l: ShareLinkRec): Obj {
@@ -66,17 +94,12 @@ export function shareLinkView(_ctx: ViewContext, site: SiteRec, l: ShareLinkRec)
 }
 
 /**
- * `GET SITE/structure` (SiteStructure): a site organised in sections (or groups) answers its top
- * level in order, each group with its sections; a site without either answers its site spaces.
+ * `GET SITE/structure` (SiteStructure): a site organised in sections (or groups, or links) answers
+ * its top level in order, each group with its children; a site without any answers its site spaces.
  */
 export function structureView(ctx: ViewContext, site: SiteRec): Obj {
-  if (site.sections.size === 0 && site.groups.size === 0) {
+  if (site.top.length === 0) {
     return { type: 'siteSpaces', structure: siteSpacesInOrder(site).map((ss) => siteSpaceView(ctx, site, ss)) };
   }
-  return {
-    type: 'sections',
-    structure: site.top.map((item) =>
-      item.type === 'section' ? sectionView(ctx, site, site.sections.get(item.id)!) : groupView(ctx, site, site.groups.get(item.id)!),
-    ),
-  };
+  return { type: 'sections', structure: site.top.map((item) => itemView(ctx, site, item)) };
 }
