@@ -32,14 +32,17 @@ export const siteSpacesModule = siteKind('siteSpaces', 'site space', 'site space
 );
 export const sectionGroupsModule = siteKind('sectionGroups', 'section group', 'section groups', (org) => each(org, (s) => s.sectionGroups?.length ?? 0));
 export const shareLinksModule = siteKind('shareLinks', 'share link', 'share links', (org) => each(org, (s) => s.shareLinks?.length ?? 0));
+export const redirectsModule = siteKind('redirects', 'redirect', 'redirects', (org) => each(org, (s) => s.redirects?.length ?? 0));
+export const customizationModule = { ...siteKind('customization', 'customization', 'customizations', (org) => each(org, (s) => (s.customization ? 1 : 0))), prunable: false };
+export const publishingAuthModule = { ...siteKind('publishingAuth', 'publishing auth', 'publishing auths', (org) => each(org, (s) => (s.publishingAuth ? 1 : 0))), prunable: false };
 
 export const sitesUnit: KindUnit = {
   configKey: 'sites',
   list: true,
   schema: Site,
-  kinds: [sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule],
-  addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'structure'] },
-  flowMaps: ['sites.*.sections.*.siteSpaces.*', 'sites.*.shareLinks.*'],
+  kinds: [sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule, redirectsModule, customizationModule, publishingAuthModule],
+  addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'structure', 'redirects', 'customization', 'publishingAuth'] },
+  flowMaps: ['sites.*.sections.*.siteSpaces.*', 'sites.*.shareLinks.*', 'sites.*.redirects.*.destination'],
   resolve: resolveSites,
   importer: importSites,
 };

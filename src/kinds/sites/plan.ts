@@ -20,6 +20,9 @@ import { pathCycle, pathNeed } from './paths.js';
 import { sitePath, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
 import { siteKey, type SectionT, type SiteT } from './schema.js';
 import { planShareLinks } from './share-links.js';
+import { planCustomization } from './customization.js';
+import { planPublishingAuth } from './publishing-auth.js';
+import { planRedirects } from './redirects.js';
 import { planSiteSpaces } from './site-spaces.js';
 import {
   differing,
@@ -438,6 +441,11 @@ export function planSite(input: SiteInput): SitePlans {
 
   // ---- share links -----------------------------------------------------------------------------------
   planShareLinks(ctx);
+
+  // ---- redirects, customization, publishing auth -------------------------------------------------------
+  planRedirects(ctx);
+  planCustomization(ctx);
+  planPublishingAuth(ctx);
 
   return out;
 }

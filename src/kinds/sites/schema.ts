@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { Access } from '../access/schema.js';
 import { Id, RenamedFrom, renamedFromNotOwn } from '../common/fields.js';
+import { Customization } from './customization-read.js';
+import { PublishingAuth } from './publishing-auth-read.js';
+import { Redirect } from './redirects-read.js';
 
 export const SiteSpace = z.strictObject({
   id: Id.optional(),
@@ -49,6 +52,10 @@ export const Site = z.strictObject({
   sectionGroups: z.array(SectionGroup).optional(),
   shareLinks: z.array(ShareLink).optional(),
   access: Access.optional(),
+  // Redirects, customization and publishing auth: each read only when present.
+  redirects: z.array(Redirect).optional().describe('Redirects by source; the whole truth when present'),
+  customization: Customization.optional().describe('The fields set; the others are kept as the site has them'),
+  publishingAuth: PublishingAuth.optional().describe('Visitor authentication (the site\'s visibility must be visitor-auth)'),
 });
 
 
@@ -57,6 +64,9 @@ export type SectionT = z.infer<typeof Section>;
 export type SiteSpaceT = z.infer<typeof SiteSpace>;
 export type SectionGroupT = z.infer<typeof SectionGroup>;
 export type ShareLinkT = z.infer<typeof ShareLink>;
+export type { RedirectT } from './redirects-read.js';
+export type { CustomizationT } from './customization-read.js';
+export type { PublishingAuthT } from './publishing-auth-read.js';
 
 declare module '../../model/desired.js' {
   interface DesiredLists {

@@ -12,13 +12,13 @@ import { idOfKey, isGroupKey, type ItemKey } from './layout.js';
 import type { RemoteGroup, RemoteSection, RemoteShareLink, RemoteSite, RemoteSiteSpace } from './remote.js';
 import type { SectionGroupT, SectionT, SiteT } from './schema.js';
 
-export const SITE_KINDS = ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks'] as const;
+export const SITE_KINDS = ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'redirects', 'customization', 'publishingAuth'] as const;
 export type SiteKind = (typeof SITE_KINDS)[number];
 export type SitePlans = Record<SiteKind, KindPlan>;
 
 export function emptySitePlans(): SitePlans {
   const one = (): KindPlan => ({ steps: [], unmanaged: [], remoteCount: 0, problems: [], fingerprints: {} });
-  return { sections: one(), siteSpaces: one(), sectionGroups: one(), shareLinks: one() };
+  return Object.fromEntries(SITE_KINDS.map((k) => [k, one()])) as SitePlans;
 }
 
 export const enc = encodeURIComponent;
