@@ -5,6 +5,9 @@
  */
 import { z } from 'zod';
 import { SeedError, defineKind } from '../../kind.js';
+import { customizationRoutes } from './customization.js';
+import { publishingAuthRoutes } from './publishing-auth.js';
+import { redirectRoutes } from './redirects.js';
 import { siteRoutes } from './routes.js';
 import { SiteSeed, seedSite } from './seed.js';
 
@@ -21,5 +24,12 @@ export const sitesKind = defineKind({
       throw new SeedError(`${place}.defaultContent.site`, `no site ${org.defaultContent.site} in ${org.id}`);
     }
   },
-  routes: siteRoutes,
+  routes(router) {
+    siteRoutes(router);
+    redirectRoutes(router);
+    customizationRoutes(router);
+    publishingAuthRoutes(router);
+  },
+  // The private key of a site's publishing auth.
+  secretFields: [{ field: 'privateKey', holds: 'value' }],
 });

@@ -9,6 +9,9 @@ import type { OrgRec } from '../../model.js';
 import { Id, Timestamp } from '../../schemas.js';
 import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './records.js';
 import { slugify, uniqueSlug } from './records.js';
+import { CustomizationSeed, seedCustomization } from './customization.js';
+import { PublishingAuthSeed, seedPublishingAuth } from './publishing-auth.js';
+import { RedirectSeed, seedRedirects } from './redirects.js';
 
 const SiteSpaceSeed = z.strictObject({
   id: Id.optional(),
@@ -55,6 +58,10 @@ export const SiteSeed = z.strictObject({
   shareLinks: z.array(ShareLinkSeed).default([]),
   /** Site spaces at the root of a site that has no sections. */
   siteSpaces: z.array(SiteSpaceSeed).default([]),
+  // Redirects, customization (fields over the defaults) and publishing auth.
+  redirects: z.array(RedirectSeed).default([]),
+  customization: CustomizationSeed.optional(),
+  publishingAuth: PublishingAuthSeed.optional(),
 });
 export type SiteSeedT = z.output<typeof SiteSeed>;
 
@@ -153,4 +160,16 @@ export function seedSite(ctx: SeedContext, org: OrgRec, seed: SiteSeedT, place: 
     const lid = l.id ?? world.newId('link');
     site.shareLinks.set(lid, { id: lid, name: l.name, active: l.active ?? true, createdAt: l.createdAt ?? stamp() });
   });
+
+  seedSiteExtras(ctx, site, seed, place);
+}
+
+function seedSiteExtras(ctx: SeedContext, site: SiteRec, seed: SiteSeedT, place: string): void {
+  try {
+    seedRedirects(site, seed.redirects, (p) => ctx.world.newId(p), ctx.stamp);
+  } catch (err) {
+    throw new SeedError(`${place}.redirects`, err instanceof Error ? err.message : String(err));
+  }
+  if (seed.customization) seedCustomization(site, seed.customization, ctx.stamp);
+  if (seed.publishingAuth) seedPublishingAuth(site, seed.publishingAuth);
 }
