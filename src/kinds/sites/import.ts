@@ -2,11 +2,12 @@
 import { key } from '../../model/address.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer } from '../kind.js';
-import { readSiteList, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
+import { siteExtrasDraft } from './import-extras.js';
+import { READ_EVERYTHING, readSiteList, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
 import { siteKey } from './schema.js';
 
 export const importSites: Importer<SitesRemote> = {
-  read: (ctx) => readSiteList(ctx, ctx.sites),
+  read: (ctx) => readSiteList(ctx, ctx.sites, () => READ_EVERYTHING),
   notFound: (state) => state.sites.filter((s) => s.site === null).map((s) => s.id),
   write(state, sink) {
     const found = state.sites.flatMap((s) => (s.site ? [s.site] : []));
@@ -60,7 +61,7 @@ function convertSite(site: RemoteSite, warn: (m: string) => void): { draft: Draf
     (l) => l.name as string,
     (l, kept) => warn(`${at}.shareLinks${key(l.name as string)}: share links ${kept.id} and ${l.id} have the same name; only ${kept.id} is written`),
   ).map((l): Draft => ({ id: l.id, name: l.name, active: l.active }));
-  return { draft: { id: site.id, sections, sectionGroups: groups, shareLinks: links }, sections: sections.length };
+  return { draft: { id: site.id, sections, sectionGroups: groups, shareLinks: links, ...siteExtrasDraft(site, at, warn) }, sections: sections.length };
 }
 
 function convertSection(s: RemoteSection, address: string, warn: (m: string) => void): Draft {
