@@ -141,6 +141,17 @@ export const ATOMIC_PATHS: ReadonlySet<string> = new Set([
   'ai.localizedGreeting',
 ]);
 
+/** Small maps import writes on one line (themed colors and URLs, code themes, toggles). */
+export const CUSTOMIZATION_FLOW_MAPS = [
+  ...['primaryColor', 'infoColor', 'successColor', 'warningColor', 'dangerColor', 'tint', 'tint.color', 'codeTheme.default', 'codeTheme.openapi', 'sidebar'].map((f) => `styling.${f}`),
+  'header.logo',
+  'header.backgroundColor',
+  'header.linkColor',
+  'footer.logo',
+  'favicon.icon',
+  ...['internationalization', 'themes', 'feedback', 'advancedCustomization', 'pageActions', 'externalLinks', 'pagination', 'trademark', 'privacyPolicy', 'socialPreview', 'insights'],
+];
+
 /** Fields of the answer that the PUT body does not take (`SiteCustomizationSettingsInput`). */
 export const READ_ONLY_FIELDS = ['updatedAt'] as const;
 

@@ -6,6 +6,7 @@
  * sort step to `siteSpaces`.
  */
 import type { KindSpec, KindUnit } from '../kind.js';
+import { CUSTOMIZATION_FLOW_MAPS } from './customization-read.js';
 import { importSites } from './import.js';
 import { planSites, type SiteKind } from './plan.js';
 import { readSites, type SitesRemote } from './remote.js';
@@ -42,7 +43,7 @@ export const sitesUnit: KindUnit = {
   schema: Site,
   kinds: [sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule, redirectsModule, customizationModule, publishingAuthModule],
   addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'structure', 'redirects', 'customization', 'publishingAuth'] },
-  flowMaps: ['sites.*.sections.*.siteSpaces.*', 'sites.*.shareLinks.*', 'sites.*.redirects.*.destination'],
+  flowMaps: ['sites.*.sections.*.siteSpaces.*', 'sites.*.shareLinks.*', 'sites.*.redirects.*', ...CUSTOMIZATION_FLOW_MAPS.map((p) => `sites.*.customization.${p}`)],
   resolve: resolveSites,
   importer: importSites,
 };
