@@ -65,6 +65,12 @@ export interface WorldCounts {
   accessCollections: number;
   accessSpaces: number;
   accessSites: number;
+  /** Sites with redirects in the config, and the redirects of each (all created from empty). */
+  redirectSites: number;
+  redirectsPerSite: number;
+  /** Sites with customization (one PUT each from empty) and with publishing auth (one PATCH each). */
+  customizationSites: number;
+  publishingAuthSites: number;
   /** Grants the config gives (team grants + user grants). */
   accessGrants: number;
   /** Of those, grants the seed world already has: with the desired role, and with another role (a PATCH). */
@@ -209,6 +215,19 @@ export function generate(scale: number, seed: number): BenchWorld {
     links: Array.from({ length: nLinks }, (_, l) => ({ name: `link-${pad(l, 3)}`, active: l % 5 !== 4 })),
   }));
 
+  // ---- redirects on the first site, customization on the first two, publishing auth on the second --
+  const nRedirects = Math.max(2, Math.round(50 * scale));
+  const siteExtras = siteIds.map((_, s) => ({
+    ...(s === 0 ? { redirects: Array.from({ length: nRedirects }, (_, r) => ({ source: `/old/page-${pad(r, 4)}`, destination: `https://archive.bench.example/page-${r}`, permanent: r % 2 === 0 })) } : {}),
+    ...(s <= 1 ? { customization: { title: `Bench Site ${s + 1}`, styling: { primaryColor: { light: '#0B5FFF', dark: '#6EA0FF' }, corners: 'straight' as const } } } : {}),
+    ...(s === 1 ? { publishingAuth: { backend: 'custom' as const, fallbackURL: 'https://login.bench.example/' } } : {}),
+  }));
+  /** The same, as the emulator's state file holds it (a redirect's destination as the API's object). */
+  const siteExtrasSeed = siteExtras.map(({ redirects, ...rest }) => ({
+    ...(redirects ? { redirects: redirects.map((r) => ({ ...r, destination: { kind: 'external' as const, url: r.destination } })) } : {}),
+    ...rest,
+  }));
+
   const saml = Array.from({ length: 3 }, (_, i) => ({
     label: `IdP ${i + 1}`,
     entityID: `urn:bench:idp:${i + 1}`,
@@ -291,6 +310,7 @@ export function generate(scale: number, seed: number): BenchWorld {
       sections: site.sections.map(({ extra, ...sec }) => ({ ...sec, siteSpaces: [{ space: extra, path: 'v2' }] })),
       sectionGroups: site.groups,
       shareLinks: site.links,
+      ...siteExtras[s],
     })),
     saml,
     integrations,
@@ -348,6 +368,7 @@ export function generate(scale: number, seed: number): BenchWorld {
           sections: site.sections.map(({ extra, space, ...sec }) => ({ ...sec, siteSpaces: [{ space }, { space: extra, path: 'v2' }] })),
           sectionGroups: site.groups,
           shareLinks: site.links,
+          ...siteExtrasSeed[s],
         })),
         saml: saml.map((p) => ({ ...p })),
         translations: translations.map((t) => ({ ...t })),
@@ -387,6 +408,10 @@ export function generate(scale: number, seed: number): BenchWorld {
       accessCollections: collectionAccess.size,
       accessSpaces: spaceAccess.filter((a) => a !== undefined).length,
       accessSites: siteAccess.length,
+      redirectSites: siteExtras.filter((e) => e.redirects).length,
+      redirectsPerSite: nRedirects,
+      customizationSites: siteExtras.filter((e) => e.customization).length,
+      publishingAuthSites: siteExtras.filter((e) => e.publishingAuth).length,
       accessGrants: grantCount,
       accessGrantsSeeded: seeded,
       accessGrantsSeededOtherRole: seededOther,

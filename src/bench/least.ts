@@ -53,7 +53,7 @@ export function leastReads(c: WorldCounts, made: boolean): ReadCost {
  * every collection, space and site, whether the config manages their access or not.
  */
 export function leastImportReads(c: WorldCounts): ReadCost {
-  return withAccessReads(c, baseReads(c, true), c.collections, c.spaces, c.sites, 'every');
+  return withAccessReads(c, baseReads(c, true, true), c.collections, c.spaces, c.sites, 'every');
 }
 
 /** Two lists (team grants, user grants) per object; they need the object's id (a collection's from the collection list). */
@@ -66,7 +66,26 @@ function withAccessReads(c: WorldCounts, base: ReadCost, collections: number, sp
   return { requests, criticalPath };
 }
 
-function baseReads(c: WorldCounts, made: boolean): ReadCost {
+/**
+ * A site's redirects (pages of their list), customization (one GET) and publishing auth (one GET):
+ * a plan reads them for the sites whose config has the block, an import for every site.
+ */
+function siteExtraReads(c: WorldCounts, made: boolean, importing: boolean): Array<{ what: string; n: number }> {
+  const redirects = made ? c.redirectsPerSite : 0;
+  if (importing) {
+    return [
+      { what: `redirects: ${c.redirectSites} sites × pages(${redirects}) + ${c.sites - c.redirectSites} sites × 1 (every site)`, n: c.redirectSites * pages(redirects) + (c.sites - c.redirectSites) },
+      { what: `customization and publishing auth: 2 × ${c.sites} (every site)`, n: 2 * c.sites },
+    ];
+  }
+  return [
+    { what: `redirects: ${c.redirectSites} sites × pages(${redirects})`, n: c.redirectSites * pages(redirects) },
+    { what: `customization: ${c.customizationSites} sites × 1`, n: c.customizationSites },
+    { what: `publishing auth: ${c.publishingAuthSites} sites × 1`, n: c.publishingAuthSites },
+  ];
+}
+
+function baseReads(c: WorldCounts, made: boolean, importing = false): ReadCost {
   const teams = made ? c.teams : 0;
   const collections = made ? c.collections : 0;
   const links = made ? c.shareLinksPerSite : 0;
@@ -79,9 +98,10 @@ function baseReads(c: WorldCounts, made: boolean): ReadCost {
     { what: `collections: pages(${collections})`, n: pages(collections) },
     { what: `spaces: pages(${c.spaces})`, n: pages(c.spaces) },
     { what: `${c.sites} sites × (structure + share links pages)`, n: c.sites * (1 + pages(links)) },
+    ...siteExtraReads(c, made, importing),
     { what: 'SAML, integrations, translations: a page each', n: 3 },
   ]);
-  const criticalPath = Math.max(pages(c.members), pages(teams) + (teams > 0 ? pages(c.teamSize) : 0), pages(collections), pages(c.spaces), 1, pages(links));
+  const criticalPath = Math.max(pages(c.members), pages(teams) + (teams > 0 ? pages(c.teamSize) : 0), pages(collections), pages(c.spaces), 1, pages(links), pages(made ? c.redirectsPerSite : 0));
   return { requests, criticalPath };
 }
 
@@ -105,6 +125,9 @@ export function leastWritesFromEmpty(c: WorldCounts): Formula {
     // Sections made in config order, each group right after its last section, leave the top level in
     // the desired order: no sort move is needed.
     { what: 'PATCH SITE/structure/sort', n: 0 },
+    { what: 'POST SITE/redirects', n: c.redirectSites * c.redirectsPerSite },
+    { what: 'PUT SITE/customization (the seed has the defaults)', n: c.customizationSites },
+    { what: 'PATCH SITE/publishing/auth (the seed has no fallback URL)', n: c.publishingAuthSites },
     { what: 'POST ORG/saml', n: c.saml },
     { what: 'POST integration (publish)', n: c.integrations },
     { what: 'POST ORG/translations', n: c.translations },
@@ -131,6 +154,9 @@ export function perResourceReads(c: WorldCounts): number {
     c.saml +
     c.integrations +
     c.translations +
+    c.redirectSites * c.redirectsPerSite +
+    c.customizationSites +
+    c.publishingAuthSites +
     2 * (c.accessCollections + c.accessSpaces + c.accessSites)
   );
 }
