@@ -14,7 +14,9 @@ import { collisionMessage, compact, diffFields, keyCollisions, matchResources } 
 import { deleteAddresses } from '../common/skeleton.js';
 import { siteAddress } from './addresses.js';
 import { destinationObject, type RemoteRedirect } from './redirects-read.js';
-import { siteKey, type RedirectT } from './schema.js';
+import { child, type Origin } from '../../source/origin.js';
+import type { ResolveContext } from '../kind.js';
+import { siteKey, type RedirectT, type SiteT } from './schema.js';
 import { differing, enc, type SiteContext } from './steps.js';
 
 export const redirectAddress = (site: string, source: string): string => `${siteAddress(site)}.redirects${key(source)}`;
@@ -108,4 +110,13 @@ export function planRedirects(ctx: SiteContext): void {
       current,
     );
   }
+}
+
+/** The loader's checks: a source once per site; where the customization and publishing auth are. */
+export function resolveSiteExtras(site: SiteT, origin: Origin, ctx: ResolveContext): void {
+  (site.redirects ?? []).forEach((r, i) => {
+    ctx.claim(`redirect:${siteKey(site)}:${r.source}`, redirectAddress(siteKey(site), r.source), child(origin, 'redirects', i), `redirect "${r.source}" of site ${siteKey(site)}`);
+  });
+  if (site.customization) ctx.locate(`${siteAddress(siteKey(site))}.customization`, child(origin, 'customization'));
+  if (site.publishingAuth) ctx.locate(`${siteAddress(siteKey(site))}.publishingAuth`, child(origin, 'publishingAuth'));
 }
