@@ -64,7 +64,8 @@ export function planRedirects(ctx: SiteContext): void {
           before: null,
           after,
           changes: diffFields({}, after),
-          requests: [{ method: 'POST', path: `${base}/redirects`, body: after, capture: true, lookup: { path: `${base}/redirects`, match: { source: d.source } } }],
+          // The list answers live redirects unless asked for drafts: a draft is looked up among the drafts.
+          requests: [{ method: 'POST', path: `${base}/redirects`, body: after, capture: true, lookup: { path: `${base}/redirects${d.draft ? '?draft=true' : ''}`, match: { source: d.source } } }],
           needs: [],
         },
         null,
