@@ -108,8 +108,8 @@ describe('the commands (built CLI)', () => {
     const r = run(['validate', '-c', 'examples/docplane.yaml']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(
-      '✓ 1 organization, 35 resources: valid\n' +
-        '  members 5, teams 2, collections 3, collectionAccess 2, spaces 4, spaceAccess 2, sections 4, siteSpaces 6, sectionGroups 1, shareLinks 1, siteAccess 2, saml 1, integrations 1, translations 1\n',
+      '✓ 1 organization, 37 resources: valid\n' +
+        '  members 5, teams 2, collections 3, collectionAccess 2, spaces 4, spaceAccess 2, sections 4, siteSpaces 6, sectionGroups 1, shareLinks 1, redirects 1, customization 1, siteAccess 2, saml 1, integrations 1, translations 1\n',
     );
   });
 
