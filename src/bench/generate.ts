@@ -83,6 +83,12 @@ export interface WorldCounts {
   accessCollections: number;
   accessSpaces: number;
   accessSites: number;
+  /** Sites with redirects in the config, and the redirects of each (all created from empty). */
+  redirectSites: number;
+  redirectsPerSite: number;
+  /** Sites with customization (one PUT each from empty) and with publishing auth (one PATCH each). */
+  customizationSites: number;
+  publishingAuthSites: number;
   /** Grants the config gives (team grants + user grants). */
   accessGrants: number;
   /** Of those, grants the seed world already has: with the desired role, and with another role (a PATCH). */
@@ -250,6 +256,19 @@ export function generate(scale: number, seed: number): BenchWorld {
     links: Array.from({ length: nLinks }, (_, l) => ({ name: `link-${pad(l, 3)}`, active: l % 5 !== 4 })),
   }));
 
+  // ---- redirects on the first site, customization on the first two, publishing auth on the second --
+  const nRedirects = Math.max(2, Math.round(50 * scale));
+  const siteExtras = siteIds.map((_, s) => ({
+    ...(s === 0 ? { redirects: Array.from({ length: nRedirects }, (_, r) => ({ source: `/old/page-${pad(r, 4)}`, destination: `https://archive.bench.example/page-${r}`, permanent: r % 2 === 0 })) } : {}),
+    ...(s <= 1 ? { customization: { title: `Bench Site ${s + 1}`, styling: { primaryColor: { light: '#0B5FFF', dark: '#6EA0FF' }, corners: 'straight' as const } } } : {}),
+    ...(s === 1 ? { publishingAuth: { backend: 'custom' as const, fallbackURL: 'https://login.bench.example/' } } : {}),
+  }));
+  /** The same, as the emulator's state file holds it (a redirect's destination as the API's object). */
+  const siteExtrasSeed = siteExtras.map(({ redirects, ...rest }) => ({
+    ...(redirects ? { redirects: redirects.map((r) => ({ ...r, destination: { kind: 'external' as const, url: r.destination } })) } : {}),
+    ...rest,
+  }));
+
   const saml = Array.from({ length: 3 }, (_, i) => ({
     label: `IdP ${i + 1}`,
     entityID: `urn:bench:idp:${i + 1}`,
@@ -336,6 +355,7 @@ export function generate(scale: number, seed: number): BenchWorld {
         sectionGroups: site.groups,
         externalLinks: site.externalLinks,
         shareLinks: site.links,
+        ...siteExtras[s],
       })),
       newSite,
       { id: ROOT_SITE, siteSpaces: rootSpaces },
@@ -399,6 +419,7 @@ export function generate(scale: number, seed: number): BenchWorld {
             sectionGroups: site.groups,
             externalLinks: site.externalLinks,
             shareLinks: site.links,
+            ...siteExtrasSeed[s],
           })),
           { id: ROOT_SITE, title: 'Root site', siteSpaces: rootSpaces },
           { ...newSite, sections: newSite.sections.map(({ space, ...sec }) => ({ ...sec, siteSpaces: [{ space }] })) },
@@ -449,6 +470,10 @@ export function generate(scale: number, seed: number): BenchWorld {
       accessCollections: collectionAccess.size,
       accessSpaces: spaceAccess.filter((a) => a !== undefined).length,
       accessSites: siteAccess.length,
+      redirectSites: siteExtras.filter((e) => e.redirects).length,
+      redirectsPerSite: nRedirects,
+      customizationSites: siteExtras.filter((e) => e.customization).length,
+      publishingAuthSites: siteExtras.filter((e) => e.publishingAuth).length,
       accessGrants: grantCount,
       accessGrantsSeeded: seeded,
       accessGrantsSeededOtherRole: seededOther,

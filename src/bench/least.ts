@@ -54,7 +54,7 @@ export function leastReads(c: WorldCounts, made: boolean): ReadCost {
  * every collection, space and site, whether the config manages their access or not.
  */
 export function leastImportReads(c: WorldCounts): ReadCost {
-  return withAccessReads(c, baseReads(c, true), c.collections, c.spaces, c.sites + c.newSites + c.rootSites, 'every');
+  return withAccessReads(c, baseReads(c, true, true), c.collections, c.spaces, c.sites + c.newSites + c.rootSites, 'every');
 }
 
 /** Two lists (team grants, user grants) per object; they need the object's id (a collection's from the collection list). */
@@ -67,7 +67,28 @@ function withAccessReads(c: WorldCounts, base: ReadCost, collections: number, sp
   return { requests, criticalPath };
 }
 
-function baseReads(c: WorldCounts, made: boolean): ReadCost {
+/**
+ * A site's redirects (pages of their list), customization (one GET) and publishing auth (one GET):
+ * a plan reads them for the sites whose config has the block, an import for every site.
+ */
+function siteExtraReads(c: WorldCounts, made: boolean, importing: boolean): Array<{ what: string; n: number }> {
+  const redirects = made ? c.redirectsPerSite : 0;
+  if (importing) {
+    // Every site of the organization: the seeded ones, the one made from nothing, the one without sections.
+    const all = c.sites + c.rootSites + (made ? c.newSites : 0);
+    return [
+      { what: `redirects: ${c.redirectSites} sites × pages(${redirects}) + ${all - c.redirectSites} sites × 1 (every site)`, n: c.redirectSites * pages(redirects) + (all - c.redirectSites) },
+      { what: `customization and publishing auth: 2 × ${all} (every site)`, n: 2 * all },
+    ];
+  }
+  return [
+    { what: `redirects: ${c.redirectSites} sites × pages(${redirects})`, n: c.redirectSites * pages(redirects) },
+    { what: `customization: ${c.customizationSites} sites × 1`, n: c.customizationSites },
+    { what: `publishing auth: ${c.publishingAuthSites} sites × 1`, n: c.publishingAuthSites },
+  ];
+}
+
+function baseReads(c: WorldCounts, made: boolean, importing = false): ReadCost {
   const teams = made ? c.teams : 0;
   const collections = made ? c.collections : 0;
   const links = made ? c.shareLinksPerSite : 0;
@@ -85,10 +106,17 @@ function baseReads(c: WorldCounts, made: boolean): ReadCost {
     { what: `${c.sites} sites × (structure + share links pages)`, n: c.sites * (1 + pages(links)) },
     { what: `${newSites} created sites × (structure + share links)`, n: newSites * 2 },
     { what: `${c.rootSites} sites without sections × (structure + share links page)`, n: c.rootSites * 2 },
+    ...siteExtraReads(c, made, importing),
     { what: 'SAML, integrations, translations: a page each', n: 3 },
   ]);
-  // A site's structure and share links are read once the site list has matched it.
-  const criticalPath = Math.max(pages(c.members), pages(teams) + (teams > 0 ? pages(c.teamSize) : 0), pages(collections), pages(c.spaces), pages(c.sites + c.rootSites + newSites) + pages(links));
+  // A site's structure, share links and redirects are read once the site list has matched it.
+  const criticalPath = Math.max(
+    pages(c.members),
+    pages(teams) + (teams > 0 ? pages(c.teamSize) : 0),
+    pages(collections),
+    pages(c.spaces),
+    pages(c.sites + c.rootSites + newSites) + Math.max(pages(links), pages(made ? c.redirectsPerSite : 0)),
+  );
   return { requests, criticalPath };
 }
 
@@ -119,6 +147,9 @@ export function leastWritesFromEmpty(c: WorldCounts): Formula {
     // links after the sections of their group, leave every level in the desired order: no sort move
     // is needed.
     { what: 'PATCH SITE/structure/sort', n: 0 },
+    { what: 'POST SITE/redirects', n: c.redirectSites * c.redirectsPerSite },
+    { what: 'PUT SITE/customization (the seed has the defaults)', n: c.customizationSites },
+    { what: 'PATCH SITE/publishing/auth (the seed has no fallback URL)', n: c.publishingAuthSites },
     { what: 'POST ORG/saml', n: c.saml },
     { what: 'POST integration (publish)', n: c.integrations },
     { what: 'POST ORG/translations', n: c.translations },
@@ -146,6 +177,9 @@ export function perResourceReads(c: WorldCounts): number {
     c.saml +
     c.integrations +
     c.translations +
+    c.redirectSites * c.redirectsPerSite +
+    c.customizationSites +
+    c.publishingAuthSites +
     2 * (c.accessCollections + c.accessSpaces + c.accessSites)
   );
 }

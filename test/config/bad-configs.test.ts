@@ -139,6 +139,20 @@ const CASES: Case[] = [
     expected: ['docplane.yaml:5:5: integrations[0].script: is required (missing key "script")'],
   },
   {
+    name: 'site redirect source, customization and publishing auth keys',
+    yaml: `${HEAD}sites:\n  - id: site_docs\n    redirects:\n      - { source: old, destination: https://x.test }\n    customization:\n      styling: { primaryColour: { light: '#fff', dark: '#000' } }\n    publishingAuth: { backend: custom, fallbackUrl: https://x.test }\n`,
+    expected: [
+      'docplane.yaml:7:19: sites[0].redirects[0].source: a redirect source is a path such as /old/page or /old/* (letters, digits, -._~+ and %XX escapes)',
+      'docplane.yaml:9:18: sites[0].customization.styling.primaryColour: unknown key "primaryColour" — did you mean "primaryColor"?',
+      'docplane.yaml:10:40: sites[0].publishingAuth.fallbackUrl: unknown key "fallbackUrl" — did you mean "fallbackURL"?',
+    ],
+  },
+  {
+    name: 'a redirect source twice in a site',
+    yaml: `${HEAD}sites:\n  - id: site_docs\n    redirects:\n      - { source: /a, destination: https://x.test }\n      - { source: /a, destination: https://y.test }\n`,
+    expected: ['docplane.yaml:8:9: sites[0].redirects[1]: redirect "/a" of site site_docs is defined twice: here and at docplane.yaml:7:9'],
+  },
+  {
     name: 'agent instructions as an incomplete document',
     yaml: `${HEAD}  agentInstructions: { object: document }\n`,
     expected: ['docplane.yaml:4:22: organization.agentInstructions.nodes: is required (missing key "nodes")'],
@@ -147,13 +161,13 @@ const CASES: Case[] = [
     name: 'prune of an unknown kind',
     yaml: `${HEAD}prune: [teams, sectons]\n`,
     expected: [
-      'docplane.yaml:4:16: prune[1]: must be one of members, teams, collections, spaces, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, saml, translations, all — did you mean "sections"?',
+      'docplane.yaml:4:16: prune[1]: must be one of members, teams, collections, spaces, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, redirects, saml, translations, all — did you mean "sections"?',
     ],
   },
   {
     name: 'prune as a word',
     yaml: `${HEAD}prune: everything\n`,
-    expected: ['docplane.yaml:4:8: prune: must be "all" or a list of kinds (members, teams, collections, spaces, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, saml, translations)'],
+    expected: ['docplane.yaml:4:8: prune: must be "all" or a list of kinds (members, teams, collections, spaces, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, redirects, saml, translations)'],
   },
   {
     name: 'safety values',

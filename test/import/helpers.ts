@@ -44,7 +44,7 @@ export function reorderedState(state: EmulatorState): EmulatorState {
       collections: reverseCollections(o.collections),
       spaces: list(o.spaces).reverse(),
       sites: list(o.sites)
-        .map((site) => ({ ...site, shareLinks: list(site.shareLinks).reverse() }))
+        .map((site) => ({ ...site, shareLinks: list(site.shareLinks).reverse(), redirects: list(site.redirects).reverse() }))
         .reverse(),
       saml: list(o.saml).reverse(),
       integrations: list(o.integrations)

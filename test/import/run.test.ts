@@ -40,13 +40,14 @@ afterAll(async () => {
 });
 
 describe('runImport', () => {
-  it('reads by lists only: one request per list of the organization, two per site (structure, share links), one per team', async () => {
+  it('reads by lists only: one request per list of the organization, five per site (structure, share links, redirects, customization, publishing auth), one per team', async () => {
     const before = emulator.requestCount();
     await run({ sites: ['site_docs', 'site_help'] });
     // GET ORG, agent instructions, members, teams, collections, spaces, sites, SAML, integrations,
-    // translations (10); structure and share links of 2 sites (4); members of 3 teams (3); the team
-    // and user grants of every collection, space and site (2 × (5 + 7 + 2): docs/benchmarks.md).
-    expect(emulator.requestCount() - before).toBe(10 + 4 + 3 + 2 * (5 + 7 + 2));
+    // translations (10); structure, share links, redirects, customization and publishing auth of 2
+    // sites (10); members of 3 teams (3); the team and user grants of every collection, space and
+    // site (2 × (5 + 7 + 2): docs/benchmarks.md).
+    expect(emulator.requestCount() - before).toBe(10 + 10 + 3 + 2 * (5 + 7 + 2));
   });
 
   it('imports every site of the organization without --site, and --site narrows it', async () => {

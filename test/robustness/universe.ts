@@ -33,10 +33,12 @@ const sectionSpace = (path: string) => SPACES[SECTION_PATHS.indexOf(path)].id;
 const extraSpaces = (path: string) => [SPACES[4 + (SECTION_PATHS.indexOf(path) % 4)].id, SPACES[4 + ((SECTION_PATHS.indexOf(path) + 1) % 4)].id];
 const GROUP_TITLES = ['Group A', 'Group B'];
 const LINK_NAMES = ['l1', 'l2', 'l3'];
+const REDIRECT_SOURCES = ['/a', '/b/*', '/c'];
+const REDIRECT_URLS = ['https://r.example/1', 'https://r.example/2'];
 const SAML_LABELS = ['IdP A', 'IdP B'];
 const LANGUAGES = ['fr', 'de'];
 const INTEGRATIONS = ['int-a', 'int-b'];
-const PRUNABLE = ['teams', 'collections', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'saml', 'translations'] as const;
+const PRUNABLE = ['teams', 'collections', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'redirects', 'saml', 'translations'] as const;
 
 /** A subset of `items`, in a random order. */
 function subsetOf<T>(items: readonly T[], max = items.length): fc.Arbitrary<T[]> {
@@ -105,6 +107,10 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
     sections: sectionsArb,
     links: subsetOf(LINK_NAMES).chain((names) => fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), active: fc.boolean() })))),
     site: fc.record({ visibility: fc.constantFrom('public', 'unlisted'), published: fc.boolean() }),
+    redirects: subsetOf(REDIRECT_SOURCES).chain((sources) =>
+      fc.tuple(...sources.map((source) => fc.record({ source: fc.constant(source), url: fc.constantFrom(...REDIRECT_URLS), permanent: fc.boolean() }))),
+    ),
+    corners: fc.option(fc.constantFrom('rounded', 'straight'), { nil: undefined }),
     saml: subsetOf(SAML_LABELS),
     samlTeam: fc.nat(4),
     translations: subsetOf(LANGUAGES),
@@ -151,6 +157,8 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
               })),
               sectionGroups: r.groups.filter((g) => g.sections.length > 0),
               shareLinks: r.links as Array<{ name: string; active: boolean }>,
+              redirects: (r.redirects as Array<{ source: string; url: string; permanent: boolean }>).map((x) => ({ source: x.source, destination: { kind: 'external', url: x.url }, permanent: x.permanent })),
+              ...(r.corners ? { customization: { styling: { corners: r.corners } } } : {}),
             },
           ],
           saml: r.saml.map((label, i) => ({
@@ -243,6 +251,13 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
         fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), active: maybe(fc.boolean()), renamedFrom: renamedFromOf(LINK_NAMES, names) }))),
       ),
     ),
+    redirects: maybe(
+      subsetOf(REDIRECT_SOURCES).chain((sources) =>
+        fc.tuple(...sources.map((source) => fc.record({ source: fc.constant(source), url: fc.constantFrom(...REDIRECT_URLS), permanent: maybe(fc.boolean()) }))),
+      ),
+    ),
+    customization: maybe(fc.record({ title: maybe(fc.constantFrom('Robust Site', 'Docs R')), corners: maybe(fc.constantFrom('rounded', 'straight', 'circular')) })),
+    publishingAuth: maybe(fc.record({ backend: fc.constantFrom('custom', 'integration'), fallbackURL: maybe(fc.option(fc.constantFrom(...REDIRECT_URLS), { nil: null })) })),
     saml: maybe(subsetOf(SAML_LABELS).chain((labels) => fc.tuple(...labels.map((label) => fc.record({ label: fc.constant(label), team: fc.nat(4), role: maybe(role), entity: fc.constantFrom('a', 'b') }))))),
     translations: maybe(subsetOf(LANGUAGES).chain((langs) => fc.tuple(...langs.map((language) => fc.record({ language: fc.constant(language), instructions: maybe(fc.constantFrom('Formal.', 'Casual.')) }))))),
     integrations: maybe(subsetOf(INTEGRATIONS).chain((names) => fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), title: fc.constantFrom(`Old ${name}`, `New ${name}`) }))))),
@@ -305,7 +320,7 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
             })),
           }
         : {}),
-      ...(sections !== undefined || r.groups !== undefined || r.links !== undefined || r.siteFields !== undefined || r.newSite !== undefined
+      ...(sections !== undefined || r.groups !== undefined || r.links !== undefined || r.siteFields !== undefined || r.newSite !== undefined || r.redirects !== undefined || r.customization !== undefined || r.publishingAuth !== undefined
         ? {
             sites: [
               {
@@ -342,6 +357,31 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
                         ...(l.renamedFrom !== undefined ? { renamedFrom: l.renamedFrom } : {}),
                         ...(l.active !== undefined ? { active: l.active } : {}),
                       })),
+                    }
+                  : {}),
+                ...(r.redirects !== undefined
+                  ? {
+                      redirects: (r.redirects as Array<{ source: string; url: string; permanent?: boolean }>).map((x) => ({
+                        source: x.source,
+                        destination: x.url,
+                        ...(x.permanent !== undefined ? { permanent: x.permanent } : {}),
+                      })),
+                    }
+                  : {}),
+                ...(r.customization !== undefined
+                  ? {
+                      customization: {
+                        ...(r.customization.title !== undefined ? { title: r.customization.title } : {}),
+                        ...(r.customization.corners !== undefined ? { styling: { corners: r.customization.corners as 'rounded' | 'straight' | 'circular' } } : {}),
+                      },
+                    }
+                  : {}),
+                ...(r.publishingAuth !== undefined
+                  ? {
+                      publishingAuth: {
+                        backend: r.publishingAuth.backend as 'custom' | 'integration',
+                        ...(r.publishingAuth.fallbackURL !== undefined ? { fallbackURL: r.publishingAuth.fallbackURL } : {}),
+                      },
                     }
                   : {}),
               },
@@ -429,7 +469,7 @@ export async function loadDocument(doc: ConfigDocumentT): Promise<LoadedConfig> 
 export async function duplicates(client: ApiClient): Promise<string[]> {
   const org = `/v1/orgs/${ORG}`;
   const site = `${org}/sites/${SITE}`;
-  const [teams, collections, sections, groups, links, saml, translations] = await Promise.all([
+  const [teams, collections, sections, groups, links, saml, translations, redirects] = await Promise.all([
     client.listAll<{ title: string }>(`${org}/teams`),
     client.listAll<{ title: string; parent?: string | null }>(`${org}/collections`, { nested: true }),
     client.listAll<{ path: string; siteSpaces: Array<{ space: { id: string } }> }>(`${site}/sections`),
@@ -437,6 +477,7 @@ export async function duplicates(client: ApiClient): Promise<string[]> {
     client.listAll<{ name: string }>(`${site}/share-links`),
     client.listAll<{ label: string }>(`${org}/saml`),
     client.listAll<{ language: string; source: { space: string } }>(`${org}/translations`),
+    client.listAll<{ source: string }>(`${site}/redirects`),
   ]);
   const keys: string[] = [
     ...teams.map((t) => `team: ${t.title}`),
@@ -447,6 +488,7 @@ export async function duplicates(client: ApiClient): Promise<string[]> {
     ...links.map((l) => `share link: ${l.name}`),
     ...saml.map((p) => `saml: ${p.label}`),
     ...translations.map((t) => `translation: ${t.source.space}/${t.language}`),
+    ...redirects.map((r) => `redirect: ${r.source}`),
   ];
   const seen = new Set<string>();
   return keys.filter((k) => (seen.has(k) ? true : (seen.add(k), false)));

@@ -95,7 +95,15 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
           before: null,
           after,
           changes: diffFields({}, after),
-          requests: [{ method: 'POST', path: `${orgPath(ctx.org)}/invites`, body: { emails: [{ email: d.user, role: d.role }], sso: false } }],
+          // The invited user is listed as a member at once: after an unclear answer, the list tells whether it went through.
+          requests: [
+            {
+              method: 'POST',
+              path: `${orgPath(ctx.org)}/invites`,
+              body: { emails: [{ email: d.user, role: d.role }], sso: false },
+              lookup: { path: `${orgPath(ctx.org)}/members`, match: { 'user.email': d.user } },
+            },
+          ],
           needs: [],
           notes: [`invite: sends ${d.user} an invitation to organization ${ctx.org}; they are listed as a member from then on and not invited again`],
         });

@@ -6,7 +6,8 @@ import { key } from '../../model/address.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer } from '../kind.js';
 import { planSite } from './plan.js';
-import { readSiteList, sitePath, type Localized, type RemoteGroup, type RemoteSection, type RemoteSite, type RemoteSiteSpace, type SitesRemote, type TopItem } from './remote.js';
+import { siteExtrasDraft } from './import-extras.js';
+import { READ_EVERYTHING, readSiteList, sitePath, type Localized, type RemoteGroup, type RemoteSection, type RemoteSite, type RemoteSiteSpace, type SitesRemote, type TopItem } from './remote.js';
 import { siteKey, type OrderItemT, type SiteT } from './schema.js';
 import { listSites, type RemoteSiteInfo } from './site-remote.js';
 
@@ -20,7 +21,7 @@ export const importSites: Importer<SitesImport> = {
     const list = await listSites(ctx.client, ctx.org);
     const listed = new Set(list.map((s) => s.id));
     const ids = ctx.sites.length > 0 ? ctx.sites.filter((id) => listed.has(id)) : list.map((s) => s.id);
-    return { list, ...(await readSiteList(ctx, ids)), missing: ctx.sites.filter((id) => !listed.has(id)) };
+    return { list, ...(await readSiteList(ctx, ids, () => READ_EVERYTHING)), missing: ctx.sites.filter((id) => !listed.has(id)) };
   },
   notFound: (state) => [...state.missing, ...state.sites.filter((s) => s.site === null).map((s) => s.id)],
   write(state, sink) {
@@ -135,6 +136,7 @@ function convertSite(site: RemoteSite, info: RemoteSiteInfo | undefined, warn: (
     externalLinks: externalLinks.length > 0 ? externalLinks : undefined,
     siteSpaces: site.rootSiteSpaces.length > 0 ? unique(site.rootSiteSpaces, (ss) => ss.space, (ss) => warn(`${at}.siteSpaces${key(ss.space)}: the site shows this space twice at its root; only the first site space is written (${ss.id} is not)`)).map(convertSiteSpace) : undefined,
     shareLinks: links,
+    ...siteExtrasDraft(site, at, warn),
   };
   addOrders(site, draft, groups);
   return { draft, sections: sections.length };

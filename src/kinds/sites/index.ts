@@ -7,6 +7,7 @@
  * `sections`, a holder's site-space sort step to `siteSpaces`.
  */
 import type { KindSpec, KindUnit } from '../kind.js';
+import { CUSTOMIZATION_FLOW_MAPS } from './customization-read.js';
 import { importSites } from './import.js';
 import { planSites, type SiteKind } from './plan.js';
 import { readSites, type SitesRemote } from './remote.js';
@@ -44,14 +45,25 @@ export const siteSpacesModule = siteKind('siteSpaces', 'site space', 'site space
 export const sectionGroupsModule = siteKind('sectionGroups', 'section group', 'section groups', (org) => each(org, (s) => s.sectionGroups?.length ?? 0));
 export const shareLinksModule = siteKind('shareLinks', 'share link', 'share links', (org) => each(org, (s) => s.shareLinks?.length ?? 0));
 export const externalLinksModule = siteKind('externalLinks', 'external link', 'external links', (org) => each(org, (s) => s.externalLinks?.length ?? 0));
+export const redirectsModule = siteKind('redirects', 'redirect', 'redirects', (org) => each(org, (s) => s.redirects?.length ?? 0));
+export const customizationModule = { ...siteKind('customization', 'customization', 'customizations', (org) => each(org, (s) => (s.customization ? 1 : 0))), prunable: false };
+export const publishingAuthModule = { ...siteKind('publishingAuth', 'publishing auth', 'publishing auths', (org) => each(org, (s) => (s.publishingAuth ? 1 : 0))), prunable: false };
 
 export const sitesUnit: KindUnit = {
   configKey: 'sites',
   list: true,
   schema: Site,
-  kinds: [sitesModule, sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule, externalLinksModule],
-  addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks', 'structure'] },
-  flowMaps: ['sites.*.sections.*.siteSpaces.*', 'sites.*.siteSpaces.*', 'sites.*.shareLinks.*', 'sites.*.order.*', 'sites.*.sectionGroups.*.order.*'],
+  kinds: [sitesModule, sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule, externalLinksModule, redirectsModule, customizationModule, publishingAuthModule],
+  addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks', 'structure', 'redirects', 'customization', 'publishingAuth'] },
+  flowMaps: [
+    'sites.*.sections.*.siteSpaces.*',
+    'sites.*.siteSpaces.*',
+    'sites.*.shareLinks.*',
+    'sites.*.order.*',
+    'sites.*.sectionGroups.*.order.*',
+    'sites.*.redirects.*',
+    ...CUSTOMIZATION_FLOW_MAPS.map((p) => `sites.*.customization.${p}`),
+  ],
   resolve: resolveSites,
   importer: importSites,
 };

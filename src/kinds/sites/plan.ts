@@ -42,6 +42,9 @@ import { siteKey, type OrderItemT, type SectionT, type SiteT } from './schema.js
 import { planShareLinks } from './share-links.js';
 import { planSiteItself, planSiteList } from './site.js';
 import type { RemoteSiteInfo } from './site-remote.js';
+import { planCustomization } from './customization.js';
+import { planPublishingAuth } from './publishing-auth.js';
+import { planRedirects } from './redirects.js';
 import { planSiteSpaces } from './site-spaces.js';
 import {
   differing,
@@ -763,6 +766,11 @@ export function planSite(input: SiteInput): SitePlans {
 
   // ---- share links -----------------------------------------------------------------------------------
   planShareLinks(ctx);
+
+  // ---- redirects, customization, publishing auth -------------------------------------------------------
+  planRedirects(ctx);
+  planCustomization(ctx);
+  planPublishingAuth(ctx);
 
   // ---- the site itself (last: a created site's publish waits for all of the above) ------------------
   planSiteItself(ctx, input.info, sections);

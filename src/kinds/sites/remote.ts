@@ -6,8 +6,13 @@
  * unknown fields are ignored, missing ones read as null.
  */
 import { ApiError } from '../../core/errors.js';
+import type { JsonObject } from '../../model/step.js';
 import type { ReadContext } from '../kind.js';
 import { listSites, matchSites, type RemoteSiteInfo } from './site-remote.js';
+import { readCustomization } from './customization-read.js';
+import { readPublishingAuth, type RemotePublishingAuth } from './publishing-auth-read.js';
+import { readRedirects, type RemoteRedirect } from './redirects-read.js';
+import type { SiteT } from './schema.js';
 
 export interface RemoteSiteSpace {
   id: string;
@@ -90,7 +95,18 @@ export interface RemoteSite {
   shareLinks: RemoteShareLink[];
   /** The top level, in order. */
   top: TopItem[];
+  // Read only for a site whose config has the block (redirects-read.ts, customization-read.ts, publishing-auth-read.ts).
+  redirects?: RemoteRedirect[];
+  /** The customization document, without its read-only fields. */
+  customization?: JsonObject;
+  publishingAuth?: RemotePublishingAuth;
 }
+
+/** The blocks of a site's config that cost reads of their own. */
+export type SiteReads = Pick<SiteT, 'redirects' | 'customization' | 'publishingAuth'>;
+
+/** What import reads of every site: all of it. */
+export const READ_EVERYTHING: SiteReads = { redirects: [], customization: {}, publishingAuth: { backend: 'custom' } };
 
 export interface SitesRemote {
   /** Every site of the organization (`GET ORG/sites`); empty when the config has no `sites`. */
@@ -212,11 +228,21 @@ export function structureSite(id: string, structure: unknown, linksRaw: unknown[
   return site;
 }
 
-async function readSite(ctx: Pick<ReadContext, 'org' | 'client'>, site: string): Promise<RemoteSite | null> {
+async function readSite(ctx: Pick<ReadContext, 'org' | 'client'>, site: string, wanted: SiteReads): Promise<RemoteSite | null> {
   const base = sitePath(ctx.org, site);
   try {
-    const [structure, links] = await Promise.all([ctx.client.request('GET', `${base}/structure`), ctx.client.listAll(`${base}/share-links`)]);
-    return structureSite(site, structure.body, links);
+    const [structure, links, redirects, customization, publishingAuth] = await Promise.all([
+      ctx.client.request('GET', `${base}/structure`),
+      ctx.client.listAll(`${base}/share-links`),
+      readRedirects(ctx, base, wanted),
+      readCustomization(ctx, base, wanted),
+      readPublishingAuth(ctx, base, wanted),
+    ]);
+    const out = structureSite(site, structure.body, links);
+    if (redirects) out.redirects = redirects;
+    if (customization) out.customization = customization;
+    if (publishingAuth) out.publishingAuth = publishingAuth;
+    return out;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return null;
     throw err;
@@ -224,9 +250,9 @@ async function readSite(ctx: Pick<ReadContext, 'org' | 'client'>, site: string):
 }
 
 /** Sites by id (each once), read concurrently; null for a site the organization does not have. */
-export async function readSiteList(ctx: Pick<ReadContext, 'org' | 'client'>, ids: readonly string[]): Promise<Pick<SitesRemote, 'sites'>> {
+export async function readSiteList(ctx: Pick<ReadContext, 'org' | 'client'>, ids: readonly string[], wanted: (id: string) => SiteReads = () => ({})): Promise<Pick<SitesRemote, 'sites'>> {
   const unique = [...new Set(ids)];
-  const sites = await Promise.all(unique.map(async (id) => ({ id, site: await readSite(ctx, id) })));
+  const sites = await Promise.all(unique.map(async (id) => ({ id, site: await readSite(ctx, id, wanted(id)) })));
   return { sites };
 }
 
@@ -239,7 +265,9 @@ export function readSites(ctx: ReadContext): Promise<SitesRemote> {
     const desired = ctx.desired.sites;
     if (desired === undefined) return { list: [], sites: [] };
     const list = await listSites(ctx.client, ctx.org);
-    const ids = matchSites(desired, list).pairs.flatMap((p) => (p.remote ? [p.remote.id] : []));
-    return { list, ...(await readSiteList(ctx, ids)) };
+    const pairs = matchSites(desired, list).pairs.flatMap((p) => (p.remote ? [[p.remote.id, p.desired] as const] : []));
+    // Redirects, customization and publishing auth are read only for a site whose config has the block.
+    const configOf = new Map<string, SiteReads>(pairs);
+    return { list, ...(await readSiteList(ctx, pairs.map(([id]) => id), (id) => configOf.get(id) ?? {})) };
   });
 }

@@ -7,6 +7,7 @@ import { didYouMean } from '../../core/text.js';
 import { key } from '../../model/address.js';
 import { child, locationOf, where, type Item, type Origin } from '../../source/origin.js';
 import type { ResolveContext } from '../kind.js';
+import { resolveSiteExtras } from './redirects.js';
 import { siteKey, type ExternalLinkT, type SectionGroupT, type SectionT, type ShareLinkT, type SiteT } from './schema.js';
 
 export function resolveSites(entries: readonly Item<unknown>[], ctx: ResolveContext): void {
@@ -85,6 +86,7 @@ function resolveSite(site: SiteT, origin: Origin, ctx: ResolveContext): void {
     const address = `${siteAddress}.shareLinks${key(link.name)}`;
     if (ctx.claim(`shareLink:${siteKey(site)}:${link.name}`, address, at, `share link "${link.name}" of site ${siteKey(site)}`)) linkIds.add(link.name, link, at, names);
   });
+  resolveSiteExtras(site, origin, ctx);
 }
 
 /** Site spaces at the root: only on a site without sections (nor groups or links, which need sections). */

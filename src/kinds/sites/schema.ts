@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { Access } from '../access/schema.js';
 import { Id, Language, RenamedFrom, renamedFromNotOwn } from '../common/fields.js';
+import { Customization } from './customization-read.js';
+import { PublishingAuth } from './publishing-auth-read.js';
+import { Redirect } from './redirects-read.js';
 import { siteFields, siteIdentity } from './site-schema.js';
 
 /** `LocalizedString128/256`: title or description overrides for languages other than the site's default. */
@@ -93,6 +96,10 @@ export const Site = z
     siteSpaces: z.array(SiteSpace).optional().describe('Site spaces at the root of a site without sections, in order'),
     externalLinks: z.array(ExternalLink).optional().describe('External links in the structure, by title'),
     order: Order.optional(),
+    // Redirects, customization and publishing auth: each read only when present.
+    redirects: z.array(Redirect).optional().describe('Redirects by source; the whole truth when present'),
+    customization: Customization.optional().describe('The fields set; the others are kept as the site has them'),
+    publishingAuth: PublishingAuth.optional().describe("Visitor authentication (the site's visibility must be visitor-auth)"),
   })
   .superRefine(siteIdentity);
 
@@ -105,6 +112,9 @@ export type ShareLinkT = z.infer<typeof ShareLink>;
 export type ExternalLinkT = z.infer<typeof ExternalLink>;
 export type OrderItemT = z.infer<typeof OrderItem>;
 export type LocalizedT = Partial<Record<string, string>>;
+export type { RedirectT } from './redirects-read.js';
+export type { CustomizationT } from './customization-read.js';
+export type { PublishingAuthT } from './publishing-auth-read.js';
 
 declare module '../../model/desired.js' {
   interface DesiredLists {

@@ -12,13 +12,13 @@ import { idOfKey, pointerType, type ItemKey } from './layout.js';
 import type { RemoteExternalLink, RemoteGroup, RemoteSection, RemoteShareLink, RemoteSite, RemoteSiteSpace } from './remote.js';
 import type { ExternalLinkT, SectionGroupT, SectionT, SiteT } from './schema.js';
 
-export const SITE_KINDS = ['sites', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks'] as const;
+export const SITE_KINDS = ['sites', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks', 'redirects', 'customization', 'publishingAuth'] as const;
 export type SiteKind = (typeof SITE_KINDS)[number];
 export type SitePlans = Record<SiteKind, KindPlan>;
 
 export function emptySitePlans(): SitePlans {
   const one = (): KindPlan => ({ steps: [], unmanaged: [], remoteCount: 0, problems: [], fingerprints: {} });
-  return { sites: one(), sections: one(), siteSpaces: one(), sectionGroups: one(), shareLinks: one(), externalLinks: one() };
+  return Object.fromEntries(SITE_KINDS.map((k) => [k, one()])) as SitePlans;
 }
 
 export const enc = encodeURIComponent;

@@ -6,6 +6,9 @@
  */
 import { z } from 'zod';
 import { SeedError, defineKind } from '../../kind.js';
+import { customizationRoutes } from './customization.js';
+import { publishingAuthRoutes } from './publishing-auth.js';
+import { redirectRoutes } from './redirects.js';
 import { siteRoutes } from './routes.js';
 import { siteObjectRoutes } from './site-routes.js';
 import { SiteSeed, seedSite } from './seed.js';
@@ -26,5 +29,10 @@ export const sitesKind = defineKind({
   routes(router) {
     siteObjectRoutes(router);
     siteRoutes(router);
+    redirectRoutes(router);
+    customizationRoutes(router);
+    publishingAuthRoutes(router);
   },
+  // The private key of a site's publishing auth.
+  secretFields: [{ field: 'privateKey', holds: 'value' }],
 });

@@ -138,7 +138,7 @@ function onePlacement<T>(position: { before?: T; after?: T }): { placement: 'bef
   throw badRequest('position: before or after is required');
 }
 
-function siteOf(req: RouteRequest): { org: OrgRec; site: SiteRec } {
+export function siteOf(req: RouteRequest): { org: OrgRec; site: SiteRec } {
   const org = orgOf(req);
   const site = org.sites.get(req.params.site);
   if (!site) throw notFound(`no site ${req.params.site} in organization ${org.id}`);

@@ -13,6 +13,9 @@ import { appendLink } from './structure.js';
 
 const Localized = z.partialRecord(Language, z.string().max(256));
 import { slugify, uniqueSlug } from './records.js';
+import { CustomizationSeed, seedCustomization } from './customization.js';
+import { PublishingAuthSeed, seedPublishingAuth } from './publishing-auth.js';
+import { RedirectSeed, seedRedirects } from './redirects.js';
 import { SiteSettingsSeed, siteSettings } from './site-routes.js';
 
 const SiteSpaceSeed = z.strictObject({
@@ -83,6 +86,10 @@ export const SiteSeed = z.strictObject({
   externalLinks: z.array(ExternalLinkSeed).default([]),
   /** Site spaces at the root of a site that has no sections. */
   siteSpaces: z.array(SiteSpaceSeed).default([]),
+  // Redirects, customization (fields over the defaults) and publishing auth.
+  redirects: z.array(RedirectSeed).default([]),
+  customization: CustomizationSeed.optional(),
+  publishingAuth: PublishingAuthSeed.optional(),
 });
 export type SiteSeedT = z.output<typeof SiteSeed>;
 
@@ -217,4 +224,16 @@ export function seedSite(ctx: SeedContext, org: OrgRec, seed: SiteSeedT, place: 
     const lid = l.id ?? world.newId('link');
     site.shareLinks.set(lid, { id: lid, name: l.name, active: l.active ?? true, createdAt: l.createdAt ?? stamp() });
   });
+
+  seedSiteExtras(ctx, site, seed, place);
+}
+
+function seedSiteExtras(ctx: SeedContext, site: SiteRec, seed: SiteSeedT, place: string): void {
+  try {
+    seedRedirects(site, seed.redirects, (p) => ctx.world.newId(p), ctx.stamp);
+  } catch (err) {
+    throw new SeedError(`${place}.redirects`, err instanceof Error ? err.message : String(err));
+  }
+  if (seed.customization) seedCustomization(site, seed.customization, ctx.stamp);
+  if (seed.publishingAuth) seedPublishingAuth(site, seed.publishingAuth);
 }

@@ -1,0 +1,50 @@
+/**
+ * A site's publishing auth (visitor authentication): its backend and its fallback and logout URLs,
+ * changed by `PATCH SITE/publishing/auth` (the body always names the backend, as the description's
+ * `SitePublishingAuthUpdate` requires). The private key is never read into the plan
+ * (publishing-auth-read.ts). Visitor authentication protects a site whose visibility is
+ * `visitor-auth`: a site the config gives another visibility is a plan problem; a site whose
+ * config does not say gets a note on the step (docplane does not read the site's visibility).
+ */
+import type { JsonObject } from '../../model/step.js';
+import { compact, diffFields } from '../common/match.js';
+import { siteAddress } from './addresses.js';
+import type { RemotePublishingAuth } from './publishing-auth-read.js';
+import { siteKey, type PublishingAuthT } from './schema.js';
+import { differing, type SiteContext } from './steps.js';
+
+export const publishingAuthAddress = (site: string): string => `${siteAddress(site)}.publishingAuth`;
+
+const normalAuth = (r: RemotePublishingAuth): JsonObject => ({ backend: r.backend, fallbackURL: r.fallbackURL, logoutURL: r.logoutURL });
+
+export function planPublishingAuth(ctx: SiteContext): void {
+  const { site, remote, base, out, push, problem } = ctx;
+  const want: PublishingAuthT | undefined = site.publishingAuth;
+  if (want === undefined || remote.publishingAuth === undefined) return;
+  out.publishingAuth.remoteCount = 1;
+  const address = publishingAuthAddress(siteKey(site));
+  // The site's visibility, when the config sets it (the `Site` entry may carry it).
+  const visibility = (site as { visibility?: unknown }).visibility;
+  if (visibility !== undefined && visibility !== 'visitor-auth') {
+    problem('publishingAuth', address, `site ${siteKey(site)} has publishingAuth but its visibility is ${JSON.stringify(visibility)}; visitor authentication applies only to visibility "visitor-auth"`);
+  }
+  const current = normalAuth(remote.publishingAuth);
+  const { before, after } = differing(current, compact({ backend: want.backend, fallbackURL: want.fallbackURL, logoutURL: want.logoutURL }) as JsonObject);
+  if (Object.keys(after).length === 0) return;
+  push(
+    {
+      address,
+      kind: 'publishingAuth',
+      action: 'update',
+      before,
+      after,
+      changes: diffFields(before, after),
+      requests: [{ method: 'PATCH', path: `${base}/publishing/auth`, body: { backend: want.backend, ...after } }],
+      needs: [],
+      ...(visibility === undefined
+        ? { notes: [`visitor authentication applies only when the site's visibility is "visitor-auth"; docplane does not check site ${siteKey(site)}'s visibility (set visibility on the site to have it checked)`] }
+        : {}),
+    },
+    current,
+  );
+}
