@@ -31,7 +31,7 @@ interface JsonStep {
 beforeAll(async () => {
   box = await sandbox();
   // The example's site_docs, with visitor authentication as well.
-  const config = readFileSync(box.config, 'utf8').replace('    customization:\n', '    publishingAuth: { backend: custom, fallbackURL: https://login.acme.com/docs }\n    customization:\n');
+  const config = readFileSync(box.config, 'utf8').replace('    visibility: public\n', '    visibility: visitor-auth\n').replace('    customization:\n', '    publishingAuth: { backend: custom, fallbackURL: https://login.acme.com/docs }\n    customization:\n');
   writeFileSync(box.config, config);
   logFile = join(box.dir, 'emulator.log');
   logged = await startEmulator({ port: 0, state: demoState(), seed: 3, logFile });

@@ -27,15 +27,15 @@ const config = (site: Omit<SiteT, 'id'>): OrgConfig =>
 
 describe('reads of a site', () => {
   const cases: Array<{ name: string; site: Omit<SiteT, 'id'>; requests: number; read: string[] }> = [
-    { name: 'no block: the structure and the share links only', site: {}, requests: 2, read: [] },
-    { name: 'redirects: one page of the live list', site: { redirects: [] }, requests: 3, read: ['redirects'] },
-    { name: 'a draft redirect: the drafts list as well', site: { redirects: [{ source: '/d', destination: 'https://x.test/', draft: true }] }, requests: 4, read: ['redirects'] },
-    { name: 'customization: one GET', site: { customization: {} }, requests: 3, read: ['customization'] },
-    { name: 'publishing auth: one GET', site: { publishingAuth: { backend: 'custom' } }, requests: 3, read: ['publishingAuth'] },
+    { name: 'no block: the site list, the structure and the share links only', site: {}, requests: 3, read: [] },
+    { name: 'redirects: one page of the live list', site: { redirects: [] }, requests: 4, read: ['redirects'] },
+    { name: 'a draft redirect: the drafts list as well', site: { redirects: [{ source: '/d', destination: 'https://x.test/', draft: true }] }, requests: 5, read: ['redirects'] },
+    { name: 'customization: one GET', site: { customization: {} }, requests: 4, read: ['customization'] },
+    { name: 'publishing auth: one GET', site: { publishingAuth: { backend: 'custom' } }, requests: 4, read: ['publishingAuth'] },
     {
-      name: 'all three: five requests',
+      name: 'all three: six requests (the site list, structure, share links and the three)',
       site: { redirects: [], customization: { title: 'Docs' }, publishingAuth: { backend: 'custom' } },
-      requests: 5,
+      requests: 6,
       read: ['redirects', 'customization', 'publishingAuth'],
     },
   ];

@@ -770,7 +770,7 @@ export function planSite(input: SiteInput): SitePlans {
   // ---- redirects, customization, publishing auth -------------------------------------------------------
   planRedirects(ctx);
   planCustomization(ctx);
-  planPublishingAuth(ctx);
+  planPublishingAuth(ctx, input.info?.visibility ?? undefined);
 
   // ---- the site itself (last: a created site's publish waits for all of the above) ------------------
   planSiteItself(ctx, input.info, sections);

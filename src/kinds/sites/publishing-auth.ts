@@ -3,8 +3,8 @@
  * changed by `PATCH SITE/publishing/auth` (the body always names the backend, as the description's
  * `SitePublishingAuthUpdate` requires). The private key is never read into the plan
  * (publishing-auth-read.ts). Visitor authentication protects a site whose visibility is
- * `visitor-auth`: a site the config gives another visibility is a plan problem; a site whose
- * config does not say gets a note on the step (docplane does not read the site's visibility).
+ * `visitor-auth`: a site the config, or else the organization's site list, gives another visibility
+ * is a plan problem; a site whose visibility is not known (created without one) gets a note.
  */
 import type { JsonObject } from '../../model/step.js';
 import { compact, diffFields } from '../common/match.js';
@@ -17,19 +17,20 @@ export const publishingAuthAddress = (site: string): string => `${siteAddress(si
 
 const normalAuth = (r: RemotePublishingAuth): JsonObject => ({ backend: r.backend, fallbackURL: r.fallbackURL, logoutURL: r.logoutURL });
 
-export function planPublishingAuth(ctx: SiteContext): void {
+/** `current`: the site's visibility as the organization's site list has it (absent for a site this plan creates). */
+export function planPublishingAuth(ctx: SiteContext, current?: string): void {
   const { site, remote, base, out, push, problem } = ctx;
   const want: PublishingAuthT | undefined = site.publishingAuth;
   if (want === undefined || remote.publishingAuth === undefined) return;
   out.publishingAuth.remoteCount = 1;
   const address = publishingAuthAddress(siteKey(site));
-  // The site's visibility, when the config sets it (the `Site` entry may carry it).
-  const visibility = (site as { visibility?: unknown }).visibility;
+  // The site's visibility: as the config sets it, else as the site has it.
+  const visibility = site.visibility ?? current;
   if (visibility !== undefined && visibility !== 'visitor-auth') {
     problem('publishingAuth', address, `site ${siteKey(site)} has publishingAuth but its visibility is ${JSON.stringify(visibility)}; visitor authentication applies only to visibility "visitor-auth"`);
   }
-  const current = normalAuth(remote.publishingAuth);
-  const { before, after } = differing(current, compact({ backend: want.backend, fallbackURL: want.fallbackURL, logoutURL: want.logoutURL }) as JsonObject);
+  const now = normalAuth(remote.publishingAuth);
+  const { before, after } = differing(now, compact({ backend: want.backend, fallbackURL: want.fallbackURL, logoutURL: want.logoutURL }) as JsonObject);
   if (Object.keys(after).length === 0) return;
   push(
     {
@@ -42,9 +43,9 @@ export function planPublishingAuth(ctx: SiteContext): void {
       requests: [{ method: 'PATCH', path: `${base}/publishing/auth`, body: { backend: want.backend, ...after } }],
       needs: [],
       ...(visibility === undefined
-        ? { notes: [`visitor authentication applies only when the site's visibility is "visitor-auth"; docplane does not check site ${siteKey(site)}'s visibility (set visibility on the site to have it checked)`] }
+        ? { notes: [`visitor authentication applies only when the site's visibility is "visitor-auth"; site ${siteKey(site)}'s visibility is not known yet (set visibility on the site to have it checked)`] }
         : {}),
     },
-    current,
+    now,
   );
 }
