@@ -166,10 +166,11 @@ describe('publishing auth', () => {
     expect(p.publishingAuth.steps[0].requests[0].body).toEqual({ backend: 'custom', logoutURL: null });
   });
 
-  it('a site the config gives another visibility is a problem', () => {
-    const site = { publishingAuth: { backend: 'custom' as const }, visibility: 'public' } as Omit<SiteT, 'id'>;
+  it('a change on a site the config gives another visibility carries a note (the API keeps it; import writes it as it is)', () => {
+    const site = { publishingAuth: { backend: 'integration' as const }, visibility: 'public' } as Omit<SiteT, 'id'>;
     const p = plan(site, remote({ publishingAuth: read({ backend: 'custom' }) }));
-    expect(p.publishingAuth.problems.map((x) => x.message)).toEqual([expect.stringContaining('visibility is "public"')]);
+    expect(p.publishingAuth.problems).toEqual([]);
+    expect(p.publishingAuth.steps[0].notes).toEqual([expect.stringContaining('visibility is "public": this publishing auth has no effect')]);
   });
 
   it('the private key reaches no plan: not in the steps, their JSON or the fingerprints', () => {

@@ -3,8 +3,8 @@
  * changed by `PATCH SITE/publishing/auth` (the body always names the backend, as the description's
  * `SitePublishingAuthUpdate` requires). The private key is never read into the plan
  * (publishing-auth-read.ts). Visitor authentication protects a site whose visibility is
- * `visitor-auth`: a site the config, or else the organization's site list, gives another visibility
- * is a plan problem; a site whose visibility is not known (created without one) gets a note.
+ * `visitor-auth`: a change on a site the config, or else the organization's site list, gives another
+ * visibility carries a note saying it has no effect yet, as does one whose visibility is not known.
  */
 import type { JsonObject } from '../../model/step.js';
 import { compact, diffFields } from '../common/match.js';
@@ -18,17 +18,24 @@ export const publishingAuthAddress = (site: string): string => `${siteAddress(si
 const normalAuth = (r: RemotePublishingAuth): JsonObject => ({ backend: r.backend, fallbackURL: r.fallbackURL, logoutURL: r.logoutURL });
 
 /** `current`: the site's visibility as the organization's site list has it (absent for a site this plan creates). */
+/**
+ * The API keeps a site's publishing auth whatever its visibility, and an organization may hold one on
+ * a public site (import writes it as it is): a note on the step, not a problem.
+ */
+function visibilityNote(site: string, visibility: string | undefined): string {
+  return visibility === undefined
+    ? `visitor authentication applies only when the site's visibility is "visitor-auth"; site ${site}'s visibility is not known yet (set visibility on the site to have it checked)`
+    : `site ${site}'s visibility is ${JSON.stringify(visibility)}: this publishing auth has no effect until the visibility is "visitor-auth"`;
+}
+
 export function planPublishingAuth(ctx: SiteContext, current?: string): void {
-  const { site, remote, base, out, push, problem } = ctx;
+  const { site, remote, base, out, push } = ctx;
   const want: PublishingAuthT | undefined = site.publishingAuth;
   if (want === undefined || remote.publishingAuth === undefined) return;
   out.publishingAuth.remoteCount = 1;
   const address = publishingAuthAddress(siteKey(site));
   // The site's visibility: as the config sets it, else as the site has it.
   const visibility = site.visibility ?? current;
-  if (visibility !== undefined && visibility !== 'visitor-auth') {
-    problem('publishingAuth', address, `site ${siteKey(site)} has publishingAuth but its visibility is ${JSON.stringify(visibility)}; visitor authentication applies only to visibility "visitor-auth"`);
-  }
   const now = normalAuth(remote.publishingAuth);
   const { before, after } = differing(now, compact({ backend: want.backend, fallbackURL: want.fallbackURL, logoutURL: want.logoutURL }) as JsonObject);
   if (Object.keys(after).length === 0) return;
@@ -42,9 +49,7 @@ export function planPublishingAuth(ctx: SiteContext, current?: string): void {
       changes: diffFields(before, after),
       requests: [{ method: 'PATCH', path: `${base}/publishing/auth`, body: { backend: want.backend, ...after } }],
       needs: [],
-      ...(visibility === undefined
-        ? { notes: [`visitor authentication applies only when the site's visibility is "visitor-auth"; site ${siteKey(site)}'s visibility is not known yet (set visibility on the site to have it checked)`] }
-        : {}),
+      ...(visibility !== 'visitor-auth' ? { notes: [visibilityNote(siteKey(site), visibility)] } : {}),
     },
     now,
   );
