@@ -94,7 +94,7 @@ export function leastCheckReads(plan: Pick<Plan, 'steps'>, c: WorldCounts): Form
         add(`spaces: pages(${c.spaces})`, pages(c.spaces));
         break;
       case 'sites':
-        add(`sites: pages(${c.sites + c.newSites})`, pages(c.sites + c.newSites));
+        add(`sites: pages(${c.sites + c.newSites + c.rootSites})`, pages(c.sites + c.newSites + c.rootSites));
         break;
       case 'sections':
       case 'siteSpaces':
@@ -104,6 +104,21 @@ export function leastCheckReads(plan: Pick<Plan, 'steps'>, c: WorldCounts): Form
         break;
       case 'shareLinks':
         add(`share links of site ${site}`, 1);
+        break;
+      case 'redirects':
+        add(`redirects of site ${site}`, pages(c.redirectsPerSite));
+        break;
+      case 'customization':
+        add(`customization of site ${site}`, 1);
+        break;
+      case 'publishingAuth':
+        add(`publishing auth of site ${site}`, 1);
+        break;
+      case 'collectionAccess':
+      case 'spaceAccess':
+      case 'siteAccess':
+        // The object's two grant lists (teams, users).
+        add(`grants of ${s.address.slice(0, s.address.indexOf('.access'))}`, 2);
         break;
       default:
         add(`${s.kind} list`, 1);
