@@ -147,18 +147,25 @@ export function parseSiteSpace(raw: unknown): RemoteSiteSpace {
   return { id: String(o.id), space, path: str(o.path), condition: str(o.condition), draft: bool(o.draft), hidden: bool(o.hidden), default: bool(o.default) };
 }
 
-export function parseSection(raw: unknown): RemoteSection {
-  const o = obj(raw);
+/** What a section and an external link share: how the site presents them. */
+function presentation(o: Record<string, unknown>) {
   return {
-    id: String(o.id),
-    title: str(o.title) ?? '',
-    path: str(o.path) ?? '',
     description: str(o.description),
     icon: str(o.icon),
     condition: str(o.condition),
     draft: bool(o.draft),
     localizedTitle: localized(o.localizedTitle),
     localizedDescription: localized(o.localizedDescription),
+  };
+}
+
+export function parseSection(raw: unknown): RemoteSection {
+  const o = obj(raw);
+  return {
+    id: String(o.id),
+    title: str(o.title) ?? '',
+    path: str(o.path) ?? '',
+    ...presentation(o),
     siteSpaces: arr(o.siteSpaces).map(parseSiteSpace),
     ...(o.default === true ? { default: true } : {}),
   };
@@ -176,12 +183,7 @@ export function parseExternalLink(raw: unknown, parent: string | null = null): R
     id: String(o.id),
     title: str(o.title) ?? '',
     url: str(o.url) ?? '',
-    description: str(o.description),
-    icon: str(o.icon),
-    condition: str(o.condition),
-    draft: bool(o.draft),
-    localizedTitle: localized(o.localizedTitle),
-    localizedDescription: localized(o.localizedDescription),
+    ...presentation(o),
     parent,
   };
 }
