@@ -52,12 +52,12 @@ const CORE_12 = FAILSAFE_SCHEMA.extend({
 /**
  * What the quick read leaves to the yaml package, found in the text: an anchor or alias (`&a`, `*a`),
  * a tag (`!x`, `!!str`), a directive (`%YAML`), an explicit key (`? `), a flow collection as a key
- * (`[a]: b`), a comment right after a flow collection or a quoted string (`[a]#`: the yaml package
- * wants a space before it), a list entry with nothing on its line (js-yaml may give it the entries
+ * (`[a]: b`), a comment right after a flow collection or a closing quote (`[a]#`, `"a"#`: the yaml package
+ * wants a space before it; a quote that opens a string, as in `'#0B5FFF'`, is not one), a list entry with nothing on its line (js-yaml may give it the entries
  * of an outer list that follow). A match inside a string (`**bold**`) declines too, only one inside
  * a comment does not.
  */
-const DECLINED = /(?:^|[\s[{,])[&*!?]|^%|[\]}][ \t]*:(?:\s|$)|[\]}"']#|(?:^|\s)-[ ]*(?:#.*)?$/gm;
+const DECLINED = /(?:^|[\s[{,])[&*!?]|^%|[\]}][ \t]*:(?:\s|$)|[\]}]#|[^\s:[{,]["']#|(?:^|\s)-[ ]*(?:#.*)?$/gm;
 
 /**
  * Whether the match at `index` is inside a comment: after a `#` that starts one (at the line's start

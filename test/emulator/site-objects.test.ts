@@ -16,15 +16,15 @@ describe('sites', () => {
     expect(page.body.items).toHaveLength(1);
     expect(page.body.next.page).toEqual(expect.any(String));
     const all = await api.all(`${ORG}/sites`);
-    expect(all.map((s) => s.id)).toEqual(['site_docs', 'site_internal']);
+    expect(all.map((s) => s.id)).toEqual(['site_docs', 'site_internal', 'site_status']);
     expect(all[0]).toMatchObject({ object: 'site', id: 'site_docs', title: 'Docs', type: 'ultimate', visibility: 'public', published: true, adaptiveContent: { enabled: false } });
     expect(all[1].published).toBe(false);
   });
 
   it.each([
     ['title=Docs', ['site_docs']],
-    ['published=false', ['site_internal']],
-    ['type=ultimate', ['site_docs', 'site_internal']],
+    ['published=false', ['site_internal', 'site_status']],
+    ['type=ultimate', ['site_docs', 'site_internal', 'site_status']],
     ['type=basic', []],
     ['space=space_guides', ['site_docs']],
   ])('filters by %s', async (query, ids) => {
