@@ -195,25 +195,15 @@ export function parseRateLimit(text: string): RateLimitSpec {
   return { limit: Number(m[1]), windowSeconds: m[2] === undefined ? 1 : Number(m[2]), text };
 }
 
-/**
- * The emulator's option for a rate limit: a number is its per-second limit; the window form is given
- * as the string the emulator's `--rate-limit N/Ss` takes, which an emulator without windows refuses.
- */
-async function startLimited(base: EmulatorOptions, spec: RateLimitSpec, log: (line: string) => void): Promise<{ emulator: RunningEmulator; limited: () => number; spec: RateLimitSpec }> {
-  if (spec.windowSeconds === 1) return { ...(await emulatorFor({ ...base, rateLimit: spec.limit })), spec };
-  try {
-    return { ...(await emulatorFor({ ...base, rateLimit: spec.text as unknown as number })), spec };
-  } catch (err) {
-    const perSecond = Math.max(1, Math.floor(spec.limit / spec.windowSeconds));
-    log(`rate-limited apply: this emulator has no window limit (${(err as Error).message}); using ${perSecond} per second instead`);
-    return { ...(await emulatorFor({ ...base, rateLimit: perSecond })), spec: { limit: perSecond, windowSeconds: 1, text: String(perSecond) } };
-  }
+/** The emulator with the rate limit: N per window of S seconds (the emulator's sliding window). */
+async function startLimited(base: EmulatorOptions, spec: RateLimitSpec): Promise<{ emulator: RunningEmulator; limited: () => number; spec: RateLimitSpec }> {
+  return { ...(await emulatorFor({ ...base, rateLimit: { limit: spec.limit, windowSeconds: spec.windowSeconds } })), spec };
 }
 
 /** The world applied from empty under a rate limit: share of 429s, wall against useful requests ÷ limit. */
 export async function rateLimitedApply(ctx: WorkflowContext, rate: RateLimitSpec): Promise<ScenarioResult & { rateLimited: number }> {
   const { world } = ctx;
-  const em = await startLimited({ port: 0, state: world.seedState, latencyMs: ctx.latencyMs, seed: 12 }, rate, ctx.log);
+  const em = await startLimited({ port: 0, state: world.seedState, latencyMs: ctx.latencyMs, seed: 12 }, rate);
   try {
     const m = await cliAgainst(ctx, em, ['apply', '-c', ctx.config, '--auto-approve']);
     if (m.run.code !== 0) throw new Error(`bench: rate-limited apply failed (exit ${m.run.code})\n${m.run.stderr.slice(-2000)}`);
