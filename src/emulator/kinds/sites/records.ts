@@ -131,3 +131,20 @@ export function uniqueSlug(base: string, taken: (candidate: string) => boolean):
     if (!taken(candidate)) return candidate;
   }
 }
+
+/** A site with nothing in it yet: made by a create and by the seed alike. */
+export function emptySite(id: string, org: string, title: string, settings: SiteSettings): SiteRec {
+  return {
+    id,
+    org,
+    title,
+    settings,
+    top: [],
+    rootSiteSpaces: [],
+    sections: new Map(),
+    groups: new Map(),
+    links: new Map(),
+    siteSpaces: new Map(),
+    shareLinks: new Map(),
+  };
+}

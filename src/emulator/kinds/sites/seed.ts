@@ -12,7 +12,7 @@ import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './records.js';
 import { appendLink } from './structure.js';
 
 const Localized = z.partialRecord(Language, z.string().max(256));
-import { slugify, uniqueSlug } from './records.js';
+import { emptySite, slugify, uniqueSlug } from './records.js';
 import { CustomizationSeed, seedCustomization } from './customization.js';
 import { PublishingAuthSeed, seedPublishingAuth } from './publishing-auth.js';
 import { RedirectSeed, seedRedirects } from './redirects.js';
@@ -99,19 +99,7 @@ export function seedSite(ctx: SeedContext, org: OrgRec, seed: SiteSeedT, place: 
   for (const o of world.orgs.values()) {
     if (o.sites.has(id)) throw new SeedError(`${place}.id`, `site ${id} is listed twice`);
   }
-  const site: SiteRec = {
-    id,
-    org: org.id,
-    title: seed.title,
-    settings: siteSettings(seed, stamp()),
-    top: [],
-    rootSiteSpaces: [],
-    sections: new Map(),
-    groups: new Map(),
-    links: new Map(),
-    siteSpaces: new Map(),
-    shareLinks: new Map(),
-  };
+  const site = emptySite(id, org.id, seed.title, siteSettings(seed, stamp()));
   org.sites.set(id, site);
 
   const addSiteSpace = (ss: SiteSeedT['siteSpaces'][number], section: SectionRec | undefined, where: string): SiteSpaceRec => {

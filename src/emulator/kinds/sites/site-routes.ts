@@ -10,7 +10,7 @@ import type { OrgRec } from '../../model.js';
 import { location, nowIso, orgOf, viewCtx } from '../../routing.js';
 import { apiUrl, appUrl, compact, perms, publishedUrl, type Obj, type ViewContext } from '../../views.js';
 import type { SiteRec, SiteSettings } from './records.js';
-import { slugify, uniqueSlug } from './records.js';
+import { emptySite, slugify, uniqueSlug } from './records.js';
 
 const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
 const SiteType = z.enum(SITE_TYPES);
@@ -165,19 +165,7 @@ export function siteObjectRoutes(router: Router): void {
     const org = orgOf(req);
     const body = validate(CreateSite, bodyObject(req));
     const id = req.world.newId('site');
-    const site: SiteRec = {
-      id,
-      org: org.id,
-      title: body.title ?? 'Untitled site',
-      settings: siteSettings({ type: body.type, visibility: body.visibility }, nowIso(req)),
-      top: [],
-      rootSiteSpaces: [],
-      sections: new Map(),
-      groups: new Map(),
-      links: new Map(),
-      siteSpaces: new Map(),
-      shareLinks: new Map(),
-    };
+    const site = emptySite(id, org.id, body.title ?? 'Untitled site', siteSettings({ type: body.type, visibility: body.visibility }, nowIso(req)));
     addRootSpaces(req, org, site, [...new Set(body.spaces ?? [])]);
     org.sites.set(id, site);
     return created(siteView(viewCtx(req), site), location(req, sitePath(org, site)));
