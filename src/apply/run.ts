@@ -150,7 +150,7 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
   try {
     // Only what the plan's steps touch is read again: their fingerprinted objects, and for a create
     // what shows its key is still free (README, "Plans").
-    const fresh = plan.steps.length === 0 ? plan : await planOrgs(config, client, { toolVersion: options.toolVersion, targets: checkTargets(plan) });
+    const fresh = plan.steps.length === 0 ? plan : await planOrgs(config, client, { toolVersion: options.toolVersion, ...checkTargets(plan.steps) });
     const stale = staleAddresses(plan, fresh);
     if (stale.length > 0) {
       const shown = stale.slice(0, 10).join(', ');
@@ -232,9 +232,8 @@ async function execute(
   const out: RunApplyReport = { ...report, result };
   // A stopped run (bad token, Ctrl+C) is not planned again: it is known not to be finished.
   if (result.applied.length === 0 || result.stopped !== undefined || options.verify === false) return out;
-  const targets = [...new Set(result.applied.map((o) => `${o.org}/${o.address}`))];
   try {
-    const again = await planOrgs(config, client, { toolVersion: options.toolVersion, targets });
+    const again = await planOrgs(config, client, { toolVersion: options.toolVersion, ...checkTargets(result.applied) });
     return {
       ...out,
       convergence: {

@@ -23,6 +23,11 @@ export interface ReadContext {
    * same key gets the same promise (the teams list is read once, whichever kinds need it).
    */
   shared<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * The kinds a check of known steps reads (src/plan/narrow.ts); every kind when absent. A read
+   * shared by several kinds reads only the parts of the state these kinds plan from.
+   */
+  kinds?: ReadonlySet<Kind>;
 }
 
 /** A step before the builder has resolved its dependencies. */
@@ -184,8 +189,8 @@ export function sharedPlans(): PlanContext['shared'] {
 }
 
 /** The read context of one organization, sharing reads between kinds as planOrgs does. */
-export function readContextFor(desired: OrgConfig, client: ApiClient, shared: ReadContext['shared'] = sharedReads()): ReadContext {
-  return { org: desired.organization.id, client, desired, shared };
+export function readContextFor(desired: OrgConfig, client: ApiClient, shared: ReadContext['shared'] = sharedReads(), kinds?: ReadonlySet<Kind>): ReadContext {
+  return { org: desired.organization.id, client, desired, shared, ...(kinds ? { kinds } : {}) };
 }
 
 /** A KindPlan with nothing in it (the config does not manage the kind). */

@@ -1,5 +1,5 @@
 /** Whether a saved plan's remote objects have changed since it was made. */
-import type { Plan } from './types.js';
+import type { Kind, Plan, Step } from './types.js';
 
 /**
  * Addresses (`ORG/ADDRESS`) of a saved plan whose remote objects have changed since: the fresh plan
@@ -20,9 +20,10 @@ export function staleAddresses(saved: Plan, fresh: Plan): string[] {
 }
 
 /**
- * The addresses (`ORG/ADDRESS`) a saved plan's check reads for: those of its steps. A fresh plan
- * targeted at them reads only their units and entries and what they depend on (src/plan/narrow.ts).
+ * What a check of known steps reads for (a saved plan's, or the one after an apply): the addresses
+ * (`ORG/ADDRESS`) and kinds of its steps. A fresh plan targeted at them reads only those kinds of
+ * their units and entries (src/plan/narrow.ts).
  */
-export function checkTargets(plan: Plan): string[] {
-  return [...new Set(plan.steps.map((s) => `${s.org}/${s.address}`))];
+export function checkTargets(steps: readonly Pick<Step, 'org' | 'address' | 'kind'>[]): { targets: string[]; checkKinds: Kind[] } {
+  return { targets: [...new Set(steps.map((s) => `${s.org}/${s.address}`))], checkKinds: [...new Set(steps.map((s) => s.kind))] };
 }

@@ -12,6 +12,7 @@ import { makeDrift } from '../bench/drift.js';
 import { generate } from '../bench/generate.js';
 import { loadWorldConfig } from '../bench/world-io.js';
 import { startEmulator } from '../emulator/server.js';
+import { checkTargets, staleAddresses } from './fingerprint.js';
 import { planOrgs } from './run.js';
 import { selectTargets } from './targets.js';
 import type { Plan } from './types.js';
@@ -56,4 +57,43 @@ describe('targeted plans read only what their addresses need', () => {
       }
     });
   }
+});
+
+describe('a check of known steps reads only their kinds', () => {
+  it('says the same of the steps as a whole plan, with fewer requests than a targeted plan, and reads no other kind of their sites', async () => {
+    const world = generate(0.05, 7);
+    const config = await loadWorldConfig(world, join(dir, 'check'));
+    const paths: string[] = [];
+    const emulator = await startEmulator({ port: 0, state: world.fullState, seed: 1, onExchange: (x) => paths.push(x.path.split('?')[0]) });
+    const client = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 2 });
+    try {
+      await makeDrift(world, client, 0.2);
+      const whole = await planOrgs(config, client, opts);
+      const kinds = new Set(whole.steps.map((s) => s.kind));
+      expect(kinds.has('sections') || kinds.has('siteSpaces')).toBe(true);
+      // Every kind's steps checked alone, then all of them at once.
+      const groups = [...[...kinds].map((k) => whole.steps.filter((s) => s.kind === k)), whole.steps];
+      for (const steps of groups) {
+        const saved = { ...whole, steps, fingerprints: Object.fromEntries(Object.entries(whole.fingerprints).filter(([a]) => steps.some((s) => `${s.org}/${s.address}` === a))) };
+        const check = checkTargets(steps);
+        let start = emulator.requestCount();
+        const fresh = await planOrgs(config, client, { ...opts, ...check });
+        const checkRequests = emulator.requestCount() - start;
+        expect(staleAddresses(saved, fresh)).toEqual([]);
+        for (const s of steps) expect(fresh.steps.find((f) => f.id === s.id)).toEqual(s);
+        start = emulator.requestCount();
+        await planOrgs(config, client, { ...opts, targets: check.targets });
+        expect(checkRequests).toBeLessThanOrEqual(emulator.requestCount() - start);
+      }
+      // A structure step's check reads its site's structure: not its share links, grants or other blocks.
+      const structural = whole.steps.filter((s) => s.kind === 'sections' || s.kind === 'siteSpaces');
+      paths.length = 0;
+      await planOrgs(config, client, { ...opts, ...checkTargets(structural) });
+      expect(paths.some((p) => p.endsWith('/structure'))).toBe(true);
+      expect(paths.filter((p) => /\/(share-links|permissions\/\w+|redirects|customization|publishing\/auth)$/.test(p))).toEqual([]);
+    } finally {
+      await client.close();
+      await emulator.close();
+    }
+  });
 });

@@ -10,6 +10,11 @@
  * the whole config; whatever it says under an entry that was not read (a step, a problem, a
  * fingerprint) is dropped, since it rests on a read that did not happen.
  *
+ * A check of known steps (the staleness check of `apply PLANFILE`, the convergence check) narrows
+ * further: it names the kinds of its steps, and only those kinds of the targets' units are read (a
+ * section's check reads its site's structure, not the site's share links or grants); what the steps
+ * depend on is not read, since the check compares the steps themselves, not their order.
+ *
  * An entry is named by the values of its own string fields: `teams["Eng"]` names the team whose
  * title (or renamedFrom) is "Eng". A unit is read whole when a target's address has a glob in it
  * past the unit's name, or when the config prunes one of its kinds (every remote resource of the kind
@@ -17,6 +22,7 @@
  */
 import type { OrgConfig } from '../config/types.js';
 import type { DraftStep, KindSpec, KindUnit } from '../kinds/kind.js';
+import type { Kind } from '../model/step.js';
 import { UNITS } from '../kinds/index.js';
 import { key, parsePattern, patternMatches, type AddressPattern } from '../model/address.js';
 
@@ -69,6 +75,10 @@ export function patternsFor(targets: readonly string[], org: string): Array<{ so
 
 export interface Narrowing {
   scope: Scope;
+  /** Whether a kind is read where its unit is (every kind of the unit, unless a check names its kinds). */
+  readsKind(kind: Kind): boolean;
+  /** The kinds a check names (undefined: every kind), for reads shared by several kinds. */
+  kinds: ReadonlySet<Kind> | undefined;
   /** The config as a unit's read sees it: only its read entries. */
   readView(unit: KindUnit): OrgConfig;
   /** Whether what the plan says at `address` rests on reads that were made. */
@@ -80,8 +90,12 @@ export interface Narrowing {
   widenForNeeds(drafts: readonly DraftStep[]): boolean;
 }
 
-/** The narrowing of one organization's reads to what `targets` need. */
-export function createNarrowing(desired: OrgConfig, targets: readonly string[]): Narrowing {
+/**
+ * The narrowing of one organization's reads to what `targets` need; with `checkKinds`, to those
+ * kinds of the targets' units and not what their steps depend on (a check of known steps).
+ */
+export function createNarrowing(desired: OrgConfig, targets: readonly string[], checkKinds?: readonly Kind[]): Narrowing {
+  const kinds = checkKinds === undefined ? undefined : new Set<Kind>(checkKinds);
   const org = desired.organization.id;
   const patterns = patternsFor(targets, org);
   const scope: Scope = new Map();
@@ -163,6 +177,8 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[]):
 
   return {
     scope,
+    readsKind: (kind) => kinds === undefined || kinds.has(kind),
+    kinds,
     readView(unit) {
       const read = scope.get(unit);
       const ix = index.get(unit);
@@ -171,6 +187,7 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[]):
     },
     isRead,
     widenForNeeds(drafts) {
+      if (kinds !== undefined) return false;
       const byPrefix = new Map<string, DraftStep[]>();
       for (const d of drafts) {
         for (const a of ancestors(d.address)) {

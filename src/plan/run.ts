@@ -28,6 +28,11 @@ export interface PlanOptions {
   replace?: string[];
   /** The plan's `createdAt` (tests fix it). */
   now?: Date;
+  /**
+   * A check of known steps (apply's staleness and convergence checks): the kinds of its steps. Only
+   * these kinds are read at the targets, and not what the steps depend on (src/plan/narrow.ts).
+   */
+  checkKinds?: readonly Kind[];
   /** The kinds to plan; every registered kind by default. */
   modules?: readonly KindSpec[];
 }
@@ -118,9 +123,9 @@ const MAX_NARROW_ROUNDS = 8;
  * A targeted organization's plan: only the units and entries the targets and their dependencies
  * need are read (src/plan/narrow.ts); what the kinds say under anything not read is left out.
  */
-async function planOrgNarrowed(desired: OrgConfig, client: ApiClient, modules: readonly KindSpec[], replace: readonly string[], targets: readonly string[]): Promise<OrgDraft> {
+async function planOrgNarrowed(desired: OrgConfig, client: ApiClient, modules: readonly KindSpec[], replace: readonly string[], targets: readonly string[], checkKinds?: readonly Kind[]): Promise<OrgDraft> {
   const org = desired.organization.id;
-  const narrowing = createNarrowing(desired, targets);
+  const narrowing = createNarrowing(desired, targets, checkKinds);
   const pruned = new Set<string>(desired.prune);
   /** Per module: the read made and the scope of its unit it was made for. */
   const cache = new Map<KindSpec, { signature: string; remote: Promise<unknown> }>();
@@ -132,7 +137,7 @@ async function planOrgNarrowed(desired: OrgConfig, client: ApiClient, modules: r
     const shared = sharedReads();
     const chosen = modules.filter((m) => {
       const unit = unitOfModule(m);
-      return unit === undefined || narrowing.scope.has(unit);
+      return (unit === undefined || narrowing.scope.has(unit)) && narrowing.readsKind(m.kind);
     });
     const remotes = await Promise.all(
       chosen.map((m) => {
@@ -140,7 +145,7 @@ async function planOrgNarrowed(desired: OrgConfig, client: ApiClient, modules: r
         const sig = signature(unit);
         const hit = cache.get(m);
         if (hit && hit.signature === sig) return hit.remote;
-        const remote = m.read(readContextFor(unit ? narrowing.readView(unit) : desired, client, shared));
+        const remote = m.read(readContextFor(unit ? narrowing.readView(unit) : desired, client, shared, narrowing.kinds));
         cache.set(m, { signature: sig, remote });
         return remote;
       }),
@@ -171,8 +176,8 @@ function keepRead(kp: KindPlan, isRead: (address: string) => boolean): KindPlan 
   };
 }
 
-async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly KindSpec[], replace: readonly string[], targets: readonly string[]): Promise<OrgDraft> {
-  if (targets.length > 0) return planOrgNarrowed(desired, client, modules, replace, targets);
+async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly KindSpec[], replace: readonly string[], targets: readonly string[], checkKinds?: readonly Kind[]): Promise<OrgDraft> {
+  if (targets.length > 0) return planOrgNarrowed(desired, client, modules, replace, targets, checkKinds);
   const org = desired.organization.id;
   // Reads shared between kinds (the teams list, the members list, …) run once per organization.
   const { shared, loaded } = recordingReads();
@@ -261,7 +266,7 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
   }
   const modules = options.modules ?? KIND_SPECS;
   const replace = options.replace ?? [];
-  const orgs = await Promise.all(config.orgs.map((o) => planOrg(o, client, modules, replace, options.targets ?? [])));
+  const orgs = await Promise.all(config.orgs.map((o) => planOrg(o, client, modules, replace, options.targets ?? [], options.checkKinds)));
   const extra = replaceProblems(config, replace);
   if (extra.length > 0 && orgs.length > 0) orgs[0] = { ...orgs[0], problems: [...(orgs[0].problems ?? []), ...extra] };
   const plan = buildPlan({

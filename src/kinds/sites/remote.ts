@@ -6,7 +6,7 @@
  * unknown fields are ignored, missing ones read as null.
  */
 import { ApiError } from '../../core/errors.js';
-import type { JsonObject } from '../../model/step.js';
+import type { JsonObject, Kind } from '../../model/step.js';
 import type { ReadContext } from '../kind.js';
 import { listSites, matchSites, type RemoteSiteInfo } from './site-remote.js';
 import { readCustomization } from './customization-read.js';
@@ -230,12 +230,20 @@ export function structureSite(id: string, structure: unknown, linksRaw: unknown[
   return site;
 }
 
-async function readSite(ctx: Pick<ReadContext, 'org' | 'client'>, site: string, wanted: SiteReads): Promise<RemoteSite | null> {
+/** The two reads every site has: its structure and its share links (both, unless a check needs less). */
+export interface SiteParts {
+  structure: boolean;
+  shareLinks: boolean;
+}
+
+const EVERY_PART: SiteParts = { structure: true, shareLinks: true };
+
+async function readSite(ctx: Pick<ReadContext, 'org' | 'client'>, site: string, wanted: SiteReads, parts: SiteParts): Promise<RemoteSite | null> {
   const base = sitePath(ctx.org, site);
   try {
     const [structure, links, redirects, customization, publishingAuth] = await Promise.all([
-      ctx.client.request('GET', `${base}/structure`),
-      ctx.client.listAll(`${base}/share-links`),
+      parts.structure ? ctx.client.request('GET', `${base}/structure`) : { body: {} },
+      parts.shareLinks ? ctx.client.listAll(`${base}/share-links`) : [],
       readRedirects(ctx, base, wanted),
       readCustomization(ctx, base, wanted),
       readPublishingAuth(ctx, base, wanted),
@@ -252,9 +260,14 @@ async function readSite(ctx: Pick<ReadContext, 'org' | 'client'>, site: string, 
 }
 
 /** Sites by id (each once), read concurrently; null for a site the organization does not have. */
-export async function readSiteList(ctx: Pick<ReadContext, 'org' | 'client'>, ids: readonly string[], wanted: (id: string) => SiteReads = () => ({})): Promise<Pick<SitesRemote, 'sites'>> {
+export async function readSiteList(
+  ctx: Pick<ReadContext, 'org' | 'client'>,
+  ids: readonly string[],
+  wanted: (id: string) => SiteReads = () => ({}),
+  parts: SiteParts = EVERY_PART,
+): Promise<Pick<SitesRemote, 'sites'>> {
   const unique = [...new Set(ids)];
-  const sites = await Promise.all(unique.map(async (id) => ({ id, site: await readSite(ctx, id, wanted(id)) })));
+  const sites = await Promise.all(unique.map(async (id) => ({ id, site: await readSite(ctx, id, wanted(id), parts) })));
   return { sites };
 }
 
@@ -262,14 +275,24 @@ export async function readSiteList(ctx: Pick<ReadContext, 'org' | 'client'>, ids
  * The organization's sites (one list) and, of those the config names, the structure and share links;
  * read once per plan, shared by the site kinds. Nothing when the config has no `sites`.
  */
+/** The kinds planned from a site's structure. */
+const STRUCTURE_KINDS: readonly Kind[] = ['sections', 'siteSpaces', 'sectionGroups', 'externalLinks'];
+
 export function readSites(ctx: ReadContext): Promise<SitesRemote> {
   return ctx.shared('sites', async () => {
     const desired = ctx.desired.sites;
     if (desired === undefined) return { list: [], sites: [] };
     const list = await listSites(ctx.client, ctx.org);
     const pairs = matchSites(desired, list).pairs.flatMap((p) => (p.remote ? [[p.remote.id, p.desired] as const] : []));
-    // Redirects, customization and publishing auth are read only for a site whose config has the block.
+    // Redirects, customization and publishing auth are read only for a site whose config has the
+    // block; a check of known steps reads only what their kinds plan from.
+    const wants = (kind: Kind) => ctx.kinds === undefined || ctx.kinds.has(kind);
     const configOf = new Map<string, SiteReads>(pairs);
-    return { list, ...(await readSiteList(ctx, pairs.map(([id]) => id), (id) => configOf.get(id) ?? {})) };
+    const blocks = (id: string): SiteReads => {
+      const c = configOf.get(id) ?? {};
+      return { ...(wants('redirects') ? { redirects: c.redirects } : {}), ...(wants('customization') ? { customization: c.customization } : {}), ...(wants('publishingAuth') ? { publishingAuth: c.publishingAuth } : {}) };
+    };
+    const parts: SiteParts = { structure: STRUCTURE_KINDS.some(wants), shareLinks: wants('shareLinks') };
+    return { list, ...(await readSiteList(ctx, pairs.map(([id]) => id), blocks, parts)) };
   });
 }
