@@ -17,45 +17,55 @@ function before(a: Job, b: Job): boolean {
   return a.priority > b.priority || (a.priority === b.priority && a.seq < b.seq);
 }
 
+/** A binary heap: `pop` gives the item that comes `before` every other. */
+export function priorityQueue<T>(before: (a: T, b: T) => boolean): { push(item: T): void; pop(): T | undefined; readonly size: number } {
+  const heap: T[] = [];
+  return {
+    get size() {
+      return heap.length;
+    },
+    push(item) {
+      heap.push(item);
+      for (let i = heap.length - 1; i > 0; ) {
+        const p = (i - 1) >> 1;
+        if (!before(heap[i], heap[p])) break;
+        [heap[i], heap[p]] = [heap[p], heap[i]];
+        i = p;
+      }
+    },
+    pop() {
+      const top = heap[0];
+      const last = heap.pop();
+      if (heap.length > 0 && last !== undefined) {
+        heap[0] = last;
+        for (let i = 0; ; ) {
+          const l = 2 * i + 1;
+          const r = l + 1;
+          let m = i;
+          if (l < heap.length && before(heap[l], heap[m])) m = l;
+          if (r < heap.length && before(heap[r], heap[m])) m = r;
+          if (m === i) break;
+          [heap[i], heap[m]] = [heap[m], heap[i]];
+          i = m;
+        }
+      }
+      return top;
+    },
+  };
+}
+
 export function priorityLimit(concurrency: number): PriorityLimit {
   const max = Math.max(1, Math.floor(concurrency));
-  const heap: Job[] = [];
+  const queue = priorityQueue(before);
   let active = 0;
   let seq = 0;
   let pumping = false;
 
-  const push = (job: Job) => {
-    heap.push(job);
-    for (let i = heap.length - 1; i > 0; ) {
-      const p = (i - 1) >> 1;
-      if (!before(heap[i], heap[p])) break;
-      [heap[i], heap[p]] = [heap[p], heap[i]];
-      i = p;
-    }
-  };
-  const pop = (): Job => {
-    const top = heap[0];
-    const last = heap.pop() as Job;
-    if (heap.length > 0) {
-      heap[0] = last;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && before(heap[l], heap[m])) m = l;
-        if (r < heap.length && before(heap[r], heap[m])) m = r;
-        if (m === i) break;
-        [heap[i], heap[m]] = [heap[m], heap[i]];
-        i = m;
-      }
-    }
-    return top;
-  };
   const pump = () => {
     pumping = false;
-    while (active < max && heap.length > 0) {
+    while (active < max && queue.size > 0) {
       active++;
-      pop().start();
+      (queue.pop() as Job).start();
     }
   };
   // Jobs queued in the same tick are weighed together: starting is deferred to a microtask.
@@ -67,7 +77,7 @@ export function priorityLimit(concurrency: number): PriorityLimit {
 
   return <T>(fn: () => Promise<T>, priority: number): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      push({
+      queue.push({
         priority,
         seq: seq++,
         start: () => {

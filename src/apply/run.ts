@@ -94,13 +94,17 @@ export async function runApply(options: RunApplyOptions): Promise<RunApplyReport
   return options.planFile === undefined ? applyFresh(options) : applySaved(options, options.planFile);
 }
 
+function withNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
 async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
   const config = await loadConfig({ path: options.configPath });
   const client = await options.connect(config.apiUrl);
   try {
     const plan = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets });
-    const shown = renderPlan(plan, { format: 'text', color: options.color, secrets: config.secrets });
-    options.write(shown.endsWith('\n') ? shown : `${shown}\n`);
+    // Written and let go: at scale the text is megabytes, and the apply does not need it.
+    options.write(withNewline(renderPlan(plan, { format: 'text', color: options.color, secrets: config.secrets })));
     assertApplicable(plan, { force: options.force });
     const report: RunApplyReport = { secrets: config.secrets, multiOrg: plan.orgs.length > 1 };
     if (plan.steps.length === 0) {

@@ -143,4 +143,34 @@ describe('applyPlan: failures', () => {
     expect(result.skipped).toHaveLength(2);
     expect(result.stopped).toEqual({ reason: 'interrupted', message: 'the apply was cancelled' });
   });
+
+  it('starts at most twice `concurrency` steps at a time: the others wait unstarted, and are skipped when the run stops', async () => {
+    const controller = new AbortController();
+    let running = 0;
+    let most = 0;
+    const client = new FakeClient((call) => {
+      if (call.path === '/t20/1') controller.abort();
+      return ok({});
+    }, 2);
+    const steps = Array.from({ length: 40 }, (_, i) =>
+      makeStep(ORG, `teams["T${i}"]`, 'update', [
+        { method: 'PATCH', path: `/t${i}/1` },
+        { method: 'PATCH', path: `/t${i}/2` },
+      ]),
+    );
+    const result = await applyPlan(makePlan(steps), client, {
+      concurrency: 3,
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.type === 'step-start') most = Math.max(most, ++running);
+        else if (e.type === 'step-done' || e.type === 'step-failed') running--;
+      },
+    });
+    expect(most).toBe(6);
+    expect(result.applied.length + result.failed.length + result.skipped.length).toBe(40);
+    // Steps admitted or queued when the abort came do not start.
+    expect(client.calls.length).toBeLessThan(60);
+    expect(result.skipped.length).toBeGreaterThan(10);
+    expect(result.skipped.every((o) => o.message === 'not run: the run stopped')).toBe(true);
+  });
 });

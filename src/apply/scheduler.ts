@@ -6,7 +6,7 @@
  */
 import { BugError } from '../core/errors.js';
 import type { Step } from '../plan/types.js';
-import { priorityLimit } from './priority-limit.js';
+import { priorityLimit, priorityQueue } from './priority-limit.js';
 import type { ApplyEvent, StepOutcome } from './types.js';
 
 /** Passes one request of `step` through the concurrency limit. */
@@ -36,7 +36,12 @@ export interface ScheduleResult {
   skipped: StepOutcome[];
 }
 
-type State = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
+/** `ready`: its dependencies are done, and it waits for room to start. */
+type State = 'pending' | 'ready' | 'running' | 'done' | 'failed' | 'skipped';
+
+/** Steps running at most per request slot: a step between two requests leaves its slot to another. */
+const STEPS_PER_REQUEST_SLOT = 2;
+
 
 export function runSchedule(steps: readonly Step[], hooks: ScheduleHooks): Promise<ScheduleResult> {
   const total = steps.length;
@@ -45,6 +50,15 @@ export function runSchedule(steps: readonly Step[], hooks: ScheduleHooks): Promi
   const outcomes = new Map<string, StepOutcome>();
   const limiter = priorityLimit(hooks.concurrency);
   const priority = criticalPaths(steps);
+  // Ready steps wait in a queue as references, longest chain first, and start while fewer than a few
+  // per request slot run: a started run waits holding its prepared requests, and at 15,000 steps
+  // the runs queued behind the limit were most of apply's memory.
+  const maxRunning = Math.max(1, Math.floor(hooks.concurrency)) * STEPS_PER_REQUEST_SLOT;
+  const ready = priorityQueue<Step>((a, b) => {
+    const pa = priority.get(a.id) ?? 0;
+    const pb = priority.get(b.id) ?? 0;
+    return pa > pb || (pa === pb && (order.get(a.id) ?? 0) < (order.get(b.id) ?? 0));
+  });
   const limit: Limit = (step, fn) => limiter(fn, priority.get(step.id) ?? 0);
   const emit = hooks.emit;
   let started = 0;
@@ -123,7 +137,8 @@ export function runSchedule(steps: readonly Step[], hooks: ScheduleHooks): Promi
 
     const skipPending = () => {
       for (const step of steps) {
-        if (state.get(step.id) !== 'pending') continue;
+        const now = state.get(step.id);
+        if (now !== 'pending' && now !== 'ready') continue;
         const outcome = outcomeOf(step, { message: 'not run: the run stopped' });
         state.set(step.id, 'skipped');
         outcomes.set(step.id, outcome);
@@ -132,14 +147,24 @@ export function runSchedule(steps: readonly Step[], hooks: ScheduleHooks): Promi
       }
     };
 
-    /** Starts the given steps that are ready, in plan order, so that runs of the same plan start alike. */
+    /**
+     * Queues the given steps whose dependencies are done, then starts queued steps while there is
+     * room: the longest remaining chain first, then in plan order, so that runs of the same plan
+     * start alike.
+     */
     const start = (candidates: Step[]) => {
       if (hooks.isStopped()) {
         skipPending();
         return;
       }
-      for (const step of candidates.sort(byPlanOrder)) {
+      for (const step of candidates) {
         if (state.get(step.id) !== 'pending' || waiting.get(step.id) !== 0) continue;
+        state.set(step.id, 'ready');
+        ready.push(step);
+      }
+      while (running < maxRunning && ready.size > 0) {
+        const step = ready.pop() as Step;
+        if (state.get(step.id) !== 'ready') continue;
         state.set(step.id, 'running');
         running += 1;
         started += 1;
@@ -192,7 +217,8 @@ export function runSchedule(steps: readonly Step[], hooks: ScheduleHooks): Promi
         start(ready);
       } else {
         propagate(step);
-        if (hooks.isStopped()) skipPending();
+        // The slot it leaves goes to the next ready step (or, once stopped, the rest is skipped).
+        start([]);
       }
       finishIfIdle();
     };

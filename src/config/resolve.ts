@@ -9,13 +9,14 @@ import { PRUNABLE, UNITS } from '../kinds/index.js';
 import type { Identities as KindIdentities, ResolveContext } from '../kinds/kind.js';
 import { key } from '../model/address.js';
 import type { DeferredCheck, OrgConfig, SourceLocation } from '../model/desired.js';
-import { child, locationOf, where, type Origin, type Problems } from '../source/origin.js';
+import { child, lazyLocations, where, type Origin, type Problems } from '../source/origin.js';
 import type { LocateMode } from '../source/yaml.js';
 import type { OrgDraft } from './merge.js';
 
 /** The addresses of one organization, each with where it was first defined. */
 class Registry {
-  readonly locations: Record<string, SourceLocation> = {};
+  private readonly places = lazyLocations();
+  readonly locations: Record<string, SourceLocation> = this.places.record;
   private readonly seen = new Map<string, { address: string; origin: Origin }>();
 
   constructor(private readonly problems: Problems) {}
@@ -31,12 +32,12 @@ class Registry {
       return false;
     }
     this.seen.set(identity, { address, origin });
-    this.locations[address] ??= locationOf(origin);
+    this.places.add(address, origin, 'value');
     return true;
   }
 
   locate(address: string, origin: Origin, mode: LocateMode = 'value'): void {
-    this.locations[address] ??= locationOf(origin, mode);
+    this.places.add(address, origin, mode);
   }
 
   get(identity: string): { address: string; origin: Origin } | undefined {

@@ -163,10 +163,23 @@ function declined(text: string): boolean {
 /** The yaml package refuses implicit keys longer than this. */
 const MAX_KEY_LENGTH = 1024;
 
+/** V8 makes a substring this long or longer a view into its parent string (a "sliced string"). */
+const SLICED_MIN = 13;
+
+/**
+ * A copy of a string that does not hold on to the text it was cut from: js-yaml cuts every scalar
+ * out of its own copy of the file, and a view into it keeps the whole text (megabytes at scale)
+ * alive for as long as any value of the config is.
+ */
+function detached(s: string): string {
+  return s.length < SLICED_MIN ? s : `${s} `.slice(0, -1);
+}
+
 /**
  * Whether every key is one the yaml package's toJS gives alike: not `null` (`null:` is `""` there,
  * `"null"` here), not longer than it accepts. (Shared objects, which an alias would make, cannot
- * occur: the text has no alias, see DECLINED.)
+ * occur: the text has no alias, see DECLINED.) On the way, string values are detached from the
+ * text js-yaml read (keys are copied by V8 already).
  */
 function plainKeys(root: unknown): boolean {
   const stack: unknown[] = [root];
@@ -174,12 +187,19 @@ function plainKeys(root: unknown): boolean {
     const v = stack.pop();
     if (v === null || typeof v !== 'object') continue;
     if (Array.isArray(v)) {
-      for (const x of v) stack.push(x);
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (typeof x === 'string') v[i] = detached(x);
+        else stack.push(x);
+      }
       continue;
     }
-    for (const k in v) {
+    const o = v as Record<string, unknown>;
+    for (const k in o) {
       if (k === 'null' || k.length > MAX_KEY_LENGTH) return false;
-      stack.push((v as Record<string, unknown>)[k]);
+      const x = o[k];
+      if (typeof x === 'string') o[k] = detached(x);
+      else stack.push(x);
     }
   }
   return true;

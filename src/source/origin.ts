@@ -41,6 +41,43 @@ export function locationOf(origin: Origin, mode: LocateMode = 'value'): SourceLo
   };
 }
 
+/**
+ * Where each address of a config is defined, as a record of SourceLocation read like a plain one
+ * (`locations[address]`, `Object.keys(locations)`), holding only each address's origin until a
+ * location is read. A config at scale names tens of thousands of addresses and a plan reads a few
+ * (those its problems name): a location object with its own getters per address was most of a
+ * loaded config's memory.
+ */
+export function lazyLocations(): { record: Record<string, SourceLocation>; add(address: string, origin: Origin, mode: LocateMode): void } {
+  const origins = new Map<string, { origin: Origin; mode: LocateMode }>();
+  const made = new Map<string, SourceLocation>();
+  const at = (address: string): SourceLocation | undefined => {
+    let location = made.get(address);
+    if (location === undefined) {
+      const o = origins.get(address);
+      if (o === undefined) return undefined;
+      location = locationOf(o.origin, o.mode);
+      made.set(address, location);
+    }
+    return location;
+  };
+  const record = new Proxy({} as Record<string, SourceLocation>, {
+    get: (_, p) => (typeof p === 'string' ? at(p) : undefined),
+    has: (_, p) => typeof p === 'string' && origins.has(p),
+    ownKeys: () => [...origins.keys()],
+    getOwnPropertyDescriptor: (_, p) => (typeof p === 'string' && origins.has(p) ? { value: at(p), enumerable: true, configurable: true, writable: false } : undefined),
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  });
+  return {
+    record,
+    add(address, origin, mode) {
+      if (!origins.has(address)) origins.set(address, { origin, mode });
+    },
+  };
+}
+
 export function where(origin: Origin, mode: LocateMode = 'value'): string {
   const l = locationOf(origin, mode);
   return `${l.file}:${l.line}:${l.column}`;
