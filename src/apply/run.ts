@@ -102,7 +102,7 @@ async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
   const config = await loadConfig({ path: options.configPath });
   const client = await options.connect(config.apiUrl);
   try {
-    const plan = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets });
+    let plan: Plan | undefined = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets });
     // Written and let go: at scale the text is megabytes, and the apply does not need it.
     options.write(withNewline(renderPlan(plan, { format: 'text', color: options.color, secrets: config.secrets })));
     assertApplicable(plan, { force: options.force });
@@ -122,14 +122,17 @@ async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
         throw new DocplaneError('APPLY_CANCELLED', 'apply cancelled: nothing was changed', { hint: 'Answer "yes" to apply, or pass --auto-approve.' });
       }
     }
-    return await execute(plan, config, client, options, report);
+    const applied = await applySteps(plan, config, client, options, report);
+    // The plan is let go before the check reads the organization again (at scale, both are tens of MiB).
+    plan = undefined;
+    return await verify(applied, config, client, options);
   } finally {
     await client.close();
   }
 }
 
 async function applySaved(options: RunApplyOptions, file: string): Promise<RunApplyReport> {
-  const saved = readPlanFile(file);
+  let saved: Plan | undefined = readPlanFile(file);
   if (saved.appliedAt !== undefined) {
     throw new DocplaneError('PLAN_ALREADY_APPLIED', `the plan file ${file} was already applied (at ${saved.appliedAt})`, {
       hint: 'Make a new plan (docplane plan --out FILE) and apply that one.',
@@ -147,15 +150,17 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
     });
   }
   // With --target, only the selected steps (and what they need) are applied and checked for staleness.
-  const plan = narrowToTargets(saved, options.targets);
+  let plan: Plan | undefined = narrowToTargets(saved, options.targets);
   const whole = plan.steps.length === saved.steps.length;
+  const total = saved.steps.length;
+  const multiOrg = saved.orgs.length > 1;
+  saved = undefined;
   assertApplicable(plan, { force: options.force });
   const client = await options.connect(config.apiUrl);
   try {
     // Only what the plan's steps touch is read again: their fingerprinted objects, and for a create
     // what shows its key is still free (README, "Plans").
-    const fresh = plan.steps.length === 0 ? plan : await planOrgs(config, client, { toolVersion: options.toolVersion, ...checkTargets(plan.steps) });
-    const stale = staleAddresses(plan, fresh);
+    const stale = staleAddresses(plan, plan.steps.length === 0 ? plan : await planOrgs(config, client, { toolVersion: options.toolVersion, ...checkTargets(plan.steps) }));
     if (stale.length > 0) {
       const shown = stale.slice(0, 10).join(', ');
       const more = stale.length > 10 ? ` and ${stale.length - 10} more` : '';
@@ -163,16 +168,18 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
         hint: 'Make a new plan (docplane plan --out FILE), review it, and apply that one.',
       });
     }
-    const report: RunApplyReport = { secrets: config.secrets, multiOrg: saved.orgs.length > 1 };
-    const part = whole ? '' : ` (${plural(plan.steps.length, 'step')} of ${saved.steps.length}, selected by --target)`;
+    const report: RunApplyReport = { secrets: config.secrets, multiOrg };
+    const part = whole ? '' : ` (${plural(plan.steps.length, 'step')} of ${total}, selected by --target)`;
     options.write(`Applying ${file}${part}: ${summaryLine(plan)}\n`);
     if (plan.steps.length === 0) return report;
     // Only a plan applied whole is marked: the steps left out by --target may still be applied from it.
-    return await execute(plan, config, client, options, report, () => {
+    const applied = await applySteps(plan, config, client, options, report, () => {
       if (!whole) return;
       const problem = markApplied(file);
       if (problem) options.write(`warning: ${problem}\n`);
     });
+    plan = undefined;
+    return await verify(applied, config, client, options);
   } finally {
     await client.close();
   }
@@ -209,7 +216,8 @@ function isDirectory(path: string): boolean {
   }
 }
 
-async function execute(
+/** Runs the plan's steps, with progress; the report holds their outcomes, not the plan. */
+async function applySteps(
   plan: Plan,
   config: LoadedConfig,
   client: ApiClient,
@@ -233,9 +241,14 @@ async function execute(
     reporter.done();
   }
   if (result.applied.length > 0) afterApply?.();
-  const out: RunApplyReport = { ...report, result };
+  return { ...report, result };
+}
+
+/** Plans again what the steps touched (reading only that), to say whether the apply converged. */
+async function verify(out: RunApplyReport, config: LoadedConfig, client: ApiClient, options: RunApplyOptions): Promise<RunApplyReport> {
+  const result = out.result;
   // A stopped run (bad token, Ctrl+C) is not planned again: it is known not to be finished.
-  if (result.applied.length === 0 || result.stopped !== undefined || options.verify === false) return out;
+  if (result === undefined || result.applied.length === 0 || result.stopped !== undefined || options.verify === false) return out;
   try {
     const again = await planOrgs(config, client, { toolVersion: options.toolVersion, ...checkTargets(result.applied) });
     return {
