@@ -282,8 +282,9 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
   const selectsStep = targetIndex(plan.steps);
   const unmatched = targets.filter((t) => !selectsStep(t));
   // A target that names nothing the config defines (and no step) is a mistake, not a plan of nothing.
+  if (unmatched.length === 0) return { ...plan, targets: [...targets] };
   const defined = config.orgs.flatMap((o) => ['organization', ...Object.keys(o.locations)].map((a) => ({ org: o.organization.id, address: a })));
-  const selectsDefined = unmatched.length > 0 ? targetIndex(defined) : () => true;
+  const selectsDefined = targetIndex(defined);
   const unknown = unmatched.filter((t) => !selectsDefined(t));
   if (unknown.length > 0 && options.unmatchedTargets === 'error') {
     const t = unknown[0];
@@ -294,6 +295,5 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
     });
   }
   const targeted = { ...plan, targets: [...targets] };
-  if (unmatched.length === 0) return targeted;
   return { ...targeted, notes: [...(plan.notes ?? []), ...unmatched.map((t) => `--target ${t} selects no step: nothing there would change`)] };
 }

@@ -65,7 +65,8 @@ export function lazyLocations(): { record: Record<string, SourceLocation>; add(a
     get: (_, p) => (typeof p === 'string' ? at(p) : undefined),
     has: (_, p) => typeof p === 'string' && origins.has(p),
     ownKeys: () => [...origins.keys()],
-    getOwnPropertyDescriptor: (_, p) => (typeof p === 'string' && origins.has(p) ? { value: at(p), enumerable: true, configurable: true, writable: false } : undefined),
+    // An accessor, so that listing the keys (Object.keys asks each key's descriptor) makes no location.
+    getOwnPropertyDescriptor: (_, p) => (typeof p === 'string' && origins.has(p) ? { get: () => at(p), enumerable: true, configurable: true } : undefined),
     set: () => false,
     defineProperty: () => false,
     deleteProperty: () => false,
