@@ -42,7 +42,6 @@ type State = 'pending' | 'ready' | 'running' | 'done' | 'failed' | 'skipped';
 /** Steps running at most per request slot: a step between two requests leaves its slot to another. */
 const STEPS_PER_REQUEST_SLOT = 2;
 
-
 export function runSchedule(steps: readonly Step[], hooks: ScheduleHooks): Promise<ScheduleResult> {
   const total = steps.length;
   const order = new Map(steps.map((s, i) => [s.id, i]));

@@ -75,9 +75,7 @@ export function patternsFor(targets: readonly string[], org: string): Array<{ so
 
 export interface Narrowing {
   scope: Scope;
-  /** Whether a kind is read where its unit is (every kind of the unit, unless a check names its kinds). */
-  readsKind(kind: Kind): boolean;
-  /** The kinds a check names (undefined: every kind), for reads shared by several kinds. */
+  /** The kinds a check names: only they are read where their units are (undefined: every kind). */
   kinds: ReadonlySet<Kind> | undefined;
   /** The config as a unit's read sees it: only its read entries. */
   readView(unit: KindUnit): OrgConfig;
@@ -177,7 +175,6 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
 
   return {
     scope,
-    readsKind: (kind) => kinds === undefined || kinds.has(kind),
     kinds,
     readView(unit) {
       const read = scope.get(unit);

@@ -137,7 +137,7 @@ async function planOrgNarrowed(desired: OrgConfig, client: ApiClient, modules: r
     const shared = sharedReads();
     const chosen = modules.filter((m) => {
       const unit = unitOfModule(m);
-      return (unit === undefined || narrowing.scope.has(unit)) && narrowing.readsKind(m.kind);
+      return (unit === undefined || narrowing.scope.has(unit)) && (narrowing.kinds === undefined || narrowing.kinds.has(m.kind));
     });
     const remotes = await Promise.all(
       chosen.map((m) => {
@@ -294,6 +294,5 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
       hint: 'Name an address the config defines, or a prefix or glob of one (README: "Addresses"); quote it in the shell.',
     });
   }
-  const targeted = { ...plan, targets: [...targets] };
-  return { ...targeted, notes: [...(plan.notes ?? []), ...unmatched.map((t) => `--target ${t} selects no step: nothing there would change`)] };
+  return { ...plan, targets: [...targets], notes: [...(plan.notes ?? []), ...unmatched.map((t) => `--target ${t} selects no step: nothing there would change`)] };
 }
