@@ -24,10 +24,15 @@ export function stepId(org: string, address: string, action: Action): string {
   return `${org}/${address}:${action}`;
 }
 
+/** What a pattern's part says of a name or an address. */
+export interface Matcher {
+  test(text: string): boolean;
+}
+
 export interface AddressPattern {
   /** The organization part, a glob; undefined for any organization. */
-  org?: RegExp;
-  address: RegExp;
+  org?: Matcher;
+  address: Matcher;
   source: string;
 }
 
@@ -53,11 +58,19 @@ export function parsePattern(pattern: string): AddressPattern {
   const qualified = QUALIFIED.exec(pattern);
   const [orgPart, addressPart] = qualified ? [qualified[1], qualified[2]] : [undefined, pattern];
   return {
-    org: orgPart === undefined ? undefined : new RegExp(`^${globSource(orgPart)}$`),
-    // Under the pattern: the address goes on with a `.` or `[` after the matched part.
-    address: new RegExp(`^(?:${globSource(addressPart)})(?:$|[.[])`),
+    org: orgPart === undefined ? undefined : orgPart.includes('*') ? new RegExp(`^${globSource(orgPart)}$`) : { test: (org) => org === orgPart },
+    // Under the pattern: the address goes on with a `.` or `[` after the matched part. A pattern
+    // without a glob is compared as a string: the convergence check of a large apply has thousands.
+    address: addressPart.includes('*') ? new RegExp(`^(?:${globSource(addressPart)})(?:$|[.[])`) : { test: (address) => isAtOrUnder(address, addressPart) },
     source: pattern,
   };
+}
+
+/** Whether `address` is `prefix`, or goes on after it with a `.` or `[`. */
+function isAtOrUnder(address: string, prefix: string): boolean {
+  if (!address.startsWith(prefix)) return false;
+  const next = address[prefix.length];
+  return next === undefined || next === '.' || next === '[';
 }
 
 export function patternMatches(pattern: AddressPattern, org: string, address: string): boolean {

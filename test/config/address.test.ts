@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressProblem } from '../../src/kinds/index.js';
 import { suggest } from '../../src/core/text.js';
-import { parsePattern } from '../../src/model/address.js';
+import { parsePattern, patternMatches } from '../../src/model/address.js';
 
 describe('protect entries', () => {
   const good = [
@@ -34,6 +34,34 @@ describe('protect entries', () => {
     ['["x"]', 'expected a name at character 1 of "[\\"x\\"]"'],
   ])('refuses %s', (pattern, problem) => {
     expect(addressProblem(pattern)).toBe(problem);
+  });
+});
+
+describe('patterns select an address and what is under it', () => {
+  const addresses = [
+    'teams["Eng"]',
+    'teams["Eng"].members',
+    'teams["Eng"].members["a@b.c"]',
+    'teams["Engineering"]',
+    'teams["Eng"]x',
+    'teams',
+    'teamsX["Eng"]',
+    'sites["s"].sections["guides"]',
+    'sites["s"].sections["guides-2"]',
+    'collections["Product/API"]',
+  ];
+  it.each([
+    ['teams["Eng"]', ['teams["Eng"]', 'teams["Eng"].members', 'teams["Eng"].members["a@b.c"]']],
+    ['teams', ['teams["Eng"]', 'teams["Eng"].members', 'teams["Eng"].members["a@b.c"]', 'teams["Engineering"]', 'teams["Eng"]x', 'teams']],
+    ['teams["Eng*"]', ['teams["Eng"]', 'teams["Eng"].members', 'teams["Eng"].members["a@b.c"]', 'teams["Engineering"]']],
+    ['sites["s"].sections["guides"]', ['sites["s"].sections["guides"]']],
+    ['collections["Product/API"]', ['collections["Product/API"]']],
+    ['org_acme/teams["Eng"]', ['teams["Eng"]', 'teams["Eng"].members', 'teams["Eng"].members["a@b.c"]']],
+  ])('%s', (pattern, selected) => {
+    const parsed = parsePattern(pattern);
+    expect(addresses.filter((a) => patternMatches(parsed, 'org_acme', a))).toEqual(selected);
+    // A qualified pattern selects in its organization only.
+    if (pattern.includes('/teams')) expect(addresses.some((a) => patternMatches(parsed, 'org_other', a))).toBe(false);
   });
 });
 
