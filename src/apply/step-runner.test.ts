@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from './executor.js';
 import { FakeClient, makePlan, makeStep, ok, teamCreate } from './fake-client.test-support.js';
+import { keepFields, referencedFields } from './tokens.js';
 
 const ORG = 'org_t';
 
@@ -74,3 +75,24 @@ describe('applyPlan: ids flow through refs', () => {
     expect(result.failed[0].message).toMatch(/secret env:GONE/);
   });
 });
+
+describe('captured answers keep only what later requests refer to', () => {
+  it('finds the fields each capturing step is referred to for, in paths, queries, bodies and lookups', () => {
+    const a = `${ORG}/teams["A}}#x"]`;
+    const b = `${ORG}/collections["B"]`;
+    const steps = [
+      { requests: [{ method: 'PUT' as const, path: `/t/{{ref:${a}}}/m`, query: { q: `{{ref:${b}#urls.app}}` } }] },
+      { requests: [{ method: 'POST' as const, path: '/x', body: { n: [`{{ref:${a}#tags.0.n}}`], s: `see {{ref:${b}}} and {{ref:${b}#title}}` }, lookup: { path: '/l', match: { parent: `{{ref:${a}}}` } } }] },
+    ];
+    const fields = referencedFields(steps, new Set([a, b, `${ORG}/teams["C"]`]));
+    expect(Object.fromEntries([...fields].map(([k, v]) => [k, [...v].sort()]))).toEqual({ [a]: ['id', 'tags.0.n'], [b]: ['id', 'title', 'urls.app'] });
+  });
+
+  it('keeps those fields of an answer, nested as they were, and nothing else', () => {
+    const answer = { id: 'c1', title: 'B', urls: { app: 'https://a', published: 'https://p' }, tags: [{ n: 7, m: 8 }], big: 'x'.repeat(1000) };
+    expect(keepFields(answer, new Set(['id', 'urls.app', 'tags.0.n', 'missing.field']))).toEqual({ id: 'c1', urls: { app: 'https://a' }, tags: { 0: { n: 7 } } });
+    expect(keepFields(answer, undefined)).toEqual({});
+    expect(keepFields('plain', new Set(['id']))).toBe('plain');
+  });
+});
+

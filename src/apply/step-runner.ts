@@ -9,7 +9,7 @@ import { ApiError } from '../core/errors.js';
 import type { JsonValue, RequestSpec, Step } from '../plan/types.js';
 import { sendGuarded, sendModeOf } from './resend.js';
 import type { Limit } from './scheduler.js';
-import { resolveSecrets, resolveString, resolveValue, type Captures } from './tokens.js';
+import { keepFields, referencedFields, resolveSecrets, resolveString, resolveValue, type Captures } from './tokens.js';
 import type { ApplyOptions, StopReason } from './types.js';
 
 /** Thrown inside a step when the run has stopped before one of its requests could be sent. */
@@ -45,6 +45,8 @@ export function createStepRunner(client: ApiClient, steps: readonly Step[], opti
     known: new Set(steps.filter((s) => s.requests.some((r) => r.capture)).map((s) => `${s.org}/${s.address}`)),
     values: new Map<string, unknown>(),
   };
+  // Answers are kept only for the fields later requests refer to.
+  const referenced = referencedFields(steps, captures.known);
   const sent = new Map<string, number>();
   const accepted = new Set<string>();
 
@@ -92,7 +94,7 @@ export function createStepRunner(client: ApiClient, steps: readonly Step[], opti
               )
             : await send(step, limit, spec, mode === 'retried');
         if (response.status === 202) accepted.add(step.id);
-        if (spec.capture) captures.values.set(self, captured(response));
+        if (spec.capture) captures.values.set(self, keepFields(captured(response), referenced.get(self)));
       }
     },
     requestsOf: (step) => sent.get(step.id) ?? 0,

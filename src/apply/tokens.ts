@@ -4,7 +4,7 @@
  */
 import { fromSecretPlaceholders, type Secret } from '../core/secrets.js';
 import { DocplaneError } from '../core/errors.js';
-import type { JsonValue } from '../plan/types.js';
+import type { JsonValue, RequestSpec } from '../plan/types.js';
 
 const REF_OPEN = '{{ref:';
 const CLOSE = '}}';
@@ -106,6 +106,50 @@ export function resolveString(text: string, captures: Captures, encode = false):
     pos = ref.end;
   }
   return out + text.slice(pos);
+}
+
+/**
+ * What each capturing step's answer is referred to for: per `ORG/ADDRESS`, the fields its tokens
+ * name (`id` for a token without one), over every string of every request of the plan. An answer is
+ * kept only for these, not whole: at scale the answers of thousands of creates are megabytes.
+ */
+export function referencedFields(steps: readonly { requests: readonly RequestSpec[] }[], known: ReadonlySet<string>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const scan = (value: unknown): void => {
+    if (typeof value === 'string') {
+      for (let start = value.indexOf(REF_OPEN); start !== -1; start = value.indexOf(REF_OPEN, start + 1)) {
+        const ref = parseRef(value, start, known);
+        if (!ref) break;
+        const fields = out.get(ref.target) ?? new Set<string>();
+        fields.add(ref.field ?? 'id');
+        out.set(ref.target, fields);
+      }
+    } else if (Array.isArray(value)) {
+      for (const v of value) scan(v);
+    } else if (value && typeof value === 'object') {
+      for (const v of Object.values(value)) scan(v);
+    }
+  };
+  for (const step of steps) scan(step.requests);
+  return out;
+}
+
+/** Of a captured answer, only the dotted fields given (an answer that is no object is kept as it is). */
+export function keepFields(value: unknown, fields: ReadonlySet<string> | undefined): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const path of fields ?? []) {
+    const found = fieldOf(value, path);
+    if (found === undefined) continue;
+    const parts = path.split('.');
+    let at = out;
+    for (const part of parts.slice(0, -1)) {
+      const next = at[part];
+      at = (next && typeof next === 'object' ? next : (at[part] = {})) as Record<string, unknown>;
+    }
+    at[parts[parts.length - 1]] = found;
+  }
+  return out;
 }
 
 /** A deep copy of a JSON value with every ref token resolved. */
