@@ -96,9 +96,7 @@ export function resolveString(text: string, captures: Captures, encode = false):
   if (!text.includes(REF_OPEN)) return text;
   let out = '';
   let pos = 0;
-  for (let start = text.indexOf(REF_OPEN); start !== -1; start = text.indexOf(REF_OPEN, pos)) {
-    const ref = parseRef(text, start, captures.known);
-    if (!ref) break; // `{{ref:` with no closing braces is no token: leave the text as it is.
+  for (const { start, ref } of refsIn(text, captures.known)) {
     const value = lookupRef(ref, captures);
     if (start === 0 && ref.end === text.length && !encode) return value;
     const piece = asText(value);
@@ -106,6 +104,16 @@ export function resolveString(text: string, captures: Captures, encode = false):
     pos = ref.end;
   }
   return out + text.slice(pos);
+}
+
+/** The ref tokens of a string, in order, each with where it starts. */
+function* refsIn(text: string, known: ReadonlySet<string>): Generator<{ start: number; ref: ParsedRef }> {
+  for (let start = text.indexOf(REF_OPEN); start !== -1; ) {
+    const ref = parseRef(text, start, known);
+    if (!ref) return; // `{{ref:` with no closing braces is no token: the text is left as it is.
+    yield { start, ref };
+    start = text.indexOf(REF_OPEN, ref.end);
+  }
 }
 
 /**
@@ -117,9 +125,7 @@ export function referencedFields(steps: readonly { requests: readonly RequestSpe
   const out = new Map<string, Set<string>>();
   const scan = (value: unknown): void => {
     if (typeof value === 'string') {
-      for (let start = value.indexOf(REF_OPEN); start !== -1; start = value.indexOf(REF_OPEN, start + 1)) {
-        const ref = parseRef(value, start, known);
-        if (!ref) break;
+      for (const { ref } of refsIn(value, known)) {
         const fields = out.get(ref.target) ?? new Set<string>();
         fields.add(ref.field ?? 'id');
         out.set(ref.target, fields);

@@ -290,7 +290,11 @@ export function readSites(ctx: ReadContext): Promise<SitesRemote> {
     const configOf = new Map<string, SiteReads>(pairs);
     const blocks = (id: string): SiteReads => {
       const c = configOf.get(id) ?? {};
-      return { ...(wants('redirects') ? { redirects: c.redirects } : {}), ...(wants('customization') ? { customization: c.customization } : {}), ...(wants('publishingAuth') ? { publishingAuth: c.publishingAuth } : {}) };
+      return {
+        redirects: wants('redirects') ? c.redirects : undefined,
+        customization: wants('customization') ? c.customization : undefined,
+        publishingAuth: wants('publishingAuth') ? c.publishingAuth : undefined,
+      };
     };
     const parts: SiteParts = { structure: STRUCTURE_KINDS.some(wants), shareLinks: wants('shareLinks') };
     return { list, ...(await readSiteList(ctx, pairs.map(([id]) => id), blocks, parts)) };
