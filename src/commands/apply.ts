@@ -4,6 +4,7 @@ import { outcomeError, runApply } from '../apply/run.js';
 import { renderApplySummary } from '../apply/summary.js';
 import { clientFromFlags } from '../cli/api.js';
 import { BaseCommand, commonFlags, configFlag } from '../cli/base.js';
+import { sizeHeapForLongRun } from '../cli/heap.js';
 
 export default class Apply extends BaseCommand {
   static override summary = 'Apply the changes of a plan to the organizations';
@@ -33,6 +34,8 @@ export default class Apply extends BaseCommand {
   };
 
   async run(): Promise<void> {
+    // An apply is a long run of many requests: V8's heap sized for it (src/cli/heap.ts).
+    sizeHeapForLongRun();
     const { args, flags } = await this.parse(Apply);
     const format = flags.format as 'text' | 'json';
     const noColor = flags['no-color'] || Boolean(process.env.NO_COLOR);
