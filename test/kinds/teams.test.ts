@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fakeClient, orgConfig, planKind, readContext, type OrgConfigInput } from '../plan/fixtures.js';
+import { fakeClient, orgConfig, planKind, readContext, type FakeClient, type OrgConfigInput } from '../plan/fixtures.js';
+import type { Query } from '../../src/api/types.js';
+import type { Importer } from '../../src/kinds/kind.js';
+import { teamsUnit } from '../../src/kinds/teams/index.js';
 import type { RemoteMember } from '../../src/kinds/members/members.js';
 import { teamMembersModule, type RemoteTeamMember, type RemoteTeamMembers } from '../../src/kinds/teams/team-members.js';
 import { teamsModule, type RemoteTeam } from '../../src/kinds/teams/teams.js';
@@ -143,6 +146,35 @@ describe('team members', () => {
     expect(t?.teams).toHaveLength(3);
     expect(tms?.lists).toEqual({ t_eng: [tm('u_alice')] });
     expect(client.calls.sort()).toEqual(['GET /v1/orgs/org_acme/members', 'GET /v1/orgs/org_acme/teams', 'GET /v1/orgs/org_acme/teams/t_eng/members']);
+  });
+
+  it('asks for the teams’ member lists without waiting for the organization’s member list (plan and import)', async () => {
+    const config = orgConfig({ teams: [{ title: 'Engineering', members: ['alice@acme.com'] }] });
+    const reads: Array<(client: FakeClient) => Promise<unknown>> = [
+      (client) => teamMembersModule.read(readContext(config, client)),
+      (client) => (teamsUnit.importer as Importer).read({ ...readContext(config, client), sites: [] }),
+    ];
+    for (const read of reads) {
+      const client = fakeClient({
+        '/v1/orgs/org_acme/teams': teams,
+        '/v1/orgs/org_acme/members': members,
+        '/v1/orgs/org_acme/teams/t_eng/members': [tm('u_alice')],
+        '/v1/orgs/org_acme/teams/t_legacy/members': [],
+        '/v1/orgs/org_acme/teams/t_ops/members': [],
+      });
+      // The organization's member list (many pages, one after the other, on a large organization)
+      // answers only once a team's list was asked for: a read that waited for it would never end.
+      let asked!: () => void;
+      const teamListAsked = new Promise<void>((resolve) => (asked = resolve));
+      const listAll = client.listAll.bind(client);
+      client.listAll = async <T>(path: string, query?: Query): Promise<T[]> => {
+        if (path.startsWith('/v1/orgs/org_acme/teams/')) asked();
+        if (path === '/v1/orgs/org_acme/members') await teamListAsked;
+        return listAll<T>(path, query);
+      };
+      const state = (await read(client)) as { lists: Record<string, unknown> };
+      expect(state.lists.t_eng).toEqual([tm('u_alice')]);
+    }
   });
 
   it('reads nothing when no team lists members', async () => {

@@ -32,8 +32,10 @@ interface TeamsState {
 
 const importTeams: Importer<TeamsState> = {
   async read(ctx) {
-    const [teams, members] = await Promise.all([readTeams(ctx), readMembers(ctx)]);
-    return { teams, members, lists: await readTeamMemberLists(ctx, teams) };
+    // Each team's member list starts once the teams are known, beside the organization's members.
+    const teamsRead = readTeams(ctx);
+    const [teams, members, lists] = await Promise.all([teamsRead, readMembers(ctx), teamsRead.then((t) => readTeamMemberLists(ctx, t))]);
+    return { teams, members, lists };
   },
   write(state, sink) {
     const teams = writtenTeams(state.teams, (m) => sink.warn(m));

@@ -48,12 +48,20 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
   async read(ctx) {
     const desired = (ctx.desired.teams ?? []).filter((t) => t.members !== undefined);
     if (desired.length === 0) return undefined;
-    const [teams, members] = await Promise.all([readTeams(ctx), readMembers(ctx)]);
-    // One member list per existing team whose membership the config manages; no other reads.
-    const existing = matchTeams(ctx.desired.teams ?? [], teams)
-      .pairs.filter((p) => p.remote && p.desired.members !== undefined)
-      .map((p) => p.remote as RemoteTeam);
-    return { teams, members, lists: await readTeamMemberLists(ctx, existing) };
+    // One member list per existing team whose membership the config manages; no other reads. The
+    // lists start once the teams are known, beside the organization's member list (its pages come one
+    // after the other), which only the plan needs.
+    const teamsRead = readTeams(ctx);
+    const listsRead = teamsRead.then((teams) =>
+      readTeamMemberLists(
+        ctx,
+        matchTeams(ctx.desired.teams ?? [], teams)
+          .pairs.filter((p) => p.remote && p.desired.members !== undefined)
+          .map((p) => p.remote as RemoteTeam),
+      ),
+    );
+    const [teams, members, lists] = await Promise.all([teamsRead, readMembers(ctx), listsRead]);
+    return { teams, members, lists };
   },
 
   plan(ctx, remote): KindPlan {
