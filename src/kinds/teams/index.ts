@@ -4,10 +4,10 @@ import { child, where, type Item, type Origin } from '../../source/origin.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer, KindUnit, ResolveContext } from '../kind.js';
 import { lowerIfEmail } from '../members/index.js';
-import { memberLabel, readMembers, type RemoteMember } from '../members/members.js';
+import { memberLabel, type RemoteMember } from '../members/members.js';
 import { Team, type TeamT } from './schema.js';
-import { readTeamMemberLists, teamMembersModule, type RemoteTeamMember } from './team-members.js';
-import { readTeams, teamAddress, teamsModule, type RemoteTeam } from './teams.js';
+import { readTeamsAndLists, teamMembersModule, type RemoteTeamMember } from './team-members.js';
+import { teamAddress, teamsModule, type RemoteTeam } from './teams.js';
 
 /** The config's teams, for the units whose entries name a team by title. */
 export function configTeams(ctx: ResolveContext): readonly Item<TeamT>[] | undefined {
@@ -32,10 +32,7 @@ interface TeamsState {
 
 const importTeams: Importer<TeamsState> = {
   async read(ctx) {
-    // Each team's member list starts once the teams are known, beside the organization's members.
-    const teamsRead = readTeams(ctx);
-    const [teams, members, lists] = await Promise.all([teamsRead, readMembers(ctx), teamsRead.then((t) => readTeamMemberLists(ctx, t))]);
-    return { teams, members, lists };
+    return readTeamsAndLists(ctx, (teams) => teams);
   },
   write(state, sink) {
     const teams = writtenTeams(state.teams, (m) => sink.warn(m));

@@ -31,7 +31,7 @@ function shownList(entries: Map<string, { label: string; role: Role }>): JsonVal
 }
 
 /** The members of each given team: one list per team, shared with other reads of the same team. */
-export async function readTeamMemberLists(ctx: Reader, teams: readonly RemoteTeam[]): Promise<Record<string, RemoteTeamMember[]>> {
+async function readTeamMemberLists(ctx: Reader, teams: readonly RemoteTeam[]): Promise<Record<string, RemoteTeamMember[]>> {
   const lists: Record<string, RemoteTeamMember[]> = {};
   await Promise.all(
     teams.map(async (t) => {
@@ -41,6 +41,20 @@ export async function readTeamMemberLists(ctx: Reader, teams: readonly RemoteTea
   return lists;
 }
 
+/**
+ * The teams, the organization's members, and the member lists of the teams `pick` chooses. The lists
+ * start once the teams are known, beside the organization's member list (its pages come one after the
+ * other), not after it.
+ */
+export async function readTeamsAndLists(
+  ctx: Reader,
+  pick: (teams: RemoteTeam[]) => readonly RemoteTeam[],
+): Promise<{ teams: RemoteTeam[]; members: RemoteMember[]; lists: Record<string, RemoteTeamMember[]> }> {
+  const teamsRead = readTeams(ctx);
+  const [teams, members, lists] = await Promise.all([teamsRead, readMembers(ctx), teamsRead.then((teams) => readTeamMemberLists(ctx, pick(teams)))]);
+  return { teams, members, lists };
+}
+
 export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
   kind: 'teamMembers',
   label: { one: 'team membership', many: 'team memberships' },
@@ -48,20 +62,12 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
   async read(ctx) {
     const desired = (ctx.desired.teams ?? []).filter((t) => t.members !== undefined);
     if (desired.length === 0) return undefined;
-    // One member list per existing team whose membership the config manages; no other reads. The
-    // lists start once the teams are known, beside the organization's member list (its pages come one
-    // after the other), which only the plan needs.
-    const teamsRead = readTeams(ctx);
-    const listsRead = teamsRead.then((teams) =>
-      readTeamMemberLists(
-        ctx,
-        matchTeams(ctx.desired.teams ?? [], teams)
-          .pairs.filter((p) => p.remote && p.desired.members !== undefined)
-          .map((p) => p.remote as RemoteTeam),
-      ),
+    // One member list per existing team whose membership the config manages; no other reads.
+    return readTeamsAndLists(ctx, (teams) =>
+      matchTeams(ctx.desired.teams ?? [], teams)
+        .pairs.filter((p) => p.remote && p.desired.members !== undefined)
+        .map((p) => p.remote as RemoteTeam),
     );
-    const [teams, members, lists] = await Promise.all([teamsRead, readMembers(ctx), listsRead]);
-    return { teams, members, lists };
   },
 
   plan(ctx, remote): KindPlan {
