@@ -12,7 +12,7 @@ import { enc } from '../common/paths.js';
 import { emptyKindPlan, type KindPlan, type PlanContext } from '../kind.js';
 import { findMember, indexMembers, memberLabel, type RemoteMember } from '../members/members.js';
 import type { RemoteTeam } from '../teams/teams.js';
-import { teamAddress, teamIdOrRef } from '../teams/teams.js';
+import { teamAddress, teamIdsOrRefs } from '../teams/teams.js';
 import { grantAddress, permissionsPath, type AccessTarget, type RemoteGrants } from './grants.js';
 import type { AccessT } from './schema.js';
 
@@ -47,6 +47,7 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
   if (remote === undefined) return kp;
   const index = indexMembers(remote.members);
   const teamTitle = new Map(remote.teams.map((t) => [t.id, t.title]));
+  const teamId = teamIdsOrRefs(ctx.org, ctx.desired.teams, remote.teams);
 
   for (const obj of remote.objects) {
     const grants = obj.id === undefined ? undefined : remote.grants[obj.id];
@@ -54,7 +55,7 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
     const accessAddress = `${obj.address}.access`;
     const want = new Map<string, Grant>();
     for (const [title, role] of Object.entries(obj.access.teams ?? {})) {
-      const id = teamIdOrRef(ctx.org, title, ctx.desired.teams, remote.teams);
+      const id = teamId(title);
       if (id === undefined) {
         kp.problems.push({ org: ctx.org, address: accessAddress, message: `team "${title}" exists neither in the config nor in organization ${ctx.org}` });
         continue;

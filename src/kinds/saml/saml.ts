@@ -12,7 +12,7 @@ import { collisionMessage, diffFields, keyCollisions, matchResources, sameJson }
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { planUnmatched } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
-import { readTeams, teamAddress, teamIdOrRef, type RemoteTeam } from '../teams/teams.js';
+import { readTeams, teamAddress, teamIdsOrRefs, type RemoteTeam } from '../teams/teams.js';
 
 export interface RemoteSamlProvider {
   id: string;
@@ -99,6 +99,7 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
       }
     }
     const configTeams = new Set((ctx.desired.teams ?? []).map((t) => t.title));
+    const teamIdOf = teamIdsOrRefs(ctx.org, ctx.desired.teams, remote.teams ?? []);
 
     for (const { desired: d, remote: r } of pairs) {
       const address = samlAddress(d.label);
@@ -118,7 +119,7 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
       }
       else if (typeof d.defaultTeam === 'string') {
         const title = d.defaultTeam;
-        teamId = teamIdOrRef(ctx.org, title, ctx.desired.teams, remote.teams ?? []);
+        teamId = teamIdOf(title);
         if (teamId === undefined) {
           kp.problems.push({ org: ctx.org, address, message: `defaultTeam "${title}" names no team, neither in the config nor in organization ${ctx.org}` });
           continue;

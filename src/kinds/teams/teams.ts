@@ -144,13 +144,16 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
   },
 };
 
-/** The id of a config team for a request: the remote id, or a ref to its create in this plan. */
-export function teamIdOrRef(org: string, title: string, desired: readonly TeamT[] | undefined, remote: readonly RemoteTeam[]): string | undefined {
-  const inConfig = (desired ?? []).find((t) => t.title === title);
-  if (inConfig) {
-    const pair = matchTeams(desired ?? [], remote).pairs.find((p) => p.desired === inConfig);
-    return pair?.remote ? pair.remote.id : ref(org, teamAddress(title));
+/**
+ * The id of a team for a request, by title: a config team's remote id, or a ref to its create in this
+ * plan; else the id of the organization's team of that title. The teams are matched once, for every
+ * title asked.
+ */
+export function teamIdsOrRefs(org: string, desired: readonly TeamT[] | undefined, remote: readonly RemoteTeam[]): (title: string) => string | undefined {
+  const ids = new Map<string, string>();
+  for (const t of remote) if (!ids.has(t.title)) ids.set(t.title, t.id);
+  for (const { desired: d, remote: r } of matchTeams(desired ?? [], remote).pairs) {
+    if (!ids.has(`config:${d.title}`)) ids.set(`config:${d.title}`, r ? r.id : ref(org, teamAddress(d.title)));
   }
-  return remote.find((t) => t.title === title)?.id;
+  return (title) => ids.get(`config:${title}`) ?? ids.get(title);
 }
-
