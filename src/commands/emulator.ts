@@ -70,7 +70,7 @@ export default class Emulator extends BaseCommand {
     port: Flags.integer({ description: 'Port to listen on (0 picks a free one)', default: 4010, min: 0, max: 65535 }),
     state: Flags.string({ description: 'State file seeding the world (YAML or JSON)', exclusive: ['demo'] }),
     demo: Flags.boolean({ description: 'Serve the built-in demo world (org_acme; tokens dev-token and read-token)', default: false, exclusive: ['state'] }),
-    latency: Flags.integer({ description: 'Latency added to every request, in milliseconds', default: 0, min: 0 }),
+    latency: Flags.integer({ description: 'Milliseconds from a request\'s arrival to its answer (its work is done on arrival, within that time)', default: 0, min: 0 }),
     'fault-rate': Flags.string({ description: 'Fraction (0-1) of requests answered 500/502/503, before or after the change' }),
     'reset-rate': Flags.string({ description: 'Fraction (0-1) of requests whose connection is reset, before or after the change' }),
     'rate-limit': Flags.string({

@@ -1,7 +1,9 @@
 /**
  * `startEmulator`: the platform API in memory on a loopback address. Every request is
- * counted, delayed by `latencyMs`, checked against the rate limit, authenticated, routed to a
- * synchronous handler, and maybe struck by a fault before or after the handler ran.
+ * counted, checked against the rate limit, authenticated, routed to a synchronous handler, and
+ * maybe struck by a fault before or after the handler ran; its answer leaves `latencyMs` after the
+ * request arrived (the emulator's own work included, as a remote service's work runs on its own
+ * machines: requests that arrive together are answered together, not one handler's time apart).
  */
 import { createWriteStream } from 'node:fs';
 import type { WriteStream } from 'node:fs';
@@ -223,47 +225,51 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (log) log.write(`${JSON.stringify(maskForLog(entry))}\n`);
   };
 
-  /** Writes the answer; what was sent, for `onExchange`. */
-  const send = (res: ServerResponse, reply: Reply, extra: Record<string, string>): { headers: Record<string, string>; body: unknown } => {
+  /** The answer as it will be written: status, headers, the body's text, and the body for `onExchange`. */
+  const render = (reply: Reply, extra: Record<string, string>) => {
     const headers: Record<string, string> = { ...extra, ...(reply.headers ?? {}) };
     const hasBody = reply.body !== undefined && reply.status !== 204 && reply.status !== 205;
     const payload = hasBody ? JSON.stringify(reply.body) : '';
     if (hasBody) headers['content-type'] = 'application/json; charset=utf-8';
     headers['content-length'] = String(Buffer.byteLength(payload));
-    res.writeHead(reply.status, headers);
-    res.end(payload);
-    return { headers, body: hasBody ? reply.body : null };
+    return { status: reply.status, headers, payload, body: hasBody ? reply.body : null };
+  };
+  const write = (res: ServerResponse, answer: ReturnType<typeof render>) => {
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.payload);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const answerAt = performance.now() + latency;
     count++;
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const pathWithQuery = `${url.pathname}${url.search}`;
     const { text, tooLarge } = await readBody(req);
-    if (latency > 0) await sleep(latency);
 
-    /** Logs the exchange, answers it (or, for a reset, does not), and tells `onExchange`. */
-    const conclude = (requestBody: unknown, reply: Reply | 'reset', extra: Record<string, string>, fault?: string) => {
+    /** At `answerAt`: logs the exchange, answers it (or, for a reset, does not), and tells `onExchange`. */
+    const conclude = async (requestBody: unknown, reply: Reply | 'reset', extra: Record<string, string>, fault?: string) => {
       const status = reply === 'reset' ? 0 : reply.status;
       const responseBody = reply === 'reset' ? null : (reply.body ?? null);
       writeLog({ method, path: pathWithQuery, requestBody, status, responseBody, ...(fault ? { fault } : {}) });
-      let sent: { headers: Record<string, string>; body: unknown } = { headers: {}, body: null };
-      if (reply === 'reset') req.socket.destroy();
-      else sent = send(res, reply, extra);
+      const answer = reply === 'reset' ? undefined : render(reply, extra);
+      const wait = answerAt - performance.now();
+      if (wait > 0) await sleep(wait);
+      if (answer) write(res, answer);
+      else req.socket.destroy();
       options.onExchange?.({
         method,
         path: pathWithQuery,
         requestHeaders: exchangeHeaders(req),
         requestBody,
         status,
-        responseHeaders: sent.headers,
-        responseBody: sent.body,
+        responseHeaders: answer?.headers ?? {},
+        responseBody: answer?.body ?? null,
       });
     };
 
     if (tooLarge) {
-      conclude(null, { status: 413, body: errorBody(413, `body: larger than ${MAX_BODY_BYTES} bytes`) }, {});
+      await conclude(null, { status: 413, body: errorBody(413, `body: larger than ${MAX_BODY_BYTES} bytes`) }, {});
       return;
     }
 
@@ -274,7 +280,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       if (!decision.allowed) {
         // The live service's message.
         const reply = { status: 429, body: errorBody(429, `API rate limit exceeded. Please try again in ${decision.retryInSeconds} seconds`) };
-        conclude(text === '' ? null : safeJson(text), reply, limitHeaders);
+        await conclude(text === '' ? null : safeJson(text), reply, limitHeaders);
         return;
       }
     }
@@ -282,26 +288,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const fault: Fault | undefined = drawFault();
     const strike = (requestBody: unknown) => {
       const tag = `${fault!.kind}-${fault!.when}`;
-      if (fault!.kind === 'reset') conclude(requestBody, 'reset', {}, tag);
-      else conclude(requestBody, { status: fault!.status, body: errorBody(fault!.status, 'injected fault') }, limitHeaders, tag);
+      if (fault!.kind === 'reset') return conclude(requestBody, 'reset', {}, tag);
+      return conclude(requestBody, { status: fault!.status, body: errorBody(fault!.status, 'injected fault') }, limitHeaders, tag);
     };
 
     if (fault?.when === 'before') {
-      strike(text === '' ? null : safeJson(text));
+      await strike(text === '' ? null : safeJson(text));
       return;
     }
     const { reply, requestBody } = process(req, method, url, text);
     if (fault?.when === 'after') {
-      strike(requestBody);
+      await strike(requestBody);
       return;
     }
-    conclude(requestBody, reply, limitHeaders);
+    await conclude(requestBody, reply, limitHeaders);
   };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       // Only a broken connection gets here (reading the body failed); nothing left to answer.
-      if (!res.headersSent && !res.destroyed) send(res, { status: 500, body: errorBody(500, String((err as Error)?.message ?? err)) }, {});
+      if (!res.headersSent && !res.destroyed) write(res, render({ status: 500, body: errorBody(500, String((err as Error)?.message ?? err)) }, {}));
     });
   });
 

@@ -61,6 +61,18 @@ describe('faults', () => {
     await api.get(ORG);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
   });
+
+  it('does the work when a request arrives and answers it the latency after: the handler runs within the latency, not after it', async () => {
+    const api = await start({ state: demoState(), latencyMs: 300 });
+    const t0 = performance.now();
+    const answer = api.put(`${ORG}/teams`, { title: 'T-early' });
+    // Well before the answer leaves, the team is there: the write was done on arrival.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(teamTitles(api)).toEqual(['T-early']);
+    expect(api.emu.requestCount()).toBe(1);
+    expect((await answer).status).toBe(201);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(290);
+  });
 });
 
 describe('rate limit', () => {
