@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand, commonFlags } from '../cli/base.js';
 import { DocplaneError } from '../core/errors.js';
@@ -34,18 +34,18 @@ function rateLimit(input: string | undefined): { limit: number; windowSeconds: n
   return { limit, windowSeconds };
 }
 
-/** The demo world, shipped in the npm package ("files" in package.json) beside dist/. */
-function demoStateFile(): string {
-  return fileURLToPath(new URL('../../examples/emulator-state.yaml', import.meta.url));
+/** The demo world, shipped in the npm package ("files" in package.json) under its root. */
+function demoStateFile(root: string): string {
+  return join(root, 'examples', 'emulator-state.yaml');
 }
 
 /**
  * --state FILE, else the demo world: required with --demo (a missing file is an error, never an empty
  * world that looks like a working demo), used when present without either flag.
  */
-function stateFile(state: string | undefined, demo: boolean): string | undefined {
+function stateFile(state: string | undefined, demo: boolean, root: string): string | undefined {
   if (state !== undefined) return state;
-  const file = demoStateFile();
+  const file = demoStateFile(root);
   if (existsSync(file)) return file;
   if (!demo) return undefined;
   throw new DocplaneError('EMULATOR_OPTIONS', `--demo: the demo world ${file} is missing from this installation`, {
@@ -84,7 +84,7 @@ export default class Emulator extends BaseCommand {
     const { flags } = await this.parse(Emulator);
     const emulator = await startEmulator({
       port: flags.port,
-      stateFile: stateFile(flags.state, flags.demo),
+      stateFile: stateFile(flags.state, flags.demo, this.config.root),
       latencyMs: flags.latency,
       faultRate: fraction('fault-rate', flags['fault-rate']),
       resetRate: fraction('reset-rate', flags['reset-rate']),
