@@ -7,10 +7,8 @@
  * this module (errors, log lines) is built from our own words plus the API's answer, and scrubbed.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createRequire } from 'node:module';
-import type { Dispatcher, Pool as UndiciPool } from 'undici';
-
-type UndiciRequestOptions = Parameters<Dispatcher['request']>[0];
+import Pool from 'undici/lib/dispatcher/pool.js';
+import undiciApi from 'undici/lib/api/index.js';
 import { ApiError, BugError, DocplaneError } from '../core/errors.js';
 import { createRateGate } from './gate.js';
 import { backoffDelay, describeNetworkError, isRetryableStatus, requestedWait, type NetworkFailure } from './retry.js';
@@ -18,14 +16,11 @@ import type { ApiClient, ApiResponse, ClientOptions, ClientStats, HttpMethod, Li
 import { resolveApiUrl } from './url.js';
 
 /**
- * undici's Pool and request() alone: the package's index loads fetch, WebSocket, caches, mocks and
- * the rest besides (~110 modules, ~45 ms of a plan's start, against ~30 here). The index adds
- * request() to every dispatcher's prototype; here it is called on the pool. undici has no `exports`
- * map, so these files are part of its published layout; `import type` keeps the index's types.
+ * undici's Pool and request() alone (typed in undici-files.d.ts): the package's index loads fetch,
+ * WebSocket, caches, mocks and the rest besides (~110 modules, against ~30 here, which the bundle
+ * holds). The index adds request() to every dispatcher's prototype; here it is called on the pool.
  */
-const undiciFile = createRequire(import.meta.url);
-const Pool = undiciFile('undici/lib/dispatcher/pool.js') as typeof UndiciPool;
-const undiciRequest = (undiciFile('undici/lib/api/index.js') as { request: (this: UndiciPool, options: UndiciRequestOptions) => Promise<Dispatcher.ResponseData> }).request;
+const undiciRequest = undiciApi.request;
 
 /**
  * The retry budget (README, "Retries and rate limits"): sized so that a plan under 10% 5xx and 3%
