@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Bundles the compiled CLI (dist/, from tsc) into dist/bundle/ with rolldown: the entry
-// (src/cli/main.ts), each command and the hook, their shared code in a few chunks. A cold start then
-// reads ~20 files instead of ~450 (docplane's modules, @oclif/core, zod, js-yaml, …): a cold plan at
+// (src/cli/main.ts), each command and the hook, their shared code in a few chunks. A plan then opens
+// 17 files of code instead of ~450 (docplane's modules, @oclif/core, zod, js-yaml, …): a cold plan at
 // scale 1 took 1.62 s of CPU against 1.83 s (docs/benchmarks.md, "CPU"). package.json's `oclif`
 // section points at the bundled commands and hook; bin/run.js runs the bundled entry.
 //
