@@ -200,7 +200,8 @@ export function createClient(options: ClientOptions): ApiClient {
     }
   }
 
-  async function* paginate<T = unknown>(path: string, query: Query = {}): AsyncGenerator<T> {
+  /** A list's pages, each page's items at once (listAll takes them a page at a time, not an item at a time). */
+  async function* pages<T>(path: string, query: Query = {}): AsyncGenerator<T[]> {
     const seen = new Set<string>();
     let page: string | undefined;
     for (;;) {
@@ -209,7 +210,7 @@ export function createClient(options: ClientOptions): ApiClient {
       if (!isEnvelope(body)) {
         throw badResponse(pathOnly(path), res.status, `expected a list ({"items": [...]}), got ${describe(body)}`);
       }
-      for (const item of body.items) yield item as T;
+      yield body.items as T[];
       const next = body.next?.page;
       if (next === undefined || next === null || next === '') return;
       if (typeof next !== 'string' && typeof next !== 'number') {
@@ -227,11 +228,13 @@ export function createClient(options: ClientOptions): ApiClient {
 
   return {
     request,
-    paginate,
+    async *paginate<T = unknown>(path: string, query?: Query): AsyncGenerator<T> {
+      for await (const items of pages<T>(path, query)) yield* items;
+    },
     async listAll<T = unknown>(path: string, query?: Query): Promise<T[]> {
-      const items: T[] = [];
-      for await (const item of paginate<T>(path, query)) items.push(item);
-      return items;
+      let all: T[] | undefined;
+      for await (const items of pages<T>(path, query)) all = all ? all.concat(items) : items;
+      return all ?? [];
     },
     stats(): ClientStats {
       return { requests: counters.requests, retries: counters.retries, rateLimited: counters.rateLimited, byMethod: { ...counters.byMethod } };
