@@ -3,7 +3,7 @@
  * bundle (scripts/bundle.js), beside the commands and the hook, so that oclif, the commands and what
  * they import load as a few files that share one copy of @oclif/core.
  */
-import { Errors, flush, handle, run, settings } from '@oclif/core';
+import { flush, handle, run, settings } from '@oclif/core';
 
 /**
  * Every path that ends the process ends with one error line and exit 1 (DESIGN §2). Should a
@@ -47,7 +47,7 @@ export async function main(argv: string[], bin: string): Promise<void> {
     // prints every error (one line, exit 1; oclif's own would exit 2, the code of "the plan has
     // changes"). A DocplaneError carries its hint (an unknown command: src/cli/not-found.ts). Exits pass.
     const known = oclifError(error);
-    if (error instanceof Errors.ExitError || (known && known.code === 'EEXIT')) {
+    if (known?.code === 'EEXIT') {
       await handle(error as Error);
     } else if (error instanceof Error && error.name === 'DocplaneError') {
       const { hint, exitCode } = error as Error & { hint?: string; exitCode?: number };

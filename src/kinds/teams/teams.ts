@@ -150,10 +150,11 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
  * title asked.
  */
 export function teamIdsOrRefs(org: string, desired: readonly TeamT[] | undefined, remote: readonly RemoteTeam[]): (title: string) => string | undefined {
-  const ids = new Map<string, string>();
-  for (const t of remote) if (!ids.has(t.title)) ids.set(t.title, t.id);
+  const inConfig = new Map<string, string>();
   for (const { desired: d, remote: r } of matchTeams(desired ?? [], remote).pairs) {
-    if (!ids.has(`config:${d.title}`)) ids.set(`config:${d.title}`, r ? r.id : ref(org, teamAddress(d.title)));
+    if (!inConfig.has(d.title)) inConfig.set(d.title, r ? r.id : ref(org, teamAddress(d.title)));
   }
-  return (title) => ids.get(`config:${title}`) ?? ids.get(title);
+  const inOrganization = new Map<string, string>();
+  for (const t of remote) if (!inOrganization.has(t.title)) inOrganization.set(t.title, t.id);
+  return (title) => inConfig.get(title) ?? inOrganization.get(title);
 }
