@@ -7,20 +7,13 @@
  * this module (errors, log lines) is built from our own words plus the API's answer, and scrubbed.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
 import Pool from 'undici/lib/dispatcher/pool.js';
-import undiciApi from 'undici/lib/api/index.js';
 import { ApiError, BugError, DocplaneError } from '../core/errors.js';
 import { createRateGate } from './gate.js';
 import { backoffDelay, describeNetworkError, isRetryableStatus, requestedWait, type NetworkFailure } from './retry.js';
 import type { ApiClient, ApiResponse, ClientOptions, ClientStats, HttpMethod, ListEnvelope, Query, RequestOptions } from './types.js';
 import { resolveApiUrl } from './url.js';
-
-/**
- * undici's Pool and request() alone (typed in undici-files.d.ts): the package's index loads fetch,
- * WebSocket, caches, mocks and the rest besides (~110 modules, against ~30 here, which the bundle
- * holds). The index adds request() to every dispatcher's prototype; here it is called on the pool.
- */
-const undiciRequest = undiciApi.request;
 
 /**
  * The retry budget (README, "Retries and rate limits"): sized so that a plan under 10% 5xx and 3%
@@ -77,37 +70,72 @@ export function createClient(options: ClientOptions): ApiClient {
    */
   const fatal: { failure?: NetworkFailure } = {};
 
-  /** One exchange, body read in full, under the timeout. Never throws for a network failure. */
-  async function exchange(method: HttpMethod, target: string, headers: Record<string, string>, body: string | undefined, signal?: AbortSignal): Promise<Outcome> {
-    if (fatal.failure) return { kind: 'no-answer', failure: fatal.failure };
-    const timer = new AbortController();
-    const handle = setTimeout(() => timer.abort(), timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
-    // The abort settles the exchange even when undici does not settle the request it cancels.
-    let onAbort: (() => void) | undefined;
-    const abandoned = new Promise<never>((_resolve, reject) => {
-      onAbort = () => reject(combined.reason ?? new Error('aborted'));
-      combined.addEventListener('abort', onAbort, { once: true });
+  /**
+   * One exchange, body read in full, under the timeout. Never throws for a network failure; throws
+   * `aborted` when the caller's signal fires. Through the pool's dispatch() with a handler that keeps
+   * the body's chunks: request() would wrap every answer in a stream and every request in an
+   * AbortSignal's listeners, a fifth of the client's CPU over a plan's 800 reads.
+   */
+  function exchange(method: HttpMethod, target: string, headers: Record<string, string>, body: string | undefined, signal?: AbortSignal): Promise<Outcome> {
+    if (fatal.failure) return Promise.resolve({ kind: 'no-answer', failure: fatal.failure });
+    if (signal?.aborted) return Promise.reject(aborted(method, pathOnly(target.slice(prefix.length))));
+    return new Promise<Outcome>((resolve, reject) => {
+      let settled = false;
+      let controller: Dispatcher.DispatchController | undefined;
+      /** Why the exchange was called off before undici started it (it is then told as it starts). */
+      let cancelled: Error | undefined;
+      let status = 0;
+      let answerHeaders: Record<string, string> = {};
+      const chunks: Buffer[] = [];
+      const settle = (outcome: Outcome | Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (outcome instanceof Error) reject(outcome);
+        else resolve(outcome);
+      };
+      // Calling off settles the exchange at once, even when undici does not settle the request it cancels.
+      const callOff = (why: Error, outcome: Outcome | Error) => {
+        cancelled ??= why;
+        settle(outcome);
+        controller?.abort(why);
+      };
+      const timer = setTimeout(() => {
+        callOff(new Error(`timed out after ${timeoutMs} ms`), { kind: 'no-answer', failure: { description: `timed out after ${timeoutMs} ms`, retryable: true } });
+      }, timeoutMs);
+      const onAbort = () => callOff(new Error('request cancelled'), aborted(method, pathOnly(target.slice(prefix.length))));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      pool.dispatch(
+        { path: target, method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+        {
+          onRequestStart(c) {
+            if (cancelled) c.abort(cancelled);
+            else controller = c;
+          },
+          onResponseStart(_c, statusCode, responseHeaders) {
+            status = statusCode;
+            answerHeaders = flattenHeaders(responseHeaders);
+          },
+          onResponseData(_c, chunk) {
+            chunks.push(chunk);
+          },
+          onResponseEnd() {
+            settle({ kind: 'answer', status, headers: answerHeaders, text: bodyText(chunks) });
+          },
+          onResponseError(_c, err) {
+            if (settled) return;
+            if (fatal.failure) return settle({ kind: 'no-answer', failure: fatal.failure });
+            const failure = describeNetworkError(err, timeoutMs);
+            if (!failure.retryable && isConnectionFailure(err)) {
+              fatal.failure = failure;
+              pool.destroy(err).catch(() => undefined);
+            }
+            settle({ kind: 'no-answer', failure });
+          },
+        },
+      );
     });
-    try {
-      const res = await Promise.race([undiciRequest.call(pool, { path: target, method, headers, body, signal: combined, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }), abandoned]);
-      const text = await Promise.race([res.body.text(), abandoned]);
-      return { kind: 'answer', status: res.statusCode, headers: flattenHeaders(res.headers), text };
-    } catch (err) {
-      if (signal?.aborted) throw aborted(method, pathOnly(target.slice(prefix.length)));
-      if (timer.signal.aborted) return { kind: 'no-answer', failure: { description: `timed out after ${timeoutMs} ms`, retryable: true } };
-      if (fatal.failure) return { kind: 'no-answer', failure: fatal.failure };
-      const failure = describeNetworkError(err, timeoutMs);
-      if (!failure.retryable && isConnectionFailure(err)) {
-        fatal.failure = failure;
-        pool.destroy(err as Error).catch(() => undefined);
-      }
-      return { kind: 'no-answer', failure };
-    } finally {
-      clearTimeout(handle);
-      if (onAbort) combined.removeEventListener('abort', onAbort);
-      abandoned.catch(() => undefined);
-    }
   }
 
   async function request<T = unknown>(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -309,6 +337,12 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/** The body's bytes as UTF-8 text, without a byte order mark (as undici's body.text() reads it). */
+function bodyText(chunks: readonly Buffer[]): string {
+  const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** JSON when it is JSON (or says nothing of its type), the text otherwise, undefined when empty. */

@@ -85,11 +85,23 @@ export function userView(ctx: ViewContext, user: UserRec): Obj {
   });
 }
 
-export function memberView(ctx: ViewContext, org: OrgRec, member: MemberRec): Obj {
+/**
+ * How many of the organization's teams each user is in, from the teams' records (the teams kind
+ * builds on members, not the reverse): one pass over every team's members, for the members list.
+ * Counted member by member, a page of 1,000 members over 300 teams took ~6 ms of the emulator's
+ * thread, and the answers queued behind it waited. A team's list (a few members) counts them one by one.
+ */
+export function teamCounts(org: OrgRec): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of org.teams.values()) for (const userId of t.members.keys()) counts.set(userId, (counts.get(userId) ?? 0) + 1);
+  return counts;
+}
+
+/** A member's view; `counts` (teamCounts) when the answer lists the organization's members. */
+export function memberView(ctx: ViewContext, org: OrgRec, member: MemberRec, counts?: ReadonlyMap<string, number>): Obj {
   const user = ctx.world.users.get(member.userId)!;
-  // The teams count reads the teams' records (the teams kind builds on members, not the reverse).
-  let teams = 0;
-  for (const t of org.teams.values()) if (t.members.has(member.userId)) teams++;
+  let teams = counts?.get(member.userId) ?? 0;
+  if (!counts) for (const t of org.teams.values()) if (t.members.has(member.userId)) teams++;
   return compact({
     object: 'member',
     id: member.userId,
@@ -180,7 +192,9 @@ export const membersKind = defineKind({
       if (sort === 'lastSeenAt') members = members.filter((m) => m.lastSeenAt !== undefined);
       members.sort(compareBy(sort, req));
       if (order === 'desc') members.reverse();
-      return listReply(req.query, members, (m) => memberView(viewCtx(req), org, m));
+      const view = viewCtx(req);
+      const counts = teamCounts(org);
+      return listReply(req.query, members, (m) => memberView(view, org, m, counts));
     });
 
     router.add('GET', '/v1/orgs/:org/members/:user', (req) => {
