@@ -54,6 +54,27 @@ describe('requests', () => {
     expect(a.headers.prefer).toBe('return=minimal');
   });
 
+  it('reads an answer that arrives in pieces: a character split between them, a byte order mark, a repeated header', async () => {
+    const json = Buffer.from('\ufeff{"title":"Équipe ☃"}', 'utf8');
+    const { client } = await setup(async (_req, res) => {
+      res.writeHead(200, [
+        ['content-type', 'application/json'],
+        ['x-note', 'a'],
+        ['x-note', 'b'],
+      ]);
+      // Cut inside the two-byte "É" and the three-byte "☃": the text is decoded once, whole.
+      const cuts = [0, json.indexOf(Buffer.from('É')) + 1, json.indexOf(Buffer.from('☃')) + 1, json.length];
+      for (let i = 0; i + 1 < cuts.length; i++) {
+        res.write(json.subarray(cuts[i], cuts[i + 1]));
+        await sleep(5);
+      }
+      res.end();
+    });
+    const res = await client.request('GET', '/v1/orgs/org_acme');
+    expect(res.body).toEqual({ title: 'Équipe ☃' });
+    expect(res.headers['x-note']).toBe('a, b');
+  });
+
   it('sends no content-type without a body', async () => {
     const { server, client } = await setup((_req, res) => sendJson(res, 200, {}));
     await client.request('GET', '/v1/orgs/org_acme');

@@ -73,8 +73,9 @@ export function createClient(options: ClientOptions): ApiClient {
   /**
    * One exchange, body read in full, under the timeout. Never throws for a network failure; throws
    * `aborted` when the caller's signal fires. Through the pool's dispatch() with a handler that keeps
-   * the body's chunks: request() would wrap every answer in a stream and every request in an
-   * AbortSignal's listeners, a fifth of the client's CPU over a plan's 800 reads.
+   * the body's chunks and decodes them once: request() wraps every answer in a stream and every
+   * request in an AbortController and its listeners (a cold plan of 800 reads, side by side: 1.59 →
+   * 1.47 s of CPU; docs/benchmarks.md).
    */
   function exchange(method: HttpMethod, target: string, headers: Record<string, string>, body: string | undefined, signal?: AbortSignal): Promise<Outcome> {
     if (fatal.failure) return Promise.resolve({ kind: 'no-answer', failure: fatal.failure });
