@@ -100,6 +100,15 @@ describe('members', () => {
     expect(members.find((m) => m.id === 'u_mallory').sso).toBe(true);
   });
 
+  it('counts each member’s teams the same in the list (one pass over the teams) as in the member’s own view', async () => {
+    const api = await start();
+    const members = await api.all(`${ORG}/members`);
+    const counts = await Promise.all(members.map(async (m) => (await api.get(`${ORG}/members/${m.id}`)).body.teams));
+    expect(members.map((m) => m.teams)).toEqual(counts);
+    expect(counts.some((n) => n > 0)).toBe(true);
+    expect(counts.some((n) => n === 0)).toBe(true);
+  });
+
   it('filters by role and search, and sorts by joinedAt in either order', async () => {
     const api = await start();
     const admins = await api.all(`${ORG}/members?role=admin`);
