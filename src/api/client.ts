@@ -79,7 +79,8 @@ export function createClient(options: ClientOptions): ApiClient {
    */
   function exchange(method: HttpMethod, target: string, headers: Record<string, string>, body: string | undefined, signal?: AbortSignal): Promise<Outcome> {
     if (fatal.failure) return Promise.resolve({ kind: 'no-answer', failure: fatal.failure });
-    if (signal?.aborted) return Promise.reject(aborted(method, pathOnly(target.slice(prefix.length))));
+    const cancel = () => aborted(method, pathOnly(target.slice(prefix.length)));
+    if (signal?.aborted) return Promise.reject(cancel());
     return new Promise<Outcome>((resolve, reject) => {
       let settled = false;
       let controller: Dispatcher.DispatchController | undefined;
@@ -105,7 +106,7 @@ export function createClient(options: ClientOptions): ApiClient {
       const timer = setTimeout(() => {
         callOff(new Error(`timed out after ${timeoutMs} ms`), { kind: 'no-answer', failure: { description: `timed out after ${timeoutMs} ms`, retryable: true } });
       }, timeoutMs);
-      const onAbort = () => callOff(new Error('request cancelled'), aborted(method, pathOnly(target.slice(prefix.length))));
+      const onAbort = () => callOff(new Error('request cancelled'), cancel());
       signal?.addEventListener('abort', onAbort, { once: true });
       pool.dispatch(
         { path: target, method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },

@@ -100,8 +100,9 @@ export function teamCounts(org: OrgRec): Map<string, number> {
 /** A member's view; `counts` (teamCounts) when the answer lists the organization's members. */
 export function memberView(ctx: ViewContext, org: OrgRec, member: MemberRec, counts?: ReadonlyMap<string, number>): Obj {
   const user = ctx.world.users.get(member.userId)!;
-  let teams = counts?.get(member.userId) ?? 0;
-  if (!counts) for (const t of org.teams.values()) if (t.members.has(member.userId)) teams++;
+  let teams = 0;
+  if (counts) teams = counts.get(member.userId) ?? 0;
+  else for (const t of org.teams.values()) if (t.members.has(member.userId)) teams++;
   return compact({
     object: 'member',
     id: member.userId,
