@@ -88,6 +88,39 @@ export interface Narrowing {
   widenForNeeds(drafts: readonly DraftStep[]): boolean;
 }
 
+/** A list unit's config entries, and the entries (their indexes) each first key names. */
+interface UnitIndex {
+  entries: readonly unknown[];
+  byKey: Map<string, number[]>;
+}
+
+/**
+ * A list unit's config entries, and the indexes of the entries each first key names: every string
+ * field of an entry names it (`teams["Eng"]` names the team titled "Eng"). Undefined for a unit that
+ * is not a list or that the config does not give.
+ */
+function indexUnit(desired: OrgConfig, unit: KindUnit): UnitIndex | undefined {
+  if (!unit.list) return undefined;
+  const value = (desired as unknown as Record<string, unknown>)[unit.configKey];
+  if (!Array.isArray(value)) return undefined;
+  const byKey = new Map<string, number[]>();
+  value.forEach((entry, i) => {
+    if (!entry || typeof entry !== 'object') return;
+    for (const v of Object.values(entry as Record<string, unknown>)) {
+      if (typeof v !== 'string') continue;
+      for (const top of unit.addressNames.top) {
+        const k = `${top}${key(v)}`;
+        const list = byKey.get(k);
+        // Entries come in order, so a repeat can only be this entry's (two fields of one value):
+        // a value many entries share (a role) is not searched once per entry.
+        if (list === undefined) byKey.set(k, [i]);
+        else if (list[list.length - 1] !== i) list.push(i);
+      }
+    }
+  });
+  return { entries: value, byKey };
+}
+
 /**
  * The narrowing of one organization's reads to what `targets` need; with `checkKinds`, to those
  * kinds of the targets' units and not what their steps depend on (a check of known steps).
@@ -97,34 +130,19 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
   const org = desired.organization.id;
   const patterns = patternsFor(targets, org);
   const scope: Scope = new Map();
-  /** Per list unit: its entries, and entry indexes by the first key that names them. */
-  const index = new Map<KindUnit, { entries: readonly unknown[]; byKey: Map<string, number[]> }>();
-  for (const unit of UNITS) {
-    if (!unit.list) continue;
-    const value = (desired as unknown as Record<string, unknown>)[unit.configKey];
-    if (!Array.isArray(value)) continue;
-    const byKey = new Map<string, number[]>();
-    value.forEach((entry, i) => {
-      if (!entry || typeof entry !== 'object') return;
-      for (const v of Object.values(entry as Record<string, unknown>)) {
-        if (typeof v !== 'string') continue;
-        for (const top of unit.addressNames.top) {
-          const k = `${top}${key(v)}`;
-          const list = byKey.get(k) ?? [];
-          if (!list.includes(i)) list.push(i);
-          byKey.set(k, list);
-        }
-      }
-    });
-    index.set(unit, { entries: value, byKey });
-  }
+  /** Per list unit its index, made when first asked (a check of one unit indexes only that one). */
+  const indexes = new Map<KindUnit, UnitIndex | undefined>();
+  const indexOf = (unit: KindUnit) => {
+    if (!indexes.has(unit)) indexes.set(unit, indexUnit(desired, unit));
+    return indexes.get(unit);
+  };
   const prunes = (unit: KindUnit) => unit.kinds.some((k) => desired.prune.includes(k.kind));
 
   /** Adds what `address` needs read in `unit`: the entries it names, or the whole unit when it cannot say which. */
   const widen = (unit: KindUnit, address: string): boolean => {
     const had = scope.get(unit);
     if (had === 'all') return false;
-    const ix = index.get(unit);
+    const ix = indexOf(unit);
     const k = firstKey(address);
     if (ix === undefined || k === undefined || address.includes('*') || prunes(unit)) {
       scope.set(unit, 'all');
@@ -168,7 +186,7 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
     if (read === 'all') return true;
     const k = firstKey(address);
     if (k === undefined) return true;
-    const named = index.get(unit)?.byKey.get(k);
+    const named = indexOf(unit)?.byKey.get(k);
     // An address under no entry (a remote resource the config does not name) rests on the unit's lists.
     return named === undefined || named.some((i) => read.has(i));
   };
@@ -178,7 +196,7 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
     kinds,
     readView(unit) {
       const read = scope.get(unit);
-      const ix = index.get(unit);
+      const ix = indexOf(unit);
       if (read === undefined || read === 'all' || ix === undefined) return desired;
       return { ...desired, [unit.configKey]: ix.entries.filter((_, i) => read.has(i)) } as OrgConfig;
     },

@@ -31,14 +31,22 @@ export interface MemberIndex {
   byEmail: Map<string, RemoteMember>;
 }
 
+/** Each member list's index: a plan's kinds share one list read (readMembers), so it is indexed once. */
+const indexes = new WeakMap<readonly RemoteMember[], MemberIndex>();
+
+/** The members by id and by email (lower-case). A list read is never changed after: its index is kept. */
 export function indexMembers(members: readonly RemoteMember[]): MemberIndex {
+  const known = indexes.get(members);
+  if (known) return known;
   const byId = new Map<string, RemoteMember>();
   const byEmail = new Map<string, RemoteMember>();
   for (const m of members) {
     byId.set(m.id, m);
     if (m.user?.email) byEmail.set(m.user.email.toLowerCase(), m);
   }
-  return { byId, byEmail };
+  const index = { byId, byEmail };
+  indexes.set(members, index);
+  return index;
 }
 
 /** The member a config `user` (email or user id) names, if any. */

@@ -80,6 +80,9 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
       const teamAddr = teamAddress(team.title);
       const address = `${teamAddr}.members`;
       kp.remoteCount++;
+      // An existing team whose list was not read (a targeted plan or a check that does not name it):
+      // nothing can be said of it, and what would be said is dropped (src/plan/narrow.ts).
+      if (r && remote.lists[r.id] === undefined) continue;
 
       const want = new Map<string, { label: string; role: Role }>();
       for (const entry of team.members.map(teamMemberEntry)) {
