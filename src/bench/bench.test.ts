@@ -18,6 +18,7 @@ import { makeDrift } from './drift.js';
 import { generate } from './generate.js';
 import { leastImportReads, leastReads, leastWritesFromEmpty, pages, perResourceReads, planCriticalPath, planRequests, roundTrips } from './least.js';
 import { formatReport } from './report.js';
+import { leastCheckReads } from './workflows.js';
 import { evaluateTargets, type BenchReport } from './run.js';
 import { loadWorldConfig } from './world-io.js';
 
@@ -123,6 +124,19 @@ describe('formulas', () => {
     const plan = { steps: [step('a', 2), step('b', 1, ['a']), step('c', 5), step('d', 1, ['b', 'c'])] } as Pick<Plan, 'steps'>;
     expect(planCriticalPath(plan)).toBe(6);
     expect(planRequests(plan)).toBe(9);
+  });
+
+  it('a saved plan’s check: each list holding a step’s object once, and its longest chain of pages', () => {
+    const c = generate(1, 1).counts;
+    const step = (kind: string, address: string) => ({ kind, address }) as Step;
+    const check = leastCheckReads({ steps: [step('members', 'members["a@x.io"]'), step('members', 'members["b@x.io"]'), step('teamMembers', 'teams["T"].members'), step('spaceAccess', 'spaces["S"].access')] }, c);
+    // The member list once (3 pages of 1,000), the team's members, the space's two grant lists.
+    expect(check.total).toBe(pages(c.members) + 1 + 2);
+    expect(pages(c.members)).toBe(3);
+    // The member list's pages come one after the other: longer than a team list, then its members.
+    expect(check.criticalPath).toBe(3);
+    expect(leastCheckReads({ steps: [step('teamMembers', 'teams["T"].members')] }, c).criticalPath).toBe(pages(c.teams) + 1);
+    expect(leastCheckReads({ steps: [step('spaceAccess', 'spaces["S"].access')] }, c).criticalPath).toBe(pages(c.spaces) + 1);
   });
 });
 
