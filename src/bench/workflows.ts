@@ -130,7 +130,6 @@ export function leastCheckReads(plan: Pick<Plan, 'steps'>, c: WorldCounts): Form
         add(`grants of ${s.address.slice(0, s.address.indexOf('.access'))}`, 2, holderPages, true);
         break;
       }
-        break;
       default:
         add(`${s.kind} list`, 1);
     }

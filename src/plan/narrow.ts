@@ -88,7 +88,6 @@ export interface Narrowing {
   widenForNeeds(drafts: readonly DraftStep[]): boolean;
 }
 
-/** A list unit's config entries, and the entries (their indexes) each first key names. */
 interface UnitIndex {
   entries: readonly unknown[];
   byKey: Map<string, number[]>;
