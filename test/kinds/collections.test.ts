@@ -126,6 +126,26 @@ describe('collections', () => {
     expect(kp.steps[1].requests[0].lookup).toEqual({ path: '/v1/orgs/org_acme/collections', match: { title: 'Top', parent: null } });
   });
 
+  it('leaves a collection that a renamedFrom path names to that rename, not to the child of a renamed parent', () => {
+    // Archive/2023 would stay the child of the renamed Archive; the config says it became Recent.
+    const r = resolveCollections([{ title: 'Old stuff', renamedFrom: 'Archive', collections: [{ title: '2023' }] }, { title: 'Recent', renamedFrom: 'Archive/2023' }], remote);
+    expect(r.entries.map((e) => [e.path, e.remote?.id, e.matchedBy])).toEqual([
+      ['Old stuff', 'c_arch', 'renamedFrom'],
+      ['Old stuff/2023', undefined, undefined],
+      ['Recent', 'c_2023', 'renamedFrom'],
+    ]);
+  });
+
+  it('matches every renamedFrom among siblings before any title', () => {
+    // API was renamed Reference and a new API created: the later entry's rename keeps c_api.
+    const r = resolveCollections([{ title: 'Product', collections: [{ title: 'API' }, { title: 'Reference', renamedFrom: 'API' }] }], remote);
+    expect(r.entries.map((e) => [e.path, e.remote?.id, e.matchedBy])).toEqual([
+      ['Product', 'c_prod', 'key'],
+      ['Product/API', undefined, undefined],
+      ['Product/Reference', 'c_api', 'renamedFrom'],
+    ]);
+  });
+
   it('resolves renamedFrom as a sibling title under the matched parent', () => {
     const r = resolveCollections([{ title: 'Product', collections: [{ title: 'Reference', renamedFrom: 'API' }] }], remote);
     expect(r.entries.map((e) => [e.path, e.remote?.id, e.matchedBy])).toEqual([

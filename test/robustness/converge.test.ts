@@ -145,6 +145,27 @@ describe('a collection renamed onto an unmanaged path', () => {
   });
 });
 
+describe('a child of a renamed collection renamed away by path', () => {
+  it('moves the renamed child out and creates the one the renamed parent keeps', async () => {
+    const current = world({ collections: [{ title: 'Alpha', collections: [{ title: 'One' }] }] });
+    const desired = config({ collections: [{ title: 'Beta', renamedFrom: 'Alpha', collections: [{ title: 'One' }] }, { title: 'Gamma', renamedFrom: 'Alpha/One' }] });
+    const r = await roundTrip(current, desired);
+    expect(r.planned).toEqual(expect.arrayContaining(['collections:create', 'collections:move']));
+    expect(r.problems).toEqual([]);
+    expect(r.failed).toEqual([]);
+    expect(r.left).toEqual([]);
+    expect(r.duplicates).toEqual([]);
+  });
+
+  it('renaming it onto the path of an unmanaged collection is a plan problem (seed 1076555667)', async () => {
+    const current = world({ collections: [{ title: 'Alpha', collections: [{ title: 'One' }] }, { title: 'Gamma' }] });
+    const desired = config({ collections: [{ title: 'Beta', renamedFrom: 'Alpha', collections: [{ title: 'One' }] }, { title: 'Gamma', renamedFrom: 'Alpha/One' }] });
+    const r = await roundTrip(current, desired);
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]).toMatch(/^collections\["Gamma"\]: renaming to "Gamma" would leave two collections/);
+  });
+});
+
 describe('path swaps of sections and site spaces', () => {
   it('swapping the paths of two sections of a site converges', async () => {
     const current = world({

@@ -70,15 +70,24 @@ function remotePaths(remote: readonly RemoteCollection[]): Map<string, string> {
  * Matches the config's collection tree to the remote one: by id anywhere first; then, parents before
  * children, by `renamedFrom` (a path, or a title among the siblings under the matched parent), then
  * by title under the matched parent, so the children of a renamed collection keep their identity.
+ * As for the flat kinds, a `renamedFrom` wins over a title: among siblings, every `renamedFrom` is
+ * matched before any title, and a collection that a `renamedFrom` path (`Alpha/One`) names anywhere
+ * in the tree is not matched by title elsewhere. Two entries never share one remote collection
+ * silently: the rename is kept, and a rename onto a path that stays held is a plan problem.
  */
 export function resolveCollections(desired: readonly CollectionT[] | undefined, remote: readonly RemoteCollection[]): ResolvedCollections {
   const entries: CollectionEntry[] = [];
+  const groups: CollectionEntry[][] = [];
   const walk = (nodes: readonly CollectionT[], parentPath?: string) => {
+    const group: CollectionEntry[] = [];
     for (const node of nodes) {
       const path = parentPath === undefined ? node.title : `${parentPath}/${node.title}`;
-      entries.push({ path, parentPath, node });
+      const entry: CollectionEntry = { path, parentPath, node };
+      entries.push(entry);
+      group.push(entry);
       walk(node.collections ?? [], path);
     }
+    if (group.length > 0) groups.push(group);
   };
   walk(desired ?? []);
   const byPath = new Map(entries.map((e) => [e.path, e]));
@@ -95,19 +104,29 @@ export function resolveCollections(desired: readonly CollectionT[] | undefined, 
     e.remote = r;
     e.matchedBy = how;
   };
-
   for (const e of entries) if (e.node.id) take(e, byId.get(e.node.id), 'id');
+  // Named by a renamedFrom path (`Alpha/One`): left to that rename, wherever the entry is in the tree.
+  const named = new Set<RemoteCollection>();
   for (const e of entries) {
-    if (e.remote) continue;
-    const parent = e.parentPath === undefined ? undefined : byPath.get(e.parentPath);
-    // Siblings: under the parent's remote twin, or the top level; none when the parent is new.
-    const siblings = e.parentPath === undefined ? (children.get('') ?? []) : parent?.remote ? (children.get(parent.remote.id) ?? []) : [];
     const old = e.node.renamedFrom;
-    if (old !== undefined) {
+    const r = !e.remote && old?.includes('/') ? byRemotePath.get(old) : undefined;
+    if (r && !taken.has(r)) named.add(r);
+  }
+  // Groups come out of the walk children first; parents must be matched first.
+  for (const group of groups.reverse()) {
+    const first = group[0] as CollectionEntry;
+    const parent = first.parentPath === undefined ? undefined : byPath.get(first.parentPath);
+    // Siblings: under the parent's remote twin, or the top level; none when the parent is new.
+    const siblings = first.parentPath === undefined ? (children.get('') ?? []) : parent?.remote ? (children.get(parent.remote.id) ?? []) : [];
+    for (const e of group) {
+      const old = e.node.renamedFrom;
+      if (e.remote || old === undefined) continue;
       const sibling = old.includes('/') ? undefined : siblings.find((c) => c.title === old && !taken.has(c));
       take(e, sibling ?? byRemotePath.get(old), 'renamedFrom');
     }
-    if (!e.remote) take(e, siblings.find((c) => c.title === e.node.title && !taken.has(c)), 'key');
+    for (const e of group) {
+      if (!e.remote) take(e, siblings.find((c) => c.title === e.node.title && !taken.has(c) && !named.has(c)), 'key');
+    }
   }
   return { entries, byPath, remotePath: paths, unmatched: remote.filter((c) => !taken.has(c)) };
 }
