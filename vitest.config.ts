@@ -6,9 +6,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // test/seed.ts: DOCPLANE_FC_SEED fixes the property tests' seed.
     // Every exchange with an in-process emulator is checked against the live description
     // (docs/conformance.md, "Over the whole suite").
-    setupFiles: ['test/conformance/setup.ts'],
+    setupFiles: ['test/conformance/setup.ts', 'test/seed.ts'],
     globalSetup: ['test/conformance/global.ts'],
   },
 });

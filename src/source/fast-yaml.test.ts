@@ -16,8 +16,7 @@ const EXAMPLE_FILES = readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' 
   .filter((f) => /\.ya?ml$/.test(f))
   .map((f) => readFileSync(path.join(EXAMPLES, f), 'utf8'));
 const EXAMPLE = readFileSync(path.join(EXAMPLES, 'docplane.yaml'), 'utf8');
-const SEED = process.env.DOCPLANE_FC_SEED ? Number(process.env.DOCPLANE_FC_SEED) : undefined;
-const RUNS = (n: number) => ({ numRuns: n * Number(process.env.DOCPLANE_FC_RUNS_FACTOR ?? 1), ...(SEED !== undefined ? { seed: SEED } : {}) });
+const RUNS = (n: number) => ({ numRuns: n * Number(process.env.DOCPLANE_FC_RUNS_FACTOR ?? 1) });
 
 /** What the slow read accepts, as values; undefined when it reports any problem (the loader would refuse). */
 function slowValues(text: string): unknown[] | undefined {

@@ -15,8 +15,6 @@ import { loadConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/core/errors.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const seed = process.env.DOCPLANE_FC_SEED ? Number(process.env.DOCPLANE_FC_SEED) : undefined;
-const fcOptions = (numRuns: number) => ({ numRuns, ...(seed !== undefined ? { seed } : {}) });
 
 // A copy of the example config with the files it references, so that mutations keep their ${file:…}.
 const dir = mkdtempSync(join(tmpdir(), 'docplane-fuzz-'));
@@ -158,7 +156,7 @@ describe('the config loader on hostile input', () => {
         expectClean(outcome);
         expect(outcome.kind).toBe('config-error');
       }),
-      fcOptions(200),
+      { numRuns: 200 },
     );
   });
 
@@ -176,7 +174,7 @@ describe('the config loader on hostile input', () => {
       fc.asyncProperty(fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }), async (tokens) => {
         expectClean(await load(tokens.join('')));
       }),
-      fcOptions(300),
+      { numRuns: 300 },
     );
   });
 
@@ -195,7 +193,7 @@ describe('the config loader on hostile input', () => {
         }
         expectClean(await load(text));
       }),
-      fcOptions(300),
+      { numRuns: 300 },
     );
   });
 
