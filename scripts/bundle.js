@@ -8,7 +8,7 @@
 // Left out of the bundle: Node's own modules; the packages docplane loads only when needed, through
 // createRequire (the yaml package, for a problem's position; ora, on a terminal); and TypeScript,
 // which @oclif/core asks for only to run commands from .ts sources.
-import { readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'rolldown';
 
@@ -22,11 +22,23 @@ for (const file of readdirSync(join(dist, 'commands'))) {
   if (file.endsWith('.js')) input[`commands/${file.slice(0, -3)}`] = join(dist, 'commands', file);
 }
 
+// tsc's source maps (dist/**/*.js.map) are carried into the bundle's own, so that with --verbose
+// (bin/run.js turns source maps on) a stack trace names src/**/*.ts and their lines.
+const tscMaps = {
+  name: 'tsc-source-maps',
+  load(id) {
+    if (!id.startsWith(`${dist}/`) || id.startsWith(`${out}/`) || !id.endsWith('.js') || !existsSync(`${id}.map`)) return null;
+    const code = readFileSync(id, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+    return { code, map: readFileSync(`${id}.map`, 'utf8') };
+  },
+};
+
 await build({
   input,
   platform: 'node',
   external: [/^node:/, 'typescript'],
-  output: { dir: out, format: 'esm', chunkFileNames: 'chunks/[name]-[hash].js' },
+  plugins: [tscMaps],
+  output: { dir: out, format: 'esm', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: true, sourcemapExcludeSources: true },
   logLevel: 'warn',
 });
 console.log(`dist/bundle: ${Object.keys(input).length} entries`);

@@ -157,6 +157,15 @@ describe('every error path prints one clear line and no stack trace', () => {
     expectCleanFailure(await cli(['plan', '-c', 'nope.yaml'], env, dir), 1, /nope\.yaml/);
   });
 
+  it('a missing config with --verbose: the same first line, then a stack naming the TypeScript sources', async () => {
+    const r = await cli(['plan', '-c', 'nope.yaml', '--verbose'], env, dir);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr.split('\n')[0]).toMatch(/^error: .*nope\.yaml/);
+    // The bundle's source maps (scripts/bundle.js) carry a frame back to src/, not to a chunk.
+    expect(r.stderr).toMatch(/^\s+at .*\bsrc\/config\/load\.ts:\d+:\d+\)?$/m);
+    expect(r.stderr).not.toMatch(/dist\/bundle\/chunks\//);
+  });
+
   it('a config that breaks the schema: file:line:column lines first', async () => {
     const r = await cli(['validate', '-c', 'bad-schema.yaml'], {}, dir);
     expectCleanFailure(r, 1, /^bad-schema\.yaml:5:/);
