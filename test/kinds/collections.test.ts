@@ -146,6 +146,19 @@ describe('collections', () => {
     ]);
   });
 
+  it('deletes a pruned collection at an address of its own when a collection under another parent takes its path', () => {
+    // Product is renamed from Archive: Product/API is created under c_arch, and the pruned c_api,
+    // under the old Product (c_prod, pruned too), is never its sibling.
+    const config = orgConfig({ collections: [{ title: 'Product', renamedFrom: 'Archive', collections: [{ title: 'API' }, { title: '2023' }] }], prune: ['collections'] });
+    const kp = planKind(collectionsModule, config, { collections: remote });
+    const deletes = kp.steps.filter((s) => s.action === 'delete').map((s) => s.address);
+    expect(deletes.sort()).toEqual(['collections["Product"]', 'collections["Product/API#c_api"]']);
+    // The old Product's delete waits for its child's; the rename onto its path waits for it.
+    const del = kp.steps.find((s) => s.address === 'collections["Product"]' && s.action === 'delete');
+    expect(del?.needs).toEqual(['collections["Product/API#c_api"]:delete']);
+    expect(kp.steps.find((s) => s.action === 'create')?.address).toBe('collections["Product/API"]');
+  });
+
   it('resolves renamedFrom as a sibling title under the matched parent', () => {
     const r = resolveCollections([{ title: 'Product', collections: [{ title: 'Reference', renamedFrom: 'API' }] }], remote);
     expect(r.entries.map((e) => [e.path, e.remote?.id, e.matchedBy])).toEqual([

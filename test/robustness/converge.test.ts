@@ -165,6 +165,23 @@ describe('a child of a renamed collection renamed away by path', () => {
   });
 });
 
+describe('a pruned collection whose path a new one under a renamed parent takes', () => {
+  it('moves the space from the old one into the new one, then deletes the old, without a cycle (seed 118798)', async () => {
+    const current = world({ collections: [{ title: 'Gamma', collections: [{ title: 'One' }] }, { title: 'Beta' }], spaces: SPACES.map((s) => (s.id === 'space_8' ? { ...s, collection: 'Gamma/One' } : s)) });
+    const desired = config({
+      collections: [{ title: 'Gamma', renamedFrom: 'Beta', collections: [{ title: 'One' }] }],
+      spaces: [{ id: 'space_8', collection: 'Gamma/One' }],
+      prune: ['collections'],
+    });
+    const r = await roundTrip(current, desired);
+    expect(r.problems).toEqual([]);
+    expect(r.planned).toEqual(expect.arrayContaining(['collections:create', 'spaces:move', 'collections:delete', 'collections:update']));
+    expect(r.failed).toEqual([]);
+    expect(r.left).toEqual([]);
+    expect(r.duplicates).toEqual([]);
+  });
+});
+
 describe('path swaps of sections and site spaces', () => {
   it('swapping the paths of two sections of a site converges', async () => {
     const current = world({

@@ -131,6 +131,11 @@ export function resolveCollections(desired: readonly CollectionT[] | undefined, 
   return { entries, byPath, remotePath: paths, unmatched: remote.filter((c) => !taken.has(c)) };
 }
 
+/** The remote id of the parent an entry is to have (null at the top level; undefined when it is new). */
+function targetParent(e: CollectionEntry, resolved: ResolvedCollections): string | null | undefined {
+  return e.parentPath === undefined ? null : resolved.byPath.get(e.parentPath)?.remote?.id;
+}
+
 /**
  * The id of the collection at a path for a request (a remote id, or a ref to its create in this
  * plan), and the address its steps live at; undefined when no collection has that path.
@@ -279,7 +284,15 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
       for (const e of resolved.entries) if (e.remote) addressOf.set(e.remote.id, collectionAddress(e.path));
       const addressFor = deleteAddresses(collectionAddress);
       const deleteAddress = new Map<string, string>();
-      for (const c of resolved.unmatched) deleteAddress.set(c.id, addressFor(resolved.remotePath.get(c.id) as string, c.id));
+      for (const c of resolved.unmatched) {
+        const path = resolved.remotePath.get(c.id) as string;
+        // A config collection that takes this path under another parent is never its sibling (the
+        // parent's own rename waits for this delete): the delete gets an address of its own, so a
+        // space moving from this collection into that one does not wait for a delete that waits for it.
+        const taker = resolved.byPath.get(path);
+        const elsewhere = taker !== undefined && targetParent(taker, resolved) !== (c.parent ?? null);
+        deleteAddress.set(c.id, elsewhere ? collectionAddress(`${path}#${c.id}`) : addressFor(path, c.id));
+      }
       // Only the config's spaces that are in a collection now need to be placed before it goes: a
       // space moving into a collection that takes a deleted one's path must not wait for that delete.
       const managedSpaces = new Set((ctx.desired.spaces ?? []).map((s) => s.id));

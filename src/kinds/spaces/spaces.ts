@@ -228,7 +228,9 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
             message: `collection "${d.collection}" of space ${sid} is not in the config, and collections are pruned: the plan deletes it`,
           });
         } else if ((r.parent ?? null) !== (target ? target.id : null)) {
-          const moveBefore = { collection: r.parent ? (resolved.remotePath.get(r.parent) ?? r.parent) : null };
+          const now = r.parent ? (resolved.remotePath.get(r.parent) ?? r.parent) : null;
+          // Another collection has that path now (one the plan deletes): named as its delete is, PATH#ID.
+          const moveBefore = { collection: now !== null && now === d.collection ? `${now}#${r.parent}` : now };
           const moveAfter = { collection: d.collection };
           kp.steps.push({
             address,
