@@ -2,7 +2,7 @@
  * Shared by the import tests: the rich emulator world (and the same world seeded in another order),
  * running the built CLI, reading a folder back, and talking to the emulator behind docplane's back.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadEmulatorState, type EmulatorState } from '../../src/emulator/server.js';
@@ -66,18 +66,17 @@ export interface CliResult {
  * Builds the import and plan commands' import graphs into dist when missing or older than a source
  * (`npm test` builds everything first; this keeps the files runnable on their own).
  */
+/**
+ * The CLI the tests run is what `npm run build` makes (bin/run.js → dist/bundle): a missing or stale
+ * bundle is an error that says so, rather than a test of old code. (`npm test` builds first.)
+ */
 export function ensureBuilt(): void {
   const src = join(ROOT, 'src');
   const sources = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
   const newest = Math.max(...sources.map((f) => statSync(join(src, f)).mtimeMs));
-  const built = ['import', 'plan'].map((c) => join(ROOT, `dist/commands/${c}.js`));
-  if (built.every((b) => existsSync(b) && statSync(b).mtimeMs >= newest)) return;
-  const options = ['--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--strict', '--esModuleInterop', '--skipLibCheck'];
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules/typescript/bin/tsc'), ...options, '--declaration', '--sourceMap', '--rootDir', 'src', '--outDir', 'dist', 'src/commands/import.ts', 'src/commands/plan.ts'],
-    { cwd: ROOT, stdio: 'pipe' },
-  );
+  const bundle = join(ROOT, 'dist/bundle/main.js');
+  if (!existsSync(bundle)) throw new Error('dist/bundle is missing: run `npm run build` before the CLI tests');
+  if (statSync(bundle).mtimeMs < newest) throw new Error('dist/bundle is older than src/: run `npm run build` before the CLI tests');
 }
 
 export function runCli(args: string[], env: Record<string, string>, cwd: string): Promise<CliResult> {
