@@ -166,6 +166,15 @@ describe('buildPlan safety', () => {
     ]);
   });
 
+  it('protects a delete at KEY#ID (a second resource with that key) when the pattern names the key', () => {
+    const twin = { ...draft('teams', 'teams["Red#t_2"]', 'delete'), remoteId: 't_2' };
+    // A `#` that is part of the key, not a remote id, is not taken off.
+    const hash = { ...draft('teams', 'teams["C#"]', 'delete'), remoteId: 't_3' };
+    const plan = buildPlan(input([org({ teams: kp([twin, hash, draft('teams', 'teams["Red"]', 'update')]) }, { protect: ['teams["Red"]', 'teams["C"]'] })]));
+    expect(ids(plan)).toEqual(['org_acme/teams["Red"]:update', 'org_acme/teams["C#"]:delete']);
+    expect(plan.violations.map((v) => v.steps)).toEqual([['org_acme/teams["Red#t_2"]:delete']]);
+  });
+
   it('counts deletes against maxDeletes and maxDeletePercent (kinds with at least 10 remote resources)', () => {
     const deletes = (n: number) => Array.from({ length: n }, (_, i) => draft('teams', `teams["t${i}"]`, 'delete'));
     const over = buildPlan(input([org({ teams: kp(deletes(3), { remoteCount: 10 }) }, { safety: { maxDeletes: 2, maxDeletePercent: 25 } })]));

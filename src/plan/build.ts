@@ -131,7 +131,8 @@ function applyProtect(org: string, drafts: DraftStep[], protect: readonly string
   const patterns = protect.map(parsePattern);
   const removed = new Map<string, string>(); // delete address → why
   for (const d of drafts) {
-    if (d.action === 'delete' && patterns.some((p) => patternMatches(p, org, d.address))) {
+    const named = d.action === 'delete' ? [d.address, ...withoutId(d)] : [];
+    if (named.some((address) => patterns.some((p) => patternMatches(p, org, address)))) {
       removed.set(d.address, `${d.address} is protected: its delete was left out of the plan (kept)`);
     }
   }
@@ -151,6 +152,15 @@ function applyProtect(org: string, drafts: DraftStep[], protect: readonly string
     .sort((a, b) => compareStrings(a[0], b[0]))
     .map(([address, message]) => ({ rule: 'protect', message: `${org}: ${message}`, steps: [stepId(org, address, 'delete')] }));
   return { kept: drafts.filter((d) => !(d.action === 'delete' && removed.has(d.address))), violations };
+}
+
+/**
+ * The address a delete at `KEY#ID` has without its id (a remote resource that shares its key with
+ * another, or whose path a resource elsewhere takes): a pattern naming the key protects it too.
+ */
+function withoutId(d: DraftStep): string[] {
+  const end = `#${d.remoteId}"]`;
+  return d.remoteId !== undefined && d.address.endsWith(end) ? [`${d.address.slice(0, -end.length)}"]`] : [];
 }
 
 function toSteps(org: string, drafts: DraftStep[]): Step[] {
