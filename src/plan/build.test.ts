@@ -175,6 +175,12 @@ describe('buildPlan safety', () => {
     expect(plan.violations.map((v) => v.steps)).toEqual([['org_acme/teams["Red#t_2"]:delete']]);
   });
 
+  it('refuses a rename onto the key of a protected resource that the plan would have deleted', () => {
+    const plan = buildPlan(input([org({ teams: kp([draft('teams', 'teams["Red"]', 'delete'), draft('teams', 'teams["Red"]', 'update')]) }, { protect: ['teams["Red"]'] })]));
+    expect(plan.problems).toEqual([{ org: 'org_acme', address: 'teams["Red"]', message: expect.stringMatching(/^protected, so the remote resource with this key is kept.*two would share it/) }]);
+    expect(plan.violations.map((v) => v.rule)).toEqual(['protect']);
+  });
+
   it('counts deletes against maxDeletes and maxDeletePercent (kinds with at least 10 remote resources)', () => {
     const deletes = (n: number) => Array.from({ length: n }, (_, i) => draft('teams', `teams["t${i}"]`, 'delete'));
     const over = buildPlan(input([org({ teams: kp(deletes(3), { remoteCount: 10 }) }, { safety: { maxDeletes: 2, maxDeletePercent: 25 } })]));

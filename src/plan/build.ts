@@ -124,10 +124,11 @@ function parseNeed(need: string): { address: string; action?: Action } {
 /**
  * Deletes of protected addresses are left out, and so are deletes that need one of them (a parent
  * collection whose deletion would take a protected child with it). Each is reported as a `protect`
- * violation, for information: nothing is left to refuse.
+ * violation, for information: nothing is left to refuse. A kept delete that made way for another
+ * step at its address (a rename onto a pruned team's title) is a plan problem.
  */
-function applyProtect(org: string, drafts: DraftStep[], protect: readonly string[]): { kept: DraftStep[]; violations: SafetyViolation[] } {
-  if (protect.length === 0) return { kept: drafts, violations: [] };
+function applyProtect(org: string, drafts: DraftStep[], protect: readonly string[]): { kept: DraftStep[]; violations: SafetyViolation[]; problems: PlanProblem[] } {
+  if (protect.length === 0) return { kept: drafts, violations: [], problems: [] };
   const patterns = protect.map(parsePattern);
   const removed = new Map<string, string>(); // delete address → why
   for (const d of drafts) {
@@ -151,7 +152,20 @@ function applyProtect(org: string, drafts: DraftStep[], protect: readonly string
   const violations: SafetyViolation[] = [...removed.entries()]
     .sort((a, b) => compareStrings(a[0], b[0]))
     .map(([address, message]) => ({ rule: 'protect', message: `${org}: ${message}`, steps: [stepId(org, address, 'delete')] }));
-  return { kept: drafts.filter((d) => !(d.action === 'delete' && removed.has(d.address))), violations };
+  // A kept resource whose key the config gives to another (a rename onto a pruned team's title): the
+  // delete that freed the key is gone, so the two would share it.
+  const problems: PlanProblem[] = [];
+  const reported = new Set<string>();
+  for (const d of drafts) {
+    if (d.action === 'delete' || !removed.has(d.address) || reported.has(d.address)) continue;
+    reported.add(d.address);
+    problems.push({
+      org,
+      address: d.address,
+      message: 'protected, so the remote resource with this key is kept, and the one the config gives this key cannot take it as well (two would share it): remove the protect entry, or give one of them another key',
+    });
+  }
+  return { kept: drafts.filter((d) => !(d.action === 'delete' && removed.has(d.address))), violations, problems };
 }
 
 /**
@@ -330,6 +344,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     fingerprintsByOrg.set(o.org, fingerprints);
     const protectedOut = applyProtect(o.org, drafts, o.protect);
     violations.push(...protectedOut.violations);
+    problems.push(...protectedOut.problems);
     steps.push(...toSteps(o.org, protectedOut.kept));
   });
 

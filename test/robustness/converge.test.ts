@@ -119,6 +119,16 @@ describe('renames onto a key that another resource holds', () => {
   });
 });
 
+describe('renames onto the key of a protected resource', () => {
+  it('renaming a team onto the title of a pruned but protected team is a plan problem, not a duplicate', async () => {
+    const current = world({ teams: [{ title: 'Gold' }, { title: 'Red' }] });
+    const desired = config({ teams: [{ title: 'Red', renamedFrom: 'Gold' }], prune: ['teams'], protect: ['teams["Red"]'] });
+    const r = await roundTrip(current, desired);
+    expect(r.problems).toEqual([expect.stringMatching(/^teams\["Red"\]: protected, so the remote resource with this key is kept/)]);
+    expect(r.duplicates).toEqual([]);
+  });
+});
+
 describe('renames onto a pruned collection path', () => {
   it('renaming a collection onto the path of a pruned one, with a space moved into it, plans without a cycle', async () => {
     const current = world({ collections: [{ title: 'Alpha' }, { title: 'Gamma' }] });
