@@ -25,6 +25,8 @@ interface RoundTrip {
   /** kind:action of every step of the first plan. */
   planned: string[];
   problems: string[];
+  /** Rules of the first plan's safety violations (`protect`: deletes left out). */
+  violations: string[];
   failed: string[];
   /** Steps of the plan after the apply. */
   left: string[];
@@ -41,6 +43,7 @@ async function roundTrip(current: EmulatorState, desired: ConfigDocumentT, emula
     const out: RoundTrip = {
       planned: plan.steps.map((s) => `${s.kind}:${s.action}`),
       problems: plan.problems.map((p) => `${p.address}: ${p.message}`),
+      violations: plan.violations.map((v) => v.rule),
       failed: [],
       left: [],
       duplicates: [],
@@ -65,10 +68,15 @@ describe('plan → apply → plan is empty, for random current and desired state
       fc.asyncProperty(currentArb, desiredArb, fc.nat(1000), async (current, desired, emulatorSeed) => {
         const r = await roundTrip(current, desired, emulatorSeed);
         for (const p of r.planned) covered.add(p);
+        for (const v of r.violations) covered.add(`violation:${v}`);
         const collides = renameCollides(current, desired);
         if (collides.teams || collides.shareLinks || collides.collections) {
           // A rename onto a key another remote resource keeps: refused by the plan, nothing applied.
           expect(r.problems.join('\n')).toMatch(/renamed|rename/i);
+          return;
+        }
+        if (desired.protect && r.problems.length > 0 && r.problems.every((p) => /: protected, so the remote resource with this key is kept/.test(p))) {
+          // A key the config gives away is protected: refused by the plan, nothing applied.
           return;
         }
         expect(r.problems, 'the plan has problems').toEqual([]);
@@ -80,7 +88,7 @@ describe('plan → apply → plan is empty, for random current and desired state
     );
     // The generator reaches creates, updates, deletes, moves and sorts of most kinds: a property
     // that planned nothing would prove nothing.
-    for (const expected of ['teams:create', 'teams:delete', 'teamMembers:update', 'collections:create', 'collections:delete', 'spaces:move', 'sections:create', 'sections:sort', 'siteSpaces:create', 'sectionGroups:create', 'shareLinks:update', 'saml:create', 'translations:update', 'integrations:publish', 'members:update', 'collectionAccess:create', 'spaceAccess:create', 'spaceAccess:update', 'spaceAccess:delete']) {
+    for (const expected of ['teams:create', 'teams:delete', 'teamMembers:update', 'collections:create', 'collections:delete', 'spaces:move', 'sections:create', 'sections:sort', 'siteSpaces:create', 'sectionGroups:create', 'shareLinks:update', 'saml:create', 'translations:update', 'integrations:publish', 'members:update', 'collectionAccess:create', 'spaceAccess:create', 'spaceAccess:update', 'spaceAccess:delete', 'violation:protect']) {
       expect(covered, `no run planned ${expected}`).toContain(expected);
     }
   });

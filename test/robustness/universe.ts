@@ -39,6 +39,19 @@ const SAML_LABELS = ['IdP A', 'IdP B'];
 const LANGUAGES = ['fr', 'de'];
 const INTEGRATIONS = ['int-a', 'int-b'];
 const PRUNABLE = ['teams', 'collections', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'redirects', 'saml', 'translations'] as const;
+/** What a config may protect: a few keys of each prunable kind, exact or by glob. */
+const PROTECTABLE = [
+  'teams["Red"]',
+  'teams["G*"]',
+  'collections["Alpha"]',
+  'collections["Gamma/One"]',
+  'collections["*/Two"]',
+  `sites["${SITE}"].sections["guides"]`,
+  `sites["${SITE}"].shareLinks["l1"]`,
+  `sites["${SITE}"].sectionGroups["Group A"]`,
+  'saml["IdP A"]',
+  'translations["**"]',
+];
 
 /** A subset of `items`, in a random order. */
 function subsetOf<T>(items: readonly T[], max = items.length): fc.Arbitrary<T[]> {
@@ -265,6 +278,8 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
     siteFields: maybe(fc.record({ visibility: maybe(fc.constantFrom('public', 'unlisted', 'share-link')), published: maybe(fc.boolean()), basename: maybe(fc.constantFrom('docs', 'help')) })),
     newSite: maybe(fc.boolean()),
     prune: subsetOf(PRUNABLE),
+    // Now and then a few protected keys (the config may then be refused with a `protect` problem).
+    protect: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: subsetOf(PROTECTABLE, 3), weight: 1 }),
   })
   .map((r) => {
     const collections = r.collections as
@@ -424,6 +439,7 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
           }
         : {}),
       prune: r.prune,
+      ...(r.protect !== undefined && r.protect.length > 0 ? { protect: r.protect } : {}),
       safety: { maxDeletes: 1000, maxDeletePercent: 100, keepSsoMembers: true },
     };
     return doc;
