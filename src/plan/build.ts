@@ -125,7 +125,7 @@ function parseNeed(need: string): { address: string; action?: Action } {
  * Deletes of protected addresses are left out, and so are deletes that need one of them (a parent
  * collection whose deletion would take a protected child with it). Each is reported as a `protect`
  * violation, for information: nothing is left to refuse. A kept delete that made way for another
- * step at its address (a rename onto a pruned team's title) is a plan problem.
+ * step (at its address, or one it needs deleted first) is a plan problem.
  */
 function applyProtect(org: string, drafts: DraftStep[], protect: readonly string[]): { kept: DraftStep[]; violations: SafetyViolation[]; problems: PlanProblem[] } {
   if (protect.length === 0) return { kept: drafts, violations: [], problems: [] };
@@ -152,17 +152,20 @@ function applyProtect(org: string, drafts: DraftStep[], protect: readonly string
   const violations: SafetyViolation[] = [...removed.entries()]
     .sort((a, b) => compareStrings(a[0], b[0]))
     .map(([address, message]) => ({ rule: 'protect', message: `${org}: ${message}`, steps: [stepId(org, address, 'delete')] }));
-  // A kept resource whose key the config gives to another (a rename onto a pruned team's title): the
-  // delete that freed the key is gone, so the two would share it.
+  // A kept delete that made way for another step (a rename onto a pruned team's title, a site space
+  // taking the path of a pruned one): that step would collide with what stays.
   const problems: PlanProblem[] = [];
   const reported = new Set<string>();
   for (const d of drafts) {
-    if (d.action === 'delete' || !removed.has(d.address) || reported.has(d.address)) continue;
+    if (d.action === 'delete' || reported.has(d.address)) continue;
+    const needed = d.needs.map(parseNeed).filter((n) => n.action === 'delete').map((n) => n.address);
+    const blocker = [d.address, ...needed].find((address) => removed.has(address));
+    if (blocker === undefined) continue;
     reported.add(d.address);
     problems.push({
       org,
       address: d.address,
-      message: 'protected, so the remote resource with this key is kept, and the one the config gives this key cannot take it as well (two would share it): remove the protect entry, or give one of them another key',
+      message: `needs ${blocker} deleted first (it takes its key), but that one is protected and stays: remove the protect entry, or give this one another key`,
     });
   }
   return { kept: drafts.filter((d) => !(d.action === 'delete' && removed.has(d.address))), violations, problems };

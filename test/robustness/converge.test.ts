@@ -75,7 +75,7 @@ describe('plan → apply → plan is empty, for random current and desired state
           expect(r.problems.join('\n')).toMatch(/renamed|rename/i);
           return;
         }
-        if (desired.protect && r.problems.length > 0 && r.problems.every((p) => /: protected, so the remote resource with this key is kept/.test(p))) {
+        if (desired.protect && r.problems.length > 0 && r.problems.every((p) => / is protected and stays: remove the protect entry/.test(p))) {
           // A key the config gives away is protected: refused by the plan, nothing applied.
           return;
         }
@@ -132,8 +132,24 @@ describe('renames onto the key of a protected resource', () => {
     const current = world({ teams: [{ title: 'Gold' }, { title: 'Red' }] });
     const desired = config({ teams: [{ title: 'Red', renamedFrom: 'Gold' }], prune: ['teams'], protect: ['teams["Red"]'] });
     const r = await roundTrip(current, desired);
-    expect(r.problems).toEqual([expect.stringMatching(/^teams\["Red"\]: protected, so the remote resource with this key is kept/)]);
+    expect(r.problems).toEqual([expect.stringMatching(/^teams\["Red"\]: needs teams\["Red"\] deleted first \(it takes its key\), but that one is protected and stays/)]);
     expect(r.duplicates).toEqual([]);
+  });
+});
+
+describe('paths taken from a protected site space', () => {
+  it('a site space taking the path of one that a protected section keeps is a plan problem, not a refused request (seed 356368)', async () => {
+    const current = world({
+      sites: [{ id: SITE, title: 'Robust Site', sections: [{ title: 'Guides', path: 'guides', siteSpaces: [{ space: 'space_2' }, { space: 'space_6', path: 'v1' }, { space: 'space_7', path: 'v2' }] }] }],
+    });
+    const desired = config({
+      sites: [{ id: SITE, sections: [{ path: 'guides', title: 'Guides', space: 'space_2', siteSpaces: [{ space: 'space_6', path: 'v2' }] }] }],
+      protect: [`sites["${SITE}"].sections["guides"]`],
+    });
+    const r = await roundTrip(current, desired);
+    expect(r.problems).toEqual([
+      `sites["${SITE}"].sections["guides"].siteSpaces["space_6"]: needs sites["${SITE}"].sections["guides"].siteSpaces["space_7"] deleted first (it takes its key), but that one is protected and stays: remove the protect entry, or give this one another key`,
+    ]);
   });
 });
 

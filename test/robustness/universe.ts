@@ -278,8 +278,8 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
     siteFields: maybe(fc.record({ visibility: maybe(fc.constantFrom('public', 'unlisted', 'share-link')), published: maybe(fc.boolean()), basename: maybe(fc.constantFrom('docs', 'help')) })),
     newSite: maybe(fc.boolean()),
     prune: subsetOf(PRUNABLE),
-    // Now and then a few protected keys (the config may then be refused with a `protect` problem).
-    protect: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: subsetOf(PROTECTABLE, 3), weight: 1 }),
+    // One run in two, a few protected keys (the config may then be refused with a `protect` problem).
+    protect: fc.oneof({ arbitrary: fc.constant(undefined), weight: 1 }, { arbitrary: subsetOf(PROTECTABLE, 3), weight: 1 }),
   })
   .map((r) => {
     const collections = r.collections as
