@@ -177,7 +177,7 @@ describe('buildPlan safety', () => {
 
   it('refuses a rename onto the key of a protected resource that the plan would have deleted', () => {
     const plan = buildPlan(input([org({ teams: kp([draft('teams', 'teams["Red"]', 'delete'), draft('teams', 'teams["Red"]', 'update')]) }, { protect: ['teams["Red"]'] })]));
-    expect(plan.problems).toEqual([{ org: 'org_acme', address: 'teams["Red"]', message: 'needs teams["Red"] deleted first (it takes its key), but that one is protected and stays: remove the protect entry, or give this one another key' }]);
+    expect(plan.problems).toEqual([{ org: 'org_acme', address: 'teams["Red"]', message: 'needs teams["Red"] deleted first, but that one is protected and stays: remove the protect entry, or change the config so that it need not go' }]);
     expect(plan.violations.map((v) => v.rule)).toEqual(['protect']);
   });
 

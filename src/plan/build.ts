@@ -152,20 +152,21 @@ function applyProtect(org: string, drafts: DraftStep[], protect: readonly string
   const violations: SafetyViolation[] = [...removed.entries()]
     .sort((a, b) => compareStrings(a[0], b[0]))
     .map(([address, message]) => ({ rule: 'protect', message: `${org}: ${message}`, steps: [stepId(org, address, 'delete')] }));
-  // A kept delete that made way for another step (a rename onto a pruned team's title, a site space
-  // taking the path of a pruned one): that step would collide with what stays.
+  // A kept delete that another step waits for (a rename onto a pruned team's title, a site space
+  // taking a pruned one's path, a structure sort that counts on a group's sections at the top level):
+  // that step would collide with what stays, or find it otherwise than planned.
   const problems: PlanProblem[] = [];
   const reported = new Set<string>();
   for (const d of drafts) {
     if (d.action === 'delete' || reported.has(d.address)) continue;
-    const needed = d.needs.map(parseNeed).filter((n) => n.action === 'delete').map((n) => n.address);
+    const needed = d.needs.map(parseNeed).filter((n) => n.action === undefined || n.action === 'delete').map((n) => n.address);
     const blocker = [d.address, ...needed].find((address) => removed.has(address));
     if (blocker === undefined) continue;
     reported.add(d.address);
     problems.push({
       org,
       address: d.address,
-      message: `needs ${blocker} deleted first (it takes its key), but that one is protected and stays: remove the protect entry, or give this one another key`,
+      message: `needs ${blocker} deleted first, but that one is protected and stays: remove the protect entry, or change the config so that it need not go`,
     });
   }
   return { kept: drafts.filter((d) => !(d.action === 'delete' && removed.has(d.address))), violations, problems };

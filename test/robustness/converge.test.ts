@@ -132,7 +132,7 @@ describe('renames onto the key of a protected resource', () => {
     const current = world({ teams: [{ title: 'Gold' }, { title: 'Red' }] });
     const desired = config({ teams: [{ title: 'Red', renamedFrom: 'Gold' }], prune: ['teams'], protect: ['teams["Red"]'] });
     const r = await roundTrip(current, desired);
-    expect(r.problems).toEqual([expect.stringMatching(/^teams\["Red"\]: needs teams\["Red"\] deleted first \(it takes its key\), but that one is protected and stays/)]);
+    expect(r.problems).toEqual([expect.stringMatching(/^teams\["Red"\]: needs teams\["Red"\] deleted first, but that one is protected and stays/)]);
     expect(r.duplicates).toEqual([]);
   });
 });
@@ -148,7 +148,37 @@ describe('paths taken from a protected site space', () => {
     });
     const r = await roundTrip(current, desired);
     expect(r.problems).toEqual([
-      `sites["${SITE}"].sections["guides"].siteSpaces["space_6"]: needs sites["${SITE}"].sections["guides"].siteSpaces["space_7"] deleted first (it takes its key), but that one is protected and stays: remove the protect entry, or give this one another key`,
+      `sites["${SITE}"].sections["guides"].siteSpaces["space_6"]: needs sites["${SITE}"].sections["guides"].siteSpaces["space_7"] deleted first, but that one is protected and stays: remove the protect entry, or change the config so that it need not go`,
+    ]);
+  });
+});
+
+describe('a structure that counts on a protected group going', () => {
+  it('sorting a section of a pruned but protected group at the top level is a plan problem, not a refused sort (seed 483072)', async () => {
+    const current = world({
+      sites: [
+        {
+          id: SITE,
+          title: 'Robust Site',
+          sections: [
+            { title: 'FAQ', path: 'faq', siteSpaces: [{ space: 'space_4' }] },
+            { title: 'API', path: 'api', siteSpaces: [{ space: 'space_3' }] },
+          ],
+          sectionGroups: [
+            { title: 'Group B', sections: ['faq'] },
+            { title: 'Group A', sections: ['api'] },
+          ],
+        },
+      ],
+    });
+    const desired = config({
+      sites: [{ id: SITE, sections: [{ path: 'api', title: 'API', space: 'space_3' }, { path: 'faq', title: 'FAQ', space: 'space_4' }], sectionGroups: [] }],
+      prune: ['sectionGroups'],
+      protect: [`sites["${SITE}"].sectionGroups["Group A"]`],
+    });
+    const r = await roundTrip(current, desired);
+    expect(r.problems).toEqual([
+      `sites["${SITE}"].structure: needs sites["${SITE}"].sectionGroups["Group A"] deleted first, but that one is protected and stays: remove the protect entry, or change the config so that it need not go`,
     ]);
   });
 });
