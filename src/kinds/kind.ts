@@ -39,6 +39,11 @@ export interface DraftStep extends StepBody {
    * with no step are ignored.
    */
   needs: string[];
+  /**
+   * A delete's address after this plan if `protect` leaves it out, where the plan's other steps change
+   * it (a parent collection renamed): protect must name that address too, or the next plan deletes it.
+   */
+  keptAs?: string;
 }
 
 export interface KindPlan {

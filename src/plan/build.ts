@@ -125,7 +125,8 @@ function parseNeed(need: string): { address: string; action?: Action } {
  * Deletes of protected addresses are left out, and so are deletes that need one of them (a parent
  * collection whose deletion would take a protected child with it). Each is reported as a `protect`
  * violation, for information: nothing is left to refuse. A kept delete that made way for another
- * step (at its address, or one it needs deleted first) is a plan problem.
+ * step (at its address, or one it needs deleted first) is a plan problem, and so is a kept resource
+ * whose address the plan changes to one that protect does not name.
  */
 function applyProtect(org: string, drafts: DraftStep[], protect: readonly string[]): { kept: DraftStep[]; violations: SafetyViolation[]; problems: PlanProblem[] } {
   if (protect.length === 0) return { kept: drafts, violations: [], problems: [] };
@@ -167,6 +168,17 @@ function applyProtect(org: string, drafts: DraftStep[], protect: readonly string
       org,
       address: d.address,
       message: `needs ${blocker} deleted first, but that one is protected and stays: remove the protect entry, or change the config so that it need not go`,
+    });
+  }
+  // A kept resource whose address the plan changes (a parent renamed): the next plan would no longer
+  // find it protected, and would delete it.
+  for (const d of drafts) {
+    if (d.action !== 'delete' || d.keptAs === undefined || !removed.has(d.address)) continue;
+    if (patterns.some((p) => patternMatches(p, org, d.keptAs as string))) continue;
+    problems.push({
+      org,
+      address: d.address,
+      message: `is kept (protect), but this plan renames or moves what holds it: it becomes ${d.keptAs}, which protect does not name, so the next plan would delete it; protect ${d.keptAs} too, or add it to the config`,
     });
   }
   return { kept: drafts.filter((d) => !(d.action === 'delete' && removed.has(d.address))), violations, problems };

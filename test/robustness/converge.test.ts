@@ -75,7 +75,7 @@ describe('plan → apply → plan is empty, for random current and desired state
           expect(r.problems.join('\n')).toMatch(/renamed|rename/i);
           return;
         }
-        if (desired.protect && r.problems.length > 0 && r.problems.every((p) => / is protected and stays: remove the protect entry/.test(p))) {
+        if (desired.protect && r.problems.length > 0 && r.problems.every((p) => / is protected and stays: remove the protect entry|: is kept \(protect\), but this plan renames or moves what holds it/.test(p))) {
           // A key the config gives away is protected: refused by the plan, nothing applied.
           return;
         }
@@ -180,6 +180,22 @@ describe('a structure that counts on a protected group going', () => {
     expect(r.problems).toEqual([
       `sites["${SITE}"].structure: needs sites["${SITE}"].sectionGroups["Group A"] deleted first, but that one is protected and stays: remove the protect entry, or change the config so that it need not go`,
     ]);
+  });
+});
+
+describe('a protected collection whose parent is renamed', () => {
+  it('is a plan problem unless protect also names its new path; then the next plan keeps it (seed 847346)', async () => {
+    const current = world({ collections: [{ title: 'Gamma', collections: [{ title: 'One' }] }] });
+    const desired = (protect: string[]) => config({ collections: [{ title: 'Alpha', renamedFrom: 'Gamma' }], prune: ['collections'], protect });
+    const refused = await roundTrip(current, desired(['collections["Gamma/One"]']));
+    expect(refused.problems).toEqual([
+      'collections["Gamma/One"]: is kept (protect), but this plan renames or moves what holds it: it becomes collections["Alpha/One"], which protect does not name, so the next plan would delete it; protect collections["Alpha/One"] too, or add it to the config',
+    ]);
+    const kept = await roundTrip(current, desired(['collections["Gamma/One"]', 'collections["Alpha/One"]']));
+    expect(kept.problems).toEqual([]);
+    expect(kept.violations).toEqual(['protect']);
+    expect(kept.failed).toEqual([]);
+    expect(kept.left).toEqual([]);
   });
 });
 

@@ -293,6 +293,18 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
         const elsewhere = taker !== undefined && targetParent(taker, resolved) !== (c.parent ?? null);
         deleteAddress.set(c.id, elsewhere ? collectionAddress(`${path}#${c.id}`) : addressFor(path, c.id));
       }
+      // Where each remote collection would be after the plan, were its delete left out (protect).
+      const pathAfter = new Map<string, string>();
+      for (const e of resolved.entries) if (e.remote) pathAfter.set(e.remote.id, e.path);
+      const byRemoteId = new Map(remote.map((c) => [c.id, c]));
+      const after = (c: RemoteCollection, seen: ReadonlySet<string>): string => {
+        const known = pathAfter.get(c.id);
+        if (known !== undefined) return known;
+        const parent = c.parent ? byRemoteId.get(c.parent) : undefined;
+        const p = parent && !seen.has(parent.id) ? `${after(parent, new Set([...seen, c.id]))}/${c.title}` : c.title;
+        pathAfter.set(c.id, p);
+        return p;
+      };
       // Only the config's spaces that are in a collection now need to be placed before it goes: a
       // space moving into a collection that takes a deleted one's path must not wait for that delete.
       const managedSpaces = new Set((ctx.desired.spaces ?? []).map((s) => s.id));
@@ -320,6 +332,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
           requests: [{ method: 'DELETE', path: `/v1/collections/${enc(c.id)}` }],
           needs: [...childNeeds, ...(spacesIn.get(c.id) ?? [])],
           remoteId: c.id,
+          ...(after(c, new Set()) !== resolved.remotePath.get(c.id) ? { keptAs: collectionAddress(after(c, new Set())) } : {}),
         });
         prints.push([address, normalized(c)]);
       }
