@@ -321,6 +321,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
           .filter((child) => child.parent === c.id)
           .map((child) => (deleteAddress.has(child.id) ? `${deleteAddress.get(child.id)}:delete` : (addressOf.get(child.id) as string)));
         const before: JsonObject = { title: c.title, parent: pathOfRemote(c.parent) as JsonValue };
+        const keptAt = after(c, new Set());
         if (c.description) before.description = c.description;
         steps.push({
           address,
@@ -332,7 +333,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
           requests: [{ method: 'DELETE', path: `/v1/collections/${enc(c.id)}` }],
           needs: [...childNeeds, ...(spacesIn.get(c.id) ?? [])],
           remoteId: c.id,
-          ...(after(c, new Set()) !== resolved.remotePath.get(c.id) ? { keptAs: collectionAddress(after(c, new Set())) } : {}),
+          ...(keptAt !== resolved.remotePath.get(c.id) ? { keptAs: collectionAddress(keptAt) } : {}),
         });
         prints.push([address, normalized(c)]);
       }
