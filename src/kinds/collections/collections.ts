@@ -50,9 +50,10 @@ export function readCollections(ctx: Reader): Promise<RemoteCollection[]> {
   return ctx.shared('collections', () => ctx.client.listAll<RemoteCollection>(`${orgPath(ctx.org)}/collections`, { nested: true }));
 }
 
-function remotePaths(remote: readonly RemoteCollection[]): Map<string, string> {
+/** Remote id → path; `fixed` paths stand as given (where matched collections will be), and their children follow. */
+function remotePaths(remote: readonly RemoteCollection[], fixed: ReadonlyMap<string, string> = new Map()): Map<string, string> {
   const byId = new Map(remote.map((c) => [c.id, c]));
-  const paths = new Map<string, string>();
+  const paths = new Map<string, string>(fixed);
   const pathOf = (c: RemoteCollection, seen: Set<string>): string => {
     const known = paths.get(c.id);
     if (known !== undefined) return known;
@@ -294,17 +295,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
         deleteAddress.set(c.id, elsewhere ? collectionAddress(`${path}#${c.id}`) : addressFor(path, c.id));
       }
       // Where each remote collection would be after the plan, were its delete left out (protect).
-      const pathAfter = new Map<string, string>();
-      for (const e of resolved.entries) if (e.remote) pathAfter.set(e.remote.id, e.path);
-      const byRemoteId = new Map(remote.map((c) => [c.id, c]));
-      const after = (c: RemoteCollection, seen: ReadonlySet<string>): string => {
-        const known = pathAfter.get(c.id);
-        if (known !== undefined) return known;
-        const parent = c.parent ? byRemoteId.get(c.parent) : undefined;
-        const p = parent && !seen.has(parent.id) ? `${after(parent, new Set([...seen, c.id]))}/${c.title}` : c.title;
-        pathAfter.set(c.id, p);
-        return p;
-      };
+      const pathAfter = remotePaths(remote, new Map(resolved.entries.flatMap((e) => (e.remote ? [[e.remote.id, e.path] as const] : []))));
       // Only the config's spaces that are in a collection now need to be placed before it goes: a
       // space moving into a collection that takes a deleted one's path must not wait for that delete.
       const managedSpaces = new Set((ctx.desired.spaces ?? []).map((s) => s.id));
@@ -321,7 +312,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
           .filter((child) => child.parent === c.id)
           .map((child) => (deleteAddress.has(child.id) ? `${deleteAddress.get(child.id)}:delete` : (addressOf.get(child.id) as string)));
         const before: JsonObject = { title: c.title, parent: pathOfRemote(c.parent) as JsonValue };
-        const keptAt = after(c, new Set());
+        const keptAt = pathAfter.get(c.id) as string;
         if (c.description) before.description = c.description;
         steps.push({
           address,
