@@ -17,10 +17,11 @@ import type { Plan, Step } from '../plan/types.js';
 import { makeDrift } from './drift.js';
 import { generate } from './generate.js';
 import { leastImportReads, leastReads, leastWritesFromEmpty, pages, perResourceReads, planCriticalPath, planRequests, roundTrips } from './least.js';
-import { formatReport } from './report.js';
+import { runCli } from './cli.js';
+import { formatReport, wallNote, wallParts } from './report.js';
 import { leastCheckReads } from './workflows.js';
 import { evaluateTargets, type BenchReport } from './run.js';
-import { loadWorldConfig } from './world-io.js';
+import { loadWorldConfig, writeConfig } from './world-io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docplane-bench-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -181,4 +182,40 @@ describe('targets and the table', () => {
     expect(text).toMatch(/MISS {2}plan, no changes: wall ≤ 1\.2 × ideal: 2\.00 ×/);
     expect(text).toMatch(/pass {2}docplane --version < 0\.3 s: 0\.12 s/);
   });
+
+  it('says where a run\'s wall went, against its ideal', () => {
+    const timed = { ...report().scenarios[0], timeline: { firstRequestMs: 400, lastAnswerMs: 900, exitEventMs: 960 } };
+    const r = report({ scenarios: [timed] });
+    expect(wallParts(timed, 120)).toEqual({ beforeMs: 400, requestsMs: 500, idealRequestsMs: 380, afterMs: 60, exitMs: 40 });
+    expect(wallNote(timed, 120)).toBe('first request after 0.40 s (start-up 0.12 s), requests 0.50 s (ideal 0.38 s), 0.06 s after the last answer, 0.04 s of exit');
+    r.targets = evaluateTargets(r);
+    expect(r.targets.find((t) => t.name === 'plan, no changes: wall ≤ 1.5 × ideal (20 ms, no limit)')?.note).toBe(wallNote(timed, 120));
+    expect(formatReport(r)).toMatch(/^plan, no changes +1\.00 +0\.50 +0\.40 +0\.50 +0\.38 +0\.06 +0\.04$/m);
+    // Without a timeline (a run that sent nothing, or an old report) there is nothing to say.
+    expect(wallParts(report().scenarios[0], 120)).toBeUndefined();
+    expect(formatReport(report())).not.toMatch(/where the wall goes/);
+  });
+});
+
+describe('a measured CLI run', () => {
+  it('reports when its first request left, its last answer came in and it began to exit', async () => {
+    const world = generate(0.05, 3);
+    const config = writeConfig(world, join(dir, 'run'));
+    const emulator = await startEmulator({ port: 0, state: world.fullState, seed: 1 });
+    try {
+      const root = new URL('../../', import.meta.url).pathname;
+      const run = await runCli(['plan', '-c', config, '--concurrency', '4'], { root, env: { DOCPLANE_API_URL: emulator.url, DOCPLANE_TOKEN: 'dev-token' } });
+      expect(run.stderr).not.toMatch(/error/i);
+      expect([0, 2]).toContain(run.code);
+      const t = run.timeline!;
+      expect(t).toBeDefined();
+      expect(t.firstRequestMs).toBeGreaterThan(0);
+      expect(t.lastAnswerMs).toBeGreaterThan(t.firstRequestMs);
+      expect(t.exitEventMs).toBeGreaterThanOrEqual(t.lastAnswerMs);
+      expect(run.wallMs).toBeGreaterThan(t.exitEventMs);
+      expect(run.cpuMs).toBeGreaterThan(0);
+    } finally {
+      await emulator.close();
+    }
+  }, 60_000);
 });

@@ -1,13 +1,13 @@
 /**
  * Runs the built CLI (bin/run.js) as a child process, as a user would, and measures it: wall time
- * from spawn to exit, peak resident memory and CPU time (reported by preload.js from inside the
- * process, at exit).
+ * from spawn to exit, peak resident memory, CPU time and when its requests ran (reported by preload.js
+ * from inside the process, at exit).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { Timeline } from './types.js';
 
 export interface CliRun {
   code: number;
@@ -18,7 +18,10 @@ export interface CliRun {
   maxRssMiB?: number;
   /** User + system CPU time of the CLI process, in milliseconds. */
   cpuMs?: number;
+  /** When the run's first request left and its last answer came in (ms from the process's start), when it began to exit. */
+  timeline?: Timeline;
 }
+
 
 export interface CliOptions {
   /** The repository root (holding bin/run.js and dist/). */
@@ -32,7 +35,8 @@ export interface CliOptions {
 export function runCli(args: readonly string[], options: CliOptions): Promise<CliRun> {
   const scratch = mkdtempSync(join(tmpdir(), 'docplane-bench-usage-'));
   const usageFile = join(scratch, 'usage.json');
-  const preload = fileURLToPath(new URL('./preload.js', import.meta.url));
+  // The compiled preload, also when this module runs from its TypeScript source (the tests).
+  const preload = join(options.root, 'dist/bench/preload.js');
   const nodeArgs = ['--import', preload, ...(options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : []), join(options.root, 'bin/run.js'), ...args];
   const began = performance.now();
   return new Promise((resolve, reject) => {
@@ -49,7 +53,7 @@ export function runCli(args: readonly string[], options: CliOptions): Promise<Cl
     child.on('error', reject);
     child.on('close', (code, signal) => {
       const wallMs = performance.now() - began;
-      let usage: { maxRssKiB: number; userMs: number; systemMs: number } | undefined;
+      let usage: { maxRssKiB: number; userMs: number; systemMs: number; timeline?: Timeline } | undefined;
       try {
         usage = JSON.parse(readFileSync(usageFile, 'utf8'));
       } catch {
@@ -62,6 +66,7 @@ export function runCli(args: readonly string[], options: CliOptions): Promise<Cl
         stderr: Buffer.concat(err).toString('utf8'),
         wallMs,
         ...(usage ? { maxRssMiB: usage.maxRssKiB / 1024, cpuMs: usage.userMs + usage.systemMs } : {}),
+        ...(usage?.timeline ? { timeline: usage.timeline } : {}),
       });
     });
   });

@@ -1,9 +1,37 @@
 /**
  * The benchmark's table and target lines, as plain text (pasted as is into docs/benchmarks.md).
  */
-import type { BenchReport } from './types.js';
+import type { BenchReport, ScenarioResult } from './types.js';
 
 const s = (ms: number) => (ms / 1000).toFixed(2);
+
+/**
+ * Where a run's wall went, against its ideal (start-up + round trips × latency): the CLI's own work
+ * before its first request (the ideal counts `--version`'s start-up for it), the requests from the
+ * first sent to the last answered, the work after the last answer, and the exit (from the `exit`
+ * event until the parent saw the process end, with the few ms before the process's time origin).
+ */
+export function wallParts(x: ScenarioResult, startupMs: number) {
+  const t = x.timeline;
+  if (!t || !(x.idealMs > 0)) return undefined;
+  return {
+    beforeMs: t.firstRequestMs,
+    requestsMs: t.lastAnswerMs - t.firstRequestMs,
+    idealRequestsMs: x.idealMs - startupMs,
+    afterMs: t.exitEventMs - t.lastAnswerMs,
+    exitMs: x.wallMs - t.exitEventMs,
+  };
+}
+
+/** The parts of a run's wall in one line (a wall target's note). */
+export function wallNote(x: ScenarioResult, startupMs: number): string | undefined {
+  const p = wallParts(x, startupMs);
+  if (!p) return undefined;
+  return (
+    `first request after ${s(p.beforeMs)} s (start-up ${s(startupMs)} s), requests ${s(p.requestsMs)} s (ideal ${s(p.idealRequestsMs)} s), ` +
+    `${s(p.afterMs)} s after the last answer, ${s(p.exitMs)} s of exit`
+  );
+}
 
 function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -55,6 +83,20 @@ export function formatReport(report: BenchReport): string {
         ]),
     ),
   );
+  const timed = report.scenarios.filter((x) => wallParts(x, report.startup.wallMs));
+  if (timed.length > 0) {
+    out.push('');
+    out.push(`where the wall goes (s): the ideal is start-up (${s(report.startup.wallMs)}) + requests' round trips × latency`);
+    out.push(
+      ...table(
+        ['scenario', 'wall', 'ideal', 'before 1st request', 'requests', 'ideal requests', 'after last answer', 'exit'],
+        timed.map((x) => {
+          const p = wallParts(x, report.startup.wallMs)!;
+          return [x.name, s(x.wallMs), s(x.idealMs), s(p.beforeMs), s(p.requestsMs), s(p.idealRequestsMs), s(p.afterMs), s(p.exitMs)];
+        }),
+      ),
+    );
+  }
   if (report.cpu) {
     const c = report.cpu;
     out.push('');

@@ -20,7 +20,7 @@ import { measurePlannerCpuInChild, type CpuMeasure } from './cpu.js';
 import { makeDrift } from './drift.js';
 import { generate } from './generate.js';
 import { leastImportReads, leastReads, leastWritesFromEmpty, perResourceReads, planCriticalPath, planRequests, roundTrips, type ReadCost } from './least.js';
-import { formatReport } from './report.js';
+import { formatReport, wallNote } from './report.js';
 import { writeConfig } from './world-io.js';
 import type { BenchOptions, BenchReport, FaultOutcome, ScenarioResult, Target } from './types.js';
 import { faultScenarios, memoryScenario, parseRateLimit, pullRequestScenarios, rateLimitedApply, type WorkflowContext } from './workflows.js';
@@ -115,6 +115,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
         idealRoundTrips: rt,
         maxRssMiB: run.maxRssMiB,
         cpuMs: run.cpuMs,
+        ...(run.timeline ? { timeline: run.timeline } : {}),
         emulatorCpuMs,
         perResource: { requests: 2 * managed + writes.total, estimatedMs: startupMs + perResourceRt * L },
         check: { ok: /converged: no changes left/.test(run.stdout + run.stderr), detail: `exit ${run.code}, ${plan.steps.length} steps applied` },
@@ -141,6 +142,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
         idealRoundTrips: rt,
         maxRssMiB: m.run.maxRssMiB,
         cpuMs: m.run.cpuMs,
+        ...(m.run.timeline ? { timeline: m.run.timeline } : {}),
         emulatorCpuMs: m.emulatorCpuMs,
         ...(perResource ? { perResource } : {}),
         check,
@@ -301,7 +303,8 @@ function workflowTargets(report: BenchReport): Target[] {
     const s = byName.get(name);
     if (!s) continue;
     const r = ratio(s.wallMs, s.idealMs);
-    targets.push({ name: `${name}: wall ≤ 1.5 × ideal (20 ms, no limit)`, value: `${r.toFixed(2)} ×`, limit: '1.5 ×', pass: r <= 1.5 });
+    const note = wallNote(s, report.startup.wallMs);
+    targets.push({ name: `${name}: wall ≤ 1.5 × ideal (20 ms, no limit)`, value: `${r.toFixed(2)} ×`, limit: '1.5 ×', pass: r <= 1.5, ...(note ? { note } : {}) });
   }
   if (report.rateLimited) {
     const share = report.rateLimited.limited / report.rateLimited.requests;

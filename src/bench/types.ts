@@ -43,6 +43,15 @@ export interface ScenarioResult {
   perResource?: { requests: number; estimatedMs: number };
   /** What the scenario checked of the outcome (exit code, steps found, …). */
   check: { ok: boolean; detail: string };
+  /** Where the CLI run's wall went: when its first request left, its last answer came in, it began to exit. */
+  timeline?: Timeline;
+}
+
+/** Milliseconds from the CLI process's start (performance's time origin, inside the process). */
+export interface Timeline {
+  firstRequestMs: number;
+  lastAnswerMs: number;
+  exitEventMs: number;
 }
 
 export interface Target {
