@@ -89,6 +89,23 @@ function multiLineFlow(text: string): boolean {
   return depth > 0;
 }
 
+/**
+ * The lines of `text` in which `pattern` (global) matches, in order. A config has few lines with a
+ * quote or a brace: splitting a 400 KB file into its 15,000 lines to look at two dozen of them cost
+ * more than the rest of these checks.
+ */
+function* linesWith(text: string, pattern: RegExp): Generator<string> {
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    const start = text.lastIndexOf('\n', m.index - 1) + 1;
+    const newline = text.indexOf('\n', m.index);
+    const end = newline < 0 ? text.length : newline;
+    yield text.slice(start, end);
+    if (newline < 0) return;
+    pattern.lastIndex = newline + 1;
+  }
+}
+
 /** Where the quoted string opened at `open` closes on its line (`''` and `\"` escape), or -1. */
 function closingQuote(line: string, open: number): number {
   const q = line[open];
@@ -109,8 +126,7 @@ function closingQuote(line: string, open: number): number {
  */
 function multiLineQuote(text: string): boolean {
   const opening = /(?:^|[\s[{,])["']/g;
-  for (const line of text.split('\n')) {
-    if (!line.includes('"') && !line.includes("'")) continue;
+  for (const line of linesWith(text, /["']/g)) {
     opening.lastIndex = 0;
     let from = 0;
     for (let m = opening.exec(line); m !== null; m = opening.exec(line)) {
@@ -132,8 +148,7 @@ function multiLineQuote(text: string): boolean {
  * are skipped, a comment ends the line.
  */
 function flowCollectionKey(text: string): boolean {
-  for (const line of text.split('\n')) {
-    if (!line.includes('{')) continue;
+  for (const line of linesWith(text, /\{/g)) {
     const open: string[] = [];
     for (let i = 0; i < line.length; i++) {
       const c = line[i];
