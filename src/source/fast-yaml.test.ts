@@ -65,6 +65,8 @@ describe('quickValues', () => {
     ['a directive', '%YAML 1.1\n---\na: yes\n'],
     ['an explicit key', '? a\n: 1\n'],
     ['a flow collection as a key', '[a, b]: 1\n'],
+    ['a flow collection as a key in a flow mapping, on the last line with no line end', 'a: 1\nb: {x: 1, [c]}'],
+    ['a quoted string that goes on past the first line', "a: 'x\n  y'\n"],
     ['a null key', '~: 1\n'],
     ['a duplicate key', 'a: 1\na: 2\n'],
     ['a list at the top', '- a\n'],
