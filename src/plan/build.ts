@@ -18,6 +18,8 @@ export interface OrgDraft {
   protect: readonly string[];
   /** Problems found outside the kinds (an unknown --replace address, …). */
   problems?: PlanProblem[];
+  /** What a reviewer should know of the organization's plan outside the kinds (a protect entry that selects nothing, …). */
+  notes?: string[];
 }
 
 export interface BuildPlanInput {
@@ -356,6 +358,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
       if (kp.unmanaged.length > 0) counts[kind] = [...kp.unmanaged].sort();
     }
     problems.push(...(o.problems ?? []));
+    for (const n of o.notes ?? []) notes.push(`${o.org}: ${n}`);
     unmanaged[o.org] = counts;
     fingerprintsByOrg.set(o.org, fingerprints);
     const protectedOut = applyProtect(o.org, drafts, o.protect);

@@ -205,7 +205,41 @@ async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly 
     const prev = kinds[m.kind];
     kinds[m.kind] = prev ? mergeKindPlans(prev, kp) : kp;
   });
-  return { org, kinds, safety: desired.safety, protect: desired.protect };
+  const notes = protectSelectingNothing(desired, kinds);
+  return { org, kinds, safety: desired.safety, protect: desired.protect, ...(notes.length > 0 ? { notes } : {}) };
+}
+
+/** The name an address or pattern starts with (`teams` of `teams["Red"]`, of `ORG/teams["Red"]`), unless a glob. */
+const FIRST_NAME = /^(?:[^[\]"./]+\/)?([A-Za-z]+)(?=$|[.[])/;
+
+/**
+ * The protect entries of a whole plan that select nothing: no address the config defines, and none
+ * of the organization's resources as the plan leaves them (a step's, or an unmanaged one's). A
+ * mistyped entry protects nothing, and the resource it meant could be deleted without a word: the
+ * plan says so. It is a note, not a problem: an entry may protect what does not exist yet. Entries
+ * under a part of the config the organization's config leaves out (`saml` without `saml:`) are not
+ * judged: that part was not read.
+ */
+function protectSelectingNothing(desired: OrgConfig, kinds: Record<Kind, KindPlan>): string[] {
+  if (desired.protect.length === 0) return [];
+  const org = desired.organization.id;
+  const read = desired as unknown as Record<string, unknown>;
+  const judged = desired.protect.filter((entry) => {
+    const name = FIRST_NAME.exec(entry)?.[1];
+    return name !== undefined && (name === 'organization' || read[name] !== undefined);
+  });
+  if (judged.length === 0) return [];
+  const addresses = ['organization', ...Object.keys(desired.locations)];
+  for (const kp of Object.values(kinds)) {
+    for (const s of kp.steps) addresses.push(s.address);
+    addresses.push(...kp.unmanaged);
+  }
+  return judged
+    .filter((entry) => {
+      const pattern = parsePattern(entry);
+      return !addresses.some((address) => patternMatches(pattern, org, address));
+    })
+    .map((entry) => `protect ${entry} selects nothing: no address of the config, and no resource of the organization as this plan leaves it; a mistyped entry protects nothing`);
 }
 
 /** `ORG/ADDRESS`: the organization part of a qualified target (as src/model/address.ts reads it). */

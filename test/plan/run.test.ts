@@ -152,6 +152,37 @@ describe('planOrgs against the emulator', () => {
     const replaced = await planOrgs(config, client, { ...opts, replace: ['integrations["nope"]'] });
     expect(replaced.problems.map((p) => p.message)).toEqual(['--replace integrations["nope"] names no integration or SAML provider of the config (only those can be forced)']);
   });
+
+  it('says which protect entries select nothing, where the plan read enough to know', async () => {
+    const { client } = await world(demo());
+    const protect = [
+      'teams["Legacy"]', // a remote team the plan would delete: kept
+      'teams["Eng*"]', // a glob over a team of the config
+      'saml["Okta"]', // a resource of the config, created by this plan
+      'organization',
+      'teams["Legasy"]', // mistyped
+      'saml["Okta"].x', // under a resource, but nothing is there
+      'org_other/teams["Legacy"]', // another organization's
+      'collections["Nowhere"]', // collections are not in this config: not read, not judged
+    ];
+    const config = loaded([
+      orgConfig({
+        teams: [{ title: 'Engineering' }],
+        saml: [{ label: 'Okta', ssoURL: 'https://okta.example/sso', defaultTeam: 'Engineering' }],
+        prune: ['teams'],
+        protect,
+      }),
+    ]);
+    const plan = await planOrgs(config, client, opts);
+    const nothing = (entry: string) => `org_acme: protect ${entry} selects nothing: no address of the config, and no resource of the organization as this plan leaves it; a mistyped entry protects nothing`;
+    expect(plan.notes).toEqual([nothing('teams["Legasy"]'), nothing('saml["Okta"].x'), nothing('org_other/teams["Legacy"]')]);
+    expect(plan.violations.map((v) => v.message)).toEqual(['org_acme: teams["Legacy"] is protected: its delete was left out of the plan (kept)']);
+    // Unmanaged resources are named too: without prune, Legacy is left alone and its entry selects it.
+    const unpruned = loaded([orgConfig({ teams: [{ title: 'Engineering' }], protect: ['teams["Legacy"]', 'teams["Legasy"]'] })]);
+    expect((await planOrgs(unpruned, client, opts)).notes).toEqual([nothing('teams["Legasy"]')]);
+    // A targeted plan reads part of the organization: it does not judge.
+    expect((await planOrgs(config, client, { ...opts, targets: ['teams'] })).notes).toBeUndefined();
+  });
 });
 
 describe('planOrgs: addresses of --target and --replace', () => {
