@@ -1,35 +1,17 @@
 /** `docplane emulator` through the built CLI: prints where it listens, serves, stops on SIGTERM. */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../import/helpers.js';
 import { DEMO_STATE_FILE } from './helpers.js';
 import { recordExchangeLog } from '../conformance/session.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const runJs = join(root, 'bin/run.js');
-const built = join(root, 'dist/commands/emulator.js');
-
-/**
- * Builds the command into dist when it is missing or older than the emulator's sources (`npm test`
- * builds first anyway). Only the command's own import graph is compiled: tsconfig.build.json would
- * also compile every src test and write .js files beside the fixtures they import.
- */
-function ensureBuilt(): void {
-  const dir = join(root, 'src/emulator');
-  const sources = [join(root, 'src/commands/emulator.ts'), ...readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f))];
-  const newest = Math.max(...sources.filter((f) => f.endsWith('.ts')).map((f) => statSync(f).mtimeMs));
-  if (existsSync(built) && statSync(built).mtimeMs >= newest) return;
-  const options = ['--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--strict', '--esModuleInterop', '--skipLibCheck'];
-  execFileSync(
-    process.execPath,
-    [join(root, 'node_modules/typescript/bin/tsc'), ...options, '--declaration', '--sourceMap', '--rootDir', 'src', '--outDir', 'dist', 'src/commands/emulator.ts'],
-    { cwd: root, stdio: 'pipe' },
-  );
-}
 
 const children: ChildProcess[] = [];
 afterEach(() => {

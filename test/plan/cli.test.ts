@@ -1,35 +1,18 @@
 /**
- * `docplane plan` through the built CLI (bin/run.js → dist) against the emulator seeded with
+ * `docplane plan` through the built CLI (bin/run.js → dist/bundle; `npm run build` first) against the emulator seeded with
  * examples/emulator-state.yaml, on a scratch copy of examples/docplane.yaml.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEmulatorState, startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { ensureBuilt } from '../import/helpers.js';
 import { readPlanFile } from '../../src/plan/file.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const BUILT = join(ROOT, 'dist/commands/plan.js');
 const SECRET_KEY = 'sk-analytics-very-secret-1234';
-
-/**
- * Builds the plan command's import graph into dist when missing or older than any source (`npm test`
- * builds everything first anyway; this keeps the file runnable on its own).
- */
-function ensureBuilt(): void {
-  const src = join(ROOT, 'src');
-  const sources = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
-  const newest = Math.max(...sources.map((f) => statSync(join(src, f)).mtimeMs));
-  if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= newest) return;
-  const options = ['--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--strict', '--esModuleInterop', '--skipLibCheck'];
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules/typescript/bin/tsc'), ...options, '--declaration', '--sourceMap', '--rootDir', 'src', '--outDir', 'dist', 'src/commands/plan.ts'],
-    { cwd: ROOT, stdio: 'pipe' },
-  );
-}
 
 interface Result {
   code: number;
