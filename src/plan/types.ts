@@ -40,7 +40,6 @@ export interface Plan {
   configPaths: string[];
   orgs: string[];
   steps: Step[];
-  /** Remote resources the config does not mention, per org and kind. */
   /** Addresses of the remote resources the config does not mention, per org and kind (sorted). */
   unmanaged: Record<string, Partial<Record<Kind, string[]>>>;
   violations: SafetyViolation[];
