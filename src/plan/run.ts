@@ -209,24 +209,29 @@ async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly 
   return { org, kinds, safety: desired.safety, protect: desired.protect, ...(notes.length > 0 ? { notes } : {}) };
 }
 
-/** The name an address or pattern starts with (`teams` of `teams["Red"]`, of `ORG/teams["Red"]`), unless a glob. */
-const FIRST_NAME = /^(?:[^[\]"./]+\/)?([A-Za-z]+)(?=$|[.[])/;
+/**
+ * An entry for a resource of the organization's top level (`teams["Red"]`, `teams["Re*"]`,
+ * `ORG/saml["Okta"]`, `organization`), with the name it starts with. Every top-level kind the config
+ * names is read whole; what lies under a resource (its members, access, a site's parts) is read only
+ * where the config manages it.
+ */
+const TOP_LEVEL = /^(?:[^[\]"./]+\/)?([A-Za-z]+)(?:\[(?:"(?:[^"\\]|\\.)*"|\*\*?)\])?$/;
 
 /**
  * The protect entries of a whole plan that select nothing: no address the config defines, and none
  * of the organization's resources as the plan leaves them (a step's, or an unmanaged one's). A
  * mistyped entry protects nothing, and the resource it meant could be deleted without a word: the
- * plan says so. It is a note, not a problem: an entry may protect what does not exist yet. Entries
- * under a part of the config the organization's config leaves out (`saml` without `saml:`) are not
- * judged: that part was not read.
+ * plan says so. It is a note, not a problem: an entry may protect what does not exist yet. Only
+ * entries for a top-level resource of a kind the config names are judged: the plan read all of
+ * those, and may not have read what lies elsewhere (`saml` without `saml:`, a team's members).
  */
 function protectSelectingNothing(desired: OrgConfig, kinds: Record<Kind, KindPlan>): string[] {
   if (desired.protect.length === 0) return [];
   const org = desired.organization.id;
   const read = desired as unknown as Record<string, unknown>;
   const judged = desired.protect.filter((entry) => {
-    const name = FIRST_NAME.exec(entry)?.[1];
-    return name !== undefined && (name === 'organization' || read[name] !== undefined);
+    const name = TOP_LEVEL.exec(entry)?.[1];
+    return name !== undefined && read[name] !== undefined;
   });
   if (judged.length === 0) return [];
   const addresses = ['organization', ...Object.keys(desired.locations)];

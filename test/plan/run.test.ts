@@ -161,7 +161,7 @@ describe('planOrgs against the emulator', () => {
       'saml["Okta"]', // a resource of the config, created by this plan
       'organization',
       'teams["Legasy"]', // mistyped
-      'saml["Okta"].x', // under a resource, but nothing is there
+      'saml["Okta"].x', // under a resource: what lies there is read only where the config manages it, so not judged
       'org_other/teams["Legacy"]', // another organization's
       'collections["Nowhere"]', // collections are not in this config: not read, not judged
     ];
@@ -175,7 +175,7 @@ describe('planOrgs against the emulator', () => {
     ]);
     const plan = await planOrgs(config, client, opts);
     const nothing = (entry: string) => `org_acme: protect ${entry} selects nothing: no address of the config, and no resource of the organization as this plan leaves it; a mistyped entry protects nothing`;
-    expect(plan.notes).toEqual([nothing('teams["Legasy"]'), nothing('saml["Okta"].x'), nothing('org_other/teams["Legacy"]')]);
+    expect(plan.notes).toEqual([nothing('teams["Legasy"]'), nothing('org_other/teams["Legacy"]')]);
     expect(plan.violations.map((v) => v.message)).toEqual(['org_acme: teams["Legacy"] is protected: its delete was left out of the plan (kept)']);
     // Unmanaged resources are named too: without prune, Legacy is left alone and its entry selects it.
     const unpruned = loaded([orgConfig({ teams: [{ title: 'Engineering' }], protect: ['teams["Legacy"]', 'teams["Legasy"]'] })]);
