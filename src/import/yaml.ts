@@ -9,21 +9,26 @@ import { UNITS } from '../kinds/index.js';
 /** The schema file written next to the config, which the first line points to (works offline). */
 export const SCHEMA_FILE = 'docplane.schema.json';
 
-/** How the kinds want their part written: each names its own. */
+/** How the kinds want their part written: each names its own (paths split at their dots, once). */
 interface Styling {
   /** Paths of maps written on one line (`*` stands for any list index). */
-  flowMaps: readonly string[];
+  flowMaps: ReadonlyArray<readonly string[]>;
   /** Comments written before keys (`integrations.*.script`). */
-  keyComments: ReadonlyArray<{ path: string; comment: string }>;
+  keyComments: ReadonlyArray<{ path: readonly string[]; comment: string }>;
 }
 
 function stylingOfKinds(): Styling {
-  return { flowMaps: UNITS.flatMap((u) => u.flowMaps ?? []), keyComments: UNITS.flatMap((u) => u.keyComments ?? []) };
+  return {
+    flowMaps: UNITS.flatMap((u) => u.flowMaps ?? []).map((p) => p.split('.')),
+    keyComments: UNITS.flatMap((u) => u.keyComments ?? []).map((c) => ({ path: c.path.split('.'), comment: c.comment })),
+  };
 }
 
-function matches(pattern: string, path: readonly string[]): boolean {
-  const parts = pattern.split('.');
-  return parts.length === path.length && parts.every((p, i) => p === '*' || p === path[i]);
+/** Whether `parts` (a styling path) names `path`, followed by `last` when given. */
+function matches(parts: readonly string[], path: readonly string[], last?: string): boolean {
+  if (parts.length !== path.length + (last === undefined ? 0 : 1)) return false;
+  for (let i = 0; i < path.length; i++) if (parts[i] !== '*' && parts[i] !== path[i]) return false;
+  return last === undefined || parts[path.length] === '*' || parts[path.length] === last;
 }
 
 /** Sets the style of every collection below `node`, which sits at `path`. */
@@ -44,7 +49,7 @@ function style(node: unknown, path: string[], styling: Styling): void {
   for (const pair of node.items) {
     if (!isPair(pair) || !isScalar(pair.key)) continue;
     const k = String(pair.key.value);
-    const comment = styling.keyComments.find((c) => matches(c.path, [...generic, k]));
+    const comment = styling.keyComments.find((c) => matches(c.path, generic, k));
     if (comment) pair.key.commentBefore = comment.comment;
     style(pair.value, [...path, k], styling);
   }

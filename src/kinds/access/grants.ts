@@ -9,7 +9,7 @@ import { key } from '../../model/address.js';
 import { type Draft } from '../common/import.js';
 import { enc, orgPath } from '../common/paths.js';
 import type { Reader } from '../kind.js';
-import { memberLabel, type RemoteMember } from '../members/members.js';
+import { indexMembers, memberLabel, type RemoteMember } from '../members/members.js';
 import type { AccessT } from './schema.js';
 
 /** What a grant is on. */
@@ -80,7 +80,8 @@ function sortedRecord(entries: Iterable<[string, string]>): Record<string, strin
  */
 export function accessDraft(grants: RemoteGrants | undefined, members: readonly RemoteMember[], warn: (m: string) => void, where: string): Draft | undefined {
   if (!grants || (grants.teams.length === 0 && grants.users.length === 0)) return undefined;
-  const byId = new Map(members.map((m) => [m.id, m]));
+  // Indexed once per list read: an import writes the access of every collection, space and site.
+  const { byId } = indexMembers(members);
   const teams: Array<[string, string]> = [];
   const seenTeams = new Set<string>();
   for (const g of grants.teams) {
