@@ -22,7 +22,6 @@ export interface CliRun {
   timeline?: Timeline;
 }
 
-
 export interface CliOptions {
   /** The repository root (holding bin/run.js and dist/). */
   root: string;

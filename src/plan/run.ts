@@ -211,7 +211,7 @@ async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly 
 
 /**
  * An entry for a resource of the organization's top level (`teams["Red"]`, `teams["Re*"]`,
- * `ORG/saml["Okta"]`, `organization`), with the name it starts with. Every top-level kind the config
+ * `ORG/collections["A/B"]`, `organization`), with the name it starts with. Every top-level kind the config
  * names is read whole; what lies under a resource (its members, access, a site's parts) is read only
  * where the config manages it.
  */
@@ -223,7 +223,7 @@ const TOP_LEVEL = /^(?:[^[\]"./]+\/)?([A-Za-z]+)(?:\[(?:"(?:[^"\\]|\\.)*"|\*\*?)
  * mistyped entry protects nothing, and the resource it meant could be deleted without a word: the
  * plan says so. It is a note, not a problem: an entry may protect what does not exist yet. Only
  * entries for a top-level resource of a kind the config names are judged: the plan read all of
- * those, and may not have read what lies elsewhere (`saml` without `saml:`, a team's members).
+ * those, and may not have read what lies elsewhere (a kind the config leaves out, a team's members).
  */
 function protectSelectingNothing(desired: OrgConfig, kinds: Record<Kind, KindPlan>): string[] {
   if (desired.protect.length === 0) return [];
