@@ -425,6 +425,31 @@ describe('timeouts and cancelling', () => {
     expect(err.code).toBe('API_ABORTED');
     expect(server.arrivals).toHaveLength(1);
   });
+
+  it('closing gives up the requests waiting to retry at once, and sends nothing more', async () => {
+    // Every attempt fails; the waits before the next attempts are drawn up to 60 s.
+    const { server, client } = await setup((_req, res) => sendJson(res, 503, { error: { message: 'down' } }), { backoffBaseMs: 60_000, backoffCapMs: 60_000 });
+    const settled: Array<ApiError | 'answered'> = [];
+    const requests = ['/v1/a', '/v1/b', '/v1/c'].map((path) =>
+      client.request('GET', path).then(
+        () => settled.push('answered'),
+        (err: ApiError) => settled.push(err),
+      ),
+    );
+    while (server.arrivals.length < 3) await sleep(5);
+    await sleep(20);
+    const closedAt = performance.now();
+    await client.close();
+    await Promise.all(requests);
+    // Without close() cutting the waits short, most of the three would still be waiting (up to a minute).
+    expect(performance.now() - closedAt).toBeLessThan(1000);
+    expect(settled).toHaveLength(3);
+    for (const err of settled) expect(err).toMatchObject({ code: 'API_ABORTED' });
+    expect(server.arrivals).toHaveLength(3);
+    // A request made after close() is not sent either.
+    expect((await failure(client.request('GET', '/v1/d'))).code).toBe('API_ABORTED');
+    expect(server.arrivals).toHaveLength(3);
+  });
 });
 
 describe('errors', () => {

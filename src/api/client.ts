@@ -6,6 +6,7 @@
  * The token lives only in the closure and in the Authorization header; every message that leaves
  * this module (errors, log lines) is built from our own words plus the API's answer, and scrubbed.
  */
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import Pool from 'undici/lib/dispatcher/pool.js';
@@ -69,6 +70,14 @@ export function createClient(options: ClientOptions): ApiClient {
    * host-name failure unsettled, and a command waiting on them would end with nothing said.
    */
   const fatal: { failure?: NetworkFailure } = {};
+  /**
+   * Fired by close(). A command that fails on one request (the organization's GET, say) closes the
+   * client while its other requests may still be waiting to retry, for up to 5 s each: those give up
+   * at once instead, and the process ends with the error rather than seconds after it.
+   */
+  const closing = new AbortController();
+  // Every request waiting for the gate or a retry listens to it: hundreds at once in a plan.
+  setMaxListeners(0, closing.signal);
 
   /**
    * One exchange, body read in full, under the timeout. Never throws for a network failure; throws
@@ -157,8 +166,9 @@ export function createClient(options: ClientOptions): ApiClient {
 
     let rateLimitWaits = 0;
     for (let attempt = 1; ; attempt++) {
+      if (closing.signal.aborted) throw aborted(method, bare);
       try {
-        await gate.acquire(opts.signal);
+        await gate.acquire(opts.signal ?? closing.signal);
       } catch {
         throw aborted(method, bare);
       }
@@ -217,7 +227,7 @@ export function createClient(options: ClientOptions): ApiClient {
         // When the wait came from the API it is already a pause of the gate, which acquire() honours.
         if (wait === undefined && delay > 0) {
           try {
-            await sleep(delay, undefined, { signal: opts.signal });
+            await sleep(delay, undefined, { signal: opts.signal ? AbortSignal.any([opts.signal, closing.signal]) : closing.signal });
           } catch {
             throw aborted(method, bare);
           }
@@ -270,6 +280,7 @@ export function createClient(options: ClientOptions): ApiClient {
       return { requests: counters.requests, retries: counters.retries, rateLimited: counters.rateLimited, byMethod: { ...counters.byMethod } };
     },
     async close(): Promise<void> {
+      closing.abort();
       if (pool.destroyed) return;
       await pool.close();
     },

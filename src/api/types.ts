@@ -53,6 +53,7 @@ export interface ApiClient {
   /** paginate, collected. */
   listAll<T = unknown>(path: string, query?: Query): Promise<T[]>;
   stats(): ClientStats;
+  /** Lets the connections go once the requests in flight are answered; a request still waiting to be sent or retried fails at once (`API_ABORTED`). */
   close(): Promise<void>;
 }
 
