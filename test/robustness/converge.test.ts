@@ -61,36 +61,48 @@ async function roundTrip(current: EmulatorState, desired: ConfigDocumentT, emula
   }
 }
 
+/**
+ * What the generator must reach in the random runs: creates, updates, deletes, moves and sorts of
+ * most kinds, and a delete left out by `protect`. A property that planned nothing would prove nothing.
+ */
+const EXPECTED = ['teams:create', 'teams:delete', 'teamMembers:update', 'collections:create', 'collections:delete', 'spaces:move', 'sections:create', 'sections:sort', 'siteSpaces:create', 'sectionGroups:create', 'shareLinks:update', 'saml:create', 'translations:update', 'integrations:publish', 'members:update', 'collectionAccess:create', 'spaceAccess:create', 'spaceAccess:update', 'spaceAccess:delete', 'violation:protect'];
+
+/** Runs per round, and rounds at most: more rounds only while a case of EXPECTED is still missing. */
+const RUNS = 150;
+const MAX_ROUNDS = 4;
+
 describe('plan → apply → plan is empty, for random current and desired states', () => {
-  it('converges over every kind (150 random pairs)', async () => {
+  it(`converges over every kind (${RUNS} random pairs, more until every expected case is reached)`, async () => {
     const covered = new Set<string>();
-    await fc.assert(
-      fc.asyncProperty(currentArb, desiredArb, fc.nat(1000), async (current, desired, emulatorSeed) => {
-        const r = await roundTrip(current, desired, emulatorSeed);
-        for (const p of r.planned) covered.add(p);
-        for (const v of r.violations) covered.add(`violation:${v}`);
-        const collides = renameCollides(current, desired);
-        if (collides.teams || collides.shareLinks || collides.collections) {
-          // A rename onto a key another remote resource keeps: refused by the plan, nothing applied.
-          expect(r.problems.join('\n')).toMatch(/renamed|rename/i);
-          return;
-        }
-        if (desired.protect && r.problems.length > 0 && r.problems.every((p) => / is protected and stays: remove the protect entry|: is kept \(protect\), but this plan renames or moves what holds it/.test(p))) {
-          // A key the config gives away is protected: refused by the plan, nothing applied.
-          return;
-        }
-        expect(r.problems, 'the plan has problems').toEqual([]);
-        expect(r.failed, 'failed steps').toEqual([]);
-        expect(r.left, 'steps left after the apply').toEqual([]);
-        expect(r.duplicates, 'natural keys held twice').toEqual([]);
-      }),
-      { numRuns: 150, endOnFailure: true },
-    );
-    // The generator reaches creates, updates, deletes, moves and sorts of most kinds: a property
-    // that planned nothing would prove nothing.
-    for (const expected of ['teams:create', 'teams:delete', 'teamMembers:update', 'collections:create', 'collections:delete', 'spaces:move', 'sections:create', 'sections:sort', 'siteSpaces:create', 'sectionGroups:create', 'shareLinks:update', 'saml:create', 'translations:update', 'integrations:publish', 'members:update', 'collectionAccess:create', 'spaceAccess:create', 'spaceAccess:update', 'spaceAccess:delete', 'violation:protect']) {
-      expect(covered, `no run planned ${expected}`).toContain(expected);
+    const property = fc.asyncProperty(currentArb, desiredArb, fc.nat(1000), async (current, desired, emulatorSeed) => {
+      const r = await roundTrip(current, desired, emulatorSeed);
+      for (const p of r.planned) covered.add(p);
+      for (const v of r.violations) covered.add(`violation:${v}`);
+      const collides = renameCollides(current, desired);
+      if (collides.teams || collides.shareLinks || collides.collections) {
+        // A rename onto a key another remote resource keeps: refused by the plan, nothing applied.
+        expect(r.problems.join('\n')).toMatch(/renamed|rename/i);
+        return;
+      }
+      if (desired.protect && r.problems.length > 0 && r.problems.every((p) => / is protected and stays: remove the protect entry|: is kept \(protect\), but this plan renames or moves what holds it/.test(p))) {
+        // A key the config gives away is protected: refused by the plan, nothing applied.
+        return;
+      }
+      expect(r.problems, 'the plan has problems').toEqual([]);
+      expect(r.failed, 'failed steps').toEqual([]);
+      expect(r.left, 'steps left after the apply').toEqual([]);
+      expect(r.duplicates, 'natural keys held twice').toEqual([]);
+    });
+    // A rare case (a protected delete: ~1 seed in 50 reached none in 150 runs) must not fail a run
+    // whose every pair converged: the property draws another round, from the next seed, until every
+    // case is reached. Each round's seed follows from DOCPLANE_FC_SEED when it is set, so CI stays
+    // reproducible; fast-check prints the seed of a failing round.
+    const first = fc.readConfigureGlobal().seed ?? Math.floor(Math.random() * 2 ** 31);
+    const missing = () => EXPECTED.filter((e) => !covered.has(e));
+    for (let round = 0; round < MAX_ROUNDS && (round === 0 || missing().length > 0); round++) {
+      await fc.assert(property, { numRuns: RUNS, seed: first + round, endOnFailure: true });
     }
+    for (const expected of EXPECTED) expect(covered, `no run planned ${expected} in ${MAX_ROUNDS} × ${RUNS} runs`).toContain(expected);
   });
 });
 
