@@ -168,6 +168,8 @@ export function createClient(options: ClientOptions): ApiClient {
     for (let attempt = 1; ; attempt++) {
       if (closing.signal.aborted) throw aborted(method, bare);
       try {
+        // A caller's own signal (apply's cancel) stands alone here, sparing a combined signal per
+        // request: apply closes the client only once its requests have settled.
         await gate.acquire(opts.signal ?? closing.signal);
       } catch {
         throw aborted(method, bare);
