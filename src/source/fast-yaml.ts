@@ -1,8 +1,9 @@
 /**
  * A quick read of a config file's values, without the node ranges the yaml package keeps for every
- * node (src/source/yaml.ts). js-yaml reads a config several times faster and keeps only the values;
- * positions are then computed only when a problem needs one, by parsing the file again with the
- * yaml package (SourceFile.positions).
+ * node (src/source/yaml.ts): by the block read (src/source/block-yaml.ts) when the file is of its
+ * subset, else by js-yaml, which reads a config several times faster than the yaml package and keeps
+ * only the values; positions are then computed only when a problem needs one, by parsing the file
+ * again with the yaml package (SourceFile.positions).
  *
  * The quick read must give exactly what the yaml package's toJS gives, or nothing (the file is then
  * read the slow way, which reports every problem as before). So it declines whatever the two
@@ -11,43 +12,32 @@
  * js-yaml refuses (a duplicate key, a syntax error). Plain scalars resolve by the yaml package's
  * YAML 1.2 core schema, with its own patterns.
  */
-import { FAILSAFE_SCHEMA, loadAll, Type } from 'js-yaml';
+import { createRequire } from 'node:module';
+import type { Schema } from 'js-yaml';
+import { blockValues } from './block-yaml.js';
+import { BOOL, constructFloat, constructInt, detached, FLOAT, FLOAT_EXP, FLOAT_NAN, INT, INT_HEX, INT_OCT, MAX_KEY_LENGTH, maybeNotString as maybe, NULL } from './core-schema.js';
 
-// The yaml package's core schema (yaml/dist/schema/core), in its order.
-const NULL = /^(?:~|[Nn]ull|NULL)?$/;
-const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const INT_OCT = /^0o[0-7]+$/;
-const INT = /^[-+]?[0-9]+$/;
-const INT_HEX = /^0x[0-9a-fA-F]+$/;
-const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
-const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+type JsYaml = typeof import('js-yaml');
+let jsYaml: { loadAll: JsYaml['loadAll']; schema: Schema } | undefined;
 
 /**
- * Whether a plain scalar may be other than a string: every null, boolean, int and float of the core
- * schema starts with one of these (or is empty). Most scalars of a config (names, emails, ids) do
- * not: one look at the first character spares them the patterns below.
+ * js-yaml with the yaml package's core schema, loaded when first needed: a config that the block
+ * read takes (src/source/block-yaml.ts) never needs it.
  */
-const MAYBE_NOT_STRING = /^[-+.~0-9nNtTfF]/;
-const maybe = (s: string | null): s is string => s !== null && MAYBE_NOT_STRING.test(s);
-
-const CORE_12 = FAILSAFE_SCHEMA.extend({
-  implicit: [
-    new Type('tag:yaml.org,2002:null', { kind: 'scalar', resolve: (s: string | null) => s === null || s === '' || (maybe(s) && NULL.test(s)), construct: () => null }),
-    new Type('tag:yaml.org,2002:bool', { kind: 'scalar', resolve: (s: string | null) => maybe(s) && BOOL.test(s), construct: (s: string) => s[0] === 't' || s[0] === 'T' }),
-    new Type('tag:yaml.org,2002:int', {
-      kind: 'scalar',
-      resolve: (s: string | null) => maybe(s) && (INT_OCT.test(s) || INT.test(s) || INT_HEX.test(s)),
-      construct: (s: string) => (INT_OCT.test(s) ? parseInt(s.substring(2), 8) : INT.test(s) ? parseInt(s, 10) : parseInt(s.substring(2), 16)),
-    }),
-    new Type('tag:yaml.org,2002:float', {
-      kind: 'scalar',
-      resolve: (s: string | null) => maybe(s) && (FLOAT_NAN.test(s) || FLOAT_EXP.test(s) || FLOAT.test(s)),
-      construct: (s: string) =>
-        FLOAT_NAN.test(s) ? (s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY) : parseFloat(s),
-    }),
-  ],
-});
+function jsYamlReader(): { loadAll: JsYaml['loadAll']; schema: Schema } {
+  if (jsYaml) return jsYaml;
+  const { FAILSAFE_SCHEMA, loadAll, Type } = createRequire(import.meta.url)('js-yaml') as JsYaml;
+  const schema = FAILSAFE_SCHEMA.extend({
+    implicit: [
+      new Type('tag:yaml.org,2002:null', { kind: 'scalar', resolve: (s: string | null) => s === null || s === '' || (maybe(s) && NULL.test(s)), construct: () => null }),
+      new Type('tag:yaml.org,2002:bool', { kind: 'scalar', resolve: (s: string | null) => maybe(s) && BOOL.test(s), construct: (s: string) => s[0] === 't' || s[0] === 'T' }),
+      new Type('tag:yaml.org,2002:int', { kind: 'scalar', resolve: (s: string | null) => maybe(s) && (INT_OCT.test(s) || INT.test(s) || INT_HEX.test(s)), construct: constructInt }),
+      new Type('tag:yaml.org,2002:float', { kind: 'scalar', resolve: (s: string | null) => maybe(s) && (FLOAT_NAN.test(s) || FLOAT_EXP.test(s) || FLOAT.test(s)), construct: constructFloat }),
+    ],
+  });
+  jsYaml = { loadAll, schema };
+  return jsYaml;
+}
 
 /**
  * What the quick read leaves to the yaml package, found in the text: an anchor or alias (`&a`, `*a`),
@@ -175,21 +165,6 @@ function declined(text: string): boolean {
   return false;
 }
 
-/** The yaml package refuses implicit keys longer than this. */
-const MAX_KEY_LENGTH = 1024;
-
-/** V8 makes a substring this long or longer a view into its parent string (a "sliced string"). */
-const SLICED_MIN = 13;
-
-/**
- * A copy of a string that does not hold on to the text it was cut from: js-yaml cuts every scalar
- * out of its own copy of the file, and a view into it keeps the whole text (megabytes at scale)
- * alive for as long as any value of the config is.
- */
-function detached(s: string): string {
-  return s.length < SLICED_MIN ? s : `${s} `.slice(0, -1);
-}
-
 /**
  * Whether every key is one the yaml package's toJS gives alike: not `null` (`null:` is `""` there,
  * `"null"` here), not longer than it accepts. (Shared objects, which an alias would make, cannot
@@ -228,11 +203,14 @@ export function quickValues(source: string): Record<string, unknown>[] | undefin
   // js-yaml misreads some CRLF line ends (a `-` alone on a line before a blank one); every YAML line
   // break reads as LF, so LF is read instead. A lone CR is left to the yaml package.
   const text = source.includes('\r') ? source.replace(/\r\n/g, '\n') : source;
+  const block = blockValues(text);
+  if (block) return block;
   // Tabs: the yaml package refuses them as indentation where js-yaml may not.
   if (text.includes('\r') || text.includes('\t') || declined(text)) return undefined;
   let docs: unknown[];
   try {
-    docs = loadAll(text, undefined, { schema: CORE_12 }) as unknown[];
+    const { loadAll, schema } = jsYamlReader();
+    docs = loadAll(text, undefined, { schema }) as unknown[];
   } catch {
     // A syntax error, a duplicate key, nesting deeper than the stack: the slow read says which.
     return undefined;

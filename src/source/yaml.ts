@@ -5,6 +5,7 @@
  * position is needed, or when the quick read declines the file (then they also report its YAML
  * problems).
  */
+import { isUtf8 } from 'node:buffer';
 import { createRequire } from 'node:module';
 import type { Document, LineCounter, Node, Pair } from 'yaml';
 import { quickValues } from './fast-yaml.js';
@@ -157,14 +158,17 @@ export function decodeText(raw: Buffer): { text: string } | { problem: string; l
     const at = invalidBefore >= 0 ? invalidBefore : nul;
     return { problem: 'the file is binary, not YAML text (it holds a NUL byte)', ...bytePosition(raw, at) };
   }
-  const bad = firstInvalidUtf8(raw);
+  // Node's own check first: the loop below takes ~5 ms on a 400 KB config on a cold engine, and is
+  // needed only to say where the first bad byte is.
+  const valid = isUtf8(raw);
+  const bad = valid ? -1 : firstInvalidUtf8(raw);
   if (bad >= 0) {
     return {
       problem: `the file is not valid UTF-8 (byte 0x${raw[bad].toString(16).padStart(2, '0')}); save it as UTF-8`,
       ...bytePosition(raw, bad),
     };
   }
-  let text = UTF8.decode(raw);
+  let text = valid ? raw.toString('utf8') : UTF8.decode(raw);
   // A byte order mark is allowed but means nothing; dropping it keeps columns of line 1 right.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   return { text };
