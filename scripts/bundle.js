@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Bundles the compiled CLI (dist/, from tsc) into dist/bundle/ with rolldown: the entry
 // (src/cli/main.ts), each command and the hook, their shared code in a few chunks. A plan then opens
-// 17 files of code instead of ~450 (docplane's modules, @oclif/core, zod, js-yaml, …): a cold plan at
+// 17 files of code instead of ~450 (docplane's modules, @oclif/core, zod, …): a cold plan at
 // scale 1 took 1.62 s of CPU against 1.83 s (docs/benchmarks.md, "CPU"). package.json's `oclif`
 // section points at the bundled commands and hook; bin/run.js runs the bundled entry.
 //
 // Left out of the bundle: Node's own modules; the packages docplane loads only when needed, through
-// createRequire (the yaml package, for a problem's position; ora, on a terminal); and TypeScript,
+// createRequire (the yaml package, for a problem's position; js-yaml, for a config the block read
+// declines; ora, on a terminal); and TypeScript,
 // which @oclif/core asks for only to run commands from .ts sources.
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
