@@ -1,16 +1,18 @@
 /**
  * The quickest read of a config file: block YAML only, as `docplane import` writes it and as most
- * configs are written (nested mappings and lists by indentation, one-line plain and quoted scalars,
- * literal `|` blocks, `[]` and `{}`), in one pass over the text with no tokens in between. A cold
- * plan reads its config this way in well under half of js-yaml's time (docs/benchmarks.md, "CPU").
+ * configs are written (nested mappings and lists by indentation; one-line plain and quoted scalars
+ * and flow collections such as `{ user: a@b.c, role: admin }`; literal `|` blocks), in one pass over
+ * the text with no tokens in between. A cold plan reads its config this way in well under half of
+ * js-yaml's time (docs/benchmarks.md, "What the benchmark found").
  *
  * It must give exactly what the yaml package's toJS gives, or nothing: whatever lies outside that
  * subset, or could read otherwise, declines the whole file, which is then read by js-yaml
  * (src/source/fast-yaml.ts) and, failing that, by the yaml package, which reports every problem.
- * Declined: flow collections with content, folded `>` blocks, block headers with an indentation
- * digit, escapes in double-quoted strings, scalars that go on past their line, anchors, aliases,
- * tags, directives, explicit keys, several documents, keys that are not plain strings (quoted, or
- * read as a number, a boolean or null), a duplicate key, tabs, and characters YAML does not allow.
+ * Declined: flow collections over several lines or with an empty entry, a trailing comma or a
+ * comment inside; folded `>` blocks; block headers with an indentation digit; escapes in
+ * double-quoted strings; scalars that go on past their line; anchors, aliases, tags, directives,
+ * explicit keys; several documents; keys the yaml package would read as a number, a boolean or
+ * null; a duplicate key; tabs; and characters YAML does not allow.
  */
 import { detached, MAX_KEY_LENGTH, maybeNotString, plainValue } from './core-schema.js';
 
