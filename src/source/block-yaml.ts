@@ -13,8 +13,12 @@
  * double-quoted strings; scalars that go on past their line; anchors, aliases, tags, directives,
  * explicit keys; several documents; keys the yaml package would read as a number, a boolean or
  * null; a duplicate key; tabs; and characters YAML does not allow.
+ *
+ * Its strings are slices of the text (V8 keeps a substring as a view into its parent): the loaded
+ * config keeps each file's text anyway, for the positions of later problems (SourceFile), so a view
+ * costs a few bytes where a copy would cost the string again (1.6 MB more at scale 4).
  */
-import { detached, MAX_KEY_LENGTH, maybeNotString, plainValue } from './core-schema.js';
+import { MAX_KEY_LENGTH, maybeNotString, plainValue } from './core-schema.js';
 
 /**
  * Characters YAML does not allow in a stream (js-yaml's list), and some it may read as line breaks
@@ -200,14 +204,14 @@ class BlockReader {
       if (close < 0 || close >= this.end) decline();
       const value = text.slice(k + 1, close);
       if (value.includes('\\')) decline();
-      return { value: detached(value), after: close + 1 };
+      return { value, after: close + 1 };
     }
     let value = '';
     for (let from = k + 1; ; ) {
       const close = text.indexOf("'", from);
       if (close < 0 || close >= this.end) decline();
       value += text.slice(from, close);
-      if (text.charCodeAt(close + 1) !== APOSTROPHE) return { value: detached(value), after: close + 1 };
+      if (text.charCodeAt(close + 1) !== APOSTROPHE) return { value, after: close + 1 };
       value += "'";
       from = close + 2;
     }
@@ -236,7 +240,6 @@ class BlockReader {
       // `a: b: c` is an error; `a: b:` a mapping.
       if (s.includes(': ') || s.charCodeAt(s.length - 1) === COLON) decline();
       value = plainValue(s);
-      if (typeof value === 'string') value = detached(value);
     }
     this.moveTo(this.end + 1);
     if (this.indent > indent) decline();
@@ -315,8 +318,7 @@ class BlockReader {
     let end = i;
     while (text.charCodeAt(end - 1) === SPACE) end--;
     pos.at = i;
-    const value = plainValue(text.slice(start, end));
-    return typeof value === 'string' ? detached(value) : value;
+    return plainValue(text.slice(start, end));
   }
 
   private skipSpaces(k: number): number {
@@ -388,6 +390,6 @@ class BlockReader {
     else if (header === '|+') value += '\n'.repeat(blanks + 1);
     this.moveTo(p);
     if (this.indent > indent) decline();
-    return detached(value);
+    return value;
   }
 }

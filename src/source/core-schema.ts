@@ -36,15 +36,3 @@ export function plainValue(s: string): string | number | boolean | null {
 
 /** The yaml package refuses implicit keys longer than this. */
 export const MAX_KEY_LENGTH = 1024;
-
-/** V8 makes a substring this long or longer a view into its parent string (a "sliced string"). */
-const SLICED_MIN = 13;
-
-/**
- * A copy of a string that does not hold on to the text it was cut from: a value cut out of a file's
- * text by `slice` is a view into it, which would keep the whole text (megabytes at scale) alive for
- * as long as any value of the config is.
- */
-export function detached(s: string): string {
-  return s.length < SLICED_MIN ? s : `${s} `.slice(0, -1);
-}

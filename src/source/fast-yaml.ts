@@ -15,7 +15,7 @@
 import { createRequire } from 'node:module';
 import type { Schema } from 'js-yaml';
 import { blockValues } from './block-yaml.js';
-import { BOOL, constructFloat, constructInt, detached, FLOAT, FLOAT_EXP, FLOAT_NAN, INT, INT_HEX, INT_OCT, MAX_KEY_LENGTH, maybeNotString as maybe, NULL } from './core-schema.js';
+import { BOOL, constructFloat, constructInt, FLOAT, FLOAT_EXP, FLOAT_NAN, INT, INT_HEX, INT_OCT, MAX_KEY_LENGTH, maybeNotString as maybe, NULL } from './core-schema.js';
 
 type JsYaml = typeof import('js-yaml');
 let jsYaml: { loadAll: JsYaml['loadAll']; schema: Schema } | undefined;
@@ -163,6 +163,18 @@ function declined(text: string): boolean {
     if (!inComment(text, m.index + (m[0].length > 1 && /\s|[[{,]/.test(m[0][0]) ? 1 : 0))) return true;
   }
   return false;
+}
+
+/** V8 makes a substring this long or longer a view into its parent string (a "sliced string"). */
+const SLICED_MIN = 13;
+
+/**
+ * A copy of a string that does not hold on to the text it was cut from: js-yaml cuts every scalar
+ * out of its own copy of the file, and a view into it keeps that copy (megabytes at scale) alive for
+ * as long as any value of the config is.
+ */
+function detached(s: string): string {
+  return s.length < SLICED_MIN ? s : `${s} `.slice(0, -1);
 }
 
 /**
