@@ -3,43 +3,14 @@
  * configs it is for (the examples, what `docplane import` writes, block YAML as the yaml package
  * writes it), so that a cold plan does not pay for js-yaml.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { parseAllDocuments, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { blockValues } from './block-yaml.js';
-
-const EXAMPLES = path.resolve(__dirname, '../../examples');
-const EXAMPLE_FILES = readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' })
-  .filter((f) => /\.ya?ml$/.test(f))
-  .map((f) => ({ name: f, text: readFileSync(path.join(EXAMPLES, f), 'utf8') }));
-const RUNS = (n: number) => ({ numRuns: n * Number(process.env.DOCPLANE_FC_RUNS_FACTOR ?? 1) });
-
-/** What the yaml package reads, as values; undefined when it reports any problem. */
-function slowValues(text: string): unknown[] | undefined {
-  const docs = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false });
-  if (!Array.isArray(docs) || docs.length === 0) return undefined;
-  if (docs.some((d) => d.errors.length > 0 || d.warnings.length > 0)) return undefined;
-  try {
-    return docs.map((d) => d.toJS({ maxAliasCount: 1000 }));
-  } catch {
-    return undefined;
-  }
-}
+import { agreesWithSlowRead, EXAMPLE_FILES, RUNS } from './quick-read.test-support.js';
 
 /** The property: the block read declines, or gives what the yaml package gives. Says whether it answered. */
-function agrees(text: string): boolean {
-  const block = blockValues(text);
-  if (block === undefined) return false;
-  const slow = slowValues(text);
-  expect(slow, `the yaml package refuses what the block read accepted:\n${text}`).toBeDefined();
-  // isDeepStrictEqual, not toStrictEqual: vitest compares the `constructor` of objects, which a key
-  // of that name makes differ.
-  expect(isDeepStrictEqual(block, slow), `the two reads differ:\n${text}\n${JSON.stringify(block)}\n${JSON.stringify(slow)}`).toBe(true);
-  return true;
-}
+const agrees = (text: string): boolean => agreesWithSlowRead(blockValues, text);
 
 const KEYS = ['a', 'b', 'title', 'b c', '-x', ':x', 'x:y', 'a#b', 'é', '1', 'true', 'null', '~', 'constructor', 'k-1', 'http://x', "it's", 'a"b'];
 const STRINGS = [

@@ -3,42 +3,18 @@
  * whenever quickValues answers, the yaml package reads the same text without a problem and its toJS
  * gives equal values (numbers, nulls, keys, strings alike).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { quickValues } from './fast-yaml.js';
+import { agreesWithSlowRead, EXAMPLE_FILES, RUNS } from './quick-read.test-support.js';
 
-const EXAMPLES = path.resolve(__dirname, '../../examples');
-const EXAMPLE_FILES = readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' })
-  .filter((f) => /\.ya?ml$/.test(f))
-  .map((f) => readFileSync(path.join(EXAMPLES, f), 'utf8'));
-const EXAMPLE = readFileSync(path.join(EXAMPLES, 'docplane.yaml'), 'utf8');
-const RUNS = (n: number) => ({ numRuns: n * Number(process.env.DOCPLANE_FC_RUNS_FACTOR ?? 1) });
+const EXAMPLE = readFileSync(path.resolve(__dirname, '../../examples/docplane.yaml'), 'utf8');
 
-/** What the slow read accepts, as values; undefined when it reports any problem (the loader would refuse). */
-function slowValues(text: string): unknown[] | undefined {
-  const docs = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false });
-  if (!Array.isArray(docs) || docs.length === 0) return undefined;
-  if (docs.some((d) => d.errors.length > 0 || d.warnings.length > 0)) return undefined;
-  try {
-    return docs.map((d) => d.toJS({ maxAliasCount: 1000 }));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The property: the quick read declines, or agrees with the slow one. */
+/** The property: the quick read declines, or agrees with the slow one (a pass either way). */
 function agrees(text: string): boolean {
-  const quick = quickValues(text);
-  if (quick === undefined) return true;
-  const slow = slowValues(text);
-  expect(slow, `the yaml package refuses what the quick read accepted:\n${text}`).toBeDefined();
-  // isDeepStrictEqual, not toStrictEqual: vitest compares the `constructor` of objects, which a key
-  // of that name makes differ.
-  expect(isDeepStrictEqual(quick, slow), `the two reads differ:\n${text}`).toBe(true);
+  agreesWithSlowRead(quickValues, text);
   return true;
 }
 
@@ -55,7 +31,7 @@ const SCALAR_CHARS = [...'0123456789+-._eEoxXabcdfinINFtTrRuUlLsS~ '];
 describe('quickValues', () => {
   it('reads every example config as the yaml package does', () => {
     expect(EXAMPLE_FILES.length).toBeGreaterThan(0);
-    for (const text of EXAMPLE_FILES) agrees(text);
+    for (const { text } of EXAMPLE_FILES) agrees(text);
     expect(quickValues(EXAMPLE)).toBeDefined();
   });
 
