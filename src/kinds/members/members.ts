@@ -88,13 +88,14 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
     const index = indexMembers(remote);
     const fingerprints: Record<string, string> = {};
     const matched = new Map<RemoteMember, string>(); // remote → the config `user` that named it
-    const finalRole = new Map<RemoteMember, string | null>(remote.map((m) => [m, m.role ?? null]));
+    const desiredRole = new Map<RemoteMember, string | null>(); // remote → the role the config gives it
     const removed = new Set<RemoteMember>();
+    const addressOf = (user: string) => `members${key(user)}`;
 
     for (const d of desired) {
-      const address = `members${key(d.user)}`;
       const m = findMember(index, d.user);
       if (!m && d.user.includes('@')) {
+        const address = addressOf(d.user);
         const after: JsonObject = { user: d.user.toLowerCase(), role: d.role };
         kp.steps.push({
           address,
@@ -119,17 +120,18 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
         continue;
       }
       if (!m) {
-        kp.problems.push({ org: ctx.org, address, message: notAMemberMessage(d.user, ctx.org) });
+        kp.problems.push({ org: ctx.org, address: addressOf(d.user), message: notAMemberMessage(d.user, ctx.org) });
         continue;
       }
       const earlier = matched.get(m);
       if (earlier !== undefined) {
-        kp.problems.push({ org: ctx.org, address, message: `${d.user} names the same member as ${earlier}` });
+        kp.problems.push({ org: ctx.org, address: addressOf(d.user), message: `${d.user} names the same member as ${earlier}` });
         continue;
       }
       matched.set(m, d.user);
-      finalRole.set(m, d.role);
+      desiredRole.set(m, d.role);
       if ((m.role ?? null) === d.role) continue;
+      const address = addressOf(d.user);
       const before = { role: m.role ?? null };
       const after = { role: d.role };
       kp.steps.push({
@@ -147,7 +149,7 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
     }
 
     const prune = ctx.prunes('members');
-    const deleteAddress = deleteAddresses((natural) => `members${key(natural)}`, kp.steps.map((s) => s.address));
+    const deleteAddress = deleteAddresses(addressOf, kp.steps.map((s) => s.address));
     for (const m of remote) {
       if (matched.has(m)) continue;
       const address = deleteAddress(memberLabel(m), m.id);
@@ -174,7 +176,7 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
     }
 
     const adminsBefore = remote.filter((m) => m.role === 'admin').length;
-    const adminsAfter = [...finalRole.entries()].filter(([m, r]) => r === 'admin' && !removed.has(m)).length;
+    const adminsAfter = remote.filter((m) => !removed.has(m) && (desiredRole.has(m) ? desiredRole.get(m) : (m.role ?? null)) === 'admin').length;
     if (adminsBefore > 0 && adminsAfter === 0) {
       kp.problems.push({
         org: ctx.org,

@@ -26,8 +26,23 @@ export interface RemoteTeamMembers {
 
 type Role = 'owner' | 'member';
 
-function shownList(entries: Map<string, { label: string; role: Role }>): JsonValue {
-  return [...entries.values()].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)).map((e) => ({ user: e.label, role: e.role }));
+/** A team's member as planned: the member (whose label the step shows) and the team role. */
+interface Membership {
+  member: RemoteMember;
+  role: Role;
+}
+
+function shownList(entries: Map<string, Membership>): JsonValue {
+  return [...entries.values()]
+    .map((e) => ({ user: memberLabel(e.member), role: e.role }))
+    .sort((a, b) => (a.user < b.user ? -1 : a.user > b.user ? 1 : 0));
+}
+
+/** Whether two memberships name the same members with the same roles (most teams, on most plans). */
+function sameMemberships(want: Map<string, Membership>, have: Map<string, Membership>): boolean {
+  if (want.size !== have.size) return false;
+  for (const [id, w] of want) if (have.get(id)?.role !== w.role) return false;
+  return true;
 }
 
 /** The members of each given team: one list per team, shared with other reads of the same team. */
@@ -84,7 +99,7 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
       // nothing can be said of it, and what would be said is dropped (src/plan/narrow.ts).
       if (r && remote.lists[r.id] === undefined) continue;
 
-      const want = new Map<string, { label: string; role: Role }>();
+      const want = new Map<string, Membership>();
       for (const entry of team.members.map(teamMemberEntry)) {
         const m = findMember(index, entry.user);
         if (!m) {
@@ -93,19 +108,20 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
         }
         // The same member named twice: the owner role wins.
         const prev = want.get(m.id);
-        want.set(m.id, { label: memberLabel(m), role: prev?.role === 'owner' ? 'owner' : entry.role });
+        want.set(m.id, { member: m, role: prev?.role === 'owner' ? 'owner' : entry.role });
       }
 
       // What is there now: the remote list, or for a team created by this plan what its create adds.
-      const have = new Map<string, { label: string; role: Role }>();
+      const have = new Map<string, Membership>();
       if (r) {
         for (const tm of remote.lists[r.id] ?? []) {
           const m = tm.organization;
-          have.set(m.id, { label: index.byId.get(m.id) ? memberLabel(index.byId.get(m.id) as RemoteMember) : memberLabel(m), role: tm.team?.role === 'owner' ? 'owner' : 'member' });
+          have.set(m.id, { member: index.byId.get(m.id) ?? m, role: tm.team?.role === 'owner' ? 'owner' : 'member' });
         }
       } else {
-        for (const [id, w] of want) have.set(id, { label: w.label, role: 'member' });
+        for (const [id, w] of want) have.set(id, { member: w.member, role: 'member' });
       }
+      if (sameMemberships(want, have)) continue;
 
       const add = [...want.keys()].filter((id) => !have.has(id)).sort();
       const remove = [...have.keys()].filter((id) => !want.has(id)).sort();
