@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { addressProblem, PRUNABLE, UNITS } from '../kinds/index.js';
+import type { KindUnit } from '../kinds/kind.js';
 import type { DesiredLists, DesiredOrganization } from '../model/desired.js';
 
 export const Safety = z
@@ -21,11 +22,17 @@ export const Safety = z
   })
   .describe('Rules that make apply refuse (exit 3) unless --force');
 
+/** A unit's list: compiled by zod when the unit asks (its entries are many and small). */
+function listSchema(unit: KindUnit): z.ZodType {
+  const list = z.array(unit.schema);
+  return unit.compiled ? z.compile(list) : list;
+}
+
 const DocumentSchema = z
   .strictObject({
     version: z.literal(1),
     api: z.strictObject({ url: z.url({ protocol: /^https?$/ }).describe('Base URL of the API') }).optional(),
-    ...Object.fromEntries(UNITS.map((u) => [u.configKey, u.list ? z.array(u.schema).optional() : u.schema])),
+    ...Object.fromEntries(UNITS.map((u) => [u.configKey, u.list ? listSchema(u).optional() : u.schema])),
     prune: z
       .union([z.literal('all'), z.array(z.enum([...PRUNABLE, 'all'] as unknown as [string, ...string[]]))], {
         error: `must be "all" or a list of kinds (${PRUNABLE.join(', ')})`,

@@ -28,6 +28,7 @@ export const membersUnit: KindUnit = {
   configKey: 'members',
   list: true,
   schema: Member,
+  compiled: true,
   kinds: [membersModule],
   addressNames: { top: ['members'] },
   flowMaps: ['members.*'],

@@ -58,6 +58,7 @@ export const teamsUnit: KindUnit = {
   configKey: 'teams',
   list: true,
   schema: Team,
+  compiled: true,
   kinds: [teamsModule, teamMembersModule],
   addressNames: { top: ['teams'], inner: ['members'] },
   flowMaps: ['teams.*.members.*'],
