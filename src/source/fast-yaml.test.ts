@@ -43,6 +43,8 @@ describe('quickValues', () => {
     ['a flow collection as a key', '[a, b]: 1\n'],
     ['a flow collection as a key in a flow mapping, on the last line with no line end', 'a: 1\nb: {x: 1, [c]}'],
     ['a quoted string that goes on past the first line', "a: 'x\n  y'\n"],
+    ['a comment right after a flow indicator (js-yaml reads on past the closing bracket)', 'a: {#x }\n  b: 1 }\n'],
+    ['a comment inside a flow collection that hides its closing bracket', 'a:\n  - { # x }\n b: 1 }\n'],
     ['a null key', '~: 1\n'],
     ['a duplicate key', 'a: 1\na: 2\n'],
     ['a list at the top', '- a\n'],

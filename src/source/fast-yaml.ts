@@ -43,11 +43,13 @@ function jsYamlReader(): { loadAll: JsYaml['loadAll']; schema: Schema } {
  * What the quick read leaves to the yaml package, found in the text: an anchor or alias (`&a`, `*a`),
  * a tag (`!x`, `!!str`), a directive (`%YAML`), an explicit key (`? `), a flow collection as a key
  * (`[a]: b`), a comment right after a flow collection or a closing quote (`[a]#`, `"a"#`: the yaml package
- * wants a space before it; a quote that opens a string, as in `'#0B5FFF'`, is not one), a list entry with nothing on its line (js-yaml may give it the entries
+ * wants a space before it; a quote that opens a string, as in `'#0B5FFF'`, is not one), a `#` right
+ * after a flow indicator (`{#x`, `[#x`, `,#x`: js-yaml starts a comment there and reads on past the
+ * line's closing bracket, the yaml package refuses it), a list entry with nothing on its line (js-yaml may give it the entries
  * of an outer list that follow). A match inside a string (`**bold**`) declines too, only one inside
  * a comment does not.
  */
-const DECLINED = /(?:^|[\s[{,])[&*!?]|^%|[\]}][ \t]*:(?:\s|$)|[\]}]#|[^\s:[{,]["']#|(?:^|\s)-[ ]*(?:#.*)?$/gm;
+const DECLINED = /(?:^|[\s[{,])[&*!?]|^%|[\]}][ \t]*:(?:\s|$)|[\]}]#|[[{,]#|[^\s:[{,]["']#|(?:^|\s)-[ ]*(?:#.*)?$/gm;
 
 /**
  * Whether the match at `index` is inside a comment: after a `#` that starts one (at the line's start
@@ -63,7 +65,9 @@ function inComment(text: string, index: number): boolean {
 /**
  * Whether a flow collection (`{…}`, `[…]`) may go on past the end of a line: the yaml package wants
  * its lines indented more than the block around it, js-yaml does not. Counted roughly (brackets in
- * strings count too): a line with more openings than closings declines the file.
+ * strings count too): a line with more openings than closings declines the file. A comment ends the
+ * count of its line (`{ # x }` leaves the mapping open), from a `#` after a space or a flow indicator
+ * (a `#` inside a string may then decline a file the two read alike: the slow read takes it).
  */
 function multiLineFlow(text: string): boolean {
   let depth = 0;
@@ -71,7 +75,11 @@ function multiLineFlow(text: string): boolean {
     const c = text.charCodeAt(i);
     if (c === 0x7b || c === 0x5b) depth++;
     else if (c === 0x7d || c === 0x5d) depth--;
-    else if (c === 0x0a || c === 0x0d) {
+    else if (c === 0x23 && (i === 0 || /[\s[{,]/.test(text[i - 1]))) {
+      const end = text.indexOf('\n', i);
+      if (end < 0) break;
+      i = end - 1;
+    } else if (c === 0x0a || c === 0x0d) {
       if (depth > 0) return true;
       depth = 0;
     }
