@@ -212,6 +212,28 @@ describe('paging', () => {
     expect(err.message).toContain('{"teams":[]}');
   });
 
+  it('sends a list\'s later pages before the requests queued after its first page', async () => {
+    // One connection: the list's first page goes, five reads queue behind it. Each later page waits
+    // only for the connection to be free, not for the five (a first-come line sent them last).
+    const { server, client } = await setup(
+      async (_req, res, a) => {
+        await sleep(10);
+        const page = new URL(a.url, 'http://x').searchParams.get('page');
+        if (!a.url.startsWith('/v1/list')) return sendJson(res, 200, {});
+        sendJson(res, 200, page === null ? { items: [1], next: { page: 'p2' } } : page === 'p2' ? { items: [2], next: { page: 'p3' } } : { items: [3] });
+      },
+      { connections: 1 },
+    );
+    const list = client.listAll('/v1/list');
+    const reads = [0, 1, 2, 3, 4].map((i) => client.request('GET', `/v1/x${i}`));
+    expect(await list).toEqual([1, 2, 3]);
+    await Promise.all(reads);
+    const order = server.arrivals.map((a) => (a.url.startsWith('/v1/list') ? (new URL(a.url, 'http://x').searchParams.get('page') ?? 'p1') : a.url.slice(4)));
+    // The connection freed by a page goes to the read waiting longest; the next page, asked for
+    // once that page is read, goes before the reads still waiting.
+    expect(order).toEqual(['p1', 'x0', 'p2', 'x1', 'p3', 'x2', 'x3', 'x4']);
+  });
+
   it('fails instead of looping on a repeated page cursor', async () => {
     const { server, client } = await setup((_req, res) => sendJson(res, 200, { items: [1], next: { page: 'same' } }));
     const err = await failure(client.listAll('/v1/x'));
@@ -415,6 +437,48 @@ describe('timeouts and cancelling', () => {
     const err = await failure(client.request('GET', '/v1/x'));
     expect(err.status).toBe(0);
     expect(err.apiMessage).toContain('timed out');
+  });
+
+  it('times a request from when it is sent, not while it waits for a connection', async () => {
+    // One connection, answers after 60 ms, a 150 ms timeout: the fifth request waits 240 ms for the
+    // connection, and still has its 150 ms once sent.
+    const { server, client } = await setup(
+      async (_req, res) => {
+        await sleep(60);
+        sendJson(res, 200, { ok: true });
+      },
+      { connections: 1, timeoutMs: 150, maxAttempts: 1 },
+    );
+    const answers = await Promise.all([0, 1, 2, 3, 4].map((i) => client.request('GET', `/v1/x${i}`)));
+    expect(answers.map((a) => a.body)).toEqual(Array.from({ length: 5 }, () => ({ ok: true })));
+    expect(client.stats()).toMatchObject({ requests: 5, retries: 0 });
+    expect(server.arrivals.map((a) => a.url)).toEqual(['/v1/x0', '/v1/x1', '/v1/x2', '/v1/x3', '/v1/x4']);
+  });
+
+  it('closing gives up the requests waiting for a connection at once, unsent', async () => {
+    const { server, client } = await setup(
+      async (_req, res) => {
+        await sleep(200);
+        sendJson(res, 200, {});
+      },
+      { connections: 1 },
+    );
+    const settled: Array<{ at: number; outcome: unknown }> = [];
+    const requests = ['/v1/a', '/v1/b', '/v1/c'].map((path) =>
+      client.request('GET', path).then(
+        (res) => settled.push({ at: performance.now(), outcome: res.status }),
+        (err: ApiError) => settled.push({ at: performance.now(), outcome: err.code }),
+      ),
+    );
+    while (server.arrivals.length < 1) await sleep(5);
+    const closedAt = performance.now();
+    const closed = client.close();
+    await Promise.all(requests);
+    await closed;
+    // The two waiting fail as close() is called; the one sent is answered.
+    expect(settled.map((s) => s.outcome).sort()).toEqual([200, 'API_ABORTED', 'API_ABORTED']);
+    for (const s of settled.filter((x) => x.outcome === 'API_ABORTED')) expect(s.at - closedAt).toBeLessThan(100);
+    expect(server.arrivals.map((a) => a.url)).toEqual(['/v1/a']);
   });
 
   it('stops without retrying when the caller cancels', async () => {

@@ -14,6 +14,7 @@ import { ApiError, BugError, DocplaneError } from '../core/errors.js';
 import { createRateGate } from './gate.js';
 import { backoffDelay, describeNetworkError, isRetryableStatus, requestedWait, type NetworkFailure } from './retry.js';
 import type { ApiClient, ApiResponse, ClientOptions, ClientStats, HttpMethod, ListEnvelope, Query, RequestOptions } from './types.js';
+import { createSlots, type Ticket } from './slots.js';
 import { resolveApiUrl } from './url.js';
 
 /**
@@ -55,8 +56,10 @@ export function createClient(options: ClientOptions): ApiClient {
   const scrub = (text: string): string => (text.includes(token) ? text.split(token).join('(token)') : text);
   const log = options.log ? (line: string) => options.log?.(scrub(line)) : undefined;
 
+  const connections = options.connections ?? DEFAULTS.connections;
+  const slots = createSlots(connections);
   const pool = new Pool(base.origin, {
-    connections: options.connections ?? DEFAULTS.connections,
+    connections,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     connectTimeout: Math.min(timeoutMs, 10_000),
@@ -86,12 +89,17 @@ export function createClient(options: ClientOptions): ApiClient {
    * request in an AbortController and its listeners (a cold plan of 800 reads, side by side: 1.59 →
    * 1.47 s of CPU; docs/benchmarks.md).
    */
-  function exchange(method: HttpMethod, target: string, headers: Record<string, string>, body: string | undefined, signal?: AbortSignal): Promise<Outcome> {
+  function exchange(method: HttpMethod, target: string, headers: Record<string, string>, body: string | undefined, priority: number, signal?: AbortSignal): Promise<Outcome> {
     if (fatal.failure) return Promise.resolve({ kind: 'no-answer', failure: fatal.failure });
     const cancel = () => aborted(method, pathOnly(target.slice(prefix.length)));
     if (signal?.aborted) return Promise.reject(cancel());
     return new Promise<Outcome>((resolve, reject) => {
       let settled = false;
+      /** Whether the exchange holds a connection (it is given back as the exchange settles). */
+      let holding = false;
+      /** Its place in the line for a connection (set after enqueue(), which may start it at once). */
+      const place: { ticket?: Ticket } = {};
+      let timer: NodeJS.Timeout | undefined;
       let controller: Dispatcher.DispatchController | undefined;
       /** Why the exchange was called off before undici started it (it is then told as it starts). */
       let cancelled: Error | undefined;
@@ -102,7 +110,13 @@ export function createClient(options: ClientOptions): ApiClient {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        place.ticket?.cancel();
         signal?.removeEventListener('abort', onAbort);
+        // The next exchange is sent before this answer is processed (src/api/slots.ts).
+        if (holding) {
+          holding = false;
+          slots.release();
+        }
         if (outcome instanceof Error) reject(outcome);
         else resolve(outcome);
       };
@@ -112,40 +126,53 @@ export function createClient(options: ClientOptions): ApiClient {
         settle(outcome);
         controller?.abort(why);
       };
-      const timer = setTimeout(() => {
-        callOff(new Error(`timed out after ${timeoutMs} ms`), { kind: 'no-answer', failure: { description: `timed out after ${timeoutMs} ms`, retryable: true } });
-      }, timeoutMs);
       const onAbort = () => callOff(new Error('request cancelled'), cancel());
       signal?.addEventListener('abort', onAbort, { once: true });
-      pool.dispatch(
-        { path: target, method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
-        {
-          onRequestStart(c) {
-            if (cancelled) c.abort(cancelled);
-            else controller = c;
+      // Sent once a connection is free: the timeout runs from here, not from the wait for one.
+      const send = () => {
+        holding = true;
+        if (fatal.failure) return settle({ kind: 'no-answer', failure: fatal.failure });
+        timer = setTimeout(() => {
+          callOff(new Error(`timed out after ${timeoutMs} ms`), { kind: 'no-answer', failure: { description: `timed out after ${timeoutMs} ms`, retryable: true } });
+        }, timeoutMs);
+        // Started from another exchange's end, inside undici's callback: what dispatch throws is this exchange's.
+        try {
+          dispatch();
+        } catch (err) {
+          settle(err instanceof Error ? err : new Error(String(err)));
+        }
+      };
+      const dispatch = () =>
+        pool.dispatch(
+          { path: target, method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+          {
+            onRequestStart(c) {
+              if (cancelled) c.abort(cancelled);
+              else controller = c;
+            },
+            onResponseStart(_c, statusCode, responseHeaders) {
+              status = statusCode;
+              answerHeaders = flattenHeaders(responseHeaders);
+            },
+            onResponseData(_c, chunk) {
+              chunks.push(chunk);
+            },
+            onResponseEnd() {
+              settle({ kind: 'answer', status, headers: answerHeaders, text: bodyText(chunks) });
+            },
+            onResponseError(_c, err) {
+              if (settled) return;
+              if (fatal.failure) return settle({ kind: 'no-answer', failure: fatal.failure });
+              const failure = describeNetworkError(err, timeoutMs);
+              if (!failure.retryable && isConnectionFailure(err)) {
+                fatal.failure = failure;
+                pool.destroy(err).catch(() => undefined);
+              }
+              settle({ kind: 'no-answer', failure });
+            },
           },
-          onResponseStart(_c, statusCode, responseHeaders) {
-            status = statusCode;
-            answerHeaders = flattenHeaders(responseHeaders);
-          },
-          onResponseData(_c, chunk) {
-            chunks.push(chunk);
-          },
-          onResponseEnd() {
-            settle({ kind: 'answer', status, headers: answerHeaders, text: bodyText(chunks) });
-          },
-          onResponseError(_c, err) {
-            if (settled) return;
-            if (fatal.failure) return settle({ kind: 'no-answer', failure: fatal.failure });
-            const failure = describeNetworkError(err, timeoutMs);
-            if (!failure.retryable && isConnectionFailure(err)) {
-              fatal.failure = failure;
-              pool.destroy(err).catch(() => undefined);
-            }
-            settle({ kind: 'no-answer', failure });
-          },
-        },
-      );
+        );
+      place.ticket = slots.enqueue(priority, send, () => settle(cancel()));
     });
   }
 
@@ -179,7 +206,7 @@ export function createClient(options: ClientOptions): ApiClient {
       const started = performance.now();
       let outcome: Outcome | undefined;
       try {
-        outcome = await exchange(method, target, headers, payload, opts.signal);
+        outcome = await exchange(method, target, headers, payload, opts.priority ?? 0, opts.signal);
       } finally {
         // Every answer teaches the gate what is left of the window; no answer frees the slot.
         gate.observe(outcome?.kind === 'answer' ? outcome.headers : undefined);
@@ -247,7 +274,8 @@ export function createClient(options: ClientOptions): ApiClient {
     const seen = new Set<string>();
     let page: string | undefined;
     for (;;) {
-      const res = await request<unknown>('GET', path, { query: { ...query, limit: 1000, page } });
+      // A later page goes before the reads queued since the first: the list is a chain, they are not.
+      const res = await request<unknown>('GET', path, { query: { ...query, limit: 1000, page }, priority: page === undefined ? 0 : 1 });
       const body = res.body;
       if (!isEnvelope(body)) {
         throw badResponse(pathOnly(path), res.status, `expected a list ({"items": [...]}), got ${describe(body)}`);
@@ -283,6 +311,7 @@ export function createClient(options: ClientOptions): ApiClient {
     },
     async close(): Promise<void> {
       closing.abort();
+      slots.close(new Error('client closed'));
       if (pool.destroyed) return;
       await pool.close();
     },

@@ -18,6 +18,11 @@ export interface RequestOptions {
    */
   retry?: boolean;
   signal?: AbortSignal;
+  /**
+   * Requests waiting for a connection go highest priority first, then in the order they came
+   * (default 0). The client gives a list's later pages 1: a list is a chain of requests.
+   */
+  priority?: number;
 }
 
 export interface ApiResponse<T = unknown> {

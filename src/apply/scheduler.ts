@@ -5,8 +5,9 @@
  * serves the longest remaining chain first. What a step sends is the runner's business (`run`).
  */
 import { BugError } from '../core/errors.js';
+import { priorityQueue } from '../core/priority-queue.js';
 import type { Step } from '../plan/types.js';
-import { priorityLimit, priorityQueue } from './priority-limit.js';
+import { priorityLimit } from './priority-limit.js';
 import type { ApplyEvent, StepOutcome } from './types.js';
 
 /** Passes one request of `step` through the concurrency limit. */
