@@ -1,6 +1,10 @@
 /**
  * A binary heap: the waiting lines that go by priority (apply's request slots and ready steps, the
  * client's connections) pop the item that comes `before` every other.
+ *
+ * Items move into a hole rather than by swaps: these lines run in a cold process, where V8 still
+ * interprets the code, and a swap by destructuring (`[a[i], a[j]] = [a[j], a[i]]`) goes through the
+ * iterator protocol there: 800 pops took 22 ms on a cold engine, against 0.1 ms once compiled.
  */
 export function priorityQueue<T>(before: (a: T, b: T) => boolean): { push(item: T): void; pop(): T | undefined; readonly size: number } {
   const heap: T[] = [];
@@ -9,29 +13,34 @@ export function priorityQueue<T>(before: (a: T, b: T) => boolean): { push(item: 
       return heap.length;
     },
     push(item) {
+      let i = heap.length;
       heap.push(item);
-      for (let i = heap.length - 1; i > 0; ) {
+      while (i > 0) {
         const p = (i - 1) >> 1;
-        if (!before(heap[i], heap[p])) break;
-        [heap[i], heap[p]] = [heap[p], heap[i]];
+        const parent = heap[p];
+        if (!before(item, parent)) break;
+        heap[i] = parent;
         i = p;
       }
+      heap[i] = item;
     },
     pop() {
+      if (heap.length === 0) return undefined;
       const top = heap[0];
-      const last = heap.pop();
-      if (heap.length > 0 && last !== undefined) {
-        heap[0] = last;
-        for (let i = 0; ; ) {
+      const last = heap.pop() as T;
+      const n = heap.length;
+      if (n > 0) {
+        let i = 0;
+        for (;;) {
           const l = 2 * i + 1;
+          if (l >= n) break;
           const r = l + 1;
-          let m = i;
-          if (l < heap.length && before(heap[l], heap[m])) m = l;
-          if (r < heap.length && before(heap[r], heap[m])) m = r;
-          if (m === i) break;
-          [heap[i], heap[m]] = [heap[m], heap[i]];
-          i = m;
+          const c = r < n && before(heap[r], heap[l]) ? r : l;
+          if (!before(heap[c], last)) break;
+          heap[i] = heap[c];
+          i = c;
         }
+        heap[i] = last;
       }
       return top;
     },
