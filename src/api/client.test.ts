@@ -442,7 +442,7 @@ describe('timeouts and cancelling', () => {
   it('times a request from when it is sent, not while it waits for a connection', async () => {
     // One connection, answers after 60 ms, a 150 ms timeout: the fifth request waits 240 ms for the
     // connection, and still has its 150 ms once sent.
-    const { server, client } = await setup(
+    const { server, client, lines } = await setup(
       async (_req, res) => {
         await sleep(60);
         sendJson(res, 200, { ok: true });
@@ -453,6 +453,13 @@ describe('timeouts and cancelling', () => {
     expect(answers.map((a) => a.body)).toEqual(Array.from({ length: 5 }, () => ({ ok: true })));
     expect(client.stats()).toMatchObject({ requests: 5, retries: 0 });
     expect(server.arrivals.map((a) => a.url)).toEqual(['/v1/x0', '/v1/x1', '/v1/x2', '/v1/x3', '/v1/x4']);
+    // --verbose tells the exchange's time from the send, and the wait for a connection apart.
+    const last = lines.find((l) => l.startsWith('GET /v1/x4 '));
+    expect(last).toMatch(/^GET \/v1\/x4 → 200 \((\d+) ms, after (\d+) ms waiting for a connection\)$/);
+    const [, took, waited] = /\((\d+) ms, after (\d+) ms/.exec(last ?? '') ?? [];
+    expect(Number(took)).toBeLessThan(150);
+    // It waited behind x1–x3 (x0 goes alone, before the others start: the rate window is unknown).
+    expect(Number(waited)).toBeGreaterThanOrEqual(150);
   });
 
   it('closing gives up the requests waiting for a connection at once, unsent', async () => {

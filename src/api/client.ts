@@ -89,7 +89,15 @@ export function createClient(options: ClientOptions): ApiClient {
    * request in an AbortController and its listeners (a cold plan of 800 reads, side by side: 1.59 →
    * 1.47 s of CPU; docs/benchmarks.md).
    */
-  function exchange(method: HttpMethod, target: string, headers: Record<string, string>, body: string | undefined, priority: number, signal?: AbortSignal): Promise<Outcome> {
+  function exchange(
+    method: HttpMethod,
+    target: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    priority: number,
+    timing: { sentAt?: number },
+    signal?: AbortSignal,
+  ): Promise<Outcome> {
     if (fatal.failure) return Promise.resolve({ kind: 'no-answer', failure: fatal.failure });
     const cancel = () => aborted(method, pathOnly(target.slice(prefix.length)));
     if (signal?.aborted) return Promise.reject(cancel());
@@ -131,6 +139,7 @@ export function createClient(options: ClientOptions): ApiClient {
       // Sent once a connection is free: the timeout runs from here, not from the wait for one.
       const send = () => {
         holding = true;
+        timing.sentAt = performance.now();
         if (fatal.failure) return settle({ kind: 'no-answer', failure: fatal.failure });
         timer = setTimeout(() => {
           callOff(new Error(`timed out after ${timeoutMs} ms`), { kind: 'no-answer', failure: { description: `timed out after ${timeoutMs} ms`, retryable: true } });
@@ -204,14 +213,18 @@ export function createClient(options: ClientOptions): ApiClient {
       counters.requests++;
       counters.byMethod[method] = (counters.byMethod[method] ?? 0) + 1;
       const started = performance.now();
+      const timing: { sentAt?: number } = {};
       let outcome: Outcome | undefined;
       try {
-        outcome = await exchange(method, target, headers, payload, opts.priority ?? 0, opts.signal);
+        outcome = await exchange(method, target, headers, payload, opts.priority ?? 0, timing, opts.signal);
       } finally {
         // Every answer teaches the gate what is left of the window; no answer frees the slot.
         gate.observe(outcome?.kind === 'answer' ? outcome.headers : undefined);
       }
-      const took = `(${Math.round(performance.now() - started)} ms)`;
+      // From the send; the wait for a connection before it is told apart (a plan queues its reads at once).
+      const sentAt = timing.sentAt ?? started;
+      const waited = Math.round(sentAt - started);
+      const took = `(${Math.round(performance.now() - sentAt)} ms${waited > 0 ? `, after ${waited} ms waiting for a connection` : ''})`;
 
       let what: string;
       let message: string;
