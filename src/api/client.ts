@@ -14,7 +14,7 @@ import { ApiError, BugError, DocplaneError } from '../core/errors.js';
 import { createRateGate } from './gate.js';
 import { backoffDelay, describeNetworkError, isRetryableStatus, requestedWait, type NetworkFailure } from './retry.js';
 import type { ApiClient, ApiResponse, ClientOptions, ClientStats, HttpMethod, ListEnvelope, Query, RequestOptions } from './types.js';
-import { createSlots, type Ticket } from './slots.js';
+import { createSlots, type Ticket } from '../core/slots.js';
 import { resolveApiUrl } from './url.js';
 
 /**
@@ -120,7 +120,7 @@ export function createClient(options: ClientOptions): ApiClient {
         clearTimeout(timer);
         place.ticket?.cancel();
         signal?.removeEventListener('abort', onAbort);
-        // The next exchange is sent before this answer is processed (src/api/slots.ts).
+        // The next exchange is sent before this answer is processed (src/core/slots.ts).
         if (holding) {
           holding = false;
           slots.release();

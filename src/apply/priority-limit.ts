@@ -4,8 +4,13 @@
  * step (the step's remaining critical path), so that a long chain — site sections created one after
  * the other — is not stuck behind hundreds of independent requests queued earlier: a plain FIFO
  * limit makes the wall time the sum of the two instead of the larger.
+ *
+ * The line is the client's (src/core/slots.ts). The jobs queued in one tick are weighed together
+ * before any of them starts, and a slot is given back a turn after its job ends: the first job
+ * queued, or one that was waiting, does not take a free slot ahead of a longer chain queued just
+ * after it (the next step of the chain that just moved on).
  */
-import { priorityQueue } from '../core/priority-queue.js';
+import { createSlots } from '../core/slots.js';
 
 export type PriorityLimit = <T>(fn: () => Promise<T>, priority: number) => Promise<T>;
 
@@ -13,47 +18,33 @@ interface Job {
   priority: number;
   seq: number;
   start: () => void;
-}
-
-function before(a: Job, b: Job): boolean {
-  return a.priority > b.priority || (a.priority === b.priority && a.seq < b.seq);
+  fail: (reason: Error) => void;
 }
 
 export function priorityLimit(concurrency: number): PriorityLimit {
-  const max = Math.max(1, Math.floor(concurrency));
-  const queue = priorityQueue(before);
-  let active = 0;
+  const slots = createSlots(concurrency);
+  let tick: Job[] = [];
   let seq = 0;
-  let pumping = false;
 
-  const pump = () => {
-    pumping = false;
-    while (active < max && queue.size > 0) {
-      active++;
-      (queue.pop() as Job).start();
-    }
-  };
-  // Jobs queued in the same tick are weighed together: starting is deferred to a microtask.
-  const schedulePump = () => {
-    if (pumping) return;
-    pumping = true;
-    queueMicrotask(pump);
+  const enqueueTick = () => {
+    const jobs = tick.sort((a, b) => b.priority - a.priority || a.seq - b.seq);
+    tick = [];
+    for (const job of jobs) slots.enqueue(job.priority, job.start, job.fail);
   };
 
   return <T>(fn: () => Promise<T>, priority: number): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      queue.push({
+      if (tick.length === 0) queueMicrotask(enqueueTick);
+      tick.push({
         priority,
         seq: seq++,
         start: () => {
           fn()
             .then(resolve, reject)
-            .finally(() => {
-              active--;
-              schedulePump();
-            });
+            // A turn later: what the finished job's step queues next is weighed with the rest.
+            .finally(() => queueMicrotask(slots.release));
         },
+        fail: reject,
       });
-      schedulePump();
     });
 }

@@ -12,7 +12,7 @@
  * A slot given back starts the next exchange at once, within the same callback, as undici's own line
  * does: the next request is written before the answer that freed its connection is processed.
  */
-import { priorityQueue } from '../core/priority-queue.js';
+import { priorityQueue } from './priority-queue.js';
 
 export interface Slots {
   /**
