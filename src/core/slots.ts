@@ -1,16 +1,19 @@
 /**
- * The client's connections as slots: an exchange takes one as it is sent and gives it back when it
- * ends, and the exchanges that wait for one go highest priority first, then in the order they came.
- * Holding the line here rather than in undici's pool does two things:
+ * A fixed number of slots and the line of those waiting for one, highest priority first, then in
+ * the order they came. A slot given back starts the next waiter at once, inside the caller's
+ * callback, not a promise job later.
  *
+ * The client holds its connections this way (src/api/client.ts) rather than queueing in undici's
+ * pool, for two reasons:
  * - a request's timeout runs from when it is sent, not from when it was queued: a plan queues all
  *   its reads at once, and with 800 of them behind 16 connections the last waited a second before it
  *   was sent (against a 1 s timeout, 65 of the bench plan's 800 reads timed out unsent);
- * - a list's later pages go before what was queued after its first page: in a FIFO line the
+ * - a list's later pages go before what was queued after its first page: in a first-come line the
  *   members list's second page went after every other read of the plan, and its third alone.
+ * Starting the next exchange inside the callback that ended the last one is what undici's own line
+ * did: the next request is written before the answer that freed its connection is processed.
  *
- * A slot given back starts the next exchange at once, within the same callback, as undici's own line
- * does: the next request is written before the answer that freed its connection is processed.
+ * Apply's limit (src/apply/priority-limit.ts) is built on it too.
  */
 import { priorityQueue } from './priority-queue.js';
 
