@@ -52,6 +52,12 @@ describe('priorityLimit', () => {
     await expect(limit(async () => 42, 0)).resolves.toBe(42);
     await expect(limit(async () => Promise.reject(new Error('boom')), 0)).rejects.toThrow('boom');
     await expect(limit(async () => 'after', 0)).resolves.toBe('after');
+    // A job that throws before it returns a promise: its error, and the slot given back.
+    const throwing = (): Promise<never> => {
+      throw new Error('at once');
+    };
+    await expect(limit(throwing, 0)).rejects.toThrow('at once');
+    await expect(limit(async () => 'still', 0)).resolves.toBe('still');
   });
 });
 

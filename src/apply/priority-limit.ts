@@ -39,7 +39,14 @@ export function priorityLimit(concurrency: number): PriorityLimit {
         priority,
         seq: seq++,
         start: () => {
-          fn()
+          let run: Promise<T>;
+          try {
+            run = fn();
+          } catch (err) {
+            // A job that throws before its promise still gives its slot back.
+            run = Promise.reject(err);
+          }
+          run
             .then(resolve, reject)
             // A turn later: what the finished job's step queues next is weighed with the rest.
             .finally(() => queueMicrotask(slots.release));
