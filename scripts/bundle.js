@@ -19,8 +19,12 @@ const out = join(dist, 'bundle');
 rmSync(out, { recursive: true, force: true });
 
 const input = { main: join(dist, 'cli/main.js'), 'hooks/not-found': join(dist, 'cli/not-found.js') };
-for (const file of readdirSync(join(dist, 'commands'))) {
-  if (file.endsWith('.js')) input[`commands/${file.slice(0, -3)}`] = join(dist, 'commands', file);
+// The commands are those of src/: tsc leaves the output of a removed or renamed source in dist/,
+// which would otherwise be bundled as a command of its own.
+for (const file of readdirSync(join(root, 'src', 'commands'))) {
+  if (!file.endsWith('.ts') || file.endsWith('.test.ts') || file.endsWith('.d.ts')) continue;
+  const name = file.slice(0, -3);
+  input[`commands/${name}`] = join(dist, 'commands', `${name}.js`);
 }
 
 // tsc's source maps (dist/**/*.js.map) are carried into the bundle's own, so that with --verbose
