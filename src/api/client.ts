@@ -203,6 +203,7 @@ export function createClient(options: ClientOptions): ApiClient {
     let rateLimitWaits = 0;
     for (let attempt = 1; ; attempt++) {
       if (closing.signal.aborted) throw aborted(method, bare);
+      const asked = performance.now();
       try {
         // A caller's own signal (apply's cancel) stands alone here, sparing a combined signal per
         // request: apply closes the client only once its requests have settled.
@@ -221,10 +222,9 @@ export function createClient(options: ClientOptions): ApiClient {
         // Every answer teaches the gate what is left of the window; no answer frees the slot.
         gate.observe(outcome?.kind === 'answer' ? outcome.headers : undefined);
       }
-      // From the send; the wait for a connection before it is told apart (a plan queues its reads at once).
+      // From the send; the waits before it are told apart (a plan queues its reads at once).
       const sentAt = timing.sentAt ?? started;
-      const waited = Math.round(sentAt - started);
-      const took = `(${Math.round(performance.now() - sentAt)} ms${waited > 0 ? `, after ${waited} ms waiting for a connection` : ''})`;
+      const took = `(${Math.round(performance.now() - sentAt)} ms${waits(started - asked, sentAt - started)})`;
 
       let what: string;
       let message: string;
@@ -329,6 +329,14 @@ export function createClient(options: ClientOptions): ApiClient {
       await pool.close();
     },
   };
+}
+
+/** What a request waited for before it was sent, for --verbose: `, after waiting 40 ms for the rate limit and 900 ms for a connection`. */
+function waits(forRate: number, forConnection: number): string {
+  const parts: string[] = [];
+  if (Math.round(forRate) > 0) parts.push(`${Math.round(forRate)} ms for the rate limit`);
+  if (Math.round(forConnection) > 0) parts.push(`${Math.round(forConnection)} ms for a connection`);
+  return parts.length > 0 ? `, after waiting ${parts.join(' and ')}` : '';
 }
 
 /** A TLS or name-lookup failure: the connection could not be made, whatever the request. */
