@@ -204,10 +204,11 @@ export function createClient(options: ClientOptions): ApiClient {
     for (let attempt = 1; ; attempt++) {
       if (closing.signal.aborted) throw aborted(method, bare);
       const asked = performance.now();
+      let held: boolean;
       try {
         // A caller's own signal (apply's cancel) stands alone here, sparing a combined signal per
         // request: apply closes the client only once its requests have settled.
-        await gate.acquire(opts.signal ?? closing.signal);
+        held = await gate.acquire(opts.signal ?? closing.signal);
       } catch {
         throw aborted(method, bare);
       }
@@ -224,7 +225,7 @@ export function createClient(options: ClientOptions): ApiClient {
       }
       // From the send; the waits before it are told apart (a plan queues its reads at once).
       const sentAt = timing.sentAt ?? started;
-      const took = `(${Math.round(performance.now() - sentAt)} ms${waits(started - asked, sentAt - started)})`;
+      const took = `(${Math.round(performance.now() - sentAt)} ms${waits(held ? started - asked : 0, sentAt - started)})`;
 
       let what: string;
       let message: string;

@@ -12,12 +12,15 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
 describe('rate gate', () => {
   it('lets one request go alone until the first answer says how large the window is', async () => {
     const gate = createRateGate();
-    await gate.acquire();
+    // acquire() says whether it held the request back (--verbose tells that wait).
+    expect(await gate.acquire()).toBe(false);
     const second = gate.acquire();
     expect(await settlesWithin(second, 30)).toBe(false);
     gate.observe({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '60' });
     expect(await settlesWithin(second, 30)).toBe(true);
+    expect(await second).toBe(true);
     expect(gate.budget()).toMatchObject({ limit: 100, left: 98, inFlight: 1 });
+    expect(await gate.acquire()).toBe(false);
   });
 
   it('starts no more than the window has left, the requests in flight counted, and waits for the reset', async () => {

@@ -17,8 +17,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRateLimitReset, type Headers } from './retry.js';
 
 export interface RateGate {
-  /** Resolves when a request may start; the request then holds one unit of the budget until observe(). */
-  acquire(signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves when a request may start, with whether it was held back (a pause, the first answer, the
+   * window, the spacing); the request then holds one unit of the budget until observe().
+   */
+  acquire(signal?: AbortSignal): Promise<boolean>;
   /**
    * The answer (its headers) or the absence of an answer (undefined) of a request acquire() let
    * through: frees its unit and learns the budget from the headers. Once per acquire().
@@ -92,18 +95,21 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
   };
 
   return {
-    async acquire(signal?: AbortSignal): Promise<void> {
+    async acquire(signal?: AbortSignal): Promise<boolean> {
+      let held = false;
       // A loop because a pause may be announced, or the budget spent, while we wait.
       for (;;) {
         const t = now();
         if (pausedUntil > t) {
           await sleep(pausedUntil - t, undefined, { signal });
+          held = true;
           continue;
         }
         renewIfDue(t);
         if (!answered && inFlight > 0) {
           // The first answer says the window's size: until then one request is enough of a guess.
           await nextAnswer(signal);
+          held = true;
           continue;
         }
         // A short window is kept by the spacing below: it renews as it goes, so its count of what is
@@ -117,18 +123,21 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
           } else {
             // Nothing left, no reset said, nothing to learn from: try (a 429 then says how long).
             left = undefined;
+            continue;
           }
+          held = true;
           continue;
         }
         const interval = Math.max(ceiling, spacing());
         if (interval > 0 && lastStart + interval > t) {
           await sleep(lastStart + interval - t, undefined, { signal });
+          held = true;
           continue;
         }
         lastStart = t;
         if (left !== undefined) left -= 1;
         inFlight += 1;
-        return;
+        return held;
       }
     },
 
