@@ -38,6 +38,14 @@ const DEFAULTS = {
 const RAW_TEXT_MAX = 200;
 const API_MESSAGE_MAX = 500;
 
+/** When an exchange was asked for, got a connection and was sent, and whether the rate gate held it back. */
+interface Timing {
+  queuedAt: number;
+  connectedAt?: number;
+  sentAt?: number;
+  heldByGate?: boolean;
+}
+
 type Outcome =
   | { kind: 'answer'; status: number; headers: Record<string, string>; text: string }
   | { kind: 'no-answer'; failure: NetworkFailure };
@@ -95,7 +103,7 @@ export function createClient(options: ClientOptions): ApiClient {
     headers: Record<string, string>,
     body: string | undefined,
     priority: number,
-    timing: { sentAt?: number },
+    timing: Timing,
     signal?: AbortSignal,
   ): Promise<Outcome> {
     if (fatal.failure) return Promise.resolve({ kind: 'no-answer', failure: fatal.failure });
@@ -105,6 +113,8 @@ export function createClient(options: ClientOptions): ApiClient {
       let settled = false;
       /** Whether the exchange holds a connection (it is given back as the exchange settles). */
       let holding = false;
+      /** Whether it holds a unit of the rate gate's budget (given back, with what the answer says of the window, as it settles). */
+      let metered = false;
       /** Its place in the line for a connection (set after enqueue(), which may start it at once). */
       const place: { ticket?: Ticket } = {};
       let timer: NodeJS.Timeout | undefined;
@@ -120,6 +130,16 @@ export function createClient(options: ClientOptions): ApiClient {
         clearTimeout(timer);
         place.ticket?.cancel();
         signal?.removeEventListener('abort', onAbort);
+        if (metered) {
+          metered = false;
+          const answer = !(outcome instanceof Error) && outcome.kind === 'answer' ? outcome : undefined;
+          // A wait the API asks for (429, 503 with Retry-After) concerns every caller of the client:
+          // the gate holds them back before the connection goes to the next one.
+          const asked = answer && requestedWait(answer.status, answer.headers, Date.now());
+          if (asked !== undefined) gate.pause(Math.min(asked, maxWaitMs));
+          // Every answer teaches the gate what is left of the window; no answer frees the unit.
+          gate.observe(answer?.headers);
+        }
         // The next exchange is sent before this answer is processed (src/core/slots.ts).
         if (holding) {
           holding = false;
@@ -136,10 +156,30 @@ export function createClient(options: ClientOptions): ApiClient {
       };
       const onAbort = () => callOff(new Error('request cancelled'), cancel());
       signal?.addEventListener('abort', onAbort, { once: true });
-      // Sent once a connection is free: the timeout runs from here, not from the wait for one.
-      const send = () => {
+      // A connection first, then the rate's turn, so that the gate weighs a request as it is sent
+      // (a pause the API asked for meanwhile holds it back too) and counts only what is sent.
+      const connected = () => {
         holding = true;
+        timing.connectedAt = performance.now();
+        if (gate.tryAcquire()) return send(false);
+        // A caller's own signal (apply's cancel) stands alone here, sparing a combined signal per
+        // request: apply closes the client only once its requests have settled.
+        gate.acquire(signal ?? closing.signal).then(
+          () => {
+            if (!settled) return send(true);
+            // Called off while it waited: the unit the gate gave goes back unused.
+            gate.observe(undefined);
+          },
+          () => settle(cancel()),
+        );
+      };
+      // Sent: the timeout runs from here, not from the waits before.
+      const send = (heldByGate: boolean) => {
+        metered = true;
         timing.sentAt = performance.now();
+        timing.heldByGate = heldByGate;
+        counters.requests++;
+        counters.byMethod[method] = (counters.byMethod[method] ?? 0) + 1;
         if (fatal.failure) return settle({ kind: 'no-answer', failure: fatal.failure });
         timer = setTimeout(() => {
           callOff(new Error(`timed out after ${timeoutMs} ms`), { kind: 'no-answer', failure: { description: `timed out after ${timeoutMs} ms`, retryable: true } });
@@ -181,7 +221,7 @@ export function createClient(options: ClientOptions): ApiClient {
             },
           },
         );
-      place.ticket = slots.enqueue(priority, send, () => settle(cancel()));
+      place.ticket = slots.enqueue(priority, connected, () => settle(cancel()));
     });
   }
 
@@ -203,29 +243,12 @@ export function createClient(options: ClientOptions): ApiClient {
     let rateLimitWaits = 0;
     for (let attempt = 1; ; attempt++) {
       if (closing.signal.aborted) throw aborted(method, bare);
-      const asked = performance.now();
-      let held: boolean;
-      try {
-        // A caller's own signal (apply's cancel) stands alone here, sparing a combined signal per
-        // request: apply closes the client only once its requests have settled.
-        held = await gate.acquire(opts.signal ?? closing.signal);
-      } catch {
-        throw aborted(method, bare);
-      }
-      counters.requests++;
-      counters.byMethod[method] = (counters.byMethod[method] ?? 0) + 1;
-      const started = performance.now();
-      const timing: { sentAt?: number } = {};
-      let outcome: Outcome | undefined;
-      try {
-        outcome = await exchange(method, target, headers, payload, opts.priority ?? 0, timing, opts.signal);
-      } finally {
-        // Every answer teaches the gate what is left of the window; no answer frees the slot.
-        gate.observe(outcome?.kind === 'answer' ? outcome.headers : undefined);
-      }
+      const timing: Timing = { queuedAt: performance.now() };
+      const outcome = await exchange(method, target, headers, payload, opts.priority ?? 0, timing, opts.signal);
       // From the send; the waits before it are told apart (a plan queues its reads at once).
-      const sentAt = timing.sentAt ?? started;
-      const took = `(${Math.round(performance.now() - sentAt)} ms${waits(held ? started - asked : 0, sentAt - started)})`;
+      const sentAt = timing.sentAt ?? performance.now();
+      const connectedAt = timing.connectedAt ?? sentAt;
+      const took = `(${Math.round(performance.now() - sentAt)} ms${waits(timing.heldByGate ? sentAt - connectedAt : 0, connectedAt - timing.queuedAt)})`;
 
       let what: string;
       let message: string;
@@ -244,11 +267,8 @@ export function createClient(options: ClientOptions): ApiClient {
         message = errorMessage(status, outcome.text);
         again = isRetryableStatus(status);
         const asked = requestedWait(status, outcome.headers, Date.now());
-        if (asked !== undefined) {
-          wait = Math.min(asked, maxWaitMs);
-          // The API's limit concerns every caller of this client, not just this one.
-          gate.pause(wait);
-        }
+        // The gate was paused for as long as the exchange ended (the API's limit concerns every caller).
+        if (asked !== undefined) wait = Math.min(asked, maxWaitMs);
       } else {
         status = 0;
         what = outcome.failure.description;

@@ -22,6 +22,8 @@ export interface RateGate {
    * window, the spacing); the request then holds one unit of the budget until observe().
    */
   acquire(signal?: AbortSignal): Promise<boolean>;
+  /** Starts a request now if nothing holds it back (true: as acquire() would have); else false, and nothing is taken. */
+  tryAcquire(): boolean;
   /**
    * The answer (its headers) or the absence of an answer (undefined) of a request acquire() let
    * through: frees its unit and learns the budget from the headers. Once per acquire().
@@ -95,49 +97,18 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
   };
 
   return {
+    tryAcquire(): boolean {
+      return hold(now()) === undefined;
+    },
+
     async acquire(signal?: AbortSignal): Promise<boolean> {
       let held = false;
       // A loop because a pause may be announced, or the budget spent, while we wait.
       for (;;) {
-        const t = now();
-        if (pausedUntil > t) {
-          await sleep(pausedUntil - t, undefined, { signal });
-          held = true;
-          continue;
-        }
-        renewIfDue(t);
-        if (!answered && inFlight > 0) {
-          // The first answer says the window's size: until then one request is enough of a guess.
-          await nextAnswer(signal);
-          held = true;
-          continue;
-        }
-        // A short window is kept by the spacing below: it renews as it goes, so its count of what is
-        // left is mostly zero and says little; waiting for its reset would idle.
-        if (left !== undefined && left <= 0 && spacing() === 0) {
-          if (resetAt !== undefined) {
-            await sleep(resetAt - t + margin, undefined, { signal });
-          } else if (inFlight > 0) {
-            // The answers in flight will say how much is left.
-            await nextAnswer(signal);
-          } else {
-            // Nothing left, no reset said, nothing to learn from: try (a 429 then says how long).
-            left = undefined;
-            continue;
-          }
-          held = true;
-          continue;
-        }
-        const interval = Math.max(ceiling, spacing());
-        if (interval > 0 && lastStart + interval > t) {
-          await sleep(lastStart + interval - t, undefined, { signal });
-          held = true;
-          continue;
-        }
-        lastStart = t;
-        if (left !== undefined) left -= 1;
-        inFlight += 1;
-        return held;
+        const wait = hold(now());
+        if (wait === undefined) return held;
+        await wait(signal);
+        held = true;
       }
     },
 
@@ -159,6 +130,34 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
       return { limit, left, resetAt, inFlight };
     },
   };
+
+  /**
+   * Takes a start at `t` when nothing holds it back (undefined); else what to wait for before trying
+   * again: a pause the API asked for, the first answer, the window's reset or more answers, or the
+   * spacing. Nothing is waited for here, so that a caller may try without queueing.
+   */
+  function hold(t: number): ((signal?: AbortSignal) => Promise<void>) | undefined {
+    if (pausedUntil > t) return (signal) => sleep(pausedUntil - t, undefined, { signal });
+    renewIfDue(t);
+    // The first answer says the window's size: until then one request is enough of a guess.
+    if (!answered && inFlight > 0) return nextAnswer;
+    // A short window is kept by the spacing below: it renews as it goes, so its count of what is
+    // left is mostly zero and says little; waiting for its reset would idle.
+    if (left !== undefined && left <= 0 && spacing() === 0) {
+      const reset = resetAt;
+      if (reset !== undefined) return (signal) => sleep(reset - t + margin, undefined, { signal });
+      // The answers in flight will say how much is left.
+      if (inFlight > 0) return nextAnswer;
+      // Nothing left, no reset said, nothing to learn from: try (a 429 then says how long).
+      left = undefined;
+    }
+    const interval = Math.max(ceiling, spacing());
+    if (interval > 0 && lastStart + interval > t) return (signal) => sleep(lastStart + interval - t, undefined, { signal });
+    lastStart = t;
+    if (left !== undefined) left -= 1;
+    inFlight += 1;
+    return undefined;
+  }
 
   /**
    * A short window (a limit per second or two) is kept by spacing starts evenly, window ÷ limit: with
