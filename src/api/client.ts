@@ -165,8 +165,8 @@ export function createClient(options: ClientOptions): ApiClient {
         // A caller's own signal (apply's cancel) stands alone here, sparing a combined signal per
         // request: apply closes the client only once its requests have settled.
         gate.acquire(signal ?? closing.signal).then(
-          () => {
-            if (!settled) return send(true);
+          (held) => {
+            if (!settled) return send(held);
             // Called off while it waited: the unit the gate gave goes back unused.
             gate.observe(undefined);
           },
@@ -178,9 +178,9 @@ export function createClient(options: ClientOptions): ApiClient {
         metered = true;
         timing.sentAt = performance.now();
         timing.heldByGate = heldByGate;
+        if (fatal.failure) return settle({ kind: 'no-answer', failure: fatal.failure });
         counters.requests++;
         counters.byMethod[method] = (counters.byMethod[method] ?? 0) + 1;
-        if (fatal.failure) return settle({ kind: 'no-answer', failure: fatal.failure });
         timer = setTimeout(() => {
           callOff(new Error(`timed out after ${timeoutMs} ms`), { kind: 'no-answer', failure: { description: `timed out after ${timeoutMs} ms`, retryable: true } });
         }, timeoutMs);
