@@ -47,7 +47,8 @@ interface Timing {
 }
 
 type Outcome =
-  | { kind: 'answer'; status: number; headers: Record<string, string>; text: string }
+  /** `wait`: what the API asked to be waited before the next request (429, 503 with Retry-After), capped; the gate is paused for it. */
+  | { kind: 'answer'; status: number; headers: Record<string, string>; text: string; wait?: number }
   | { kind: 'no-answer'; failure: NetworkFailure };
 
 export function createClient(options: ClientOptions): ApiClient {
@@ -136,7 +137,10 @@ export function createClient(options: ClientOptions): ApiClient {
           // A wait the API asks for (429, 503 with Retry-After) concerns every caller of the client:
           // the gate holds them back before the connection goes to the next one.
           const asked = answer && requestedWait(answer.status, answer.headers, Date.now());
-          if (asked !== undefined) gate.pause(Math.min(asked, maxWaitMs));
+          if (answer && asked !== undefined) {
+            answer.wait = Math.min(asked, maxWaitMs);
+            gate.pause(answer.wait);
+          }
           // Every answer teaches the gate what is left of the window; no answer frees the unit.
           gate.observe(answer?.headers);
         }
@@ -266,9 +270,8 @@ export function createClient(options: ClientOptions): ApiClient {
         what = String(status);
         message = errorMessage(status, outcome.text);
         again = isRetryableStatus(status);
-        const asked = requestedWait(status, outcome.headers, Date.now());
-        // The gate was paused for as long as the exchange ended (the API's limit concerns every caller).
-        if (asked !== undefined) wait = Math.min(asked, maxWaitMs);
+        // The gate was paused for it as the exchange ended (the API's limit concerns every caller).
+        wait = outcome.wait;
       } else {
         status = 0;
         what = outcome.failure.description;
