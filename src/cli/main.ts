@@ -30,7 +30,8 @@ function oclifError(error: unknown): (Error & { oclif?: { exit?: number }; code?
 
 /** Runs the command line `argv`; `bin` is the URL of the executable (oclif finds the package from it). */
 export async function main(argv: string[], bin: string): Promise<void> {
-  // A command runs for seconds: V8 optimizes only what runs long (src/cli/v8-options.ts).
+  // A command runs for seconds (the emulator's server longer, and loses only a little time before its
+  // hot code is optimized): V8 optimizes only what runs long (src/cli/v8-options.ts).
   optimizeLater();
   // The commands run compiled (and bundled): oclif is not to look for TypeScript sources and a
   // tsconfig to run instead, which it would try under NODE_ENV=development or test.
