@@ -8,11 +8,12 @@
  * page or a server that runs for hours; a command that runs for a second or two optimizes hundreds of
  * functions that have barely started, on a compiler thread that shares the machine's cores, and some
  * of them are thrown away again when their first guesses about types turn out wrong. Eight times the
- * budget leaves Turbofan the functions that run long. Measured side by side, alternating (docs/benchmarks.md,
- * "CPU"): a cold plan of the scale-1 config took 1.52 → 1.35 s of CPU (median of 12) at the same wall,
- * an import 2.50 → 2.07 s (median of 6), the config's check and diff at scale 5 1.15 → 0.77 s
- * (median of 3). What runs long is optimized a little later: the yaml package's parse of the scale-5
- * config, ~1.7 s of hot code, took 1.68–1.91 s against 1.56–1.72 s (3 runs each), up to ~10% more.
+ * budget leaves Turbofan the functions that run long. Measured side by side, alternating
+ * (docs/benchmarks.md, "V8 optimizes later"): a cold plan of the scale-1 config took 1.52 → 1.35 s of
+ * CPU (median of 12) at the same wall, an import 2.50 → 2.07 s (median of 6), the config's check and
+ * diff at scale 5 1.15 → 0.77 s (median of 3). What runs long is optimized a little later: the yaml
+ * package's parse of the scale-5 config, ~1.7 s of hot code, took 1.68–1.91 s against 1.56–1.72 s (3
+ * runs each), up to ~10% more.
  *
  * **The heap, for a long run of many requests (apply).** Left to itself, V8 lets the old generation
  * grow to up to four times the data that survived the last full collection, and the young generation
