@@ -7,7 +7,6 @@
 import { fingerprint } from '../../core/json.js';
 import { ref } from '../../model/address.js';
 import type { JsonObject, Kind } from '../../model/step.js';
-import { diffFields } from '../common/match.js';
 import { enc } from '../common/paths.js';
 import { emptyKindPlan, type KindPlan, type PlanContext } from '../kind.js';
 import { findMember, indexMembers, memberLabel, type RemoteMember } from '../members/members.js';
@@ -15,6 +14,7 @@ import type { RemoteTeam } from '../teams/teams.js';
 import { teamAddress, teamIdsOrRefs } from '../teams/teams.js';
 import { grantAddress, permissionsPath, type AccessTarget, type RemoteGrants } from './grants.js';
 import type { AccessT } from './schema.js';
+import { step } from '../common/step.js';
 
 /** One object whose access the config manages. */
 export interface AccessObject {
@@ -71,8 +71,7 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
           address: accessAddress,
           message: invited
             ? `${user} is not a member of organization ${ctx.org} yet: this plan invites them; grant their access once the invitation is sent (apply, then plan again)`
-            : `${user} is not a member of organization ${ctx.org}: add them to members (they are invited) or remove them from this access`,
-        });
+            : `${user} is not a member of organization ${ctx.org}: add them to members (they are invited) or remove them from this access` });
         continue;
       }
       const prev = want.get(`users:${m.id}`);
@@ -98,8 +97,7 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
       kp.problems.push({
         org: ctx.org,
         address: accessAddress,
-        message: `the plan would leave ${obj.address} without a direct admin; keep at least one team or user with role admin in its access`,
-      });
+        message: `the plan would leave ${obj.address} without a direct admin; keep at least one team or user with role admin in its access` });
     }
 
     const base = permissionsPath(ctx.org, target, obj.id === undefined ? ref(ctx.org, obj.address) : enc(obj.id));
@@ -110,46 +108,41 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
       const needs = [...objectNeeds, ...(w.who === 'teams' ? [teamAddress(w.name)] : [])];
       if (!h) {
         const after: JsonObject = { role: w.role };
-        kp.steps.push({
+        kp.steps.push(step({
           address,
           kind,
           action: 'create',
           before: null,
           after,
-          changes: diffFields({}, after),
           requests: [
             {
               method: 'POST',
               path: base,
               body: { role: w.role, [w.who]: [w.id] },
               // After an unclear outcome, the grant is looked for before the invite is sent again.
-              lookup: { path: `${base}/${w.who}`, match: { [w.who === 'teams' ? 'team.id' : 'user.id']: w.id, permission: w.role } },
-            },
+              lookup: { path: `${base}/${w.who}`, match: { [w.who === 'teams' ? 'team.id' : 'user.id']: w.id, permission: w.role } } },
           ],
-          needs,
-        });
+          needs }));
         kp.fingerprints[address] = fingerprint(null);
       } else if (h.role !== w.role) {
         const before: JsonObject = { role: h.role };
         const after: JsonObject = { role: w.role };
-        kp.steps.push({
+        kp.steps.push(step({
           address,
           kind,
           action: 'update',
           before,
           after,
-          changes: diffFields(before, after),
           requests: [{ method: 'PATCH', path: `${base}/${w.who}/${enc(h.id)}`, body: { role: w.role } }],
           needs,
-          remoteId: h.id,
-        });
+          remoteId: h.id }));
         kp.fingerprints[address] = fingerprint({ id: h.id, role: h.role });
       }
     }
     for (const [k, h] of have) {
       if (want.has(k)) continue;
       const address = grantAddress(obj.address, h.who, h.name);
-      kp.steps.push({
+      kp.steps.push(step({
         address,
         kind,
         action: 'delete',
@@ -157,9 +150,7 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
         after: null,
         changes: [],
         requests: [{ method: 'DELETE', path: `${base}/${h.who}/${enc(h.id)}` }],
-        needs: [],
-        remoteId: h.id,
-      });
+        remoteId: h.id }));
       kp.fingerprints[address] = fingerprint({ id: h.id, role: h.role });
     }
   }

@@ -7,12 +7,13 @@
 import type { CollectionT } from './schema.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue, RequestSpec } from '../../model/step.js';
-import { collisionMessage, diffFields, sameJson } from '../common/match.js';
+import { collisionMessage, sameJson } from '../common/match.js';
 import { emptyKindPlan, type Reader, type DraftStep, type KindPlan, type KindSpec } from '../kind.js';
 import { deleteAddresses } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
 import { readSpaceList, type RemoteSpace } from '../spaces/read.js';
 import { key, ref } from '../../model/address.js';
+import { step } from '../common/step.js';
 
 export interface RemoteCollection {
   id: string;
@@ -219,13 +220,12 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
             body: { title: e.node.title, ...(parent ? { parent: parent.id } : {}) },
             capture: true,
             // A top-level collection has no `parent` in the list; apply's lookup reads absent as null.
-            lookup: { path: `${base}/collections`, match: { title: e.node.title, parent: parent ? parent.id : null } },
-          },
+            lookup: { path: `${base}/collections`, match: { title: e.node.title, parent: parent ? parent.id : null } } },
         ];
         if (Object.keys(settings).length > 0) {
           requests.push({ method: 'PATCH', path: `/v1/collections/${ref(ctx.org, address)}`, body: settingsBody(settings) });
         }
-        steps.push({ address, kind: 'collections', action: 'create', before: null, after, changes: diffFields({}, after), requests, needs });
+        steps.push(step({ address, kind: 'collections', action: 'create', before: null, after, requests, needs }));
         prints.push([address, null]);
         continue;
       }
@@ -246,34 +246,29 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
       }
       let touched = false;
       if (Object.keys(after).length > 0) {
-        steps.push({
+        steps.push(step({
           address,
           kind: 'collections',
           action: 'update',
           before,
           after,
-          changes: diffFields(before, after),
           requests: [{ method: 'PATCH', path: `/v1/collections/${enc(r.id)}`, body: settingsBody(after) }],
-          needs: [],
-          remoteId: r.id,
-        });
+          remoteId: r.id }));
         touched = true;
       }
       const wantParent = parent ? parent.id : null;
       if ((r.parent ?? null) !== wantParent) {
         const moveBefore = { parent: pathOfRemote(r.parent) };
         const moveAfter = { parent: e.parentPath ?? null };
-        steps.push({
+        steps.push(step({
           address,
           kind: 'collections',
           action: 'move',
           before: moveBefore,
           after: moveAfter,
-          changes: diffFields(moveBefore, moveAfter),
           requests: [{ method: 'POST', path: `/v1/collections/${enc(r.id)}/move`, body: { parent: wantParent } }],
           needs,
-          remoteId: r.id,
-        });
+          remoteId: r.id }));
         touched = true;
       }
       if (touched) prints.push([address, normalized(r)]);
@@ -314,7 +309,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
         const before: JsonObject = { title: c.title, parent: pathOfRemote(c.parent) as JsonValue };
         const keptAt = pathAfter.get(c.id) as string;
         if (c.description) before.description = c.description;
-        steps.push({
+        steps.push(step({
           address,
           kind: 'collections',
           action: 'delete',
@@ -324,8 +319,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
           requests: [{ method: 'DELETE', path: `/v1/collections/${enc(c.id)}` }],
           needs: [...childNeeds, ...(spacesIn.get(c.id) ?? [])],
           remoteId: c.id,
-          ...(keptAt !== resolved.remotePath.get(c.id) ? { keptAs: collectionAddress(keptAt) } : {}),
-        });
+          ...(keptAt !== resolved.remotePath.get(c.id) ? { keptAs: collectionAddress(keptAt) } : {}) }));
         prints.push([address, normalized(c)]);
       }
     } else {
@@ -335,5 +329,4 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
     kp.steps = steps;
     kp.fingerprints = fingerprintEntries(prints);
     return kp;
-  },
-};
+  } };

@@ -4,6 +4,7 @@
  */
 import type { JsonObject, Kind, RequestSpec } from '../../model/step.js';
 import type { KindPlan } from '../kind.js';
+import { step } from './step.js';
 
 /**
  * Addresses for deletes. The one rule for a second remote resource with the same natural key: its
@@ -63,7 +64,7 @@ export function planUnmatched<R>(kp: KindPlan, prints: Array<[string, unknown]>,
   }
   for (const r of unmatched) {
     const address = addressOf(o.naturalKey(r), o.id(r));
-    kp.steps.push({
+    kp.steps.push(step({
       address,
       kind: o.kind,
       action: 'delete',
@@ -73,7 +74,7 @@ export function planUnmatched<R>(kp: KindPlan, prints: Array<[string, unknown]>,
       requests: o.requests(r),
       needs: o.needs?.(r, address) ?? [],
       remoteId: o.id(r),
-    });
+    }));
     prints.push([address, o.normalized(r)]);
   }
 }

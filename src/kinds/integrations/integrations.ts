@@ -12,6 +12,7 @@ import type { JsonObject, JsonValue } from '../../model/step.js';
 import { diffFields } from '../common/match.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { enc } from '../common/paths.js';
+import { step } from '../common/step.js';
 
 export interface RemoteIntegration {
   name: string;
@@ -129,7 +130,7 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
       }
       const after: JsonObject = { ...wanted, script: d.script };
       if (d.secrets !== undefined) after.secrets = d.secrets;
-      kp.steps.push({
+      kp.steps.push(step({
         address,
         kind: 'integrations',
         action: 'publish',
@@ -137,10 +138,9 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
         after,
         changes,
         requests: [{ method: 'POST', path: `/v1/integrations/${enc(d.name)}`, body: publishBody(ctx.org, d), capture: true }],
-        needs: [],
         ...(r ? { remoteId: r.name } : {}),
         notes,
-      });
+      }));
       kp.fingerprints[address] = fingerprint(r ? normalized(r) : null);
     }
     if (unseen.length > 0) {

@@ -8,10 +8,10 @@
 import { fingerprint } from '../../core/json.js';
 import { matchesAny, key } from '../../model/address.js';
 import type { JsonObject } from '../../model/step.js';
-import { diffFields } from '../common/match.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { deleteAddresses } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
+import { step } from '../common/step.js';
 
 export interface RemoteMember {
   id: string;
@@ -97,25 +97,21 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
       if (!m && d.user.includes('@')) {
         const address = addressOf(d.user);
         const after: JsonObject = { user: d.user.toLowerCase(), role: d.role };
-        kp.steps.push({
+        kp.steps.push(step({
           address,
           kind: 'members',
           action: 'create',
           before: null,
           after,
-          changes: diffFields({}, after),
           // The invited user is listed as a member at once: after an unclear answer, the list tells whether it went through.
           requests: [
             {
               method: 'POST',
               path: `${orgPath(ctx.org)}/invites`,
               body: { emails: [{ email: d.user, role: d.role }], sso: false },
-              lookup: { path: `${orgPath(ctx.org)}/members`, match: { 'user.email': d.user } },
-            },
+              lookup: { path: `${orgPath(ctx.org)}/members`, match: { 'user.email': d.user } } },
           ],
-          needs: [],
-          notes: [`invite: sends ${d.user} an invitation to organization ${ctx.org}; they are listed as a member from then on and not invited again`],
-        });
+          notes: [`invite: sends ${d.user} an invitation to organization ${ctx.org}; they are listed as a member from then on and not invited again`] }));
         fingerprints[address] = fingerprint(null);
         continue;
       }
@@ -134,17 +130,14 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
       const address = addressOf(d.user);
       const before = { role: m.role ?? null };
       const after = { role: d.role };
-      kp.steps.push({
+      kp.steps.push(step({
         address,
         kind: 'members',
         action: 'update',
         before,
         after,
-        changes: diffFields(before, after),
         requests: [{ method: 'PATCH', path: `${orgPath(ctx.org)}/members/${enc(m.id)}`, body: { role: d.role } }],
-        needs: [],
-        remoteId: m.id,
-      });
+        remoteId: m.id }));
       fingerprints[address] = fingerprint(normalized(m));
     }
 
@@ -159,7 +152,7 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
       }
       // A protected member stays (the builder leaves the delete out); count it as staying here too.
       if (!matchesAny(ctx.desired.protect, ctx.org, address)) removed.add(m);
-      kp.steps.push({
+      kp.steps.push(step({
         address,
         kind: 'members',
         action: 'delete',
@@ -167,11 +160,9 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
         after: null,
         changes: [],
         requests: [{ method: 'DELETE', path: `${orgPath(ctx.org)}/members/${enc(m.id)}` }],
-        needs: [],
         remoteId: m.id,
         // The live description (node_modules/@gitbook/api/spec/openapi.json): a member's DELETE may answer 202, a request sent to the admins.
-        notes: ['the service may answer 202: the removal is then requested from the organization\'s admins, not done, and the member stays until they accept'],
-      });
+        notes: ['the service may answer 202: the removal is then requested from the organization\'s admins, not done, and the member stays until they accept'] }));
       fingerprints[address] = fingerprint(normalized(m));
     }
 
@@ -181,10 +172,8 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
       kp.problems.push({
         org: ctx.org,
         address: 'members',
-        message: `the plan would leave organization ${ctx.org} without an admin; keep at least one member with role admin`,
-      });
+        message: `the plan would leave organization ${ctx.org} without an admin; keep at least one member with role admin` });
     }
     kp.fingerprints = fingerprints;
     return kp;
-  },
-};
+  } };

@@ -9,6 +9,7 @@ import type { JsonValue } from '../../model/step.js';
 import { sameJson } from '../common/match.js';
 import { emptyKindPlan, type KindSpec, type Reader } from '../kind.js';
 import { orgPath } from '../common/paths.js';
+import { step } from '../common/step.js';
 
 export const AGENT_INSTRUCTIONS_ADDRESS = 'organization.agentInstructions';
 
@@ -63,7 +64,7 @@ export const agentInstructionsModule: KindSpec<RemoteAgentInstructions | undefin
     if (same) return kp;
     const before = shown(current);
     const after = shown(desiredDoc);
-    kp.steps.push({
+    kp.steps.push(step({
       address: AGENT_INSTRUCTIONS_ADDRESS,
       kind: 'agentInstructions',
       action: 'update',
@@ -72,8 +73,7 @@ export const agentInstructionsModule: KindSpec<RemoteAgentInstructions | undefin
       changes: [{ path: 'instructions', kind: before === null ? 'add' : after === null ? 'remove' : 'change', ...(before === null ? {} : { before }), ...(after === null ? {} : { after }) }],
       // Clearing is a PUT of an empty document: the API requires `instructions` on PUT.
       requests: [{ method: 'PUT', path: `${orgPath(ctx.org)}/agent-instructions`, body: { instructions: desiredDoc as unknown as JsonValue } }],
-      needs: [],
-    });
+    }));
     kp.fingerprints[AGENT_INSTRUCTIONS_ADDRESS] = fingerprint(isEmpty(current) ? null : normalizeDocument(current));
     return kp;
   },

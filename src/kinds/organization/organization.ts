@@ -1,9 +1,10 @@
 /** Organization settings: one resource, `organization`, updated by PATCH ORG with the differing fields only. */
 import { fingerprint } from '../../core/json.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { compact, diffFields, pickManaged, sameJson } from '../common/match.js';
+import { compact, pickManaged, sameJson } from '../common/match.js';
 import { emptyKindPlan, type KindSpec, type Reader } from '../kind.js';
 import { orgPath } from '../common/paths.js';
+import { step } from '../common/step.js';
 
 /** The settings the API lets PATCH ORG change and the config may manage. */
 const FIELDS = ['title', 'emailDomains', 'hostname', 'defaultRole', 'sso', 'ai', 'inviteLinks'] as const;
@@ -52,18 +53,14 @@ export const organizationModule: KindSpec<RemoteOrganization | undefined> = {
       }
     }
     if (Object.keys(after).length === 0) return kp;
-    kp.steps.push({
+    kp.steps.push(step({
       address: 'organization',
       kind: 'organization',
       action: 'update',
       before,
       after,
-      changes: diffFields(before, after),
       requests: [{ method: 'PATCH', path: orgPath(ctx.org), body: after }],
-      needs: [],
-      remoteId: ctx.org,
-    });
+      remoteId: ctx.org }));
     kp.fingerprints.organization = fingerprint(Object.fromEntries(managed.map((f) => [f, normalizeField(f, current[f])])));
     return kp;
-  },
-};
+  } };

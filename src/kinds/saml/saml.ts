@@ -8,11 +8,12 @@ import { sha256 } from '../../core/json.js';
 import { matchesAny, key } from '../../model/address.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { collisionMessage, diffFields, keyCollisions, matchResources, sameJson } from '../common/match.js';
+import { collisionMessage, keyCollisions, matchResources, sameJson } from '../common/match.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { planUnmatched } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
 import { readTeams, teamAddress, teamIdsOrRefs, type RemoteTeam } from '../teams/teams.js';
+import { step } from '../common/step.js';
 
 export interface RemoteSamlProvider {
   id: string;
@@ -49,8 +50,7 @@ function normalized(p: RemoteSamlProvider): JsonObject {
     ssoURL: p.ssoURL ?? null,
     defaultRole: p.defaultRole ?? null,
     defaultTeam: p.defaultTeam?.id ?? null,
-    certificate: typeof p.certificate === 'string' ? sha256(p.certificate.replace(/\s+/g, '')) : null,
-  };
+    certificate: typeof p.certificate === 'string' ? sha256(p.certificate.replace(/\s+/g, '')) : null };
 }
 
 /** The organization's SAML providers: one list. */
@@ -90,8 +90,7 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
       remoteKey: (r) => r.label,
       remoteId: (r) => r.id,
       desiredId: (d) => d.id,
-      renamedFrom: (d) => d.renamedFrom,
-    });
+      renamedFrom: (d) => d.renamedFrom });
     const { pairs, unmatched } = match;
     if (!ctx.prunes('saml')) {
       for (const { desired: d } of keyCollisions(match, { desiredKey: (p) => p.label, remoteKey: (p) => p.label })) {
@@ -112,8 +111,7 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
           kp.problems.push({
             org: ctx.org,
             address,
-            message: `defaultTeam: null would clear the default team ("${r.defaultTeam.title ?? r.defaultTeam.id}"), which the API cannot do; name a team, or remove defaultTeam from the config to leave it unmanaged`,
-          });
+            message: `defaultTeam: null would clear the default team ("${r.defaultTeam.title ?? r.defaultTeam.id}"), which the API cannot do; name a team, or remove defaultTeam from the config to leave it unmanaged` });
           continue;
         }
       }
@@ -137,16 +135,14 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
         for (const f of ['entityID', 'ssoURL', 'certificate', 'defaultRole'] as const) if (d[f] !== undefined) body[f] = d[f] as JsonValue;
         if (teamId !== undefined) body.defaultTeam = teamId;
         const after: JsonObject = { ...body, ...(d.defaultTeam !== undefined ? { defaultTeam: d.defaultTeam } : {}) };
-        kp.steps.push({
+        kp.steps.push(step({
           address,
           kind: 'saml',
           action: 'create',
           before: null,
           after,
-          changes: diffFields({}, after),
           requests: [{ method: 'POST', path: base, body, capture: true, lookup: { path: base, match: { label: d.label } } }],
-          needs,
-        });
+          needs }));
         prints.push([address, null]);
         continue;
       }
@@ -192,18 +188,16 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
       }
       if (certNote) stepNotes.push(certNote.slice(address.length + 2));
       if (forced) stepNotes.push('forced by --replace');
-      kp.steps.push({
+      kp.steps.push(step({
         address,
         kind: 'saml',
         action: 'update',
         before,
         after,
-        changes: diffFields(before, after),
         requests: [{ method: 'PATCH', path: `${base}/${enc(r.id)}`, body }],
         needs,
         remoteId: r.id,
-        ...(stepNotes.length > 0 ? { notes: stepNotes } : {}),
-      });
+        ...(stepNotes.length > 0 ? { notes: stepNotes } : {}) }));
       prints.push([address, normalized(r)]);
     }
 
@@ -216,11 +210,9 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
       twinOf: (r) => pairs.find((p) => p.remote && p.remote.label === r.label)?.remote?.id,
       before: (r) => ({ label: r.label, entityID: r.entityID ?? null, ssoURL: r.ssoURL ?? null }),
       requests: (r) => [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
-      normalized,
-    });
+      normalized });
     kp.fingerprints = fingerprintEntries(prints);
     if (notes.length > 0) kp.notes = notes;
     return kp;
-  },
-};
+  } };
 

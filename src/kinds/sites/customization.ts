@@ -5,11 +5,12 @@
  * does not set stays as it is (a field left out of the PUT would revert to its default).
  */
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { diffFields, sameJson } from '../common/match.js';
+import { sameJson } from '../common/match.js';
 import { siteAddress } from './addresses.js';
 import { ATOMIC_PATHS } from './customization-read.js';
 import { siteKey } from './schema.js';
 import type { SiteContext } from './steps.js';
+import { step } from '../common/step.js';
 
 export const customizationAddress = (site: string): string => `${siteAddress(site)}.customization`;
 
@@ -61,16 +62,13 @@ export function planCustomization(ctx: SiteContext): void {
   const { before, after } = customizationDiff(remote.customization, want);
   if (Object.keys(after).length === 0) return;
   push(
-    {
+    step({
       address: customizationAddress(siteKey(site)),
       kind: 'customization',
       action: 'update',
       before,
       after,
-      changes: diffFields(before, after),
-      requests: [{ method: 'PUT', path: `${base}/customization`, body: overlayCustomization(remote.customization, want) }],
-      needs: [],
-    },
+      requests: [{ method: 'PUT', path: `${base}/customization`, body: overlayCustomization(remote.customization, want) }] }),
     remote.customization,
   );
 }

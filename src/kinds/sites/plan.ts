@@ -11,7 +11,7 @@
  */
 import { ref } from '../../model/address.js';
 import type { JsonObject, Kind, RequestSpec } from '../../model/step.js';
-import { collisionMessage, compact, diffFields, keyCollisions, matchResources } from '../common/match.js';
+import { collisionMessage, compact, keyCollisions, matchResources } from '../common/match.js';
 import { deleteAddresses } from '../common/skeleton.js';
 import type { PlanContext } from '../kind.js';
 import { externalLinkAddress, groupAddress, sectionAddress, siteAddress, siteSpaceAddress, structureAddress } from './addresses.js';
@@ -33,8 +33,7 @@ import {
   linkKey,
   sectionKey,
   type ItemKey,
-  type Layout,
-} from './layout.js';
+  type Layout } from './layout.js';
 import { TreeChain } from './moves.js';
 import { pathCycle, pathNeed } from './paths.js';
 import { type RemoteExternalLink, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
@@ -65,9 +64,9 @@ import {
   type GroupEntry,
   type LinkEntry,
   type SectionEntry,
-  type SitePlans,
-} from './steps.js';
+  type SitePlans } from './steps.js';
 import { planStructure } from './structure.js';
+import { step } from '../common/step.js';
 
 export { SITE_KINDS, type SiteKind, type SitePlans } from './steps.js';
 export { externalLinkAddress, groupAddress, sectionAddress, shareLinkAddress, siteAddress, siteSpaceAddress, siteSpacesOrderAddress, structureAddress } from './addresses.js';
@@ -124,8 +123,7 @@ export function planSite(input: SiteInput): SitePlans {
     remoteKey: (r) => r.path,
     remoteId: (r) => r.id,
     desiredId: (s) => s.id,
-    renamedFrom: (s) => s.renamedFrom,
-  });
+    renamedFrom: (s) => s.renamedFrom });
   adoptHalfCreatedSections(sm, new Set((site.sections ?? []).map((s) => s.path)));
   if (!prunes('sections')) {
     for (const { desired: d } of keyCollisions(sm, { desiredKey: (x) => x.path, remoteKey: (x) => x.path })) {
@@ -155,8 +153,7 @@ export function planSite(input: SiteInput): SitePlans {
     remoteKey: (r) => r.title,
     remoteId: (r) => r.id,
     desiredId: (g) => g.id,
-    renamedFrom: (g) => g.renamedFrom,
-  });
+    renamedFrom: (g) => g.renamedFrom });
   if (!prunes('sectionGroups')) {
     for (const { desired: d } of keyCollisions(gm, { desiredKey: (x) => x.title, remoteKey: (x) => x.title })) {
       problem('sectionGroups', groupAddress(siteKey(site), d.title), collisionMessage('section groups', d.title, 'sectionGroups'));
@@ -236,8 +233,7 @@ export function planSite(input: SiteInput): SitePlans {
     remoteKey: (r) => r.title,
     remoteId: (r) => r.id,
     desiredId: (l) => l.id,
-    renamedFrom: (l) => l.renamedFrom,
-  });
+    renamedFrom: (l) => l.renamedFrom });
   if (!prunes('externalLinks')) {
     for (const { desired: d } of keyCollisions(lm, { desiredKey: (x) => x.title, remoteKey: (x) => x.title })) {
       problem('externalLinks', externalLinkAddress(siteKey(site), d.title), collisionMessage('external links', d.title, 'externalLinks'));
@@ -420,8 +416,7 @@ export function planSite(input: SiteInput): SitePlans {
           path: `${base}/sections`,
           body: compact({ spaceId: c.space, title: c.title, icon: c.icon, draft: c.draft }),
           capture: true,
-          lookup: { path: `${base}/sections`, match: { title: c.title, 'siteSpaces.0.space.id': c.space } },
-        },
+          lookup: { path: `${base}/sections`, match: { title: c.title, 'siteSpaces.0.space.id': c.space } } },
         // The create names the section after its title; the path is what identifies it from now on.
         { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: later as JsonObject },
       ];
@@ -436,35 +431,30 @@ export function planSite(input: SiteInput): SitePlans {
         description: c.description,
         condition: c.condition,
         ...extras,
-        siteSpace: Object.keys(ownSettings).length > 0 ? ownSettings : undefined,
-      }) as JsonObject;
+        siteSpace: Object.keys(ownSettings).length > 0 ? ownSettings : undefined }) as JsonObject;
       push(
-        {
+        step({
           address: e.address,
           kind: 'sections',
           action: 'create',
           before: null,
           after,
-          changes: diffFields({}, after),
           requests,
-          needs: [...(chainNeeds.get(e.address) ?? []), ...pathNeeds],
-        },
+          needs: [...(chainNeeds.get(e.address) ?? []), ...pathNeeds] }),
         null,
       );
       // The default site space: a created section shows its first one until told otherwise.
       if (defaultSpace) {
         const wanted = { defaultSiteSpace: c.defaultSiteSpace as string };
         push(
-          {
+          step({
             address: e.address,
             kind: 'sections',
             action: 'update',
             before: { defaultSiteSpace: null },
             after: wanted,
-            changes: diffFields({ defaultSiteSpace: null }, wanted),
             requests: [{ method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: { defaultSiteSpace: defaultSpace.id } }],
-            needs: [`${e.address}:create`, ...defaultSpace.needs],
-          },
+            needs: [`${e.address}:create`, ...defaultSpace.needs] }),
           null,
         );
       }
@@ -484,34 +474,29 @@ export function planSite(input: SiteInput): SitePlans {
     }
     if (Object.keys(after).length === 0) continue;
     push(
-      {
+      step({
         address: e.address,
         kind: 'sections',
         action: 'update',
         before,
         after,
-        changes: diffFields(before, after),
         requests: [...updateRequests, { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body }],
         needs,
-        remoteId: e.remote.id,
-      },
+        remoteId: e.remote.id }),
       normalSection(e.remote),
     );
   }
   for (const r of sectionDeletes) {
     const before = pick(r, SECTION_FIELDS);
     push(
-      {
+      step({
         address: sectionDeleteAddress.get(r.id) as string,
         kind: 'sections',
         action: 'delete',
         before,
         after: null,
-        changes: diffFields(before, {}),
         requests: [{ method: 'DELETE', path: `${base}/sections/${enc(r.id)}` }],
-        needs: [],
-        remoteId: r.id,
-      },
+        remoteId: r.id }),
       normalSection(r),
     );
   }
@@ -562,22 +547,19 @@ export function planSite(input: SiteInput): SitePlans {
           // Created with its sections: the live service has no endpoint to add a section to a group.
           body: compact({ title: c.title, icon: c.icon, sections: g.members?.map(idOfKey), parent: parent?.id, draft: c.draft }),
           capture: true,
-          lookup: { path: `${base}/section-groups`, match: { title: c.title } },
-        },
+          lookup: { path: `${base}/section-groups`, match: { title: c.title } } },
       ];
       // The create takes no localized title.
       if (extras.localizedTitle) requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body: { localizedTitle: extras.localizedTitle } });
       push(
-        {
+        step({
           address: g.address,
           kind: 'sectionGroups',
           action: 'create',
           before: null,
           after,
-          changes: diffFields({}, after),
           requests,
-          needs: [...memberNeeds, ...(chainNeeds.get(g.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
-        },
+          needs: [...memberNeeds, ...(chainNeeds.get(g.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])] }),
         null,
       );
       continue;
@@ -628,17 +610,15 @@ export function planSite(input: SiteInput): SitePlans {
     if (requests.length === 0) continue;
     if (move || membersMoved) needs.push(...chain.touch(`${g.address}:update`, [...new Set([...treesBefore, ...chain.trees([g.key])])]));
     push(
-      {
+      step({
         address: g.address,
         kind: 'sectionGroups',
         action: 'update',
         before,
         after,
-        changes: diffFields(before, after),
         requests,
         needs: [...new Set(needs)],
-        remoteId: g.remote.id,
-      },
+        remoteId: g.remote.id }),
       normalGroup(g.remote),
     );
   }
@@ -647,17 +627,14 @@ export function planSite(input: SiteInput): SitePlans {
     for (const r of groupDeletes) {
       const before = { title: r.title, icon: r.icon, sections: pathsOf(r.sections.map(sectionKey)) };
       push(
-        {
+        step({
           address: addressFor(r.title, r.id),
           kind: 'sectionGroups',
           action: 'delete',
           before,
           after: null,
-          changes: diffFields(before, {}),
           requests: [{ method: 'DELETE', path: `${base}/section-groups/${enc(r.id)}` }],
-          needs: [],
-          remoteId: r.id,
-        },
+          remoteId: r.id }),
         normalGroup(r),
       );
     }
@@ -674,19 +651,17 @@ export function planSite(input: SiteInput): SitePlans {
       condition: c.condition,
       draft: c.draft,
       localizedTitle: localizedValue(c.localizedTitle),
-      localizedDescription: localizedValue(c.localizedDescription),
-    }) as JsonObject;
+      localizedDescription: localizedValue(c.localizedDescription) }) as JsonObject;
     if (!l.remote) {
       const parent = l.parent ?? null;
       const after = compact({ ...wanted, group: c.group ?? undefined }) as JsonObject;
       push(
-        {
+        step({
           address: l.address,
           kind: 'externalLinks',
           action: 'create',
           before: null,
           after,
-          changes: diffFields({}, after),
           // No list of external links: a lost create is looked up in the structure, by title.
           requests: [
             {
@@ -694,11 +669,9 @@ export function planSite(input: SiteInput): SitePlans {
               path: `${base}/external-links`,
               body: compact({ ...wanted, parent: parent?.id }) as JsonObject,
               capture: true,
-              lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, tree: true },
-            },
+              lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, tree: true } },
           ],
-          needs: [...(chainNeeds.get(l.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
-        },
+          needs: [...(chainNeeds.get(l.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])] }),
         null,
       );
       continue;
@@ -717,34 +690,29 @@ export function planSite(input: SiteInput): SitePlans {
     }
     if (Object.keys(body).length === 0) continue;
     push(
-      {
+      step({
         address: l.address,
         kind: 'externalLinks',
         action: 'update',
         before,
         after,
-        changes: diffFields(before, after),
         requests: [{ method: 'PATCH', path: `${base}/external-links/${l.pathId}`, body }],
         needs: [...new Set(needs)],
-        remoteId: l.remote.id,
-      },
+        remoteId: l.remote.id }),
       normalExternalLink(l.remote),
     );
   }
   for (const r of linkDeletes) {
     const before = pick(r, LINK_FIELDS);
     push(
-      {
+      step({
         address: linkDeleteAddress(r.title, r.id),
         kind: 'externalLinks',
         action: 'delete',
         before,
         after: null,
-        changes: diffFields(before, {}),
         requests: [{ method: 'DELETE', path: `${base}/external-links/${enc(r.id)}` }],
-        needs: [],
-        remoteId: r.id,
-      },
+        remoteId: r.id }),
       normalExternalLink(r),
     );
   }
@@ -761,8 +729,7 @@ export function planSite(input: SiteInput): SitePlans {
       ...groups.map((g) => g.address),
       ...out.sectionGroups.steps.filter((s) => s.action === 'delete').map((s) => s.address),
       ...out.externalLinks.steps.map((s) => s.address),
-    ],
-  });
+    ] });
 
   // ---- share links -----------------------------------------------------------------------------------
   planShareLinks(ctx);

@@ -7,11 +7,12 @@
  * visibility carries a note saying it has no effect yet, as does one whose visibility is not known.
  */
 import type { JsonObject } from '../../model/step.js';
-import { compact, diffFields } from '../common/match.js';
+import { compact } from '../common/match.js';
 import { siteAddress } from './addresses.js';
 import type { RemotePublishingAuth } from './publishing-auth-read.js';
 import { siteKey, type PublishingAuthT } from './schema.js';
 import { differing, type SiteContext } from './steps.js';
+import { step } from '../common/step.js';
 
 export const publishingAuthAddress = (site: string): string => `${siteAddress(site)}.publishingAuth`;
 
@@ -40,17 +41,14 @@ export function planPublishingAuth(ctx: SiteContext, current?: string): void {
   const { before, after } = differing(now, compact({ backend: want.backend, fallbackURL: want.fallbackURL, logoutURL: want.logoutURL }) as JsonObject);
   if (Object.keys(after).length === 0) return;
   push(
-    {
+    step({
       address,
       kind: 'publishingAuth',
       action: 'update',
       before,
       after,
-      changes: diffFields(before, after),
       requests: [{ method: 'PATCH', path: `${base}/publishing/auth`, body: { backend: want.backend, ...after } }],
-      needs: [],
-      ...(visibility !== 'visitor-auth' ? { notes: [visibilityNote(siteKey(site), visibility)] } : {}),
-    },
+      ...(visibility !== 'visitor-auth' ? { notes: [visibilityNote(siteKey(site), visibility)] } : {}) }),
     now,
   );
 }

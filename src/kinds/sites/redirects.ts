@@ -10,7 +10,7 @@
  */
 import { key } from '../../model/address.js';
 import type { JsonObject } from '../../model/step.js';
-import { collisionMessage, compact, diffFields, keyCollisions, matchResources } from '../common/match.js';
+import { collisionMessage, compact, keyCollisions, matchResources } from '../common/match.js';
 import { deleteAddresses } from '../common/skeleton.js';
 import { siteAddress } from './addresses.js';
 import { destinationObject, type RemoteRedirect } from './redirects-read.js';
@@ -18,6 +18,7 @@ import { child, type Origin } from '../../source/origin.js';
 import type { ResolveContext } from '../kind.js';
 import { siteKey, type RedirectT, type SiteT } from './schema.js';
 import { differing, enc, type SiteContext } from './steps.js';
+import { step } from '../common/step.js';
 
 export const redirectAddress = (site: string, source: string): string => `${siteAddress(site)}.redirects${key(source)}`;
 
@@ -29,8 +30,7 @@ export const normalRedirect = (r: RemoteRedirect): JsonObject => ({
   destination: r.destination,
   permanent: r.permanent,
   captureWildcard: r.captureWildcard,
-  draft: r.draft,
-});
+  draft: r.draft });
 
 /** The fields a config entry sets, as the API writes them. */
 function desiredFields(r: RedirectT): JsonObject {
@@ -45,8 +45,7 @@ export function planRedirects(ctx: SiteContext): void {
   const m = matchResources(site.redirects, remote.redirects, {
     desiredKey: (r: RedirectT) => r.source,
     remoteKey: (r) => r.source,
-    remoteId: (r) => r.id,
-  });
+    remoteId: (r) => r.id });
   if (!prunes('redirects')) {
     for (const { desired } of keyCollisions(m, { desiredKey: (x: RedirectT) => x.source, remoteKey: (x) => x.source })) {
       problem('redirects', at(desired.source), collisionMessage('redirects', desired.source, 'redirects'));
@@ -57,17 +56,14 @@ export function planRedirects(ctx: SiteContext): void {
     if (!r) {
       const after = { source: d.source, ...desiredFields(d) };
       push(
-        {
+        step({
           address,
           kind: 'redirects',
           action: 'create',
           before: null,
           after,
-          changes: diffFields({}, after),
           // The list answers live redirects unless asked for drafts: a draft is looked up among the drafts.
-          requests: [{ method: 'POST', path: `${base}/redirects`, body: after, capture: true, lookup: { path: `${base}/redirects${d.draft ? '?draft=true' : ''}`, match: { source: d.source } } }],
-          needs: [],
-        },
+          requests: [{ method: 'POST', path: `${base}/redirects`, body: after, capture: true, lookup: { path: `${base}/redirects${d.draft ? '?draft=true' : ''}`, match: { source: d.source } } }] }),
         null,
       );
       continue;
@@ -76,17 +72,14 @@ export function planRedirects(ctx: SiteContext): void {
     const { before, after } = differing(Object.fromEntries(FIELDS.map((f) => [f, current[f]])) as JsonObject, desiredFields(d));
     if (Object.keys(after).length === 0) continue;
     push(
-      {
+      step({
         address,
         kind: 'redirects',
         action: 'update',
         before,
         after,
-        changes: diffFields(before, after),
         requests: [{ method: 'PATCH', path: `${base}/redirects/${enc(r.id)}`, body: after }],
-        needs: [],
-        remoteId: r.id,
-      },
+        remoteId: r.id }),
       current,
     );
   }
@@ -97,17 +90,14 @@ export function planRedirects(ctx: SiteContext): void {
     const current = normalRedirect(r);
     const before = { source: r.source, destination: r.destination, permanent: r.permanent, captureWildcard: r.captureWildcard, draft: r.draft };
     push(
-      {
+      step({
         address: addressFor(r.source, r.id),
         kind: 'redirects',
         action: 'delete',
         before,
         after: null,
-        changes: diffFields(before, {}),
         requests: [{ method: 'DELETE', path: `${base}/redirects/${enc(r.id)}` }],
-        needs: [],
-        remoteId: r.id,
-      },
+        remoteId: r.id }),
       current,
     );
   }

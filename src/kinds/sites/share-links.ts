@@ -1,11 +1,12 @@
 /** The share links of a site. */
 import { ref } from '../../model/address.js';
 import type { JsonObject, RequestSpec } from '../../model/step.js';
-import { collisionMessage, compact, diffFields, keyCollisions, matchResources } from '../common/match.js';
+import { collisionMessage, compact, keyCollisions, matchResources } from '../common/match.js';
 import { deleteAddresses } from '../common/skeleton.js';
 import { shareLinkAddress } from './addresses.js';
 import { siteKey, type ShareLinkT } from './schema.js';
 import { differing, enc, normalLink, type SiteContext } from './steps.js';
+import { step } from '../common/step.js';
 
 /** Share links: by name, created active (an inactive one is switched off right after). */
 export function planShareLinks(ctx: SiteContext): void {
@@ -15,8 +16,7 @@ export function planShareLinks(ctx: SiteContext): void {
     remoteKey: (r) => r.name ?? r.id,
     remoteId: (r) => r.id,
     desiredId: (l) => l.id,
-    renamedFrom: (l) => l.renamedFrom,
-  });
+    renamedFrom: (l) => l.renamedFrom });
   if (!prunes('shareLinks')) {
     for (const { desired: l } of keyCollisions(lm, { desiredKey: (x: ShareLinkT) => x.name, remoteKey: (x) => x.name ?? x.id })) {
       out.shareLinks.problems.push({ org, address: shareLinkAddress(siteKey(site), l.name), message: collisionMessage('share links', l.name, 'shareLinks') });
@@ -31,23 +31,20 @@ export function planShareLinks(ctx: SiteContext): void {
       // A link is created active; an inactive one is switched off right after.
       if (l.active === false) requests.push({ method: 'PATCH', path: `${base}/share-links/${ref(org, address)}`, body: { active: false } });
       const after = compact({ name: l.name, active: l.active }) as JsonObject;
-      push({ address, kind: 'shareLinks', action: 'create', before: null, after, changes: diffFields({}, after), requests, needs: [] }, null);
+      push(step({ address, kind: 'shareLinks', action: 'create', before: null, after, requests }), null);
       continue;
     }
     const { before, after } = differing({ name: r.name, active: r.active }, compact({ name: l.name, active: l.active }) as JsonObject);
     if (Object.keys(after).length === 0) continue;
     push(
-      {
+      step({
         address,
         kind: 'shareLinks',
         action: 'update',
         before,
         after,
-        changes: diffFields(before, after),
         requests: [{ method: 'PATCH', path: `${base}/share-links/${enc(r.id)}`, body: after }],
-        needs: [],
-        remoteId: r.id,
-      },
+        remoteId: r.id }),
       normalLink(r),
     );
   }
@@ -57,17 +54,14 @@ export function planShareLinks(ctx: SiteContext): void {
   for (const r of deletes) {
     const before = { name: r.name, active: r.active };
     push(
-      {
+      step({
         address: addressFor(r.name ?? r.id, r.id),
         kind: 'shareLinks',
         action: 'delete',
         before,
         after: null,
-        changes: diffFields(before, {}),
         requests: [{ method: 'DELETE', path: `${base}/share-links/${enc(r.id)}` }],
-        needs: [],
-        remoteId: r.id,
-      },
+        remoteId: r.id }),
       normalLink(r),
     );
   }

@@ -4,7 +4,7 @@
  */
 import { ref } from '../../model/address.js';
 import type { JsonObject, RequestSpec } from '../../model/step.js';
-import { compact, diffFields, matchResources, sameJson } from '../common/match.js';
+import { compact, matchResources, sameJson } from '../common/match.js';
 import { deleteAddresses } from '../common/skeleton.js';
 import { rootSiteSpaceAddress, rootSiteSpacesOrderAddress, siteAddress, siteSpaceAddress, siteSpacesOrderAddress } from './addresses.js';
 import { sortMoves } from './order.js';
@@ -12,6 +12,7 @@ import { pathCycle, pathNeed } from './paths.js';
 import type { RemoteSiteSpace } from './remote.js';
 import { siteKey, type SiteSpaceT } from './schema.js';
 import { differing, enc, normalSiteSpace, pick, SITE_SPACE_EXTRA_FIELDS, SITE_SPACE_FIELDS, sortRequest, type SectionEntry, type SiteContext } from './steps.js';
+import { step } from '../common/step.js';
 
 /** A list of site spaces: a section's, or the site's root list. */
 interface Holder {
@@ -44,8 +45,7 @@ function sectionHolder(ctx: SiteContext, entry: SectionEntry): Holder {
     remote: entry.remote?.siteSpaces ?? [],
     desired,
     // With `prune: [siteSpaces]` a section without a list holds its own space only.
-    wholeTruth: listed !== undefined || prunes('siteSpaces'),
-  };
+    wholeTruth: listed !== undefined || prunes('siteSpaces') };
 }
 
 /** The root list of a site without sections: site spaces the list leaves out are deleted only with `prune: [siteSpaces]`. */
@@ -61,8 +61,7 @@ function rootHolder(ctx: SiteContext): Holder | undefined {
     orderAddress: rootSiteSpacesOrderAddress(siteKey(site)),
     remote: remote.rootSiteSpaces,
     desired: site.siteSpaces,
-    wholeTruth: prunes('siteSpaces'),
-  };
+    wholeTruth: prunes('siteSpaces') };
 }
 
 function matchHolder(ctx: SiteContext, h: Holder): SpacesPlan {
@@ -70,8 +69,7 @@ function matchHolder(ctx: SiteContext, h: Holder): SpacesPlan {
     desiredKey: (x) => x.space,
     remoteKey: (r) => r.space,
     remoteId: (r) => r.id,
-    desiredId: (x) => x.id,
-  });
+    desiredId: (x) => x.id });
   const addressFor = deleteAddresses(h.addressOf, h.desired.map((x) => h.addressOf(x.space)));
   const deletes = h.wholeTruth ? m.unmatched.map((r) => ({ remote: r, address: addressFor(r.space, r.id) })) : [];
   if (!h.wholeTruth) ctx.out.siteSpaces.unmanaged.push(...m.unmatched.map((r) => addressFor(r.space, r.id)));
@@ -123,17 +121,15 @@ function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
       stepAddresses.push(address);
       updateRequests.push({ method: 'PATCH', path: `${base}/site-spaces/${enc(r.id)}`, body: after });
       push(
-        {
+        step({
           address,
           kind: 'siteSpaces',
           action: 'update',
           before,
           after,
-          changes: diffFields(before, after),
           requests: updateRequests,
           needs: pathNeeds,
-          remoteId: r.id,
-        },
+          remoteId: r.id }),
         normalSiteSpace(r),
       );
       continue;
@@ -144,16 +140,14 @@ function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
         // The section's create makes its own site space live; a draft one is switched after.
         stepAddresses.push(address);
         push(
-          {
+          step({
             address,
             kind: 'siteSpaces',
             action: 'update',
             before: { draft: false },
             after: { draft: d.draft },
-            changes: diffFields({ draft: false }, { draft: d.draft }),
             requests: [{ method: 'PATCH', path: `${base}/site-spaces/${ownKey}`, body: { draft: d.draft } }],
-            needs: sectionNeeds,
-          },
+            needs: sectionNeeds }),
           null,
         );
       }
@@ -170,23 +164,20 @@ function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
         // Without a section, the API adds the space at the root of a site without sections.
         body: compact({ spaceId: d.space, sectionId: e?.id, draft: d.draft }),
         capture: true,
-        lookup: { path: `${base}/site-spaces`, match: { 'space.id': d.space, section: e ? e.id : null } },
-      },
+        lookup: { path: `${base}/site-spaces`, match: { 'space.id': d.space, section: e ? e.id : null } } },
     ];
     if (Object.keys(wanted).length > 0) requests.push({ method: 'PATCH', path: `${base}/site-spaces/${own}`, body: wanted });
     const after = compact({ space: d.space, ...wanted, draft: d.draft });
     push(
-      {
+      step({
         address,
         kind: 'siteSpaces',
         action: 'create',
         before: null,
         after,
-        changes: diffFields({}, after),
         requests,
         // Adds in a holder are chained: each is appended, so the order they leave is known.
-        needs: [...sectionNeeds, ...(previousCreate ? [`${previousCreate}:create`] : []), ...pathNeeds],
-      },
+        needs: [...sectionNeeds, ...(previousCreate ? [`${previousCreate}:create`] : []), ...pathNeeds] }),
       null,
     );
     previousCreate = address;
@@ -195,17 +186,14 @@ function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
     stepAddresses.push(d.address);
     const before = pick(d.remote, SITE_SPACE_FIELDS);
     push(
-      {
+      step({
         address: d.address,
         kind: 'siteSpaces',
         action: 'delete',
         before: { space: d.remote.space, ...before },
         after: null,
-        changes: diffFields({ space: d.remote.space, ...before }, {}),
         requests: [{ method: 'DELETE', path: `${base}/site-spaces/${enc(d.remote.id)}` }],
-        needs: [],
-        remoteId: d.remote.id,
-      },
+        remoteId: d.remote.id }),
       normalSiteSpace(d.remote),
     );
   }
@@ -230,19 +218,17 @@ function planOrder(ctx: SiteContext, sp: SpacesPlan, keyOfSpace: ReadonlyMap<str
   const before = { order: current.map((k) => spaceOf.get(k) ?? k) };
   const after = { order: desired.map((k) => spaceOf.get(k) ?? k) };
   push(
-    {
+    step({
       address: sp.orderAddress,
       kind: 'siteSpaces',
       action: 'sort',
       before,
       after,
-      changes: diffFields(before, after),
       requests: sortMoves(current, desired).map((m) =>
         m.after !== undefined ? sortRequest(base, m.item, 'after', m.after, true) : sortRequest(base, m.item, 'before', m.before as string, true),
       ),
       needs: [...(e ? [e.address] : []), ...stepAddresses],
-      ...(e?.remote ? { remoteId: e.remote.id } : {}),
-    },
+      ...(e?.remote ? { remoteId: e.remote.id } : {}) }),
     e ? (e.remote ? { section: e.remote.id, siteSpaces: e.remote.siteSpaces.map((r) => r.id) } : null) : { siteSpaces: sp.remote.map((r) => r.id) },
   );
 }

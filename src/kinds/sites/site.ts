@@ -7,7 +7,7 @@
  */
 import { fingerprint } from '../../core/json.js';
 import type { JsonObject, RequestSpec } from '../../model/step.js';
-import { compact, diffFields } from '../common/match.js';
+import { compact } from '../common/match.js';
 import { orgPath } from '../common/paths.js';
 import { planUnmatched } from '../common/skeleton.js';
 import type { PlanContext } from '../kind.js';
@@ -16,6 +16,7 @@ import type { RemoteSite, SitesRemote } from './remote.js';
 import { siteKey, type SiteT } from './schema.js';
 import { matchSites, type RemoteSiteInfo } from './site-remote.js';
 import { differing, emptySitePlans, handle, SITE_KINDS, type SectionEntry, type SiteContext, type SitePlans } from './steps.js';
+import { step } from '../common/step.js';
 
 /** Why a site's delete needs `--force`, whatever the safety thresholds. */
 export const SITE_DELETE_REASON = 'a site carries published content: deleting it takes the published site down';
@@ -30,8 +31,7 @@ export function currentFields(info: RemoteSiteInfo): JsonObject {
     basename: info.basename,
     adaptiveContent: info.adaptiveContent,
     defaultLevel: info.defaultLevel,
-    proxy: info.proxy,
-  };
+    proxy: info.proxy };
 }
 
 function desiredFields(site: SiteT): JsonObject {
@@ -109,23 +109,21 @@ function planCreate(ctx: SiteContext, section: DefaultSection): void {
   const requests: RequestSpec[] = [{ method: 'POST', path: sites, body: createBody, capture: true, lookup: { path: sites, match: { title: site.title ?? '' } } }];
   if (Object.keys(rest).length > 0) requests.push({ method: 'PATCH', path: base, body: patchBody(rest) });
   const after = compact({ ...createBody, ...rest }) as JsonObject;
-  push({ address, kind: 'sites', action: 'create', before: null, after, changes: diffFields({}, after), requests, needs: [] }, null);
+  push(step({ address, kind: 'sites', action: 'create', before: null, after, requests }), null);
   // Everything in the site needs the site.
   for (const kind of SITE_KINDS) if (kind !== 'sites') for (const step of out[kind].steps) step.needs.push(`${address}:create`);
   if (!section) return;
   const before = { defaultSection: null };
   const wanted = { defaultSection: site.defaultSection ?? null };
   push(
-    {
+    step({
       address,
       kind: 'sites',
       action: 'update',
       before,
       after: wanted,
-      changes: diffFields(before, wanted),
       requests: [{ method: 'PATCH', path: base, body: { defaultSiteSection: section.id } }],
-      needs: [`${address}:create`, ...section.needs],
-    },
+      needs: [`${address}:create`, ...section.needs] }),
     null,
   );
 }
@@ -144,17 +142,15 @@ function planUpdate(ctx: SiteContext, info: RemoteSiteInfo, section: DefaultSect
   }
   if (Object.keys(after).length === 0) return;
   push(
-    {
+    step({
       address,
       kind: 'sites',
       action: 'update',
       before,
       after,
-      changes: diffFields(before, after),
       requests: [{ method: 'PATCH', path: base, body: patchBody(after, section?.id) }],
       needs: section?.needs ?? [],
-      remoteId: info.id,
-    },
+      remoteId: info.id }),
     normalSite(info),
   );
 }
@@ -167,17 +163,15 @@ function planPublish(ctx: SiteContext, info: RemoteSiteInfo | undefined): void {
   const address = siteAddress(siteKey(site));
   const structure = info ? [] : SITE_KINDS.filter((k) => k !== 'sites').flatMap((k) => out[k].steps.map((s) => `${s.address}:${s.action}`));
   push(
-    {
+    step({
       address,
       kind: 'sites',
       action: 'publish',
       before: { published },
       after: { published: site.published },
-      changes: diffFields({ published }, { published: site.published }),
       requests: [{ method: 'POST', path: `${base}/${site.published ? 'publish' : 'unpublish'}` }],
       needs: [`${address}:create`, `${address}:update`, ...structure],
-      ...(info ? { remoteId: info.id } : {}),
-    },
+      ...(info ? { remoteId: info.id } : {}) }),
     info ? normalSite(info) : null,
   );
 }
@@ -206,8 +200,7 @@ export function planSiteList(ctx: PlanContext, remote: SitesRemote, planOne: (in
       out.sites.problems.push({
         org: ctx.org,
         address: siteAddress(siteKey(site)),
-        message: `site ${site.id} does not exist in organization ${ctx.org} (check the id, or leave it out to create the site by title)`,
-      });
+        message: `site ${site.id} does not exist in organization ${ctx.org} (check the id, or leave it out to create the site by title)` });
       continue;
     }
     const structure = info ? remote.sites.find((s) => s.id === info.id)?.site : emptyRemoteSite('');
@@ -254,8 +247,7 @@ function planSiteDeletes(
     before: (r) => ({ title: r.title, published: r.published, visibility: r.visibility }),
     requests: (r) => [{ method: 'DELETE', path: `${orgPath(ctx.org)}/sites/${encodeURIComponent(r.id)}` }],
     normalized: normalSite,
-    twinOf: (r) => managed.find((m) => m.title === r.title)?.id,
-  });
+    twinOf: (r) => managed.find((m) => m.title === r.title)?.id });
   for (const step of kp.steps.slice(first)) step.notes = [`apply refuses this delete without --force: ${SITE_DELETE_REASON}`];
   for (const [address, value] of prints) kp.fingerprints[address] = fingerprint(value);
 }

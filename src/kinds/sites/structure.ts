@@ -1,12 +1,12 @@
 /** The order of a site's structure: one sort step holding the fewest moves. */
 import { key } from '../../model/address.js';
-import type { FieldChange, JsonObject, RequestSpec } from '../../model/step.js';
-import { diffFields } from '../common/match.js';
+import type { JsonObject, RequestSpec } from '../../model/step.js';
 import { structureAddress } from './addresses.js';
 import { groupKey, idOfKey, isGroupKey, isLinkKey, type ItemKey, type Layout } from './layout.js';
 import { sortMoves } from './order.js';
 import { sortRequest, type GroupEntry, type SiteContext } from './steps.js';
 import { siteKey } from './schema.js';
+import { step } from '../common/step.js';
 
 /** The inputs of the structure sort: the order the earlier steps leave, and the order wanted. */
 export interface StructureInput {
@@ -66,27 +66,23 @@ export function planStructure(ctx: SiteContext, input: StructureInput): void {
   }
   if (requests.length === 0) return;
   const touched = input.touched;
-  const changes: FieldChange[] = diffFields(before, after);
   push(
-    {
+    step({
       address: structureAddress(siteKey(site)),
       kind: 'sections',
       action: 'sort',
       before,
       after,
-      changes,
       requests,
       needs: [...new Set(touched)],
       notes:
         touched.length > 0 && out.sections.steps.length + out.sectionGroups.steps.length > 0
           ? ['before: the order as the earlier steps of this plan leave it (created sections, groups and links come last in their level)']
-          : undefined,
-    },
+          : undefined }),
     {
       top: remote.top.map((t) => `${t.type}:${t.id}`),
       groups: Object.fromEntries(
         remote.groups.map((g) => [g.id, g.children.every((c) => c.type === 'section') ? g.sections : g.children.map((c) => `${c.type}:${c.id}`)]),
-      ),
-    },
+      ) },
   );
 }

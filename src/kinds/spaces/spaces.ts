@@ -9,7 +9,7 @@ import { ApiError } from '../../core/errors.js';
 import { fingerprint } from '../../core/json.js';
 import type { JsonObject } from '../../model/step.js';
 import { collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection, type ResolvedCollections } from '../collections/collections.js';
-import { diffFields, sameJson } from '../common/match.js';
+import { sameJson } from '../common/match.js';
 import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
 import { enc, orgPath } from '../common/paths.js';
 import { spaceKey, type SpaceT } from './schema.js';
@@ -17,6 +17,7 @@ import { readSpaceList, type RemoteSpace } from './read.js';
 
 export type { RemoteSpace } from './read.js';
 import { key, ref } from '../../model/address.js';
+import { step } from '../common/step.js';
 
 export interface RemoteSpaces {
   /** The organization's spaces (the list), plus the deleted ones the config names. */
@@ -85,8 +86,7 @@ function normalized(s: RemoteSpace): JsonObject {
     defaultLevel: s.defaultLevel ?? null,
     language: s.language ?? null,
     parent: s.parent ?? null,
-    deletedAt: s.deletedAt ?? null,
-  };
+    deletedAt: s.deletedAt ?? null };
 }
 
 export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
@@ -135,7 +135,7 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
     if (ctx.prunes('spaces')) {
       for (const s of others) {
         const address = spaceAddress(s.id);
-        kp.steps.push({
+        kp.steps.push(step({
           address,
           kind: 'spaces',
           action: 'delete',
@@ -143,10 +143,8 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
           after: null,
           changes: [],
           requests: [{ method: 'DELETE', path: `/v1/spaces/${enc(s.id)}` }],
-          needs: [],
           remoteId: s.id,
-          notes: ['a deleted space can be restored for 7 days (name its id in the config, or restore it in the app)'],
-        });
+          notes: ['a deleted space can be restored for 7 days (name its id in the config, or restore it in the app)'] }));
         kp.fingerprints[address] = fingerprint(normalized(s));
       }
     } else {
@@ -170,7 +168,7 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
       let touched = false;
       const needsRestore = r.deletedAt !== undefined && r.deletedAt !== null;
       if (needsRestore) {
-        kp.steps.push({
+        kp.steps.push(step({
           address,
           kind: 'spaces',
           action: 'restore',
@@ -178,10 +176,8 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
           after: { deletedAt: null },
           changes: [{ path: 'deletedAt', kind: 'change', before: r.deletedAt as string, after: null }],
           requests: [{ method: 'POST', path: `/v1/spaces/${enc(sid)}/restore` }],
-          needs: [],
           remoteId: sid,
-          notes: ['the space was deleted; the config names it, so it is restored (possible within 7 days of its deletion)'],
-        });
+          notes: ['the space was deleted; the config names it, so it is restored (possible within 7 days of its deletion)'] }));
         touched = true;
       }
       // Whatever else happens to the space waits for its restore.
@@ -199,17 +195,15 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
         }
       }
       if (Object.keys(after).length > 0) {
-        kp.steps.push({
+        kp.steps.push(step({
           address,
           kind: 'spaces',
           action: 'update',
           before,
           after,
-          changes: diffFields(before, after),
           requests: [{ method: 'PATCH', path: `/v1/spaces/${enc(sid)}`, body: after }],
           needs: afterRestore,
-          remoteId: sid,
-        });
+          remoteId: sid }));
         touched = true;
       }
 
@@ -219,41 +213,36 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
           kp.problems.push({
             org: ctx.org,
             address,
-            message: `collection "${d.collection}" of space ${sid} exists neither in the config nor in organization ${ctx.org}`,
-          });
+            message: `collection "${d.collection}" of space ${sid} exists neither in the config nor in organization ${ctx.org}` });
         } else if (target && ctx.desired.collections !== undefined && ctx.prunes('collections') && !resolved.byPath.has(d.collection as string)) {
           kp.problems.push({
             org: ctx.org,
             address,
-            message: `collection "${d.collection}" of space ${sid} is not in the config, and collections are pruned: the plan deletes it`,
-          });
+            message: `collection "${d.collection}" of space ${sid} is not in the config, and collections are pruned: the plan deletes it` });
         } else if ((r.parent ?? null) !== (target ? target.id : null)) {
           const now = r.parent ? (resolved.remotePath.get(r.parent) ?? r.parent) : null;
           // Another collection has that path now (one the plan deletes): named as its delete is, PATH#ID.
           const moveBefore = { collection: now !== null && now === d.collection ? `${now}#${r.parent}` : now };
           const moveAfter = { collection: d.collection };
-          kp.steps.push({
+          kp.steps.push(step({
             address,
             kind: 'spaces',
             action: 'move',
             before: moveBefore,
             after: moveAfter,
-            changes: diffFields(moveBefore, moveAfter),
             requests: [{ method: 'POST', path: `/v1/spaces/${enc(sid)}/move`, body: { parent: target ? target.id : null } }],
             // Only the target collection's create: a move goes by id, so an existing collection's
             // rename or move need not come first, and the delete of a pruned collection that held
             // its path before waits for this move (not the other way round).
             needs: [...afterRestore, ...(target ? [`${target.address}:create`] : [])],
-            remoteId: sid,
-          });
+            remoteId: sid }));
           touched = true;
         }
       }
       if (touched) kp.fingerprints[address] = fingerprint(normalized(r));
     }
     return kp;
-  },
-};
+  } };
 
 /** The create of a space without id that matches no remote space (createSpace), and its defaultLevel after. */
 function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedCollections, kp: KindPlan): void {
@@ -270,28 +259,24 @@ function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedC
   const after: JsonObject = { title: d.title ?? '' };
   for (const f of ['emoji', 'editMode', 'language', 'defaultLevel'] as const) if (d[f] !== undefined) after[f] = d[f];
   if (d.collection !== undefined) after.collection = d.collection;
-  kp.steps.push({
+  kp.steps.push(step({
     address,
     kind: 'spaces',
     action: 'create',
     before: null,
     after,
-    changes: diffFields({}, after),
     requests: [{ method: 'POST', path: `${orgPath(org)}/spaces`, body, capture: true, lookup: { path: `${orgPath(org)}/spaces`, match: { title: d.title ?? '' } } }],
-    needs: target ? [`${target.address}:create`] : [],
-  });
+    needs: target ? [`${target.address}:create`] : [] }));
   kp.fingerprints[address] = fingerprint(null);
   // createSpace takes no defaultLevel: it is set once the space exists.
   if (d.defaultLevel !== undefined) {
-    kp.steps.push({
+    kp.steps.push(step({
       address,
       kind: 'spaces',
       action: 'update',
       before: { defaultLevel: null },
       after: { defaultLevel: d.defaultLevel },
-      changes: diffFields({ defaultLevel: null }, { defaultLevel: d.defaultLevel }),
       requests: [{ method: 'PATCH', path: `/v1/spaces/${ref(org, address)}`, body: { defaultLevel: d.defaultLevel } }],
-      needs: [`${address}:create`],
-    });
+      needs: [`${address}:create`] }));
   }
 }

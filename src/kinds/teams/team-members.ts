@@ -5,12 +5,12 @@
  */
 import { fingerprint } from '../../core/json.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { diffFields } from '../common/match.js';
 import { findMember, indexMembers, memberLabel, notAMemberMessage, readMembers, type RemoteMember } from '../members/members.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { enc, orgPath } from '../common/paths.js';
 import { matchTeams, readTeams, teamAddress, teamMemberEntry, type RemoteTeam } from './teams.js';
 import { ref } from '../../model/address.js';
+import { step } from '../common/step.js';
 
 export interface RemoteTeamMember {
   organization: RemoteMember;
@@ -136,13 +136,13 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
       const before = { members: shownList(have) } as JsonObject;
       const after = { members: shownList(want) } as JsonObject;
       const teamId = r ? enc(r.id) : ref(ctx.org, teamAddr);
-      kp.steps.push({
+      kp.steps.push(step({
         address,
         kind: 'teamMembers',
         action: 'update',
         before,
         after,
-        changes: diffFields(before, after, { members: 'user' }),
+        keys: { members: 'user' },
         requests: [
           {
             method: 'PUT',
@@ -150,18 +150,14 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
             body: {
               ...(add.length > 0 ? { add } : {}),
               ...(remove.length > 0 ? { remove } : {}),
-              ...(Object.keys(memberships).length > 0 ? { memberships } : {}),
-            },
-          },
+              ...(Object.keys(memberships).length > 0 ? { memberships } : {}) } },
         ],
         needs: [teamAddr],
         ...(r ? { remoteId: r.id } : {}),
-        ...(r ? {} : { notes: ['the team is created by this plan with its members; this step sets the owners'] }),
-      });
+        ...(r ? {} : { notes: ['the team is created by this plan with its members; this step sets the owners'] }) }));
       kp.fingerprints[address] = fingerprint(
         r ? [...have.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([id, h]) => ({ id, role: h.role })) : null,
       );
     }
     return kp;
-  },
-};
+  } };

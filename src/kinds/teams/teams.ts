@@ -5,12 +5,13 @@
 import type { TeamT } from './schema.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject } from '../../model/step.js';
-import { collisionMessage, diffFields, keyCollisions, matchResources, type MatchResult } from '../common/match.js';
+import { collisionMessage, keyCollisions, matchResources, type MatchResult } from '../common/match.js';
 import { findMember, indexMembers, memberLabel, readMembers, type RemoteMember } from '../members/members.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { planUnmatched } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
 import { key, ref } from '../../model/address.js';
+import { step } from '../common/step.js';
 
 export interface RemoteTeam {
   id: string;
@@ -40,8 +41,7 @@ export function matchTeams(desired: readonly TeamT[], remote: readonly RemoteTea
     remoteKey: (r) => r.title,
     remoteId: (r) => r.id,
     desiredId: (d) => d.id,
-    renamedFrom: (d) => d.renamedFrom,
-  });
+    renamedFrom: (d) => d.renamedFrom });
 }
 
 /** A team member entry of the config as `{user, role}`. */
@@ -90,41 +90,34 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
         const found = (d.members ?? []).map((m) => findMember(index, teamMemberEntry(m).user)).filter((m): m is RemoteMember => m !== undefined);
         const ids = [...new Set(found.map((m) => m.id))];
         const after: JsonObject = { title: d.title, ...(d.members === undefined ? {} : { members: [...new Set(found.map(memberLabel))] }) };
-        kp.steps.push({
+        kp.steps.push(step({
           address,
           kind: 'teams',
           action: 'create',
           before: null,
           after,
-          changes: diffFields({}, after),
           requests: [
             {
               method: 'PUT',
               path: `${orgPath(ctx.org)}/teams`,
               body: { title: d.title, ...(d.members === undefined ? {} : { members: ids }) },
               capture: true,
-              lookup: { path: `${orgPath(ctx.org)}/teams`, match: { title: d.title } },
-            },
-          ],
-          needs: [],
-        });
+              lookup: { path: `${orgPath(ctx.org)}/teams`, match: { title: d.title } } },
+          ] }));
         prints.push([address, null]);
         continue;
       }
       if (r.title === d.title) continue;
       const before = { title: r.title };
       const after = { title: d.title };
-      kp.steps.push({
+      kp.steps.push(step({
         address,
         kind: 'teams',
         action: 'update',
         before,
         after,
-        changes: diffFields(before, after),
         requests: [{ method: 'PATCH', path: `${orgPath(ctx.org)}/teams/${enc(r.id)}`, body: after }],
-        needs: [],
-        remoteId: r.id,
-      });
+        remoteId: r.id }));
       prints.push([address, normalized(r)]);
     }
 
@@ -137,12 +130,10 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
       twinOf: (r) => pairs.find((p) => p.remote && p.remote.title === r.title)?.remote?.id,
       before: (r) => ({ title: r.title, ...(typeof r.members === 'number' ? { members: r.members } : {}) }),
       requests: (r) => [{ method: 'DELETE', path: `${orgPath(ctx.org)}/teams/${enc(r.id)}` }],
-      normalized,
-    });
+      normalized });
     kp.fingerprints = fingerprintEntries(prints);
     return kp;
-  },
-};
+  } };
 
 /**
  * The id of a team for a request, by title: a config team's remote id, or a ref to its create in this

@@ -6,11 +6,11 @@
 import { type RichTextDocumentT, documentToText, isPlainDocument, normalizeDocument, sameDocument, toDocument } from '../../core/richtext.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { diffFields } from '../common/match.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { planUnmatched } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
 import { key } from '../../model/address.js';
+import { step } from '../common/step.js';
 
 export interface RemoteTranslation {
   id: string;
@@ -33,8 +33,7 @@ function normalized(t: RemoteTranslation): JsonObject {
     id: t.id,
     language: t.language,
     source: { space: t.source?.space ?? null, language: t.source?.language ?? null },
-    instructions: shown(t.instructions),
-  };
+    instructions: shown(t.instructions) };
 }
 
 /** The organization's translations: one list. */
@@ -93,16 +92,14 @@ export const translationsModule: KindSpec<RemoteTranslation[] | undefined> = {
         const body: JsonObject = { language: d.language, source: { space: d.source.space, language: d.source.language } };
         if (d.instructions !== undefined) body.instructions = toDocument(d.instructions) as unknown as JsonValue;
         const after: JsonObject = { language: d.language, source: body.source as JsonObject, ...(d.instructions !== undefined ? { instructions: shown(toDocument(d.instructions)) } : {}) };
-        kp.steps.push({
+        kp.steps.push(step({
           address,
           kind: 'translations',
           action: 'create',
           before: null,
           after,
-          changes: diffFields({}, after),
           requests: [{ method: 'POST', path: base, body, capture: true, lookup: { path: base, match: { language: d.language, 'source.space': d.source.space } } }],
-          needs,
-        });
+          needs }));
         prints.push([address, null]);
         return;
       }
@@ -110,14 +107,13 @@ export const translationsModule: KindSpec<RemoteTranslation[] | undefined> = {
         kp.problems.push({
           org: ctx.org,
           address,
-          message: `translation ${r.id} translates ${r.source?.space} from ${r.source?.language} to ${r.language}; the API cannot change the source or the language of a translation (remove its id to create a new one)`,
-        });
+          message: `translation ${r.id} translates ${r.source?.space} from ${r.source?.language} to ${r.language}; the API cannot change the source or the language of a translation (remove its id to create a new one)` });
         return;
       }
       if (d.instructions === undefined || sameDocument(d.instructions, r.instructions ?? { object: 'document', nodes: [] })) return;
       const before = { instructions: shown(r.instructions) };
       const after = { instructions: shown(toDocument(d.instructions)) };
-      kp.steps.push({
+      kp.steps.push(step({
         address,
         kind: 'translations',
         action: 'update',
@@ -126,8 +122,7 @@ export const translationsModule: KindSpec<RemoteTranslation[] | undefined> = {
         changes: [{ path: 'instructions', kind: before.instructions === null ? 'add' : 'change', ...(before.instructions === null ? {} : { before: before.instructions }), after: after.instructions }],
         requests: [{ method: 'PUT', path: `${base}/${enc(r.id)}`, body: { instructions: toDocument(d.instructions) as unknown as JsonValue } }],
         needs,
-        remoteId: r.id,
-      });
+        remoteId: r.id }));
       prints.push([address, normalized(r)]);
     });
 
@@ -141,10 +136,8 @@ export const translationsModule: KindSpec<RemoteTranslation[] | undefined> = {
       twinOf: (r) => [...taken].find((t) => t.source?.space === r.source?.space && t.language === r.language)?.id,
       before: (r) => ({ language: r.language, source: { space: r.source?.space ?? null, language: r.source?.language ?? null } }),
       requests: (r) => [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
-      normalized,
-    });
+      normalized });
     kp.fingerprints = fingerprintEntries(prints);
     return kp;
-  },
-};
+  } };
 
