@@ -1,10 +1,7 @@
 /**
- * A binary heap: the waiting lines that go by priority (apply's request slots and ready steps, the
- * client's connections) pop the item that comes `before` every other.
- *
- * Items move into a hole rather than by swaps: these lines run in a cold process, where V8 still
- * interprets the code, and a swap by destructuring (`[a[i], a[j]] = [a[j], a[i]]`) goes through the
- * iterator protocol there: 800 pops took 22 ms on a cold engine, against 0.1 ms once compiled.
+ * A binary heap: the waiting lines that go by priority (the planner's ready steps, apply's request
+ * slots and ready steps, the client's connections) pop the item that comes `before` every other.
+ * Items move into a hole rather than by swaps, which keeps each push and pop to plain assignments.
  */
 export function priorityQueue<T>(before: (a: T, b: T) => boolean): { push(item: T): void; pop(): T | undefined; readonly size: number } {
   const heap: T[] = [];

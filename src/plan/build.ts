@@ -3,6 +3,7 @@
  * thresholds, fingerprints and counts. Pure: same input, same plan; nothing is read or sent.
  */
 import { BugError } from '../core/errors.js';
+import { priorityQueue } from '../core/priority-queue.js';
 import type { DraftStep, KindPlan } from '../kinds/kind.js';
 import { stepId, parsePattern, patternMatches } from '../model/address.js';
 import { selectTargets } from './targets.js';
@@ -74,47 +75,6 @@ function compareNodes(a: Node, b: Node): number {
     compareStrings(a.step.action, b.step.action) ||
     compareStrings(a.step.id, b.step.id)
   );
-}
-
-/** A small binary heap: the topological sort takes the least ready step each time. */
-class Heap<T> {
-  private readonly items: T[] = [];
-  constructor(private readonly less: (a: T, b: T) => number) {}
-  get size(): number {
-    return this.items.length;
-  }
-  push(item: T): void {
-    const a = this.items;
-    a.push(item);
-    let i = a.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (this.less(a[i], a[p]) >= 0) break;
-      [a[i], a[p]] = [a[p], a[i]];
-      i = p;
-    }
-  }
-  pop(): T | undefined {
-    const a = this.items;
-    if (a.length === 0) return undefined;
-    const top = a[0];
-    const last = a.pop() as T;
-    if (a.length > 0) {
-      a[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && this.less(a[l], a[m]) < 0) m = l;
-        if (r < a.length && this.less(a[r], a[m]) < 0) m = r;
-        if (m === i) break;
-        [a[i], a[m]] = [a[m], a[i]];
-        i = m;
-      }
-    }
-    return top;
-  }
 }
 
 /** Splits `ADDRESS:ACTION` (one step) from a plain address (every step there). */
@@ -270,7 +230,7 @@ function order(nodes: Node[]): Step[] {
     waiting.set(n.step.id, deps.length);
     for (const d of deps) dependents.set(d, [...(dependents.get(d) ?? []), n.step.id]);
   }
-  const ready = new Heap<Node>(compareNodes);
+  const ready = priorityQueue<Node>((a, b) => compareNodes(a, b) < 0);
   for (const n of nodes) if (waiting.get(n.step.id) === 0) ready.push(n);
   const out: Step[] = [];
   while (ready.size > 0) {
