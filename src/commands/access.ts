@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { clientFromFlags } from '../cli/api.js';
 import { BaseCommand, commonFlags } from '../cli/base.js';
 import { DocplaneError } from '../core/errors.js';
-import { readOrgAccess } from '../kinds/access/effective.js';
+import { readOrgAccess } from '../kinds/index.js';
 import { sharedReads } from '../kinds/kind.js';
 import { renderAccessJson, renderAccessText } from '../render/access.js';
 

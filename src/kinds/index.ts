@@ -18,6 +18,14 @@ import { spacesUnit } from './spaces/index.js';
 import { teamsUnit } from './teams/index.js';
 import { translationsUnit } from './translations/index.js';
 
+/**
+ * What code outside src/kinds/ may use of a unit beyond its KindUnit: the organization read (a plan
+ * checks the organization exists before it reads anything else) and the effective access read and
+ * its shape (`docplane access`).
+ */
+export { readOrganization } from './organization/index.js';
+export { readOrgAccess, type ObjectAccess, type Origin } from './access/index.js';
+
 export const UNITS: readonly KindUnit[] = [
   organizationUnit,
   membersUnit,

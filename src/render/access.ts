@@ -1,5 +1,5 @@
 /** `docplane access`: each object's direct grants and every user's effective role, in text or JSON. */
-import type { ObjectAccess, Origin } from '../kinds/access/effective.js';
+import type { ObjectAccess, Origin } from '../kinds/index.js';
 
 function originText(o: Origin): string {
   switch (o.type) {

@@ -8,6 +8,7 @@ import { collectionAccessModule, siteAccessModule, spaceAccessModule } from './k
 import type { AccessOf } from './unit.js';
 
 export { withAccess } from './unit.js';
+export { readOrgAccess, type ObjectAccess, type Origin } from './effective.js';
 export { collectionAccessModule, siteAccessModule, spaceAccessModule } from './kinds.js';
 
 export const collectionAccess: AccessOf = {

@@ -8,6 +8,8 @@ import { AGENT_INSTRUCTIONS_ADDRESS, agentInstructionsModule, readAgentInstructi
 import { organizationModule, readOrganization, type RemoteOrganization } from './organization.js';
 import { Organization } from './schema.js';
 
+export { readOrganization } from './organization.js';
+
 interface OrganizationState {
   org: string;
   organization: RemoteOrganization;
