@@ -36,7 +36,7 @@ import {
   type Layout } from './layout.js';
 import { TreeChain } from './moves.js';
 import { pathCycle, pathNeed } from './paths.js';
-import { type RemoteExternalLink, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
+import { type RemoteExternalLink, type RemoteGroup, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
 import { siteKey, type OrderItemT, type SectionT, type SiteT } from './schema.js';
 import { planShareLinks } from './share-links.js';
 import { planSiteItself, planSiteList } from './site.js';
@@ -61,6 +61,7 @@ import {
   SECTION_EXTRA_FIELDS,
   SECTION_FIELDS,
   siteContext,
+  type SiteContext,
   type GroupEntry,
   type LinkEntry,
   type SectionEntry,
@@ -105,11 +106,58 @@ export interface SiteInput {
   info?: RemoteSiteInfo;
 }
 
-/** Every step of one site (an existing one, or one this plan creates). */
+/** The site's sections, groups and links matched to the remote ones, and the lookups the phases share. */
+interface SiteItems {
+  sections: SectionEntry[];
+  sectionDeletes: RemoteSection[];
+  deletedSectionIds: Set<string>;
+  sectionDeleteAddress: Map<string, string>;
+  groups: GroupEntry[];
+  groupDeletes: RemoteGroup[];
+  /** The group the config puts each listed section in. */
+  desiredGroupOf: Map<ItemKey, GroupEntry>;
+  groupByTitle: Map<string, GroupEntry>;
+  sectionByPath: Map<string, SectionEntry>;
+  entryByRemoteId: Map<string, SectionEntry>;
+  /** A readable name of an item key: its config path or title, else its remote one. */
+  labelOf: Map<ItemKey, string>;
+  links: LinkEntry[];
+  linkDeletes: RemoteExternalLink[];
+  linkDeleteAddress(natural: string, id: string): string;
+}
+
+/** The desired order of the structure and the chain of creates that keeps it. */
+interface SiteOrder {
+  rank: Map<ItemKey, number>;
+  createChain: Array<SectionEntry | GroupEntry | LinkEntry>;
+  /** Per create's address: the create before it in the chain. */
+  chainNeeds: Map<string, string[]>;
+  groupByKey: Map<ItemKey, GroupEntry>;
+  sectionByKey: Map<ItemKey, SectionEntry>;
+  /** Where the config puts a group or link: a group key, null for the top level; unmanaged: where it is. */
+  desiredParentKey(e: GroupEntry | LinkEntry): ItemKey | null;
+}
+
+/** The structure as the plan's steps leave it, step by step, and the moves between levels on it. */
+interface SimulatedStructure {
+  layout: Layout;
+  chain: TreeChain;
+  titleOf(k: ItemKey | null | undefined): string | null;
+  /** A move of a group or link between levels: the PATCH field, where it lands, and what the step then waits for. */
+  levelMove(e: GroupEntry | LinkEntry): { id: string | null; to: ItemKey | null; needs: string[] } | undefined;
+  applyMove(item: ItemKey, to: ItemKey | null): void;
+}
+
+/**
+ * Every step of one site (an existing one, or one this plan creates), in phases: match the sections,
+ * groups and links; work out the desired order; plan site spaces, sections, groups and links on the
+ * simulated structure; then the structure order, share links, redirects, customization, publishing
+ * auth and the site itself. Problems are reported in this order.
+ */
 export function planSite(input: SiteInput): SitePlans {
-  const { org, site, remote, prunes, base } = input;
-  const ctx = siteContext(org, site, remote, base, prunes);
-  const { out, push, problem } = ctx;
+  const { site, remote } = input;
+  const ctx = siteContext(input.org, site, remote, input.base, input.prunes);
+  const { out } = ctx;
 
   out.sections.remoteCount = remote.sections.length;
   out.siteSpaces.remoteCount = remote.sections.reduce((n, s) => n + s.siteSpaces.length, remote.rootSiteSpaces.length);
@@ -117,7 +165,70 @@ export function planSite(input: SiteInput): SitePlans {
   out.shareLinks.remoteCount = remote.shareLinks.length;
   out.externalLinks.remoteCount = remote.links.length;
 
-  // ---- sections: match, deletes --------------------------------------------------------------
+  const items = matchItems(ctx);
+  const order = desiredOrder(ctx, items);
+  const { sections, sectionDeleteAddress, groups } = items;
+  planSiteSpaces(ctx, sections);
+  planSections(ctx, items, order);
+  const sim = simulateStructure(ctx, items, order);
+  planGroups(ctx, items, order, sim);
+  planLinks(ctx, items, order, sim);
+  const { layout } = sim;
+  const { rank, groupByKey } = order;
+  const { labelOf } = items;
+
+  // ---- the structure order ---------------------------------------------------------------------------
+  planStructure(ctx, {
+    layout,
+    rank,
+    labelOf,
+    groupByKey,
+    touched: [
+      ...sections.map((e) => e.address),
+      ...sectionDeleteAddress.values(),
+      ...groups.map((g) => g.address),
+      ...out.sectionGroups.steps.filter((s) => s.action === 'delete').map((s) => s.address),
+      ...out.externalLinks.steps.map((s) => s.address),
+    ] });
+
+  // ---- share links -----------------------------------------------------------------------------------
+  planShareLinks(ctx);
+
+  // ---- redirects, customization, publishing auth -------------------------------------------------------
+  planRedirects(ctx);
+  planCustomization(ctx);
+  planPublishingAuth(ctx, input.info?.visibility ?? undefined);
+
+  // ---- the site itself (last: a created site's publish waits for all of the above) ------------------
+  planSiteItself(ctx, input.info, sections);
+
+  return out;
+}
+
+/** Sections, then section groups, then external links, each matched to the remote ones. */
+function matchItems(ctx: SiteContext): SiteItems {
+  const { sections, sectionDeletes, deletedSectionIds, sectionDeleteAddress } = matchSections(ctx);
+  const g = matchGroups(ctx, sections, deletedSectionIds);
+  const l = matchLinks(ctx, g.parentEntry, g.labelOf);
+  return {
+    sections,
+    sectionDeletes,
+    deletedSectionIds,
+    sectionDeleteAddress,
+    groups: g.groups,
+    groupDeletes: g.groupDeletes,
+    desiredGroupOf: g.desiredGroupOf,
+    groupByTitle: g.groupByTitle,
+    sectionByPath: g.sectionByPath,
+    entryByRemoteId: g.entryByRemoteId,
+    labelOf: g.labelOf,
+    ...l,
+  };
+}
+
+/** Sections: match, collisions, deletes (or unmanaged). */
+function matchSections(ctx: SiteContext): Pick<SiteItems, 'sections' | 'sectionDeletes' | 'deletedSectionIds' | 'sectionDeleteAddress'> {
+  const { org, site, remote, prunes, out, problem } = ctx;
   const sm = matchResources(site.sections ?? [], remote.sections, {
     desiredKey: (s) => s.path,
     remoteKey: (r) => r.path,
@@ -146,8 +257,18 @@ export function planSite(input: SiteInput): SitePlans {
     const addressFor = deleteAddresses((k) => sectionAddress(siteKey(site), k));
     for (const r of sectionDeletes) sectionDeleteAddress.set(r.id, addressFor(r.path, r.id));
   }
+  return { sections, sectionDeletes, deletedSectionIds, sectionDeleteAddress };
+}
 
-  // ---- section groups: match, members ------------------------------------------------------------
+type ParentEntry = (title: string | null, kind: 'sectionGroups' | 'externalLinks', address: string, what: string) => GroupEntry | null | undefined;
+
+/** Section groups: match, collisions, deletes, their listed sections, their parents. */
+function matchGroups(
+  ctx: SiteContext,
+  sections: SectionEntry[],
+  deletedSectionIds: ReadonlySet<string>,
+): Pick<SiteItems, 'groups' | 'groupDeletes' | 'desiredGroupOf' | 'groupByTitle' | 'sectionByPath' | 'entryByRemoteId' | 'labelOf'> & { parentEntry: ParentEntry } {
+  const { org, site, remote, prunes, out, problem } = ctx;
   const gm = matchResources(site.sectionGroups ?? [], remote.groups, {
     desiredKey: (g) => g.title,
     remoteKey: (r) => r.title,
@@ -226,8 +347,12 @@ export function planSite(input: SiteInput): SitePlans {
       seen.add(p);
     }
   }
+  return { groups, groupDeletes, desiredGroupOf, groupByTitle, sectionByPath, entryByRemoteId, labelOf, parentEntry };
+}
 
-  // ---- external links: match, deletes ------------------------------------------------------------
+/** External links: match, collisions, deletes, their groups. */
+function matchLinks(ctx: SiteContext, parentEntry: ParentEntry, labelOf: Map<ItemKey, string>): Pick<SiteItems, 'links' | 'linkDeletes' | 'linkDeleteAddress'> {
+  const { org, site, remote, prunes, out, problem } = ctx;
   const lm = matchResources(site.externalLinks ?? [], remote.links, {
     desiredKey: (l) => l.title,
     remoteKey: (r) => r.title,
@@ -257,8 +382,15 @@ export function planSite(input: SiteInput): SitePlans {
   }
   for (const l of links) labelOf.set(l.key, l.cfg.title);
   for (const r of remote.links) if (!labelOf.has(linkKey(r.id))) labelOf.set(linkKey(r.id), r.title);
+  return { links, linkDeletes, linkDeleteAddress };
+}
 
-  // ---- the desired order ---------------------------------------------------------------------------
+/**
+ * The desired order of the structure, and the creates that append, chained in that order.
+ */
+function desiredOrder(ctx: SiteContext, items: SiteItems): SiteOrder {
+  const { site, remote, problem } = ctx;
+  const { sections, groups, links, groupDeletes, desiredGroupOf, groupByTitle, sectionByPath, entryByRemoteId } = items;
   // The default rule (docs: README, "Order of a site's structure"). At the top level: sections in
   // config order, a group at the place of its first section (groups without sections after them, in
   // config order), then external links in config order. In a group: its sections (in its `sections`
@@ -380,11 +512,14 @@ export function planSite(input: SiteInput): SitePlans {
   }
   const chainNeeds = new Map<string, string[]>();
   createChain.forEach((e, i) => chainNeeds.set(e.address, i > 0 ? [`${createChain[i - 1].address}:create`] : []));
+  return { rank, createChain, chainNeeds, groupByKey, sectionByKey, desiredParentKey };
+}
 
-  // ---- site spaces ----------------------------------------------------------------------------------
-  planSiteSpaces(ctx, sections);
-
-  // ---- section steps ---------------------------------------------------------------------------------
+/** Section creates, updates (paths, a swap of paths, the default site space) and deletes. */
+function planSections(ctx: SiteContext, items: SiteItems, order: SiteOrder): void {
+  const { org, site, base, push } = ctx;
+  const { sections, sectionDeletes, sectionDeleteAddress } = items;
+  const { chainNeeds } = order;
   const sectionPathHolders = new Map<string, { step: string; takes?: string }>();
   const sectionIdAtPath = new Map<string, string>();
   for (const e of sections) if (e.remote) sectionIdAtPath.set(e.remote.path, e.remote.id);
@@ -500,8 +635,13 @@ export function planSite(input: SiteInput): SitePlans {
       normalSection(r),
     );
   }
+}
 
-  // ---- the simulated structure: deletes, chained creates, then moves between levels --------------
+/** The simulated structure: deletes, chained creates, then moves between levels as the group and link steps make them. */
+function simulateStructure(ctx: SiteContext, items: SiteItems, order: SiteOrder): SimulatedStructure {
+  const { remote } = ctx;
+  const { sectionDeletes, linkDeletes, groupDeletes } = items;
+  const { createChain, desiredParentKey, groupByKey } = order;
   const layout: Layout = cloneLayout(layoutOf(remote));
   for (const r of sectionDeletes) deleteSection(layout, sectionKey(r.id));
   for (const r of linkDeletes) deleteSection(layout, linkKey(r.id));
@@ -530,8 +670,15 @@ export function planSite(input: SiteInput): SitePlans {
     if (to !== null) appendToGroup(layout, to, item);
     else if (from !== undefined) leaveGroup(layout, from, item);
   };
+  return { layout, chain, titleOf, levelMove, applyMove };
+}
 
-  // ---- group steps ---------------------------------------------------------------------------------
+/** Section group creates, updates (fields, parent, members) and deletes. */
+function planGroups(ctx: SiteContext, items: SiteItems, order: SiteOrder, sim: SimulatedStructure): void {
+  const { site, base, push } = ctx;
+  const { groups, groupDeletes, desiredGroupOf, labelOf } = items;
+  const { chainNeeds, sectionByKey } = order;
+  const { layout, chain, titleOf, levelMove, applyMove } = sim;
   const pathsOf = (keys: readonly ItemKey[]) => keys.map((k) => labelOf.get(k) ?? idOfKey(k));
   for (const g of groups) {
     const c = g.cfg;
@@ -639,8 +786,14 @@ export function planSite(input: SiteInput): SitePlans {
       );
     }
   }
+}
 
-  // ---- external link steps ---------------------------------------------------------------------------
+/** External link creates, updates (fields, group) and deletes. */
+function planLinks(ctx: SiteContext, items: SiteItems, order: SiteOrder, sim: SimulatedStructure): void {
+  const { base, push } = ctx;
+  const { links, linkDeletes, linkDeleteAddress } = items;
+  const { chainNeeds } = order;
+  const { layout, chain, titleOf, levelMove, applyMove } = sim;
   for (const l of links) {
     const c = l.cfg;
     const wanted = compact({
@@ -716,33 +869,6 @@ export function planSite(input: SiteInput): SitePlans {
       normalExternalLink(r),
     );
   }
-
-  // ---- the structure order ---------------------------------------------------------------------------
-  planStructure(ctx, {
-    layout,
-    rank,
-    labelOf,
-    groupByKey,
-    touched: [
-      ...sections.map((e) => e.address),
-      ...sectionDeleteAddress.values(),
-      ...groups.map((g) => g.address),
-      ...out.sectionGroups.steps.filter((s) => s.action === 'delete').map((s) => s.address),
-      ...out.externalLinks.steps.map((s) => s.address),
-    ] });
-
-  // ---- share links -----------------------------------------------------------------------------------
-  planShareLinks(ctx);
-
-  // ---- redirects, customization, publishing auth -------------------------------------------------------
-  planRedirects(ctx);
-  planCustomization(ctx);
-  planPublishingAuth(ctx, input.info?.visibility ?? undefined);
-
-  // ---- the site itself (last: a created site's publish waits for all of the above) ------------------
-  planSiteItself(ctx, input.info, sections);
-
-  return out;
 }
 
 /**
