@@ -94,9 +94,8 @@ export function createClient(options: ClientOptions): ApiClient {
   /**
    * One exchange, body read in full, under the timeout. Never throws for a network failure; throws
    * `aborted` when the caller's signal fires. Through the pool's dispatch() with a handler that keeps
-   * the body's chunks and decodes them once: request() wraps every answer in a stream and every
-   * request in an AbortController and its listeners (a cold plan of 800 reads, side by side: 1.59 →
-   * 1.47 s of CPU; docs/benchmarks.md).
+   * the body's chunks and decodes them once, where request() would wrap every answer in a stream
+   * and every request in an AbortController and its listeners.
    */
   function exchange(
     method: HttpMethod,

@@ -1,8 +1,8 @@
 /**
  * The gate every request start passes, shared by all concurrent callers of one client (one client
  * talks to one API host, so this is the host's one budget). It paces requests so that they wait
- * before they are sent rather than after a 429 (DESIGN §10: "Pace by the headers; handle all of them,
- * and none"):
+ * before they are sent rather than after a 429, from the rate-limit headers when the API sends them,
+ * and from `--max-rps` and 429s alone when it does not:
  *
  * - a budget learned from the answers' `X-RateLimit-Limit`, `-Remaining` and `-Reset`: a request
  *   starts only while the window has something left once the requests already in flight are counted;

@@ -1,5 +1,5 @@
 /**
- * The benchmark's workflow scenarios (docs/benchmarks.md, "Workflows"): the pull request → merge
+ * The benchmark's workflow scenarios (docs/benchmarks.md, "Scenarios", 5 to 8): the pull request → merge
  * cycle (`plan --out`, then `apply PLAN`), an apply under a rate limit, plan and apply under injected
  * faults, and an apply at a larger scale for memory. Each runs the built CLI against its own emulator.
  */

@@ -158,9 +158,9 @@ export interface KindUnit {
   schema: z.ZodType;
   /**
    * Check the list with zod's compiled parser (`z.compile`), for a list that may hold thousands of
-   * small entries: compiling costs ~2 ms at start, and a cold check of 3,000 members takes ~1–2 ms
-   * instead of ~9–12 (docs/benchmarks.md). Not for a large schema (compiling the sites' would cost
-   * more than it saves) nor a recursive one (zod does not compile those).
+   * small entries, where the compile costs less than it saves on a cold check. Not for a large schema
+   * (compiling the sites' would cost more than it saves) nor a recursive one (zod does not compile
+   * those).
    */
   compiled?: boolean;
   /** The kinds it plans, in execution order. */

@@ -56,8 +56,8 @@ function skipped(exchange: Exchange): boolean {
 
 /**
  * The live service answers its errors with the error body on every operation, though the
- * description documents 400, 401, 403, 404 on only some (DESIGN §10: "Error bodies are
- * `{"error": {"code", "message"}}`"). Such a status is not a problem when it comes with that body;
+ * description documents 400, 401, 403, 404 on only some (the body is always
+ * `{"error": {"code", "message"}}`). Such a status is not a problem when it comes with that body;
  * 409 and 412 (what a move that changes nothing answers) must be documented.
  */
 const GENERIC_ERRORS: ReadonlySet<number> = new Set([400, 401, 403, 404, 405, 413]);

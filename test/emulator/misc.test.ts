@@ -49,7 +49,7 @@ describe('SAML providers', () => {
     expect((await api.get(`${ORG}/saml/${id}`)).status).toBe(404);
   });
 
-  it('enforces the SAML limits of §8, naming the field', async () => {
+  it('enforces the SAML limits of the API description, naming the field', async () => {
     const api = await start();
     const cases: [unknown, string][] = [
       [{}, 'label: required'],
@@ -148,7 +148,7 @@ describe('integrations', () => {
     expect(await names('owner=org_acme&search=analytics')).toEqual(['acme-analytics']);
   });
 
-  it('requires title, description, script, organization and scopes, with the limits of §8', async () => {
+  it('requires title, description, script, organization and scopes, with the limits of the API description', async () => {
     const api = await start();
     const full = publish('x');
     for (const field of ['title', 'description', 'script', 'organization', 'scopes']) {

@@ -1,4 +1,4 @@
-/** Site sections, section groups, site spaces, share links (API 4.2) and the structure sort (DESIGN §10). */
+/** Site sections, section groups, site spaces, share links and the structure sort. */
 import { describe, expect, it } from 'vitest';
 import { ORG, SITE, useEmulator } from './helpers.js';
 import type { TestApi } from './helpers.js';
@@ -56,7 +56,7 @@ describe('sections', () => {
     expect((await api.patch(`${SITE}/sections/${s.id}`, { path: 'guides' })).body.error.message).toMatch(/^path: guides is already the path of section/);
   });
 
-  it('enforces the limits of §8 on sections and the required spaceId', async () => {
+  it('enforces the limits of the API description on sections and the required spaceId', async () => {
     const api = await start();
     const cases: [string, unknown, string][] = [
       ['POST', {}, 'spaceId: required'],

@@ -88,8 +88,8 @@ export function userView(ctx: ViewContext, user: UserRec): Obj {
 /**
  * How many of the organization's teams each user is in, from the teams' records (the teams kind
  * builds on members, not the reverse): one pass over every team's members, for the members list.
- * Counted member by member, a page of 1,000 members over 300 teams took ~6 ms of the emulator's
- * thread, and the answers queued behind it waited. A team's list (a few members) counts them one by one.
+ * Counting member by member would scan every team for each member of a page, on the emulator's one
+ * thread, while other answers wait. A team's list (a few members) counts them one by one.
  */
 export function teamCounts(org: OrgRec): Map<string, number> {
   const counts = new Map<string, number>();

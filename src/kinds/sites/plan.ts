@@ -391,7 +391,7 @@ function matchLinks(ctx: SiteContext, parentEntry: ParentEntry, labelOf: Map<Ite
 function desiredOrder(ctx: SiteContext, items: SiteItems): SiteOrder {
   const { site, remote, problem } = ctx;
   const { sections, groups, links, groupDeletes, desiredGroupOf, groupByTitle, sectionByPath, entryByRemoteId } = items;
-  // The default rule (docs: README, "Order of a site's structure"). At the top level: sections in
+  // The default rule (docs/config.md, "Order of a site's structure"). At the top level: sections in
   // config order, a group at the place of its first section (groups without sections after them, in
   // config order), then external links in config order. In a group: its sections (in its `sections`
   // order), then its nested groups, then its links, in config order. An `order` list (on the site or
