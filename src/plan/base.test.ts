@@ -135,7 +135,7 @@ const EDITS: Array<(doc: Doc, n: number) => void> = [
 const REMOVALS = [1, 6, 15, 17];
 
 async function load(world: BenchWorld, doc: Doc, name: string): Promise<LoadedConfig> {
-  const file = writeConfig({ ...world, config: doc as BenchWorld['config'] }, join(dir, name));
+  const file = writeConfig({ ...world, config: doc as unknown as BenchWorld['config'] }, join(dir, name));
   return loadConfig({ path: file, cwd: dir, env: {} });
 }
 
