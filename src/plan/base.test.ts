@@ -194,7 +194,7 @@ describe('plan --base against the whole plan', () => {
           }
         },
       ),
-      { numRuns: 12 },
+      { numRuns: 8 },
     );
     expect(baseRequests).toBeLessThan(wholeRequests / 2);
   }, 120_000);
