@@ -279,6 +279,23 @@ describe('the action script: plan', () => {
     expect(planComments()[0].body).not.toContain('entries unchanged since');
     expect(JSON.parse(readFileSync(join(work, 'plan-no-base', 'plan.json'), 'utf8')).base).toBeUndefined();
   });
+
+  it("compares the merge commit GitHub checks out with its first parent, else with the event's base", async () => {
+    const lib = (await import(SCRIPT)) as { baseOf(event: unknown, cwd: string): string | undefined };
+    const repo = join(work, 'merge-repo');
+    mkdirSync(repo);
+    const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', HOME: work };
+    const g = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', env }).trim();
+    g('init', '-q', '-b', 'main');
+    g('commit', '-q', '--allow-empty', '-m', 'main');
+    const main = g('rev-parse', 'HEAD');
+    const head = g('commit-tree', 'HEAD^{tree}', '-m', 'pull request');
+    g('reset', '-q', '--soft', g('commit-tree', 'HEAD^{tree}', '-p', main, '-p', head, '-m', 'merge'));
+    expect(lib.baseOf({ pull_request: { base: { sha: 'b'.repeat(40) } } }, repo)).toBe(main);
+    expect(lib.baseOf({ pull_request: { base: { sha: 'b'.repeat(40) } } }, work)).toBe('b'.repeat(40));
+    expect(lib.baseOf({ merge_group: { base_sha: 'c'.repeat(40) } }, repo)).toBe('c'.repeat(40));
+    expect(lib.baseOf({}, repo)).toBeUndefined();
+  });
 });
 
 describe('the action script: apply on merge', () => {
