@@ -12,13 +12,14 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../api/client.js';
+import type { ApiClient } from '../api/types.js';
 import { makeDrift } from '../bench/drift.js';
 import { generate, type BenchWorld } from '../bench/generate.js';
 import { writeConfig } from '../bench/world-io.js';
 import { loadConfig } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
 import { stableStringify } from '../core/json.js';
-import { startEmulator } from '../emulator/server.js';
+import { startEmulator, type RunningEmulator } from '../emulator/server.js';
 import { baseDifference } from './base.js';
 import { planOrgs } from './run.js';
 import { selectTargets } from './targets.js';
@@ -148,26 +149,43 @@ describe('plan --base against the whole plan', () => {
     const world = generate(0.02, 9);
     let wholeRequests = 0;
     let baseRequests = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.record({
-          edits: fc.array(fc.tuple(fc.oneof(fc.nat(EDITS.length - 1), fc.constantFrom(...REMOVALS)), fc.nat(1000)), { minLength: 1, maxLength: 3 }),
-          drift: fc.boolean(),
-          prune: fc.boolean(),
-        }),
-        async ({ edits, drift, prune }) => {
-          const before = structuredClone(world.config) as unknown as Doc;
-          if (prune) before.prune = ['teams', 'shareLinks', 'collections'];
-          const after = structuredClone(before);
-          for (const [which, n] of edits) EDITS[which](after, n);
-          const [baseConfig, head] = [await load(world, before, 'base'), await load(world, after, 'head')];
-          const difference = baseDifference(baseConfig, head);
-          expect(difference.whole).toBeUndefined();
+    // Plans only read: one emulator per world (as applied, and drifted), one base config per prune,
+    // and one whole plan of each base config on each world, shared by the runs.
+    const remotes = new Map<boolean, { emulator: RunningEmulator; client: ApiClient }>();
+    const remote = async (drift: boolean) => {
+      let r = remotes.get(drift);
+      if (!r) {
+        const emulator = await startEmulator({ port: 0, state: world.fullState, seed: 1 });
+        r = { emulator, client: createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 2 }) };
+        if (drift) await makeDrift(world, r.client, 0.1);
+        remotes.set(drift, r);
+      }
+      return r;
+    };
+    const memo = new Map<string, Promise<unknown>>();
+    const once = <T>(key: string, make: () => Promise<T>): Promise<T> => {
+      if (!memo.has(key)) memo.set(key, make());
+      return memo.get(key) as Promise<T>;
+    };
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.record({
+            edits: fc.array(fc.tuple(fc.oneof(fc.nat(EDITS.length - 1), fc.constantFrom(...REMOVALS)), fc.nat(1000)), { minLength: 1, maxLength: 3 }),
+            drift: fc.boolean(),
+            prune: fc.boolean(),
+          }),
+          async ({ edits, drift, prune }) => {
+            const before = structuredClone(world.config) as unknown as Doc;
+            if (prune) before.prune = ['teams', 'shareLinks', 'collections'];
+            const after = structuredClone(before);
+            for (const [which, n] of edits) EDITS[which](after, n);
+            const baseConfig = await once(`base ${prune}`, () => load(world, before, `base-${prune}`));
+            const head = await load(world, after, 'head');
+            const difference = baseDifference(baseConfig, head);
+            expect(difference.whole).toBeUndefined();
 
-          const emulator = await startEmulator({ port: 0, state: world.fullState, seed: 1 });
-          const client = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 2 });
-          try {
-            if (drift) await makeDrift(world, client, 0.1);
+            const { emulator, client } = await remote(drift);
             let start = emulator.requestCount();
             const whole = await planOrgs(head, client, opts);
             const wholeN = emulator.requestCount() - start;
@@ -184,18 +202,20 @@ describe('plan --base against the whole plan', () => {
             expect(prN).toBeLessThanOrEqual(wholeN);
             // Every step the change brings (one the base config's whole plan, against the same
             // remote, does not have as it is) is in the pull request's plan.
-            const baseWhole = await planOrgs(baseConfig, client, opts);
+            const baseWhole = await once(`whole ${prune} ${drift}`, () => planOrgs(baseConfig, client, opts));
             const was = new Set(baseWhole.steps.map(sameStep));
             const chosen = new Set(pr.steps.map((s) => s.id));
             for (const s of whole.steps.filter((w) => !was.has(sameStep(w)))) expect(chosen.has(s.id), `${s.id} is left out`).toBe(true);
-          } finally {
-            await client.close();
-            await emulator.close();
-          }
-        },
-      ),
-      { numRuns: 8 },
-    );
+          },
+        ),
+        { numRuns: 10 },
+      );
+    } finally {
+      for (const { emulator, client } of remotes.values()) {
+        await client.close();
+        await emulator.close();
+      }
+    }
     expect(baseRequests).toBeLessThan(wholeRequests / 2);
   }, 120_000);
 
