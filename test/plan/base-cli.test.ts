@@ -142,6 +142,19 @@ describe('docplane plan --base (built CLI, emulator)', () => {
     expect(bad.stderr).toMatch(/base\/docplane\.yaml:\d+:\d+/);
     edit(join(dir, 'base'), 'version: 1\nbogus: true', 'version: 1');
     edit(join(dir, 'base'), 'title: 7', 'title: Engineering');
+
+    // A revision whose config does not load: its problems named as git names the file.
+    const broken = readFileSync(join(dir, 'docplane', 'docplane.yaml'), 'utf8').replace('version: 1', 'version: 1\nbogus: true');
+    const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: dir, input: broken, encoding: 'utf8' }).trim();
+    const index = join(dir, '.git', 'broken-index');
+    const env = { PATH: process.env.PATH, HOME: dir, GIT_INDEX_FILE: index, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+    const inIndex = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env }).trim();
+    inIndex('read-tree', 'HEAD');
+    inIndex('update-index', '--cacheinfo', `100644,${blob},docplane/docplane.yaml`);
+    const rev = inIndex('commit-tree', inIndex('write-tree'), '-p', 'HEAD', '-m', 'broken');
+    const atRev = await cli(['plan', '-c', 'docplane', '--base', rev]);
+    expect(atRev.code).toBe(1);
+    expect(atRev.stderr.split('\n')[0]).toMatch(new RegExp(`^${rev}:docplane/docplane\\.yaml:\\d+:1: bogus: unknown key "bogus"$`));
   });
 
   it('saves a plan that apply PLANFILE applies, and the change is then planned as done', async () => {
