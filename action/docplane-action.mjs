@@ -5,7 +5,7 @@
 // behaviour; each exported function is one decision, `main` wires them to the action's environment.
 //
 //   node docplane-action.mjs check-inputs  command, version (exact) and on-drift
-//   node docplane-action.mjs plan        plan, store plan.json + meta.json, post/update the PR comment
+//   node docplane-action.mjs plan        plan (--base: the pull request's base), store plan.json + meta.json, post/update the PR comment
 //   node docplane-action.mjs wait-turn   wait until earlier runs of this workflow have finished
 //   node docplane-action.mjs find-plan   find the merged pull request's reviewed plan artifact
 //   node docplane-action.mjs apply       apply that plan if made on the checked-out commit, else explain
@@ -297,6 +297,45 @@ export function checkInputs(env) {
   checkVersion(env.INPUT_VERSION);
 }
 
+/**
+ * The commit a pull request's plan is compared with: the first parent of the merge commit checked out
+ * (main as the merge was made; its parent lines are in the commit even in a shallow clone), else the
+ * event's base (the pull request's, or the merge queue's).
+ */
+export function baseOf(event, cwd) {
+  if (event?.pull_request) {
+    try {
+      const parents = git(['cat-file', '-p', 'HEAD'], cwd).split('\n').filter((l) => l.startsWith('parent ')).map((l) => l.slice(7));
+      if (parents.length === 2) return parents[0];
+    } catch {
+      // Not a git checkout: the event's base.
+    }
+  }
+  return event?.pull_request?.base?.sha ?? event?.merge_group?.base_sha ?? undefined;
+}
+
+/**
+ * `--base SHA` for a pull request's plan, unless the `base` input is false: the plan then reads only
+ * what the pull request changes (docs/pull-request-plans.md). A shallow checkout does not hold the
+ * base commit, so it is fetched (that one commit); when it cannot be, the plan reads everything.
+ */
+export function baseArgs(i, log = console.log) {
+  if (i.env.INPUT_BASE === 'false') return [];
+  const sha = baseOf(i.event, i.cwd);
+  if (!sha) return [];
+  try {
+    git(['cat-file', '-e', `${sha}^{commit}`], i.cwd);
+  } catch {
+    try {
+      git(['fetch', '--no-tags', '--depth=1', 'origin', sha], i.cwd);
+    } catch (e) {
+      log(`::warning::could not fetch the base commit ${sha.slice(0, 12)} (${String(e.message).split('\n')[0]}); the plan reads everything`);
+      return [];
+    }
+  }
+  return ['--base', sha];
+}
+
 export async function planStep(i, log = console.log) {
   const { env, config, dir, bin, cwd, event, gh, repo } = i;
   const pr = pullRequestOf(event);
@@ -313,7 +352,7 @@ export async function planStep(i, log = console.log) {
     };
     process.stderr.write(result.stderr);
   } else {
-    result = await runDocplane(bin, ['plan', '-c', config, '--format', 'markdown', '--out', join(dir, 'plan.json'), '--detailed-exitcode'], docplaneEnv(env));
+    result = await runDocplane(bin, ['plan', '-c', config, ...baseArgs(i, log), '--format', 'markdown', '--out', join(dir, 'plan.json'), '--detailed-exitcode'], docplaneEnv(env));
   }
   writeFileSync(join(dir, 'plan.md'), result.stdout);
   const version = result.code === 0 || result.code === 2 ? await installedVersion(bin, docplaneEnv(env)) : undefined;

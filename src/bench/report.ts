@@ -4,6 +4,7 @@
 import type { BenchReport, ScenarioResult } from './types.js';
 
 const s = (ms: number) => (ms / 1000).toFixed(2);
+const minutes = (ms: number) => (ms < 60_000 ? `${(ms / 1000).toFixed(0)} s` : `${(ms / 60_000).toFixed(1)} min`);
 
 /**
  * Where a run's wall went, against its ideal (start-up + round trips × latency): the CLI's own work
@@ -120,6 +121,8 @@ export function formatFormulas(report: BenchReport): string {
   for (const x of report.scenarios) {
     out.push(`${x.name}: least ${x.least} = ${x.leastFormula.map((f) => f.total).join(' + ')}; ideal ${x.idealRoundTrips} round trips × ${report.options.latencyMs} ms + start-up`);
     for (const f of x.leastFormula) for (const t of f.terms) out.push(`    ${String(t.n).padStart(6)}  ${t.what}`);
+    const w = x.windowed;
+    if (w) out.push(`    at ${w.limit} per ${w.windowSeconds} s: ${x.requests} requests wait ${minutes(w.ms)} (the least, ${x.least}: ${minutes(w.leastMs)})`);
   }
   return out.join('\n');
 }

@@ -23,7 +23,7 @@ import { leastImportReads, leastReads, leastWritesFromEmpty, perResourceReads, p
 import { formatReport, wallNote } from './report.js';
 import { writeConfig } from './world-io.js';
 import type { BenchOptions, BenchReport, FaultOutcome, ScenarioResult, Target } from './types.js';
-import { faultScenarios, memoryScenario, parseRateLimit, pullRequestScenarios, rateLimitedApply, type WorkflowContext } from './workflows.js';
+import { baseScenarios, faultScenarios, memoryScenario, parseRateLimit, pullRequestScenarios, rateLimitedApply, type WorkflowContext } from './workflows.js';
 
 export type { BenchOptions, BenchReport, ScenarioResult, Target } from './types.js';
 
@@ -184,6 +184,8 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     const wctx: WorkflowContext = { root: options.root, world, config, work, latencyMs: L, concurrency: conc, startupMs, toolVersion, log };
     log('pull request → merge …');
     scenarios.push(...(await pullRequestScenarios(wctx)));
+    log('pull request of 3 entries: plan and plan --base …');
+    scenarios.push(...(await baseScenarios(wctx)));
     if (options.rateLimit && options.rateLimit !== '0') {
       log(`rate-limited apply (${options.rateLimit}) …`);
       const r = await rateLimitedApply(wctx, parseRateLimit(options.rateLimit));

@@ -45,6 +45,11 @@ export interface ScenarioResult {
   check: { ok: boolean; detail: string };
   /** Where the CLI run's wall went: when its first request left, its last answer came in, it began to exit. */
   timeline?: Timeline;
+  /**
+   * The wall under a window rate limit (`limit` requests per `windowSeconds`), computed from the
+   * requests and from the least: a window's worth at once, then one more window per window's worth.
+   */
+  windowed?: { limit: number; windowSeconds: number; ms: number; leastMs: number };
 }
 
 /** Milliseconds from the CLI process's start (performance's time origin, inside the process). */

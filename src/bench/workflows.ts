@@ -343,3 +343,84 @@ export async function memoryScenario(ctx: Omit<WorkflowContext, 'world' | 'confi
     await em.emulator.close();
   }
 }
+
+/** The wait under a window rate limit for `requests` sent at once: a window's worth, then a window per window's worth. */
+function windowWaitMs(requests: number, limit: number, windowSeconds: number): number {
+  return Math.max(0, Math.ceil(requests / limit) - 1) * windowSeconds * 1000;
+}
+
+/** The window rate limit of the live service's documentation: 60 per 60 s. */
+const LIVE_LIMIT = { limit: 60, windowSeconds: 60 };
+
+/**
+ * A pull request that changes 3 entries (a member's role, a team's members, a space's title) on the
+ * world as applied: the whole plan against `plan --base` (the world's config as the base), requests
+ * and the walls they make under the live service's window rate limit, computed from the requests.
+ */
+export async function baseScenarios(ctx: WorkflowContext): Promise<ScenarioResult[]> {
+  const { world, latencyMs: L, concurrency: conc } = ctx;
+  const head = structuredClone(world.config) as unknown as Record<string, Array<Record<string, unknown>>>;
+  const member = head.members[Math.min(5, head.members.length - 1)];
+  member.role = member.role === 'edit' ? 'read' : 'edit';
+  const team = head.teams[Math.min(3, head.teams.length - 1)];
+  (team.members as unknown[]).pop();
+  const space = head.spaces[Math.min(7, head.spaces.length - 1)];
+  space.title = `${String(space.title)} (renamed)`;
+  const headFile = writeConfig({ ...world, config: head as unknown as BenchWorld['config'] }, join(ctx.work, 'pr-head'));
+
+  const em = await emulatorFor({ port: 0, state: world.fullState, latencyMs: L, seed: 13 });
+  try {
+    const whole = await cliAgainst(ctx, em, ['plan', '-c', headFile, '--format', 'json']);
+    const pr = await cliAgainst(ctx, em, ['plan', '-c', headFile, '--base', ctx.config, '--format', 'json']);
+    for (const [name, m] of [['plan', whole], ['plan --base', pr]] as const) {
+      if (m.run.code !== 0) throw new Error(`bench: ${name} of the 3-entry change failed (exit ${m.run.code})\n${m.run.stderr.slice(-2000)}`);
+    }
+    const wholePlan = JSON.parse(whole.run.stdout) as Plan;
+    const prPlan = JSON.parse(pr.run.stdout) as Plan;
+    const c = world.counts;
+    const full = leastReads(c, true);
+    // The lists that hold the 3 entries, and what they refer to: the members (for the member, and
+    // the team's emails), the teams and the team's membership, the spaces, the space's collection
+    // (by path) and its two grant lists when it has access.
+    const least: Formula = {
+      terms: [
+        { what: `members: pages(${c.members})`, n: pages(c.members) },
+        { what: `teams: pages(${c.teams})`, n: pages(c.teams) },
+        { what: `members of ${team.title as string}`, n: 1 },
+        { what: `spaces: pages(${c.spaces})`, n: pages(c.spaces) },
+        ...(typeof space.collection === 'string' ? [{ what: `collections: pages(${c.collections})`, n: pages(c.collections) }] : []),
+        ...(space.access !== undefined ? [{ what: `grants of ${space.id as string} (teams, users)`, n: 2 }] : []),
+      ],
+      total: 0,
+    };
+    least.total = least.terms.reduce((n, t) => n + t.n, 0);
+    const sameSteps = JSON.stringify(prPlan.steps.map((s) => s.id).sort()) === JSON.stringify(wholePlan.steps.map((s) => s.id).sort());
+    const windowed = (requests: number, leastN: number) => ({ ...LIVE_LIMIT, ms: windowWaitMs(requests, LIVE_LIMIT.limit, LIVE_LIMIT.windowSeconds), leastMs: windowWaitMs(leastN, LIVE_LIMIT.limit, LIVE_LIMIT.windowSeconds) });
+    const wholeRt = roundTrips(full.requests.total, full.criticalPath, conc);
+    const prRt = roundTrips(least.total, 3, conc);
+    const result = (name: string, m: Measured, leastN: number, formula: Formula[], rt: number, plan: Plan): ScenarioResult => ({
+      name,
+      requests: m.requests,
+      least: leastN,
+      leastFormula: formula,
+      wallMs: m.run.wallMs,
+      idealMs: ctx.startupMs + rt * L,
+      idealRoundTrips: rt,
+      maxRssMiB: m.run.maxRssMiB,
+      cpuMs: m.run.cpuMs,
+      ...(m.run.timeline ? { timeline: m.run.timeline } : {}),
+      emulatorCpuMs: m.emulatorCpuMs,
+      windowed: windowed(m.requests, leastN),
+      check: {
+        ok: sameSteps && plan.steps.length >= 3,
+        detail: `${plan.steps.length} steps${sameSteps ? ', the same in both' : ', NOT the same as the whole plan'}; at 60/60 s: wait ${(windowWaitMs(m.requests, 60, 60) / 60_000).toFixed(1)} min`,
+      },
+    });
+    return [
+      result('PR: plan (3 entries changed)', whole, full.requests.total, [full.requests], wholeRt, wholePlan),
+      result('PR: plan --base (3 entries changed)', pr, least.total, [least], prRt, prPlan),
+    ];
+  } finally {
+    await em.emulator.close();
+  }
+}

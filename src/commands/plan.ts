@@ -20,6 +20,7 @@ export default class Plan extends BaseCommand {
     '<%= config.bin %> plan --detailed-exitcode --out plan.json',
     '<%= config.bin %> plan --detailed-exitcode --unmanaged-is-drift',
     `<%= config.bin %> plan --target 'teams["Engineering"]' --target 'sites["site_docs"]'`,
+    '<%= config.bin %> plan --base origin/main --format markdown --out plan.json',
   ];
 
   static override flags = {
@@ -34,6 +35,11 @@ export default class Plan extends BaseCommand {
       dependsOn: ['detailed-exitcode'],
     }),
     target: Flags.string({ description: 'Limit the plan to this address (exact, glob with *, or prefix) and what it needs; repeatable', multiple: true }),
+    base: Flags.string({
+      description:
+        "The config as the pull request's base has it: a path (file or folder) or a git revision (origin/main). Reads only what changed since; drift on unchanged entries is not shown",
+      exclusive: ['target'],
+    }),
     replace: Flags.string({ description: 'Publish or update this resource even when nothing comparable differs (for what the API cannot read back: integration scripts and secrets, certificates); repeatable', multiple: true }),
   };
 
@@ -44,6 +50,7 @@ export default class Plan extends BaseCommand {
       toolVersion: this.config.version,
       targets: flags.target,
       replace: flags.replace,
+      base: flags.base,
       connect: (apiUrl) => clientFromFlags(flags, apiUrl),
       // --verbose logs every request: no spinner over it.
       progress: createReadProgress({ stream: process.stderr, interactive: process.stderr.isTTY === true && !flags.verbose }),

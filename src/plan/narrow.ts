@@ -86,6 +86,8 @@ export interface Narrowing {
    * was added (the plan is complete for its targets).
    */
   widenForNeeds(drafts: readonly DraftStep[]): boolean;
+  /** The config's entries (a list unit's items, the organization's settings) that were not read. */
+  unread(): number;
 }
 
 interface UnitIndex {
@@ -200,6 +202,20 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
       return { ...desired, [unit.configKey]: ix.entries.filter((_, i) => read.has(i)) } as OrgConfig;
     },
     isRead,
+    unread() {
+      let n = 0;
+      for (const unit of UNITS) {
+        const read = scope.get(unit);
+        if (read === 'all') continue;
+        if (!unit.list) {
+          if (read === undefined && (desired as unknown as Record<string, unknown>)[unit.configKey] !== undefined) n++;
+          continue;
+        }
+        const entries = indexOf(unit)?.entries.length ?? 0;
+        n += entries - (read?.size ?? 0);
+      }
+      return n;
+    },
     widenForNeeds(drafts) {
       if (kinds !== undefined) return false;
       const byPrefix = new Map<string, DraftStep[]>();

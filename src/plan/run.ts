@@ -34,6 +34,12 @@ export interface PlanOptions {
   checkKinds?: readonly Kind[];
   /** The kinds to plan; every registered kind by default. */
   modules?: readonly KindSpec[];
+  /**
+   * `plan --base`: the base the targets were drawn from (src/plan/base.ts). The plan reads only
+   * what the targets need, even none; a target that selects no step is no news (a removed entry
+   * left unmanaged); the plan counts the entries it did not read.
+   */
+  base?: { from: string; whole?: string };
 }
 
 /** Addresses `--replace` can name: of the kinds whose resources it can force. */
@@ -122,7 +128,7 @@ const MAX_NARROW_ROUNDS = 8;
  * A targeted organization's plan: only the units and entries the targets and their dependencies
  * need are read (src/plan/narrow.ts); what the kinds say under anything not read is left out.
  */
-async function planOrgNarrowed(desired: OrgConfig, client: ApiClient, modules: readonly KindSpec[], replace: readonly string[], targets: readonly string[], checkKinds?: readonly Kind[]): Promise<OrgDraft> {
+async function planOrgNarrowed(desired: OrgConfig, client: ApiClient, modules: readonly KindSpec[], replace: readonly string[], targets: readonly string[], checkKinds?: readonly Kind[]): Promise<PlannedOrg> {
   const org = desired.organization.id;
   const narrowing = createNarrowing(desired, targets, checkKinds);
   const pruned = new Set<string>(desired.prune);
@@ -160,7 +166,7 @@ async function planOrgNarrowed(desired: OrgConfig, client: ApiClient, modules: r
     });
     const drafts = Object.values(kinds).flatMap((kp) => kp.steps);
     if (round >= MAX_NARROW_ROUNDS || !narrowing.widenForNeeds(drafts)) {
-      return { org, kinds, safety: desired.safety, protect: desired.protect };
+      return { draft: { org, kinds, safety: desired.safety, protect: desired.protect }, unread: narrowing.unread() };
     }
   }
 }
@@ -175,8 +181,14 @@ function keepRead(kp: KindPlan, isRead: (address: string) => boolean): KindPlan 
   };
 }
 
-async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly KindSpec[], replace: readonly string[], targets: readonly string[], checkKinds?: readonly Kind[]): Promise<OrgDraft> {
-  if (targets.length > 0) return planOrgNarrowed(desired, client, modules, replace, targets, checkKinds);
+/** One organization's drafts, and how many of its config's entries were not read. */
+interface PlannedOrg {
+  draft: OrgDraft;
+  unread: number;
+}
+
+async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly KindSpec[], replace: readonly string[], targets: readonly string[] | undefined, checkKinds?: readonly Kind[]): Promise<PlannedOrg> {
+  if (targets !== undefined) return planOrgNarrowed(desired, client, modules, replace, targets, checkKinds);
   const org = desired.organization.id;
   // Reads shared between kinds (the teams list, the members list, …) run once per organization.
   const { shared, loaded } = recordingReads();
@@ -205,7 +217,7 @@ async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly 
     kinds[m.kind] = prev ? mergeKindPlans(prev, kp) : kp;
   });
   const notes = protectSelectingNothing(desired, kinds);
-  return { org, kinds, safety: desired.safety, protect: desired.protect, ...(notes.length > 0 ? { notes } : {}) };
+  return { draft: { org, kinds, safety: desired.safety, protect: desired.protect, ...(notes.length > 0 ? { notes } : {}) }, unread: 0 };
 }
 
 /**
@@ -304,7 +316,11 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
   }
   const modules = options.modules ?? KIND_SPECS;
   const replace = options.replace ?? [];
-  const orgs = await Promise.all(config.orgs.map((o) => planOrg(o, client, modules, replace, options.targets ?? [], options.checkKinds)));
+  // A plan is narrowed by its targets; a pull request's plan (--base) even when they are none.
+  const base = options.base;
+  const narrowTo = base !== undefined && base.whole === undefined ? (options.targets ?? []) : options.targets?.length ? options.targets : undefined;
+  const planned = await Promise.all(config.orgs.map((o) => planOrg(o, client, modules, replace, narrowTo, options.checkKinds)));
+  const orgs = planned.map((p) => p.draft);
   const extra = replaceProblems(config, replace);
   if (extra.length > 0 && orgs.length > 0) orgs[0] = { ...orgs[0], problems: [...(orgs[0].problems ?? []), ...extra] };
   const plan = buildPlan({
@@ -316,6 +332,10 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
     targets: options.targets,
   });
   const targets = options.targets ?? [];
+  if (base !== undefined) {
+    const unread = planned.reduce((n, p) => n + p.unread, 0);
+    return { ...plan, ...(narrowTo !== undefined ? { targets: [...targets] } : {}), base: { from: base.from, ...(base.whole !== undefined ? { whole: base.whole } : { unread }) } };
+  }
   if (targets.length === 0) return plan;
   const selectsStep = targetIndex(plan.steps);
   const unmatched = targets.filter((t) => !selectsStep(t));

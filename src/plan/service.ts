@@ -4,7 +4,11 @@
  */
 import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
+import type { LoadedConfig } from '../config/types.js';
+import { DocplaneError } from '../core/errors.js';
 import type { Secret } from '../core/secrets.js';
+import { baseDifference } from './base.js';
+import { loadBaseConfig } from './base-source.js';
 import { readPlanFile } from './file.js';
 import { planOrgs } from './run.js';
 import type { Plan } from './types.js';
@@ -14,6 +18,11 @@ export interface RunPlanOptions {
   toolVersion: string;
   targets?: string[];
   replace?: string[];
+  /**
+   * `--base`: the config as the pull request's base has it (a path, or a git revision); the plan
+   * reads only what the difference touches (src/plan/base.ts).
+   */
+  base?: string;
   /** Makes the client, given the config's `api.url` (the command builds it from its flags). */
   connect(configApiUrl: string | undefined): Promise<ApiClient>;
   /** Told when reading starts (with the count of requests sent so far) and when it ends. */
@@ -26,16 +35,34 @@ export interface RunPlanResult {
   secrets: Secret[];
 }
 
+/** What `--base` asks of the plan: the touched entries' targets, or a whole plan and why. */
+async function baseNarrowing(config: LoadedConfig, options: RunPlanOptions): Promise<{ from: string; targets: string[]; whole?: string } | undefined> {
+  const from = options.base;
+  if (from === undefined) return undefined;
+  if (options.targets && options.targets.length > 0) {
+    throw new DocplaneError('BASE_WITH_TARGET', '--base and --target cannot be given together: --base chooses the targets itself', {
+      hint: 'Drop --target to plan what changed since the base, or drop --base to plan the targets.',
+    });
+  }
+  const base = await loadBaseConfig({ base: from, configPath: options.configPath });
+  if ('missing' in base) return { from, targets: [], whole: `the config (${base.missing}) was added` };
+  const difference = baseDifference(base.config, config);
+  return { from, ...difference };
+}
+
 export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   const config = await loadConfig({ path: options.configPath });
+  // The base is read before any request: a base that cannot be read costs nothing.
+  const base = await baseNarrowing(config, options);
   const client = await options.connect(config.apiUrl);
   options.progress?.reading(() => client.stats().requests);
   try {
     const plan = await planOrgs(config, client, {
       toolVersion: options.toolVersion,
-      targets: options.targets,
+      targets: base && base.whole === undefined ? base.targets : options.targets,
       replace: options.replace,
       unmatchedTargets: 'error',
+      ...(base ? { base: { from: base.from, ...(base.whole !== undefined ? { whole: base.whole } : {}) } } : {}),
     });
     return { plan, secrets: config.secrets };
   } finally {

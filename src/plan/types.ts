@@ -51,6 +51,11 @@ export interface Plan {
   notes?: string[];
   /** The `--target` patterns a partial plan was limited to (absent for a whole plan). */
   targets?: string[];
+  /**
+   * A pull request's plan (`plan --base`): the base its targets were drawn from, and how many entries
+   * of the config it did not read; or why it read everything (`whole`: a setting of the whole config changed).
+   */
+  base?: { from: string; unread?: number; whole?: string };
   /** Set in a plan file once it has been applied (apply refuses a file that has it). */
   appliedAt?: string;
 }

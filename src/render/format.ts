@@ -33,9 +33,16 @@ export function summaryLine(plan: Plan): string {
 
 /**
  * `Targeted plan: only teams["Engineering"] and what it depends on (--target).`, for a plan limited by
- * --target; undefined for a whole plan.
+ * --target; for a pull request's plan (--base), what it did not read, or why it read everything;
+ * undefined for a whole plan.
  */
 export function targetLine(plan: Plan): string | undefined {
+  const base = plan.base;
+  if (base?.whole !== undefined) return `Whole plan: ${base.whole} since ${base.from}, and that decides for the whole config: every entry was read (--base).`;
+  if (base !== undefined) {
+    const n = base.unread ?? 0;
+    return `Pull-request plan: only what changed since ${base.from} (--base). ${n} ${n === 1 ? 'entry' : 'entries'} unchanged since ${base.from} ${n === 1 ? 'was' : 'were'} not read; the drift check reads everything.`;
+  }
   const targets = plan.targets ?? [];
   if (targets.length === 0) return undefined;
   return `Targeted plan: only ${targets.join(', ')} and what ${targets.length === 1 ? 'it depends' : 'they depend'} on (--target); the rest of the config was not planned.`;

@@ -95,6 +95,7 @@ export function renderJson(plan: MaskedPlan): string {
     })),
     notes: [...(plan.notes ?? [])],
     ...(plan.targets && plan.targets.length > 0 ? { targets: [...plan.targets] } : {}),
+    ...(plan.base ? { base: { ...plan.base } } : {}),
   };
   return JSON.stringify(document, null, 2);
 }

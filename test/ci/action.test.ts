@@ -251,6 +251,51 @@ describe('the action script: plan', () => {
     expect(r.code).toBe(1);
     expect(planComments()[0].body).toContain('pull requests from forks get no secrets');
   });
+
+  it("plans only what the pull request changes since its base commit (plan --base), unless the base input is false", async () => {
+    // The base: the checked-out config without the new team, as a commit that is not checked out.
+    const file = 'docplane/org_acme.yaml';
+    const before = readFileSync(join(checkout, file), 'utf8').replace('\n  - title: Writers\n    members: [ bob@acme.com ]', '');
+    const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: checkout, input: before, encoding: 'utf8' }).trim();
+    const index = join(work, 'base-index');
+    const env = { ...process.env, GIT_INDEX_FILE: index, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+    const inIndex = (...args: string[]) => execFileSync('git', args, { cwd: checkout, encoding: 'utf8', env }).trim();
+    inIndex('read-tree', 'HEAD');
+    inIndex('update-index', '--cacheinfo', `100644,${blob},${file}`);
+    const base = inIndex('commit-tree', inIndex('write-tree'), '-p', 'HEAD', '-m', 'base');
+    const event = join(work, 'event-base.json');
+    writeFileSync(event, JSON.stringify({ pull_request: { number: 7, base: { sha: base }, head: { sha: HEAD_SHA, repo: { full_name: REPO } } } }));
+
+    const dir = join(work, 'plan-base');
+    const r = await step('plan', { GITHUB_EVENT_PATH: event, INPUT_DIR: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const body = planComments()[0].body;
+    expect(body).toContain('Writers');
+    expect(body).toMatch(new RegExp(`\\d+ entries unchanged since ${base} were not read; the drift check reads everything`));
+    expect(JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8'))).toMatchObject({ targets: ['org_acme/teams["Writers"]'], base: { from: base } });
+
+    const whole = await step('plan', { GITHUB_EVENT_PATH: event, INPUT_DIR: join(work, 'plan-no-base'), INPUT_BASE: 'false' });
+    expect(whole.code).toBe(0);
+    expect(planComments()[0].body).not.toContain('entries unchanged since');
+    expect(JSON.parse(readFileSync(join(work, 'plan-no-base', 'plan.json'), 'utf8')).base).toBeUndefined();
+  });
+
+  it("compares the merge commit GitHub checks out with its first parent, else with the event's base", async () => {
+    const lib = (await import(SCRIPT)) as { baseOf(event: unknown, cwd: string): string | undefined };
+    const repo = join(work, 'merge-repo');
+    mkdirSync(repo);
+    const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', HOME: work };
+    const g = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', env }).trim();
+    g('init', '-q', '-b', 'main');
+    g('commit', '-q', '--allow-empty', '-m', 'main');
+    const main = g('rev-parse', 'HEAD');
+    const head = g('commit-tree', 'HEAD^{tree}', '-m', 'pull request');
+    g('reset', '-q', '--soft', g('commit-tree', 'HEAD^{tree}', '-p', main, '-p', head, '-m', 'merge'));
+    expect(lib.baseOf({ pull_request: { base: { sha: 'b'.repeat(40) } } }, repo)).toBe(main);
+    expect(lib.baseOf({ pull_request: { base: { sha: 'b'.repeat(40) } } }, work)).toBe('b'.repeat(40));
+    expect(lib.baseOf({ merge_group: { base_sha: 'c'.repeat(40) } }, repo)).toBe('c'.repeat(40));
+    expect(lib.baseOf({}, repo)).toBeUndefined();
+  });
 });
 
 describe('the action script: apply on merge', () => {

@@ -252,7 +252,8 @@ export function scriptInvocations(source: string): string[][] {
       .replace(/\([^()]*\)/g, '(…)')
       .split(',')
       .map((e) => e.trim())
-      .filter((e) => e !== '')
+      // A spread (`...baseArgs(…)`) adds flags the script makes elsewhere: left out here.
+      .filter((e) => e !== '' && !e.startsWith('...'))
       .map((e) => (/^'[^']*'$/.test(e) ? e.slice(1, -1) : '$VALUE')),
   );
 }

@@ -1,0 +1,176 @@
+/**
+ * `plan --base BASE`: the difference between two desired states (the config as the base branch has
+ * it, and as it is now), as the targets a plan reads (src/plan/narrow.ts). The plan then reads what
+ * the entries the difference touches need, and nothing of the entries it leaves alone.
+ *
+ * An entry is one item of a unit's list (a team, a site with all its parts, a top collection with
+ * its nested ones) or the organization's settings. An entry is touched when the other config has no
+ * entry equal to it: added, changed, renamed (a new title with `renamedFrom`, or an id given to
+ * another title) or removed. Its targets are the addresses its unit's loader check claims for it
+ * (src/kinds/kind.ts, `resolve`), so that every step a whole plan gives under the entry is selected.
+ *
+ * A removed entry has a step only where the config prunes its unit (the remote resource is then
+ * deleted); elsewhere it becomes unmanaged, and nothing is read for it. A renamed entry is read under
+ * its new address, which names it; its old address is kept as a target only where it still names an
+ * entry (`renamedFrom`) or the unit is pruned (read whole anyway).
+ *
+ * What decides for the whole config (`prune`, `safety`, `protect`, the API URL, an organization
+ * that BASE does not have, and any other setting beside the units' lists) cannot be narrowed to
+ * entries: a change there asks for a whole plan, and says which.
+ */
+import type { LoadedConfig, OrgConfig } from '../config/types.js';
+import { stableStringify } from '../core/json.js';
+import { UNITS } from '../kinds/index.js';
+import type { KindUnit, ResolveContext } from '../kinds/kind.js';
+import { key } from '../model/address.js';
+import type { Origin, Problems } from '../source/origin.js';
+
+export interface BaseDifference {
+  /** `ORG/ADDRESS` targets of the touched entries, sorted (empty: nothing changed). */
+  targets: string[];
+  /** Why the plan must be whole (a setting of the whole config changed); undefined when it need not. */
+  whole?: string;
+}
+
+/** LoadedConfig fields that describe the files read, not what is desired. */
+const FILE_FIELDS = new Set(['orgs', 'secrets', 'hash', 'files']);
+/** OrgConfig fields the loader derives from the entries (positions, references left to the planner). */
+const DERIVED_FIELDS = new Set(['locations', 'deferred']);
+
+/** What a setting is called in the reason for a whole plan. */
+function settingName(field: string): string {
+  return field === 'apiUrl' ? 'api.url' : field;
+}
+
+/** The entries of a list unit in a desired state (undefined: the config does not have the key). */
+function entriesOf(desired: OrgConfig, unit: KindUnit): readonly unknown[] | undefined {
+  const value = (desired as unknown as Record<string, unknown>)[unit.configKey];
+  return Array.isArray(value) ? value : undefined;
+}
+
+/** Addresses that are not under another of them (`sites["a"]` keeps `sites["a"].sections["b"]` out). */
+function topMost(addresses: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (const a of [...new Set(addresses)].sort((x, y) => x.length - y.length || (x < y ? -1 : 1))) {
+    const under = kept.some((k) => a.startsWith(k) && (a[k.length] === '.' || a[k.length] === '['));
+    if (!under) kept.push(a);
+  }
+  return kept;
+}
+
+const NO_ORIGIN = { source: undefined, path: [] } as unknown as Origin;
+const SILENT = { issues: [], at() {}, atPath() {} } as unknown as Problems;
+
+/**
+ * The addresses a unit's loader check claims for one entry (its own, and those of the resources
+ * inside it), top-most only; the unit's name alone when the unit claims nothing for it (every step of
+ * the unit is then selected, which is more than needed, never less).
+ */
+function entryAddresses(unit: KindUnit, org: string, entry: unknown): string[] {
+  const claimed: string[] = [];
+  const ctx: ResolveContext = {
+    org,
+    problems: SILENT,
+    check: false,
+    claim(_identity, address) {
+      claimed.push(address);
+      return true;
+    },
+    locate() {},
+    identities: () => ({ add() {} }),
+    defer() {},
+    secret() {},
+    entries: () => undefined,
+    fieldOrigin: () => undefined,
+    organizationOrigin: NO_ORIGIN,
+    prunes: () => false,
+  };
+  try {
+    unit.resolve?.([{ value: entry, origin: NO_ORIGIN }], ctx);
+  } catch {
+    // A check that needs more than one entry gives (a position, another unit's entries): the unit whole.
+    return [unit.addressNames.top[0]];
+  }
+  return claimed.length > 0 ? topMost(claimed) : [unit.addressNames.top[0]];
+}
+
+/** The addresses that the entries' own string fields name, as the narrowing names entries (src/plan/narrow.ts). */
+function namedBy(unit: KindUnit, entries: readonly unknown[]): Set<string> {
+  const named = new Set<string>();
+  for (const entry of entries) {
+    if (!entry || typeof entry !== 'object') continue;
+    for (const v of Object.values(entry as Record<string, unknown>)) {
+      if (typeof v === 'string') for (const top of unit.addressNames.top) named.add(`${top}${key(v)}`);
+    }
+  }
+  return named;
+}
+
+function prunesUnit(desired: OrgConfig, unit: KindUnit): boolean {
+  return unit.kinds.some((k) => desired.prune.includes(k.kind));
+}
+
+/** The org-relative targets of one organization's touched entries. */
+function orgTargets(base: OrgConfig, head: OrgConfig): string[] {
+  const org = head.organization.id;
+  const out: string[] = [];
+  for (const unit of UNITS) {
+    if (!unit.list) {
+      const before = (base as unknown as Record<string, unknown>)[unit.configKey];
+      const after = (head as unknown as Record<string, unknown>)[unit.configKey];
+      if (stableStringify(before) !== stableStringify(after)) out.push(unit.addressNames.top[0]);
+      continue;
+    }
+    const was = entriesOf(base, unit) ?? [];
+    const now = entriesOf(head, unit);
+    const wasText = new Set(was.map(stableStringify));
+    const nowList = now ?? [];
+    const nowText = new Set(nowList.map(stableStringify));
+    const headAddresses = new Set<string>();
+    for (const entry of nowList) {
+      const addresses = entryAddresses(unit, org, entry);
+      for (const a of addresses) headAddresses.add(a);
+      if (!wasText.has(stableStringify(entry))) out.push(...addresses);
+    }
+    const gone = was.filter((entry) => !nowText.has(stableStringify(entry)));
+    if (gone.length === 0) continue;
+    const named = namedBy(unit, nowList);
+    // A pruned unit deletes what the config no longer names (an absent list manages nothing).
+    const pruned = now !== undefined && prunesUnit(head, unit);
+    for (const entry of gone) {
+      for (const a of entryAddresses(unit, org, entry)) {
+        if (pruned || headAddresses.has(a) || named.has(a)) out.push(a);
+      }
+    }
+  }
+  return topMost(out);
+}
+
+/**
+ * What a plan from `head` reads when `base` is the config the pull request started from: the touched
+ * entries' targets, or why it must read everything.
+ */
+export function baseDifference(base: LoadedConfig, head: LoadedConfig): BaseDifference {
+  const fields = new Set([...Object.keys(base), ...Object.keys(head)].filter((f) => !FILE_FIELDS.has(f)));
+  for (const field of [...fields].sort()) {
+    const before = (base as unknown as Record<string, unknown>)[field];
+    const after = (head as unknown as Record<string, unknown>)[field];
+    if (stableStringify(before) !== stableStringify(after)) return { targets: [], whole: `${settingName(field)} changed` };
+  }
+  const baseOrgs = new Map(base.orgs.map((o) => [o.organization.id, o]));
+  const unitKeys = new Set(UNITS.map((u) => u.configKey));
+  const targets: string[] = [];
+  for (const head0 of head.orgs) {
+    const org = head0.organization.id;
+    const base0 = baseOrgs.get(org);
+    if (base0 === undefined) return { targets: [], whole: `organization ${org} was added` };
+    const settings = new Set([...Object.keys(base0), ...Object.keys(head0)].filter((f) => !unitKeys.has(f) && !DERIVED_FIELDS.has(f)));
+    for (const field of [...settings].sort()) {
+      const before = (base0 as unknown as Record<string, unknown>)[field];
+      const after = (head0 as unknown as Record<string, unknown>)[field];
+      if (stableStringify(before) !== stableStringify(after)) return { targets: [], whole: `${field} of organization ${org} changed` };
+    }
+    for (const address of orgTargets(base0, head0)) targets.push(`${org}/${address}`);
+  }
+  return { targets: targets.sort() };
+}
