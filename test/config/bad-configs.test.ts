@@ -244,7 +244,7 @@ const CASES: Case[] = [
   {
     name: 'section group names an unknown section',
     yaml: `${HEAD}sites:\n  - id: site_docs\n    sections:\n      - { path: guides, title: Guides, space: space_guides }\n    sectionGroups:\n      - { title: Reference, sections: [guide] }\n`,
-    expected: ['docplane.yaml:9:40: sites[0].sectionGroups[0].sections[0]: names no section of site site_docs (sections are named by their path) — did you mean "guides"?'],
+    expected: ['docplane.yaml:9:40: sites[0].sectionGroups[0].sections[0]: "guide" names no section of site site_docs in this config: the site lists its sections (sections are named by their path) — did you mean "guides"?'],
   },
   {
     name: 'section group with an unknown parent',
@@ -283,13 +283,13 @@ const CASES: Case[] = [
     name: 'space in an unknown collection',
     yaml: `${HEAD}collections:\n  - title: Product\n    collections: [{ title: API }]\nspaces:\n  - { id: space_api, collection: Product/Api }\n`,
     expected: [
-      'docplane.yaml:8:34: spaces[0].collection: names no collection of this config (collections are written as paths of titles, like "Product/API") — did you mean "Product/API"?',
+      'docplane.yaml:8:34: spaces[0].collection: "Product/Api" names no collection in this config: the config lists its collections (collections are named by their path of titles, like "Product/API") — did you mean "Product/API"?',
     ],
   },
   {
     name: 'SAML default team that pruning would delete',
     yaml: `${HEAD}teams:\n  - title: Engineering\nsaml:\n  - { label: Okta, defaultTeam: Support }\nprune: [teams]\n`,
-    expected: ['docplane.yaml:7:33: saml[0].defaultTeam: names no team of this config, and teams are pruned: the plan would delete team "Support"'],
+    expected: ['docplane.yaml:7:33: saml[0].defaultTeam: "Support" names no team in this config: teams are pruned: the plan would delete team "Support" (teams are named by their title)'],
   },
 ];
 
