@@ -44,7 +44,7 @@ export const REFERENCE_TARGETS: Readonly<Record<string, ReferenceTarget>> = {
   spaces: {
     noun: 'space',
     identity: (k) => `space:${k}`,
-    naming: 'spaces are named by id, or by Collection/Title for a space of the config without id',
+    naming: 'spaces are named by id, or by Collection/Title',
   },
   sections: { noun: 'section', identity: (k, site) => `section:${site ?? ''}:${k}`, naming: 'sections are named by their path' },
 };

@@ -56,3 +56,13 @@ export function lookAlikes(title: string, others: Iterable<string>): string[] {
   for (const o of others) if (o !== title && titleSkeleton(o) === skeleton) out.push(o);
   return out;
 }
+
+/**
+ * A note for the create of `title` when the organization has a title that differs from it only to
+ * the eye (invisible characters, look-alike letters, compatibility forms, whitespace), naming both.
+ */
+export function lookAlikeNote(noun: string, title: string, existing: Iterable<string>): string[] {
+  const alike = lookAlikes(title, existing);
+  if (alike.length === 0) return [];
+  return [`warning: ${noun} ${JSON.stringify(title)} is new, but looks the same as the existing ${noun} ${alike.map((t) => JSON.stringify(t)).join(', ')}: they differ only by invisible or look-alike characters or whitespace; check the title is not a copy with a stray character`];
+}

@@ -24,7 +24,7 @@ export function isNaturalKey(space: string): boolean {
  */
 export function referSpace(ctx: ResolveContext, space: string, from: string, field: string, origin: Origin): void {
   if (!isNaturalKey(space)) return;
-  ctx.reference({ kind: 'spaces', key: space, from, field, origin, settled: 'a Collection/Title names a space of this config without id, which the plan creates or matches' });
+  ctx.reference({ kind: 'spaces', key: space, from, field, origin, settled: 'a Collection/Title names a space the config lists without id' });
 }
 
 /**

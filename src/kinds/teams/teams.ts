@@ -9,6 +9,7 @@ import { collisionMessage, diffFields, keyCollisions, matchResources, type Match
 import { indexMembers, memberRefs, readMembers, type MemberRef, type RemoteMember } from '../members/members.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { planUnmatched } from '../common/skeleton.js';
+import { lookAlikeNote } from '../common/text.js';
 import { enc, orgPath } from '../common/paths.js';
 import { key, ref } from '../../model/address.js';
 
@@ -47,6 +48,10 @@ export function matchTeams(desired: readonly TeamT[], remote: readonly RemoteTea
 /** A team member entry of the config as `{user, role}`. */
 export function teamMemberEntry(m: NonNullable<TeamT['members']>[number]): { user: string; role: 'owner' | 'member' } {
   return typeof m === 'string' ? { user: m, role: 'member' } : { user: m.user, role: m.role ?? 'member' };
+}
+
+function notesOf(notes: string[]): { notes?: string[] } {
+  return notes.length > 0 ? { notes } : {};
 }
 
 function normalized(t: RemoteTeam): JsonObject {
@@ -109,6 +114,7 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
             },
           ],
           needs: invites,
+          ...notesOf(lookAlikeNote('team', d.title, remote.teams.map((t) => t.title))),
         });
         prints.push([address, null]);
         continue;
