@@ -16,6 +16,7 @@ import { startEmulator, type EmulatorState } from '../../src/emulator/server.js'
 import { UNITS } from '../../src/kinds/index.js';
 import { planOrgs } from '../../src/plan/run.js';
 import type { Plan } from '../../src/plan/types.js';
+import { PendingRefError, resolveString, resolveValue } from '../../src/apply/tokens.js';
 
 const STATE = {
   tokens: [{ token: 'dev-token', access: 'write' }],
@@ -37,6 +38,22 @@ const STATE = {
 } as unknown as EmulatorState;
 
 const HEAD = 'version: 1\norganization: { id: org_acme }\n';
+
+/** The plan of a config against the base state, without applying it. */
+async function planOf(yaml: string, state: EmulatorState = STATE): Promise<Plan> {
+  const dir = mkdtempSync(join(tmpdir(), 'docplane-refs-'));
+  const emulator = await startEmulator({ port: 0, state });
+  const client = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 1 });
+  try {
+    writeFileSync(join(dir, 'docplane.yaml'), HEAD + yaml, 'utf8');
+    const config = await loadConfig({ path: join(dir, 'docplane.yaml'), cwd: dir, env: {} });
+    return await planOrgs(config, client, { toolVersion: 'test' });
+  } finally {
+    await client.close();
+    await emulator.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** Plan, apply, plan again: the first plan's steps, and what is left after. */
 async function roundTrip(yaml: string): Promise<{ plan: Plan; failed: string[]; skipped: string[]; left: string[] }> {
@@ -152,5 +169,57 @@ describe('everyday changes in one plan', () => {
 
   it('a space moved into a collection this plan creates, named there by a section', async () => {
     await converges(`collections:\n  - title: Policies\nspaces:\n  - { id: space_moved, collection: Policies }\n  - { title: Terms, collection: Policies }\nsites:\n  - id: site_docs\n    sections:\n      - { path: terms, title: Terms, space: Policies/Terms, siteSpaces: [{ space: Policies/Terms }, { space: space_moved, path: moved }] }\n`);
+  });
+});
+
+describe('what the organization settles, the plan settles', () => {
+  it('a misspelt team under access is a plan problem at its file:line, with the closest name of the config and the organization', async () => {
+    const plan = await planOf('spaces:\n  - id: space_old\n    access: { teams: { Writer: read } }\n');
+    expect(plan.problems.map((p) => `${p.location?.line}:${p.location?.column} ${p.address}.${p.field}: ${p.message}`)).toEqual([
+      '5:24 spaces["space_old"].access.teams: "Writer" names a team that exists neither in the config nor in organization org_acme — did you mean "Writers"?',
+    ]);
+  });
+
+  it('a person neither invited nor a member is a plan problem at file:line, with the closest member', async () => {
+    const plan = await planOf('spaces:\n  - id: space_old\n    access: { users: { alise@acme.com: read } }\n');
+    expect(plan.problems.map((p) => `${p.location?.line} ${p.field}: ${p.message}`)).toEqual([
+      '5 users: "alise@acme.com" is not a member of organization org_acme: list their email under members (this plan then invites them and grants this access at once), or remove them from this access — did you mean "alice@acme.com"?',
+    ]);
+  });
+
+  it('a new title that looks like an existing one is a warning naming both', async () => {
+    const plan = await planOf('teams:\n  - title: "Wr\u0456ters"\nspaces:\n  - { title: "Old\u200b" }\n');
+    const notes = plan.steps.flatMap((s) => s.notes ?? []).filter((n) => n.startsWith('warning:'));
+    expect(notes).toEqual([
+      'warning: team "Wrіters" is new, but looks the same as the existing team "Writers": they differ only by invisible or look-alike characters or whitespace; check the title is not a copy with a stray character',
+      'warning: space "Old\u200b" is new, but looks the same as the existing space "Old": they differ only by invisible or look-alike characters or whitespace; check the title is not a copy with a stray character',
+    ]);
+  });
+
+  it('safety.keepSsoMembers keeping what prune: [members] would remove is said in the plan, naming the rule', async () => {
+    const state = structuredClone(STATE) as unknown as { users: object[]; organizations: Array<{ members: object[] }> };
+    state.users.push({ id: 'u_sam', email: 'sam@acme.com', displayName: 'Sam' });
+    state.organizations[0].members.push({ user: 'u_sam', role: 'read', sso: true });
+    const plan = await planOf('prune: [members]\nmembers:\n  - { user: alice@acme.com, role: admin }\n', state as unknown as EmulatorState);
+    expect(plan.steps.filter((s) => s.kind === 'members')).toEqual([]);
+    expect(plan.notes).toContain('org_acme: safety.keepSsoMembers keeps 1 SSO member that prune: [members] would remove (sam@acme.com); set safety.keepSsoMembers: false to remove them');
+  });
+});
+
+describe('the id an invite answers', () => {
+  const target = 'org_acme/members["zoe@acme.com"]';
+  const token = `{{ref:${target}#users.0|id}}`;
+  const captures = (answer: unknown) => ({ known: new Set([target]), values: new Map([[target, answer]]) });
+
+  it('is the invite\'s user, or the member its lookup found after an unclear answer', () => {
+    expect(resolveString(token, captures({ users: { 0: 'u_zoe' }, invited: 1 }))).toBe('u_zoe');
+    expect(resolveString(token, captures({ id: 'u_zoe', user: { email: 'zoe@acme.com' } }))).toBe('u_zoe');
+    // Keys are resolved too: a team's memberships are keyed by user id.
+    expect(resolveValue({ memberships: { [token]: { role: 'owner' } } }, captures({ users: ['u_zoe'] }))).toEqual({ memberships: { u_zoe: { role: 'owner' } } });
+  });
+
+  it('is pending when the API names no user: the step is not sent, and says the next apply completes it', () => {
+    expect(() => resolveString(token, captures({ users: [], invited: 0 }))).toThrow(PendingRefError);
+    expect(() => resolveString(token, captures({ users: [], invited: 0 }))).toThrow(/the next apply completes this step/);
   });
 });
