@@ -10,6 +10,7 @@ import { ApiError, DocplaneError } from '../core/errors.js';
 import type { Plan, Step } from '../plan/types.js';
 import { runSchedule, type Settled } from './scheduler.js';
 import { createStepRunner, StoppedError, type StopState } from './step-runner.js';
+import { PendingRefError } from './tokens.js';
 import type { ApplyOptions, ApplyResult } from './types.js';
 
 export type { ApplyEvent, ApplyOptions, ApplyResult, StepOutcome, StopReason } from './types.js';
@@ -29,6 +30,8 @@ export async function applyPlan(plan: Plan, client: ApiClient, options: ApplyOpt
     const sent = runner.requestsOf(step);
     // Stopped before its first request: nothing of it happened.
     if (err instanceof StoppedError && sent === 0) return { state: 'skipped', message: 'not run: the run stopped' };
+    // A reference the API left pending (an invitation not accepted yet): the next apply completes the step.
+    if (err instanceof PendingRefError && sent === 0) return { state: 'skipped', message: err.message };
     if (err instanceof StoppedError) return { state: 'failed', message: `interrupted after ${sent} of its ${step.requests.length} requests: the run stopped` };
     return { state: 'failed', message: errorMessage(err), ...(err instanceof ApiError && err.status > 0 ? { status: err.status } : {}) };
   };

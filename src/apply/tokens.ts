@@ -1,6 +1,8 @@
 /**
  * Resolution of the tokens a plan's requests carry (src/plan/types.ts, RequestSpec):
- * `{{ref:ORG/ADDRESS}}`, `{{ref:ORG/ADDRESS#a.b.0.c}}` and `{{secret:NAME}}`.
+ * `{{ref:ORG/ADDRESS}}`, `{{ref:ORG/ADDRESS#a.b.0.c}}`, `{{ref:ORG/ADDRESS#users.0|id}}` (the first
+ * of these fields the answer has: an invite answers `users`, its lookup a member with `id`) and
+ * `{{secret:NAME}}`.
  */
 import { fromSecretPlaceholders, type Secret } from '../core/secrets.js';
 import { DocplaneError } from '../core/errors.js';
@@ -8,7 +10,7 @@ import type { JsonValue, RequestSpec } from '../plan/types.js';
 
 const REF_OPEN = '{{ref:';
 const CLOSE = '}}';
-const FIELD = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
+const FIELD = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*(\|[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*)*$/;
 
 /** A token that cannot be resolved: a plan that asks for something no step produced. */
 export class UnresolvedRefError extends DocplaneError {
@@ -17,6 +19,17 @@ export class UnresolvedRefError extends DocplaneError {
       hint: 'This is a bug in docplane (the plan refers to something no step produced); run again with --verbose and report it.',
     });
     this.name = 'UnresolvedRefError';
+  }
+}
+
+/**
+ * A step whose reference the API's answer left without a value: an invitation the API keeps pending
+ * names no user yet. The step is not sent; the next apply, which reads the member, completes it.
+ */
+export class PendingRefError extends DocplaneError {
+  constructor(message: string) {
+    super('APPLY_PENDING_REF', message, { hint: 'Apply again once the invitation is accepted: the next plan finds the member and completes this step.' });
+    this.name = 'PendingRefError';
   }
 }
 
@@ -60,7 +73,15 @@ function parseRef(text: string, start: number, known: ReadonlySet<string>): Pars
   return first;
 }
 
+/** The value at a dotted path; with alternatives (`a.0|id`), the first one present. */
 function fieldOf(value: unknown, path: string): unknown {
+  if (path.includes('|')) {
+    for (const one of path.split('|')) {
+      const found = fieldOf(value, one);
+      if (found !== undefined && found !== null && found !== '') return found;
+    }
+    return undefined;
+  }
   let current = value;
   for (const part of path.split('.')) {
     if (current === null || current === undefined || typeof current !== 'object') return undefined;
@@ -79,6 +100,8 @@ function lookupRef(ref: ParsedRef, captures: Captures): unknown {
   }
   const value = fieldOf(captures.values.get(ref.target), ref.field ?? 'id');
   if (value === undefined || value === null || value === '') {
+    // A field among alternatives is one the API may leave out (an invitation kept pending).
+    if (ref.field?.includes('|')) throw new PendingRefError(`not sent: the API's answer for ${ref.target} has no ${ref.field.split('|').join(' nor ')} yet (an invitation left pending); the next apply completes this step`);
     throw new UnresolvedRefError(`cannot resolve ${token}: the API's answer for ${ref.target} has no ${ref.field ?? 'id'}`);
   }
   return value;
@@ -144,7 +167,7 @@ export function referencedFields(steps: readonly { requests: readonly RequestSpe
 export function keepFields(value: unknown, fields: ReadonlySet<string> | undefined): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const path of fields ?? []) {
+  for (const path of [...(fields ?? [])].flatMap((f) => f.split('|'))) {
     const found = fieldOf(value, path);
     if (found === undefined) continue;
     const parts = path.split('.');
@@ -158,13 +181,13 @@ export function keepFields(value: unknown, fields: ReadonlySet<string> | undefin
   return out;
 }
 
-/** A deep copy of a JSON value with every ref token resolved. */
+/** A deep copy of a JSON value with every ref token resolved, in keys too (a team's `memberships` are keyed by user id). */
 export function resolveValue(value: JsonValue | undefined, captures: Captures): JsonValue | undefined {
   if (typeof value === 'string') return resolveString(value, captures) as JsonValue;
   if (Array.isArray(value)) return value.map((v) => resolveValue(v, captures) as JsonValue);
   if (value && typeof value === 'object') {
     const out: Record<string, JsonValue> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = resolveValue(v, captures) as JsonValue;
+    for (const [k, v] of Object.entries(value)) out[asText(resolveString(k, captures))] = resolveValue(v, captures) as JsonValue;
     return out;
   }
   return value;

@@ -6,10 +6,13 @@
  */
 import type { Secret } from '../core/secrets.js';
 import { PRUNABLE, UNITS } from '../kinds/index.js';
-import type { Identities as KindIdentities, ResolveContext } from '../kinds/kind.js';
+import type { Identities as KindIdentities, ReferenceCheck, ResolveContext } from '../kinds/kind.js';
+import { REFERENCE_TARGETS } from '../kinds/common/references.js';
+import { BugError } from '../core/errors.js';
+import { suggest } from '../core/text.js';
 import { key } from '../model/address.js';
 import type { DeferredCheck, OrgConfig, SourceLocation } from '../model/desired.js';
-import { child, lazyLocations, where, type Origin, type Problems } from '../source/origin.js';
+import { child, lazyLocations, locationOf, where, type Origin, type Problems } from '../source/origin.js';
 import type { LocateMode } from '../source/yaml.js';
 import type { OrgDraft } from './merge.js';
 
@@ -42,6 +45,13 @@ class Registry {
 
   get(identity: string): { address: string; origin: Origin } | undefined {
     return this.seen.get(identity);
+  }
+
+  /** The keys claimed under an identity prefix (`team:`), without it. */
+  keys(prefix: string): string[] {
+    const out: string[] = [];
+    for (const identity of this.seen.keys()) if (identity.startsWith(prefix)) out.push(identity.slice(prefix.length));
+    return out;
   }
 }
 
@@ -79,6 +89,34 @@ class Identities implements KindIdentities {
   }
 }
 
+/**
+ * One reference, once every unit has claimed what it defines: fine when the config defines the
+ * target, an error when the config alone settles it, else left to the plan (OrgConfig.deferred).
+ */
+function checkReference(check: ReferenceCheck, reg: Registry, problems: Problems, deferred: DeferredCheck[]): void {
+  const target = REFERENCE_TARGETS[check.kind];
+  if (target === undefined) throw new BugError(`a reference names kind ${check.kind}, which has no reference target`);
+  if (reg.get(target.identity(check.key, check.site)) !== undefined) return;
+  const prefix = target.identity('', check.site);
+  const names = reg.keys(prefix);
+  const near = target.near ? target.near(check.key, names) : suggest(check.key, names);
+  const hint = near === undefined ? '' : ` — did you mean "${near}"?`;
+  const scope = check.site === undefined ? '' : ` of site ${check.site}`;
+  if (check.settled !== undefined) {
+    problems.at(check.origin, `${JSON.stringify(check.key)} names no ${target.noun}${scope} in this config: ${check.settled} (${target.naming})${hint}`, check.mode);
+    return;
+  }
+  deferred.push({
+    kind: check.kind,
+    key: check.key,
+    ...(check.site === undefined ? {} : { site: check.site }),
+    from: check.from,
+    field: check.field,
+    location: locationOf(check.origin, check.mode),
+    ...(near === undefined ? {} : { near }),
+  });
+}
+
 export interface ResolveResult {
   org: OrgConfig;
   secrets: Secret[];
@@ -88,6 +126,7 @@ export function resolveOrg(draft: OrgDraft, problems: Problems, options: { cross
   const reg = new Registry(problems);
   const deferred: DeferredCheck[] = [];
   const secrets: Secret[] = [];
+  const references: ReferenceCheck[] = [];
   const ctx: ResolveContext = {
     org: draft.id,
     problems,
@@ -96,6 +135,9 @@ export function resolveOrg(draft: OrgDraft, problems: Problems, options: { cross
     locate: (address, origin, mode) => reg.locate(address, origin, mode),
     identities: (prefix, keyName) => new Identities(problems, prefix, keyName),
     defer: (check) => deferred.push(check),
+    reference: (check) => {
+      if (options.crossReferences) references.push(check);
+    },
     secret: (secret) => secrets.push(secret),
     entries: (configKey) => draft.lists.get(configKey),
     fieldOrigin: (field) => draft.fieldOrigins.get(field),
@@ -110,6 +152,7 @@ export function resolveOrg(draft: OrgDraft, problems: Problems, options: { cross
     // Lists the config does not have stay absent (not undefined-valued keys), as configs built in code.
     if (unit.list) lists[unit.configKey] = entries.map((i) => i.value);
   }
+  for (const check of references) checkReference(check, reg, problems, deferred);
   const org: OrgConfig = {
     organization: draft.organization as unknown as OrgConfig['organization'],
     ...lists,

@@ -34,8 +34,8 @@ export async function runValidate(options: ValidateOptions): Promise<ValidateRes
         file: at.file,
         line: at.line,
         column: at.column,
-        path: `${check.from}.${check.field}`,
-        message: `${JSON.stringify(check.key)} names no ${kindSpec(check.kind)?.label.one ?? check.kind}${scope} of the config; plan checks it against organization ${org.organization.id}`,
+        path: check.from.endsWith(`.${check.field}`) ? check.from : `${check.from}.${check.field}`,
+        message: `${JSON.stringify(check.key)} names no ${kindSpec(check.kind)?.label.one ?? check.kind}${scope} of the config; plan checks it against organization ${org.organization.id}${check.near === undefined ? '' : ` — did you mean "${check.near}"?`}`,
       });
     }
   }

@@ -13,6 +13,7 @@ import type { Kind, PlanProblem, StepBody } from '../model/step.js';
 import type { Item, Origin, Problems } from '../source/origin.js';
 import type { LocateMode } from '../source/yaml.js';
 import type { ImportSink } from './common/import.js';
+import type { ReferenceField } from './common/references.js';
 
 export interface ReadContext {
   org: string;
@@ -114,6 +115,13 @@ export interface ResolveContext {
   identities(prefix: string, keyName: string): Identities;
   /** A reference to check against the remote state at plan time. */
   defer(check: DeferredCheck): void;
+  /**
+   * A reference to another resource (src/kinds/common/references.ts): fine when the config defines
+   * the target; else an error at `origin` when `settled` says why the config alone decides (with the
+   * config's closest name), else left to the plan (a validate warning). Checked once every unit has
+   * resolved, so a reference may name what any unit defines.
+   */
+  reference(check: ReferenceCheck): void;
   secret(secret: Secret): void;
   /** The entries of another unit's config key (undefined when absent), for cross-references. */
   entries(configKey: string): readonly Item<unknown>[] | undefined;
@@ -122,6 +130,22 @@ export interface ResolveContext {
   /** Where the `organization` mapping is. */
   organizationOrigin: Origin;
   prunes(kind: Kind): boolean;
+}
+
+export interface ReferenceCheck {
+  /** The kind it names: a key of REFERENCE_TARGETS (`teams`, `members`, `spaces`, `collections`, `sections`). */
+  kind: Kind;
+  key: string;
+  /** For sections: the site they belong to. */
+  site?: string;
+  /** Address of the resource that holds the reference, and the field. */
+  from: string;
+  field: string;
+  /** Where the reference is written (a mapping key with `mode: 'key'`). */
+  origin: Origin;
+  mode?: LocateMode;
+  /** Why the config alone settles it (`teams are pruned`): then a name the config lacks is an error. */
+  settled?: string;
 }
 
 export interface Identities {
@@ -173,6 +197,8 @@ export interface KindUnit {
   flowMaps?: readonly string[];
   /** Comments import writes before a key (path with `*` for any list index, the key last). */
   keyComments?: readonly { path: string; comment: string }[];
+  /** The reference fields of an entry (src/kinds/common/references.ts), for docs and the generated scenario test. */
+  references?: readonly ReferenceField[];
   /** Addresses, duplicates, cross-references and secrets of the unit's entries. */
   resolve?(entries: readonly Item<unknown>[], ctx: ResolveContext): void;
   importer: Importer;

@@ -26,6 +26,8 @@ export interface DeferredCheck {
   from: string;
   field: string;
   location?: SourceLocation;
+  /** The config's closest name of that kind, when one is close (a likely typo). */
+  near?: string;
 }
 
 /** The organization's own settings; the organization kind adds the fields it manages. */

@@ -79,6 +79,7 @@ function entryAddresses(unit: KindUnit, org: string, entry: unknown): string[] {
     locate() {},
     identities: () => ({ add() {} }),
     defer() {},
+    reference() {},
     secret() {},
     entries: () => undefined,
     fieldOrigin: () => undefined,

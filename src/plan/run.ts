@@ -76,21 +76,26 @@ function recordingReads(): { shared: ReadContext['shared']; loaded: Map<string, 
   return { shared, loaded };
 }
 
-/** The names among the remote resources read under `key`: the string fields of each listed object. */
+/** The names among the remote resources read under `key`: the string fields of each listed object and of the objects in it (a member's `user.email`). */
 function namesRead(loaded: ReadonlyMap<string, unknown>, key: string): string[] {
   const value = loaded.get(key);
   if (!Array.isArray(value)) return [];
   const names = new Set<string>();
-  for (const item of value) {
-    if (!item || typeof item !== 'object') continue;
-    for (const field of Object.values(item as Record<string, unknown>)) if (typeof field === 'string' && field.length <= 64) names.add(field);
-  }
+  const add = (item: unknown, depth: number): void => {
+    if (!item || typeof item !== 'object') return;
+    for (const field of Object.values(item as Record<string, unknown>)) {
+      if (typeof field === 'string' && field.length <= 64) names.add(field);
+      else if (depth === 0 && field && typeof field === 'object' && !Array.isArray(field)) add(field, 1);
+    }
+  };
+  for (const item of value) add(item, 0);
   return [...names];
 }
 
 /** The deferred check a problem reports, when it is one: the same resource, field and name. */
 function deferredOf(problem: { address: string; message: string }, deferred: readonly DeferredCheck[]): DeferredCheck | undefined {
-  return deferred.find((d) => d.from === problem.address && problem.message.includes(d.field) && problem.message.includes(JSON.stringify(d.key)));
+  const candidates = deferred.filter((d) => d.from === problem.address && problem.message.includes(d.field));
+  return candidates.find((d) => problem.message.includes(JSON.stringify(d.key))) ?? candidates.find((d) => problem.message.includes(d.key));
 }
 
 /**
@@ -102,7 +107,8 @@ function locateProblem(problem: KindPlan['problems'][number], desired: OrgConfig
   const check = deferredOf(problem, desired.deferred ?? []);
   if (check) {
     const rest = problem.message.startsWith(`${check.field} `) ? problem.message.slice(check.field.length + 1) : problem.message;
-    const hint = rest.includes('did you mean') ? '' : didYouMean(check.key, namesRead(loaded, check.kind).filter((n) => n !== check.key));
+    const names = [...namesRead(loaded, check.kind), ...(check.near === undefined ? [] : [check.near])];
+    const hint = rest.includes('did you mean') ? '' : didYouMean(check.key, names.filter((n) => n !== check.key));
     const location = check.location ?? desired.locations[problem.address];
     return { ...problem, message: `${rest}${hint}`, field: check.field, ...(location ? { location } : {}) };
   }

@@ -244,7 +244,47 @@ const CASES: Case[] = [
   {
     name: 'section group names an unknown section',
     yaml: `${HEAD}sites:\n  - id: site_docs\n    sections:\n      - { path: guides, title: Guides, space: space_guides }\n    sectionGroups:\n      - { title: Reference, sections: [guide] }\n`,
-    expected: ['docplane.yaml:9:40: sites[0].sectionGroups[0].sections[0]: names no section of site site_docs (sections are named by their path) — did you mean "guides"?'],
+    expected: ['docplane.yaml:9:40: sites[0].sectionGroups[0].sections[0]: "guide" names no section of site site_docs in this config: the site lists its sections (sections are named by their path) — did you mean "guides"?'],
+  },
+  // References (src/kinds/common/references.ts): what the config alone settles is an error here.
+  {
+    name: 'access names a misspelt team, and teams are pruned',
+    yaml: `${HEAD}prune: [teams]\nteams:\n  - title: Legal\nspaces:\n  - id: s1\n    access: { teams: { Legl: read } }\n`,
+    expected: [
+      'docplane.yaml:9:24: spaces[0].access.teams.Legl: "Legl" names no team in this config: teams are pruned: the plan would remove that team (teams are named by their title) — did you mean "Legal"?',
+    ],
+  },
+  {
+    name: 'access names a misspelt user, and members are pruned',
+    yaml: `${HEAD}prune: [members]\nmembers:\n  - { user: zoe@acme.com, role: read }\ncollections:\n  - title: C\n    access:\n      users: { zoee@acme.com: read }\n`,
+    expected: [
+      'docplane.yaml:10:16: collections[0].access.users["zoee@acme.com"]: "zoee@acme.com" names no member in this config: members are pruned: the plan would remove that member (members are named by email or user id) — did you mean "zoe@acme.com"?',
+    ],
+  },
+  {
+    name: 'a section names a misspelt space of the config by natural key',
+    yaml: `${HEAD}collections:\n  - title: Policies\nspaces:\n  - { title: Terms, collection: Policies }\nsites:\n  - id: site_docs\n    sections:\n      - { path: terms, title: Terms, space: Policies/Term, siteSpaces: [{ space: Polices/Terms }] }\n`,
+    expected: [
+      'docplane.yaml:11:45: sites[0].sections[0].space: "Policies/Term" names no space in this config: a Collection/Title names a space the config lists without id (spaces are named by id, or by Collection/Title) — did you mean "Policies/Terms"?',
+      'docplane.yaml:11:82: sites[0].sections[0].siteSpaces[0].space: "Polices/Terms" names no space in this config: a Collection/Title names a space the config lists without id (spaces are named by id, or by Collection/Title) — did you mean "Policies/Terms"?',
+    ],
+  },
+  {
+    name: "a translation's source names a misspelt space of the config by natural key",
+    yaml: `${HEAD}spaces:\n  - { title: Terms, collection: Policies }\ntranslations:\n  - { source: { space: Polices/Terms, language: en }, language: fr }\n`,
+    expected: [
+      'docplane.yaml:7:24: translations[0].source.space: "Polices/Terms" names no space in this config: a Collection/Title names a space the config lists without id (spaces are named by id, or by Collection/Title) — did you mean "Policies/Terms"?',
+    ],
+  },
+  {
+    name: 'emails with whitespace around them, or not emails',
+    yaml: `${HEAD}members:\n  - { user: "zoe@acme.com ", role: read }\n  - { user: "zoe@acme", role: read }\nteams:\n  - title: T\n    members: [" bob@acme.com"]\nsites:\n  - id: site_docs\n    access:\n      users: { "al ice@acme.com": read }\n`,
+    expected: [
+      'docplane.yaml:5:13: members[0].user: "zoe@acme.com " has whitespace after it (1 character); remove it',
+      'docplane.yaml:6:13: members[1].user: "zoe@acme" is not an email address (name@domain.tld)',
+      'docplane.yaml:9:15: teams[0].members[0]: " bob@acme.com" has whitespace before it (1 character); remove it',
+      'docplane.yaml:13:16: sites[0].access.users["al ice@acme.com"]: "al ice@acme.com" is not an email address (name@domain.tld)',
+    ],
   },
   {
     name: 'section group with an unknown parent',
@@ -283,13 +323,13 @@ const CASES: Case[] = [
     name: 'space in an unknown collection',
     yaml: `${HEAD}collections:\n  - title: Product\n    collections: [{ title: API }]\nspaces:\n  - { id: space_api, collection: Product/Api }\n`,
     expected: [
-      'docplane.yaml:8:34: spaces[0].collection: names no collection of this config (collections are written as paths of titles, like "Product/API") — did you mean "Product/API"?',
+      'docplane.yaml:8:34: spaces[0].collection: "Product/Api" names no collection in this config: the config lists its collections (collections are named by their path of titles, like "Product/API") — did you mean "Product/API"?',
     ],
   },
   {
     name: 'SAML default team that pruning would delete',
     yaml: `${HEAD}teams:\n  - title: Engineering\nsaml:\n  - { label: Okta, defaultTeam: Support }\nprune: [teams]\n`,
-    expected: ['docplane.yaml:7:33: saml[0].defaultTeam: names no team of this config, and teams are pruned: the plan would delete team "Support"'],
+    expected: ['docplane.yaml:7:33: saml[0].defaultTeam: "Support" names no team in this config: teams are pruned: the plan would delete team "Support" (teams are named by their title)'],
   },
 ];
 

@@ -76,18 +76,20 @@ const cases: Case[] = [
     steps: [['spaces["Handbook"].access.teams["Docs"]', 'create', 'POST /v1/spaces/{{ref:org_acme/spaces["Handbook"]}}/permissions', { role: 'edit', teams: ['{{ref:org_acme/teams["Docs"]}}'] }]],
   },
   {
-    name: 'reports unknown teams and users, and a plan that removes the last direct admin',
+    name: 'reports unknown teams and users, and a plan that removes the last direct admin; a person this plan invites is granted by the invite\'s answer',
     module: spaceAccessModule,
     config: { members: [{ user: 'zed@acme.com', role: 'read' }] },
     remote: {
       objects: [{ address: 'spaces["s1"]', id: 's1', access: { teams: { Nobody: 'read' }, users: { 'zed@acme.com': 'read', 'yan@acme.com': 'read' } } }],
       grants: { s1: grants({}, { u_alice: 'admin' }) },
     },
-    steps: [['spaces["s1"].access.users["alice@acme.com"]', 'delete', 'DELETE /v1/spaces/s1/permissions/users/u_alice']],
+    steps: [
+      ['spaces["s1"].access.users["zed@acme.com"]', 'create', 'POST /v1/spaces/s1/permissions', { role: 'read', users: ['{{ref:org_acme/members["zed@acme.com"]#users.0|id}}'] }],
+      ['spaces["s1"].access.users["alice@acme.com"]', 'delete', 'DELETE /v1/spaces/s1/permissions/users/u_alice'],
+    ],
     problems: [
-      'spaces["s1"].access: team "Nobody" exists neither in the config nor in organization org_acme',
-      'spaces["s1"].access: zed@acme.com is not a member of organization org_acme yet: this plan invites them; grant their access once the invitation is sent (apply, then plan again)',
-      'spaces["s1"].access: yan@acme.com is not a member of organization org_acme: add them to members (they are invited) or remove them from this access',
+      'spaces["s1"].access: teams "Nobody" names a team that exists neither in the config nor in organization org_acme',
+      'spaces["s1"].access: users "yan@acme.com" is not a member of organization org_acme: list their email under members (this plan then invites them and grants this access at once), or remove them from this access',
       'spaces["s1"].access: the plan would leave spaces["s1"] without a direct admin; keep at least one team or user with role admin in its access',
     ],
   },

@@ -129,7 +129,7 @@ describe('team members', () => {
       {
         org: 'org_acme',
         address: 'teams["Engineering"].members',
-        message: 'team "Engineering": zed@acme.com is not a member of organization org_acme; list them under members to invite them (then apply, and plan again), or remove them from the config',
+        message: 'team "Engineering": zed@acme.com is not a member of organization org_acme; list their email under members (this plan then invites them and uses them at once), or remove them from the config',
       },
     ]);
   });

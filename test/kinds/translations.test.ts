@@ -56,7 +56,7 @@ const cases: Array<{ name: string; config: OrgConfigInput; steps: Row[]; problem
 
 describe('translations', () => {
   it.each(cases)('$name', (c) => {
-    const kp = planKind(translationsModule, orgConfig(c.config), remote);
+    const kp = planKind(translationsModule, orgConfig(c.config), { list: remote });
     expect(rows(kp)).toEqual(c.steps);
     expect(kp.problems.map((p) => `${p.address}: ${p.message}`)).toEqual(c.problems ?? []);
     expect(kp.unmanaged).toHaveLength(c.unmanaged);
@@ -64,7 +64,7 @@ describe('translations', () => {
   });
 
   it('looks a create up by language and source space, and waits for the source space when the config names it', () => {
-    const kp = planKind(translationsModule, orgConfig({ spaces: [{ id: 'space_guides' }], translations: [{ source: src, language: 'it' }] }), remote);
+    const kp = planKind(translationsModule, orgConfig({ spaces: [{ id: 'space_guides' }], translations: [{ source: src, language: 'it' }] }), { list: remote });
     expect(kp.steps[0].requests[0]).toMatchObject({ capture: true, lookup: { path: '/v1/orgs/org_acme/translations', match: { language: 'it', 'source.space': 'space_guides' } } });
     expect(kp.steps[0].needs).toEqual(['spaces["space_guides"]']);
     expect(kp.steps[0].after).toEqual({ language: 'it', source: src });

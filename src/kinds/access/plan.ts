@@ -9,7 +9,7 @@ import { ref } from '../../model/address.js';
 import type { JsonObject, Kind } from '../../model/step.js';
 import { enc } from '../common/paths.js';
 import { emptyKindPlan, type KindPlan, type PlanContext } from '../kind.js';
-import { findMember, indexMembers, memberLabel, type RemoteMember } from '../members/members.js';
+import { indexMembers, memberLabel, memberRefs, type RemoteMember } from '../members/members.js';
 import type { RemoteTeam } from '../teams/teams.js';
 import { teamAddress, teamIdsOrRefs } from '../teams/teams.js';
 import { grantAddress, permissionsPath, type AccessTarget, type RemoteGrants } from './grants.js';
@@ -39,6 +39,8 @@ interface Grant {
   id: string;
   name: string;
   role: string | null;
+  /** The invite step of a person this plan invites. */
+  invite?: string;
 }
 
 /** Desired vs remote grants of every object → one step per grant that differs. */
@@ -46,6 +48,7 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
   const kp = emptyKindPlan();
   if (remote === undefined) return kp;
   const index = indexMembers(remote.members);
+  const memberOf = memberRefs(ctx.org, ctx.desired.members, index);
   const teamTitle = new Map(remote.teams.map((t) => [t.id, t.title]));
   const teamId = teamIdsOrRefs(ctx.org, ctx.desired.teams, remote.teams);
 
@@ -57,21 +60,19 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
     for (const [title, role] of Object.entries(obj.access.teams ?? {})) {
       const id = teamId(title);
       if (id === undefined) {
-        kp.problems.push({ org: ctx.org, address: accessAddress, message: `team "${title}" exists neither in the config nor in organization ${ctx.org}` });
+        kp.problems.push({ org: ctx.org, address: accessAddress, message: `teams ${JSON.stringify(title)} names a team that exists neither in the config nor in organization ${ctx.org}` });
         continue;
       }
       want.set(`teams:${id}`, { who: 'teams', id, name: title, role });
     }
     for (const [user, role] of Object.entries(obj.access.users ?? {})) {
-      const m = findMember(index, user);
+      const m = memberOf(user);
       if (!m) {
-        const invited = (ctx.desired.members ?? []).some((d) => d.user.toLowerCase() === user.toLowerCase());
         kp.problems.push({
           org: ctx.org,
           address: accessAddress,
-          message: invited
-            ? `${user} is not a member of organization ${ctx.org} yet: this plan invites them; grant their access once the invitation is sent (apply, then plan again)`
-            : `${user} is not a member of organization ${ctx.org}: add them to members (they are invited) or remove them from this access` });
+          message: `users ${JSON.stringify(user)} is not a member of organization ${ctx.org}: list their email under members (this plan then invites them and grants this access at once), or remove them from this access`,
+        });
         continue;
       }
       const prev = want.get(`users:${m.id}`);
@@ -79,7 +80,7 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
         kp.problems.push({ org: ctx.org, address: accessAddress, message: `${user} names the same member as ${prev.name}` });
         continue;
       }
-      want.set(`users:${m.id}`, { who: 'users', id: m.id, name: memberLabel(m), role });
+      want.set(`users:${m.id}`, { who: 'users', id: m.id, name: m.label, role, ...(m.invite ? { invite: m.invite } : {}) });
     }
     const have = new Map<string, Grant>();
     for (const g of grants?.teams ?? []) {
@@ -105,7 +106,7 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
     for (const [k, w] of want) {
       const h = have.get(k);
       const address = grantAddress(obj.address, w.who, w.name);
-      const needs = [...objectNeeds, ...(w.who === 'teams' ? [teamAddress(w.name)] : [])];
+      const needs = [...objectNeeds, ...(w.who === 'teams' ? [teamAddress(w.name)] : []), ...(w.invite ? [w.invite] : [])];
       if (!h) {
         const after: JsonObject = { role: w.role };
         kp.steps.push(step({

@@ -3,6 +3,7 @@ import { key } from '../../model/address.js';
 import { child, type Item, type Origin } from '../../source/origin.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer, KindUnit, ResolveContext } from '../kind.js';
+import { ACCESS_REFERENCES, resolveAccess } from '../access/resolve.js';
 import { collectionsModule, readCollections, type RemoteCollection } from './collections.js';
 import { Collection, type CollectionT } from './schema.js';
 
@@ -85,12 +86,15 @@ export const collectionsUnit: KindUnit = {
   schema: Collection,
   kinds: [collectionsModule],
   addressNames: { top: ['collections'] },
+  references: ACCESS_REFERENCES,
   resolve(entries, ctx) {
     const collections = flattenCollections(entries as readonly Item<CollectionT>[]);
     const paths = new Set(collections.map((c) => c.path));
     const ids = ctx.identities('collections', 'path');
     for (const c of collections) {
-      if (ctx.claim(`collection:${c.path}`, `collections${key(c.path)}`, c.origin)) ids.add(c.path, c.value, c.origin, paths);
+      if (!ctx.claim(`collection:${c.path}`, `collections${key(c.path)}`, c.origin)) continue;
+      ids.add(c.path, c.value, c.origin, paths);
+      resolveAccess(c.value.access, `collections${key(c.path)}`, child(c.origin, 'access'), ctx);
     }
   },
   importer: importCollections,

@@ -4,11 +4,12 @@ import { sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
 import { memberLabel, membersModule, readMembers, type RemoteMember } from './members.js';
 import { Member, type MemberT } from './schema.js';
-import type { Item } from '../../source/origin.js';
+import { child, type Item } from '../../source/origin.js';
+import { lowerIfEmailAddress, userProblem } from '../common/text.js';
 
 /** Emails compare case-insensitively; user ids as given. */
 export function lowerIfEmail(user: string): string {
-  return user.includes('@') ? user.toLowerCase() : user;
+  return lowerIfEmailAddress(user);
 }
 
 const importMembers: Importer<RemoteMember[]> = {
@@ -34,6 +35,11 @@ export const membersUnit: KindUnit = {
   flowMaps: ['members.*'],
   resolve(entries, ctx) {
     for (const { value, origin } of entries as readonly Item<MemberT>[]) {
+      const problem = userProblem(value.user);
+      if (problem !== undefined) {
+        ctx.problems.at(child(origin, 'user'), problem);
+        continue;
+      }
       ctx.claim(`member:${lowerIfEmail(value.user)}`, `members${key(value.user)}`, origin, `member ${value.user}`);
     }
   },

@@ -6,7 +6,7 @@
  * except SSO members while `safety.keepSsoMembers`; the organization always keeps an admin.
  */
 import { fingerprint } from '../../core/json.js';
-import { matchesAny, key } from '../../model/address.js';
+import { matchesAny, key, ref } from '../../model/address.js';
 import type { JsonObject } from '../../model/step.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { deleteAddresses } from '../common/skeleton.js';
@@ -61,7 +61,7 @@ export function memberLabel(m: RemoteMember): string {
 
 export function notAMemberMessage(user: string, org: string): string {
   return user.includes('@')
-    ? `${user} is not a member of organization ${org}; list them under members to invite them (then apply, and plan again), or remove them from the config`
+    ? `${user} is not a member of organization ${org}; list their email under members (this plan then invites them and uses them at once), or remove them from the config`
     : `${user} is not a member of organization ${org}; a user id cannot be invited: list the person's email under members to invite them, or remove them from the config`;
 }
 
@@ -91,6 +91,7 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
     const desiredRole = new Map<RemoteMember, string | null>(); // remote → the role the config gives it
     const removed = new Set<RemoteMember>();
     const addressOf = (user: string) => `members${key(user)}`;
+    const kept: string[] = []; // SSO members the config leaves out and safety.keepSsoMembers keeps
 
     for (const d of desired) {
       const m = findMember(index, d.user);
@@ -109,9 +110,17 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
               method: 'POST',
               path: `${orgPath(ctx.org)}/invites`,
               body: { emails: [{ email: d.user, role: d.role }], sso: false },
-              lookup: { path: `${orgPath(ctx.org)}/members`, match: { 'user.email': d.user } } },
+              // The answer names the user id (`users`), which team memberships and grants of this plan take.
+              capture: true,
+              lookup: { path: `${orgPath(ctx.org)}/members`, match: { 'user.email': d.user } },
+            },
           ],
-          notes: [`invite: sends ${d.user} an invitation to organization ${ctx.org}; they are listed as a member from then on and not invited again`] }));
+          needs: [],
+          notes: [
+            `invite: sends ${d.user} an invitation to organization ${ctx.org}; they are listed as a member from then on and not invited again`,
+            `steps of this plan that name ${d.user} take the user id the invite answers; if the API leaves the invitation pending, they are not sent and the next apply completes them`,
+          ],
+        }));
         fingerprints[address] = fingerprint(null);
         continue;
       }
@@ -146,8 +155,13 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
     for (const m of remote) {
       if (matched.has(m)) continue;
       const address = deleteAddress(memberLabel(m), m.id);
-      if (!prune || (m.sso === true && ctx.desired.safety.keepSsoMembers)) {
+      if (!prune) {
         kp.unmanaged.push(address);
+        continue;
+      }
+      if (m.sso === true && ctx.desired.safety.keepSsoMembers) {
+        kp.unmanaged.push(address);
+        kept.push(memberLabel(m));
         continue;
       }
       // A protected member stays (the builder leaves the delete out); count it as staying here too.
@@ -174,6 +188,39 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
         address: 'members',
         message: `the plan would leave organization ${ctx.org} without an admin; keep at least one member with role admin` });
     }
+    if (kept.length > 0) {
+      const shown = kept.sort().slice(0, 5).join(', ') + (kept.length > 5 ? ` and ${kept.length - 5} more` : '');
+      kp.notes = [`safety.keepSsoMembers keeps ${kept.length} SSO member${kept.length === 1 ? '' : 's'} that prune: [members] would remove (${shown}); set safety.keepSsoMembers: false to remove them`];
+    }
     kp.fingerprints = fingerprints;
     return kp;
-  } };
+  },
+};
+
+/**
+ * How a config's `user` (email or user id) is named in requests: the member's id, or, for a person
+ * this plan invites (listed under `members` by email), a ref to the invite's answer and the invite's
+ * address to wait for. Undefined when the person is neither a member nor invited.
+ */
+export interface MemberRef {
+  id: string;
+  /** How the member is shown and keyed in diffs (memberLabel). */
+  label: string;
+  /** The invite step this reference waits for, when the plan invites the person. */
+  invite?: string;
+  /** The member, when it exists. */
+  member?: RemoteMember;
+}
+
+export function memberRefs(org: string, desired: readonly { user: string }[] | undefined, index: MemberIndex): (user: string) => MemberRef | undefined {
+  const invited = new Map<string, string>();
+  for (const d of desired ?? []) if (d.user.includes('@') && !findMember(index, d.user) && !invited.has(d.user.toLowerCase())) invited.set(d.user.toLowerCase(), d.user);
+  return (user) => {
+    const m = findMember(index, user);
+    if (m) return { id: m.id, label: memberLabel(m), member: m };
+    const written = invited.get(user.toLowerCase());
+    if (written === undefined) return undefined;
+    const address = `members${key(written)}`;
+    return { id: ref(org, address, 'users.0|id'), label: written.toLowerCase(), invite: address };
+  };
+}

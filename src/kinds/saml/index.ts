@@ -1,7 +1,6 @@
 /** SAML providers (`saml:` in the config), by label; the default team by title. */
-import { didYouMean } from '../../core/text.js';
 import { key } from '../../model/address.js';
-import { child, locationOf, type Item } from '../../source/origin.js';
+import { child, type Item } from '../../source/origin.js';
 import { Raw, slug, sortBy, unique, type Draft, type ImportSink } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
 import { configTeams, writtenTeams } from '../teams/index.js';
@@ -66,10 +65,10 @@ export const samlUnit: KindUnit = {
   kinds: [samlModule],
   addressNames: { top: ['saml'] },
   secretFields: ['certificate'],
+  references: [{ field: 'defaultTeam', target: 'teams' }],
   resolve(entries, ctx) {
     const items = entries as readonly Item<SamlProviderT>[];
     const teams = configTeams(ctx);
-    const teamTitles = new Set((teams ?? []).map((t) => t.value.title));
     const labels = new Set(items.map((s) => s.value.label));
     const ids = ctx.identities('saml', 'label');
     for (const { value, origin } of items) {
@@ -78,15 +77,15 @@ export const samlUnit: KindUnit = {
       ids.add(value.label, value, origin, labels);
       if (value.certificate) ctx.secret({ name: `value:${ctx.org}/${address}.certificate`, value: value.certificate });
       const team = value.defaultTeam;
-      if (!ctx.check || team === undefined || team === null || teamTitles.has(team)) continue;
-      if (teams !== undefined && ctx.prunes('teams')) {
-        ctx.problems.at(
-          child(origin, 'defaultTeam'),
-          `names no team of this config, and teams are pruned: the plan would delete team "${team}"${didYouMean(team, [...teamTitles])}`,
-        );
-      } else {
-        ctx.defer({ kind: 'teams', key: team, from: address, field: 'defaultTeam', location: locationOf(child(origin, 'defaultTeam')) });
-      }
+      if (team === undefined || team === null) continue;
+      ctx.reference({
+        kind: 'teams',
+        key: team,
+        from: address,
+        field: 'defaultTeam',
+        origin: child(origin, 'defaultTeam'),
+        ...(teams !== undefined && ctx.prunes('teams') ? { settled: `teams are pruned: the plan would delete team "${team}"` } : {}),
+      });
     }
   },
   importer: importSaml,

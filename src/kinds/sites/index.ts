@@ -6,6 +6,7 @@
  * keeps the steps, counts, problems and fingerprints of its own. The structure sort step belongs to
  * `sections`, a holder's site-space sort step to `siteSpaces`.
  */
+import { ACCESS_REFERENCES } from '../access/resolve.js';
 import type { KindSpec, KindUnit } from '../kind.js';
 import { CUSTOMIZATION_FLOW_MAPS } from './customization-read.js';
 import { importSites } from './import.js';
@@ -63,6 +64,13 @@ export const sitesUnit: KindUnit = {
     'sites.*.sectionGroups.*.order.*',
     'sites.*.redirects.*',
     ...CUSTOMIZATION_FLOW_MAPS.map((p) => `sites.*.customization.${p}`),
+  ],
+  references: [
+    { field: 'sections[].space', target: 'spaces' },
+    { field: 'sections[].siteSpaces[].space', target: 'spaces' },
+    { field: 'siteSpaces[].space', target: 'spaces' },
+    { field: 'sectionGroups[].sections', target: 'sections' },
+    ...ACCESS_REFERENCES,
   ],
   resolve: resolveSites,
   importer: importSites,

@@ -36,7 +36,8 @@ import {
   type Layout } from './layout.js';
 import { TreeChain } from './moves.js';
 import { pathCycle, pathNeed } from './paths.js';
-import { type RemoteExternalLink, type RemoteGroup, type RemoteSection, type RemoteSite, type SitesRemote } from './remote.js';
+import { type RemoteExternalLink, type RemoteGroup, type RemoteSection, type RemoteSite, type RemoteSiteSpace, type SitesRemote } from './remote.js';
+import { spaceNames, type SpaceNames } from '../spaces/refer.js';
 import { siteKey, type OrderItemT, type SectionT, type SiteT } from './schema.js';
 import { planShareLinks } from './share-links.js';
 import { planSiteItself, planSiteList } from './site.js';
@@ -104,6 +105,8 @@ export interface SiteInput {
   base: string;
   /** The site as the organization's list has it; absent for a site this plan creates. */
   info?: RemoteSiteInfo;
+  /** How requests name the spaces the config names (identity when absent). */
+  spaces?: SpaceNames;
 }
 
 /** The site's sections, groups and links matched to the remote ones, and the lookups the phases share. */
@@ -156,7 +159,7 @@ interface SimulatedStructure {
  */
 export function planSite(input: SiteInput): SitePlans {
   const { site, remote } = input;
-  const ctx = siteContext(input.org, site, remote, input.base, input.prunes);
+  const ctx = siteContext(input.org, site, remote, input.base, input.prunes, input.spaces);
   const { out } = ctx;
 
   out.sections.remoteCount = remote.sections.length;
@@ -545,13 +548,14 @@ function planSections(ctx: SiteContext, items: SiteItems, order: SiteOrder): voi
       const own = c.siteSpaces?.find((x) => x.space === c.space);
       const ownSettings = own ? compact({ path: own.path, condition: own.condition, hidden: own.hidden }) : {};
       const later = compact({ path: c.path, description: c.description, condition: c.condition, localizedTitle: extras.localizedTitle ?? undefined, localizedDescription: extras.localizedDescription ?? undefined });
+      const space = ctx.spaceId(c.space);
       const requests: RequestSpec[] = [
         {
           method: 'POST',
           path: `${base}/sections`,
-          body: compact({ spaceId: c.space, title: c.title, icon: c.icon, draft: c.draft }),
+          body: compact({ spaceId: space.id, title: c.title, icon: c.icon, draft: c.draft }),
           capture: true,
-          lookup: { path: `${base}/sections`, match: { title: c.title, 'siteSpaces.0.space.id': c.space } } },
+          lookup: { path: `${base}/sections`, match: { title: c.title, 'siteSpaces.0.space.id': space.id } } },
         // The create names the section after its title; the path is what identifies it from now on.
         { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: later as JsonObject },
       ];
@@ -575,7 +579,8 @@ function planSections(ctx: SiteContext, items: SiteItems, order: SiteOrder): voi
           before: null,
           after,
           requests,
-          needs: [...(chainNeeds.get(e.address) ?? []), ...pathNeeds] }),
+          needs: [...(chainNeeds.get(e.address) ?? []), ...pathNeeds, ...space.needs],
+          ...(space.needs.length > 0 ? { notes: [`space: (created by this plan) ${c.space}`] } : {}) }),
         null,
       );
       // The default site space: a created section shows its first one until told otherwise.
@@ -887,5 +892,15 @@ function defaultSiteSpaceOf(org: string, site: string, e: SectionEntry): { id: s
 
 /** Every site of an organization's config: created, updated, deleted, and what is in each. */
 export function planSites(ctx: PlanContext, remote: SitesRemote): SitePlans {
-  return planSiteList(ctx, remote, (one) => planSite({ org: ctx.org, prunes: (k) => ctx.prunes(k), ...one }));
+  // Spaces the config names by natural key: the remote's ids are read in the config's names, and
+  // requests send the ids (or the ref to the space's create).
+  const spaces = spaceNames(ctx.org, remote.spaceIds);
+  const inConfigTerms = remote.spaceIds === undefined ? (r: RemoteSite) => r : (r: RemoteSite) => renameSpaces(r, spaces);
+  return planSiteList(ctx, remote, (one) => planSite({ org: ctx.org, prunes: (k) => ctx.prunes(k), ...one, remote: inConfigTerms(one.remote), spaces }));
+}
+
+/** A remote site whose site spaces name their space as the config does. */
+function renameSpaces(r: RemoteSite, spaces: SpaceNames): RemoteSite {
+  const rename = (x: RemoteSiteSpace): RemoteSiteSpace => ({ ...x, space: spaces.config(x.space) });
+  return { ...r, sections: r.sections.map((s) => ({ ...s, siteSpaces: s.siteSpaces.map(rename) })), rootSiteSpaces: r.rootSiteSpaces.map(rename) };
 }

@@ -13,6 +13,7 @@ import { readCustomization } from './customization-read.js';
 import { readPublishingAuth, type RemotePublishingAuth } from './publishing-auth-read.js';
 import { readRedirects, type RemoteRedirect } from './redirects-read.js';
 import type { SiteT } from './schema.js';
+import { readSpaceIds, type SpaceIds } from '../spaces/refer.js';
 
 export interface RemoteSiteSpace {
   id: string;
@@ -113,6 +114,8 @@ export interface SitesRemote {
   list: RemoteSiteInfo[];
   /** One entry per listed site the config names; `site` null when its structure was not found. */
   sites: Array<{ id: string; site: RemoteSite | null }>;
+  /** The config's spaces without id that sections and site spaces name by natural key (src/kinds/spaces/refer.ts). */
+  spaceIds?: SpaceIds;
 }
 
 export function sitePath(org: string, site: string): string {
@@ -278,6 +281,14 @@ export async function readSiteList(
 /** The kinds planned from a site's structure. */
 const STRUCTURE_KINDS: readonly Kind[] = ['sections', 'siteSpaces', 'sectionGroups', 'externalLinks'];
 
+/** The spaces a config site names: its sections' spaces and site spaces, and its root site spaces. */
+function spacesNamed(site: SiteT): string[] {
+  return [
+    ...(site.sections ?? []).flatMap((s) => [s.space, ...(s.siteSpaces ?? []).map((x) => x.space), ...(s.defaultSiteSpace === undefined ? [] : [s.defaultSiteSpace])]),
+    ...(site.siteSpaces ?? []).map((x) => x.space),
+  ];
+}
+
 export function readSites(ctx: ReadContext): Promise<SitesRemote> {
   return ctx.shared('sites', async () => {
     const desired = ctx.desired.sites;
@@ -297,6 +308,7 @@ export function readSites(ctx: ReadContext): Promise<SitesRemote> {
       };
     };
     const parts: SiteParts = { structure: STRUCTURE_KINDS.some(wants), shareLinks: wants('shareLinks') };
-    return { list, ...(await readSiteList(ctx, pairs.map(([id]) => id), blocks, parts)) };
+    const [read, spaceIds] = await Promise.all([readSiteList(ctx, pairs.map(([id]) => id), blocks, parts), readSpaceIds(ctx, ctx.desired, desired.flatMap(spacesNamed))]);
+    return { list, ...read, ...(Object.keys(spaceIds).length > 0 ? { spaceIds } : {}) };
   });
 }

@@ -5,8 +5,10 @@
  */
 import { didYouMean } from '../../core/text.js';
 import { key } from '../../model/address.js';
-import { child, locationOf, where, type Item, type Origin } from '../../source/origin.js';
+import { child, where, type Item, type Origin } from '../../source/origin.js';
 import type { ResolveContext } from '../kind.js';
+import { resolveAccess } from '../access/resolve.js';
+import { referSpace } from '../spaces/refer.js';
 import { resolveSiteExtras } from './redirects.js';
 import { siteKey, type ExternalLinkT, type SectionGroupT, type SectionT, type ShareLinkT, type SiteT } from './schema.js';
 
@@ -26,6 +28,7 @@ function resolveSite(site: SiteT, origin: Origin, ctx: ResolveContext): void {
   const siteAddress = `sites${key(siteKey(site))}`;
   if (!ctx.claim(`site:${siteKey(site)}`, siteAddress, origin)) return;
   if (site.sections || site.sectionGroups || site.externalLinks) ctx.locate(`${siteAddress}.structure`, origin);
+  resolveAccess(site.access, siteAddress, child(origin, 'access'), ctx);
   resolveRootSiteSpaces(site, siteAddress, origin, ctx);
 
   const sections: SectionT[] = site.sections ?? [];
@@ -36,6 +39,7 @@ function resolveSite(site: SiteT, origin: Origin, ctx: ResolveContext): void {
     const address = `${siteAddress}.sections${key(section.path)}`;
     if (!ctx.claim(`section:${siteKey(site)}:${section.path}`, address, at, `section "${section.path}" of site ${siteKey(site)}`)) return;
     sectionIds.add(section.path, section, at, paths);
+    referSpace(ctx, section.space, address, 'space', child(at, 'space'));
     const listed = new Set((section.siteSpaces ?? []).map((s) => s.space));
     if (!listed.has(section.space)) ctx.locate(`${address}.siteSpaces${key(section.space)}`, child(at, 'space'));
     if (section.defaultSiteSpace !== undefined && section.defaultSiteSpace !== section.space && !listed.has(section.defaultSiteSpace)) {
@@ -45,7 +49,8 @@ function resolveSite(site: SiteT, origin: Origin, ctx: ResolveContext): void {
       ctx.locate(`${address}.siteSpaces`, child(at, 'siteSpaces'), 'key');
       section.siteSpaces.forEach((ss, j) => {
         const ssAt = child(at, 'siteSpaces', j);
-        ctx.claim(`siteSpace:${siteKey(site)}:${section.path}:${ss.space}`, `${address}.siteSpaces${key(ss.space)}`, ssAt, `space ${ss.space} in section "${section.path}"`);
+        if (!ctx.claim(`siteSpace:${siteKey(site)}:${section.path}:${ss.space}`, `${address}.siteSpaces${key(ss.space)}`, ssAt, `space ${ss.space} in section "${section.path}"`)) return;
+        if (ss.space !== section.space) referSpace(ctx, ss.space, `${address}.siteSpaces${key(ss.space)}`, 'space', child(ssAt, 'space'));
       });
     }
   });
@@ -67,12 +72,15 @@ function resolveSite(site: SiteT, origin: Origin, ctx: ResolveContext): void {
         return;
       }
       grouped.set(path, sAt);
-      if (!ctx.check) return;
-      if (site.sections === undefined) {
-        ctx.defer({ kind: 'sections', key: path, site: siteKey(site), from: address, field: 'sections', location: locationOf(sAt) });
-      } else if (!paths.has(path)) {
-        problems.at(sAt, `names no section of site ${siteKey(site)} (sections are named by their path)${didYouMean(path, [...paths])}`);
-      }
+      ctx.reference({
+        kind: 'sections',
+        key: path,
+        site: siteKey(site),
+        from: address,
+        field: 'sections',
+        origin: sAt,
+        ...(site.sections === undefined ? {} : { settled: 'the site lists its sections' }),
+      });
     });
   });
   resolveParents(site, groups, titles, origin, ctx);
@@ -99,7 +107,9 @@ function resolveRootSiteSpaces(site: SiteT, siteAddress: string, origin: Origin,
   }
   ctx.locate(`${siteAddress}.siteSpaces`, at, 'key');
   site.siteSpaces.forEach((ss, j) => {
-    ctx.claim(`rootSiteSpace:${siteKey(site)}:${ss.space}`, `${siteAddress}.siteSpaces${key(ss.space)}`, child(at, j), `space ${ss.space} at the root of site ${siteKey(site)}`);
+    if (ctx.claim(`rootSiteSpace:${siteKey(site)}:${ss.space}`, `${siteAddress}.siteSpaces${key(ss.space)}`, child(at, j), `space ${ss.space} at the root of site ${siteKey(site)}`)) {
+      referSpace(ctx, ss.space, `${siteAddress}.siteSpaces${key(ss.space)}`, 'space', child(at, j, 'space'));
+    }
   });
 }
 

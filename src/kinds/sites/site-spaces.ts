@@ -157,14 +157,15 @@ function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
     keyOfSpace.set(d.space, own);
     createdKeys.push(own);
     stepAddresses.push(address);
+    const space = ctx.spaceId(d.space);
     const requests: RequestSpec[] = [
       {
         method: 'POST',
         path: `${base}/site-spaces`,
         // Without a section, the API adds the space at the root of a site without sections.
-        body: compact({ spaceId: d.space, sectionId: e?.id, draft: d.draft }),
+        body: compact({ spaceId: space.id, sectionId: e?.id, draft: d.draft }),
         capture: true,
-        lookup: { path: `${base}/site-spaces`, match: { 'space.id': d.space, section: e ? e.id : null } } },
+        lookup: { path: `${base}/site-spaces`, match: { 'space.id': space.id, section: e ? e.id : null } } },
     ];
     if (Object.keys(wanted).length > 0) requests.push({ method: 'PATCH', path: `${base}/site-spaces/${own}`, body: wanted });
     const after = compact({ space: d.space, ...wanted, draft: d.draft });
@@ -177,7 +178,8 @@ function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
         after,
         requests,
         // Adds in a holder are chained: each is appended, so the order they leave is known.
-        needs: [...sectionNeeds, ...(previousCreate ? [`${previousCreate}:create`] : []), ...pathNeeds] }),
+        needs: [...sectionNeeds, ...(previousCreate ? [`${previousCreate}:create`] : []), ...pathNeeds, ...space.needs],
+        ...(space.needs.length > 0 ? { notes: [`space: (created by this plan) ${d.space}`] } : {}) }),
       null,
     );
     previousCreate = address;

@@ -10,6 +10,7 @@ import { sameJson } from '../common/match.js';
 import type { DraftStep, KindPlan } from '../kind.js';
 import { idOfKey, pointerType, type ItemKey } from './layout.js';
 import type { RemoteExternalLink, RemoteGroup, RemoteSection, RemoteShareLink, RemoteSite, RemoteSiteSpace } from './remote.js';
+import type { SpaceNames } from '../spaces/refer.js';
 import type { ExternalLinkT, SectionGroupT, SectionT, SiteT } from './schema.js';
 
 export const SITE_KINDS = ['sites', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks', 'redirects', 'customization', 'publishingAuth'] as const;
@@ -133,9 +134,11 @@ export interface SiteContext {
   /** Adds a step to its kind's plan, with the fingerprint of the remote object it reads. */
   push(step: DraftStep, remoteObject: JsonObject | null): void;
   problem(kind: SiteKind, address: string, message: string): void;
+  /** The id a request gives for a space the config names, and the step it waits for (a space this plan creates). */
+  spaceId(name: string): { id: string; needs: string[] };
 }
 
-export function siteContext(org: string, site: SiteT, remote: RemoteSite, base: string, prunes: (kind: Kind) => boolean): SiteContext {
+export function siteContext(org: string, site: SiteT, remote: RemoteSite, base: string, prunes: (kind: Kind) => boolean, spaces?: SpaceNames): SiteContext {
   const out = emptySitePlans();
   return {
     org,
@@ -150,5 +153,6 @@ export function siteContext(org: string, site: SiteT, remote: RemoteSite, base: 
       if (!(step.address in kp.fingerprints)) kp.fingerprints[step.address] = fingerprint(remoteObject);
     },
     problem: (kind, address, message) => out[kind].problems.push({ org, address, message }),
+    spaceId: (name) => (spaces ? spaces.request(name) : { id: name, needs: [] }),
   };
 }

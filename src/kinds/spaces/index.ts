@@ -1,11 +1,11 @@
 /** Spaces (`spaces:` in the config): spaces' settings, the collection each is placed in, spaces to create. */
-import { didYouMean } from '../../core/text.js';
 import { key } from '../../model/address.js';
-import { child, locationOf, type Item } from '../../source/origin.js';
+import { child, type Item } from '../../source/origin.js';
 import { collectionTree, configCollectionPaths } from '../collections/index.js';
 import { readCollections, type RemoteCollection } from '../collections/collections.js';
 import { sortBy, str, strOrNull, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
+import { ACCESS_REFERENCES, resolveAccess } from '../access/resolve.js';
 import { readSpaceList, type RemoteSpace } from './read.js';
 import { Space, spaceKey, type SpaceT } from './schema.js';
 import { spacesModule } from './spaces.js';
@@ -57,21 +57,23 @@ export const spacesUnit: KindUnit = {
   schema: Space,
   kinds: [spacesModule],
   addressNames: { top: ['spaces'] },
+  references: [{ field: 'collection', target: 'collections' }, ...ACCESS_REFERENCES],
   resolve(entries, ctx) {
     const collectionPaths = configCollectionPaths(ctx);
     for (const { value, origin } of entries as readonly Item<SpaceT>[]) {
       const address = `spaces${key(spaceKey(value))}`;
       if (!ctx.claim(`space:${spaceKey(value)}`, address, origin)) continue;
+      resolveAccess(value.access, address, child(origin, 'access'), ctx);
       const target = value.collection;
-      if (!ctx.check || target === undefined || target === null) continue;
-      if (collectionPaths === undefined) {
-        ctx.defer({ kind: 'collections', key: target, from: address, field: 'collection', location: locationOf(child(origin, 'collection')) });
-      } else if (!collectionPaths.has(target)) {
-        ctx.problems.at(
-          child(origin, 'collection'),
-          `names no collection of this config (collections are written as paths of titles, like "Product/API")${didYouMean(target, [...collectionPaths])}`,
-        );
-      }
+      if (target === undefined || target === null) continue;
+      ctx.reference({
+        kind: 'collections',
+        key: target,
+        from: address,
+        field: 'collection',
+        origin: child(origin, 'collection'),
+        ...(collectionPaths === undefined ? {} : { settled: 'the config lists its collections' }),
+      });
     }
   },
   importer: importSpaces,

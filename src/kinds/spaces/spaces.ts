@@ -11,6 +11,7 @@ import type { JsonObject } from '../../model/step.js';
 import { collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection, type ResolvedCollections } from '../collections/collections.js';
 import { sameJson } from '../common/match.js';
 import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
+import { lookAlikeNote } from '../common/text.js';
 import { enc, orgPath } from '../common/paths.js';
 import { spaceKey, type SpaceT } from './schema.js';
 import { readSpaceList, type RemoteSpace } from './read.js';
@@ -75,6 +76,10 @@ export function matchSpaces(desired: readonly SpaceT[], spaces: readonly RemoteS
     if (r) taken.add(r.id);
     return { desired: d, address, remote: r };
   });
+}
+
+function withNotes(notes: string[]): { notes?: string[] } {
+  return notes.length > 0 ? { notes } : {};
 }
 
 function normalized(s: RemoteSpace): JsonObject {
@@ -153,7 +158,7 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
 
     for (const { desired: d, address, remote: r } of pairs) {
       if (!r && d.id === undefined) {
-        planCreate(ctx.org, d, address, resolved, kp);
+        planCreate(ctx.org, d, address, resolved, kp, remote.spaces);
         continue;
       }
       if (!r) {
@@ -245,7 +250,7 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
   } };
 
 /** The create of a space without id that matches no remote space (createSpace), and its defaultLevel after. */
-function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedCollections, kp: KindPlan): void {
+function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedCollections, kp: KindPlan, existing: readonly RemoteSpace[]): void {
   const target = typeof d.collection === 'string' ? collectionIdOrRef(org, d.collection, resolved) : undefined;
   if (typeof d.collection === 'string' && target === undefined) {
     kp.problems.push({ org, address, message: `collection "${d.collection}" of space "${d.title}" exists neither in the config nor in organization ${org}` });
@@ -266,7 +271,9 @@ function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedC
     before: null,
     after,
     requests: [{ method: 'POST', path: `${orgPath(org)}/spaces`, body, capture: true, lookup: { path: `${orgPath(org)}/spaces`, match: { title: d.title ?? '' } } }],
-    needs: target ? [`${target.address}:create`] : [] }));
+    needs: target ? [`${target.address}:create`] : [],
+    ...withNotes(lookAlikeNote('space', d.title ?? '', existing.flatMap((s) => (s.title === undefined || s.deletedAt ? [] : [s.title])))),
+  }));
   kp.fingerprints[address] = fingerprint(null);
   // createSpace takes no defaultLevel: it is set once the space exists.
   if (d.defaultLevel !== undefined) {

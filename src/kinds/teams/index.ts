@@ -4,6 +4,8 @@ import { child, where, type Item, type Origin } from '../../source/origin.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer, KindUnit, ResolveContext } from '../kind.js';
 import { lowerIfEmail } from '../members/index.js';
+import { prunedList } from '../access/resolve.js';
+import { userProblem } from '../common/text.js';
 import { memberLabel, type RemoteMember } from '../members/members.js';
 import { Team, type TeamT } from './schema.js';
 import { readTeamsAndLists, teamMembersModule, type RemoteTeamMember } from './team-members.js';
@@ -62,6 +64,7 @@ export const teamsUnit: KindUnit = {
   kinds: [teamsModule, teamMembersModule],
   addressNames: { top: ['teams'], inner: ['members'] },
   flowMaps: ['teams.*.members.*'],
+  references: [{ field: 'members', target: 'members' }],
   resolve(entries, ctx) {
     const items = entries as readonly Item<TeamT>[];
     const titles = new Set(items.map((t) => t.value.title));
@@ -76,9 +79,16 @@ export const teamsUnit: KindUnit = {
       value.members.forEach((m, i) => {
         const user = typeof m === 'string' ? m : m.user;
         const at = child(origin, 'members', i);
+        const userAt = typeof m === 'string' ? at : child(at, 'user');
+        const problem = userProblem(user);
+        if (problem !== undefined) {
+          ctx.problems.at(userAt, problem);
+          return;
+        }
         const earlier = users.get(lowerIfEmail(user));
         if (earlier) ctx.problems.at(at, `${user} is listed twice in team "${value.title}" (also at ${where(earlier)})`);
         else users.set(lowerIfEmail(user), at);
+        ctx.reference({ kind: 'members', key: user, from: `${address}.members`, field: 'members', origin: userAt, ...prunedList(ctx, 'members', 'members', 'member') });
       });
     }
   },

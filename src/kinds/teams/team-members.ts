@@ -5,7 +5,7 @@
  */
 import { fingerprint } from '../../core/json.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { findMember, indexMembers, memberLabel, notAMemberMessage, readMembers, type RemoteMember } from '../members/members.js';
+import { indexMembers, memberLabel, memberRefs, notAMemberMessage, readMembers, type MemberRef, type RemoteMember } from '../members/members.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { enc, orgPath } from '../common/paths.js';
 import { matchTeams, readTeams, teamAddress, teamMemberEntry, type RemoteTeam } from './teams.js';
@@ -26,15 +26,15 @@ export interface RemoteTeamMembers {
 
 type Role = 'owner' | 'member';
 
-/** A team's member as planned: the member (whose label the step shows) and the team role. */
+/** A team's member as planned: the member or the person this plan invites (whose label the step shows) and the team role. */
 interface Membership {
-  member: RemoteMember;
+  member: Pick<MemberRef, 'id' | 'label'>;
   role: Role;
 }
 
 function shownList(entries: Map<string, Membership>): JsonValue {
   return [...entries.values()]
-    .map((e) => ({ user: memberLabel(e.member), role: e.role }))
+    .map((e) => ({ user: e.member.label, role: e.role }))
     .sort((a, b) => (a.user < b.user ? -1 : a.user > b.user ? 1 : 0));
 }
 
@@ -89,6 +89,7 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
     const kp = emptyKindPlan();
     if (remote === undefined) return kp;
     const index = indexMembers(remote.members);
+    const memberOf = memberRefs(ctx.org, ctx.desired.members, index);
     const { pairs } = matchTeams(ctx.desired.teams ?? [], remote.teams);
     for (const { desired: team, remote: r } of pairs) {
       if (team.members === undefined) continue;
@@ -100,8 +101,9 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
       if (r && remote.lists[r.id] === undefined) continue;
 
       const want = new Map<string, Membership>();
+      const invites = new Set<string>();
       for (const entry of team.members.map(teamMemberEntry)) {
-        const m = findMember(index, entry.user);
+        const m = memberOf(entry.user);
         if (!m) {
           kp.problems.push({ org: ctx.org, address, message: `team "${team.title}": ${notAMemberMessage(entry.user, ctx.org)}` });
           continue;
@@ -109,6 +111,7 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
         // The same member named twice: the owner role wins.
         const prev = want.get(m.id);
         want.set(m.id, { member: m, role: prev?.role === 'owner' ? 'owner' : entry.role });
+        if (m.invite) invites.add(m.invite);
       }
 
       // What is there now: the remote list, or for a team created by this plan what its create adds.
@@ -116,7 +119,7 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
       if (r) {
         for (const tm of remote.lists[r.id] ?? []) {
           const m = tm.organization;
-          have.set(m.id, { member: index.byId.get(m.id) ?? m, role: tm.team?.role === 'owner' ? 'owner' : 'member' });
+          have.set(m.id, { member: { id: m.id, label: memberLabel(index.byId.get(m.id) ?? m) }, role: tm.team?.role === 'owner' ? 'owner' : 'member' });
         }
       } else {
         for (const [id, w] of want) have.set(id, { member: w.member, role: 'member' });
@@ -152,7 +155,7 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
               ...(remove.length > 0 ? { remove } : {}),
               ...(Object.keys(memberships).length > 0 ? { memberships } : {}) } },
         ],
-        needs: [teamAddr],
+        needs: [teamAddr, ...[...invites].sort()],
         ...(r ? { remoteId: r.id } : {}),
         ...(r ? {} : { notes: ['the team is created by this plan with its members; this step sets the owners'] }) }));
       kp.fingerprints[address] = fingerprint(

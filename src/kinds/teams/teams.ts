@@ -6,9 +6,10 @@ import type { TeamT } from './schema.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject } from '../../model/step.js';
 import { collisionMessage, keyCollisions, matchResources, type MatchResult } from '../common/match.js';
-import { findMember, indexMembers, memberLabel, readMembers, type RemoteMember } from '../members/members.js';
+import { indexMembers, memberRefs, readMembers, type MemberRef, type RemoteMember } from '../members/members.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { planUnmatched } from '../common/skeleton.js';
+import { lookAlikeNote } from '../common/text.js';
 import { enc, orgPath } from '../common/paths.js';
 import { key, ref } from '../../model/address.js';
 import { step } from '../common/step.js';
@@ -49,6 +50,10 @@ export function teamMemberEntry(m: NonNullable<TeamT['members']>[number]): { use
   return typeof m === 'string' ? { user: m, role: 'member' } : { user: m.user, role: m.role ?? 'member' };
 }
 
+function notesOf(notes: string[]): { notes?: string[] } {
+  return notes.length > 0 ? { notes } : {};
+}
+
 function normalized(t: RemoteTeam): JsonObject {
   return { id: t.id, title: t.title };
 }
@@ -72,7 +77,7 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
     const desired = ctx.desired.teams;
     if (desired === undefined || remote === undefined) return kp;
     kp.remoteCount = remote.teams.length;
-    const index = indexMembers(remote.members ?? []);
+    const memberOf = memberRefs(ctx.org, ctx.desired.members, indexMembers(remote.members ?? []));
     const prints: Array<[string, unknown]> = [];
     const match = matchTeams(desired, remote.teams);
     const { pairs, unmatched } = match;
@@ -85,11 +90,13 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
     for (const { desired: d, remote: r } of pairs) {
       const address = teamAddress(d.title);
       if (!r) {
-        // Members go in with the create; unknown users are the team members' problem to report, and
-        // owners get their role from the team members' step.
-        const found = (d.members ?? []).map((m) => findMember(index, teamMemberEntry(m).user)).filter((m): m is RemoteMember => m !== undefined);
+        // Members go in with the create (people this plan invites too, by the invite's answer); unknown
+        // users are the team members' problem to report, and owners get their role from the team
+        // members' step.
+        const found = (d.members ?? []).map((m) => memberOf(teamMemberEntry(m).user)).filter((m): m is MemberRef => m !== undefined);
         const ids = [...new Set(found.map((m) => m.id))];
-        const after: JsonObject = { title: d.title, ...(d.members === undefined ? {} : { members: [...new Set(found.map(memberLabel))] }) };
+        const invites = [...new Set(found.flatMap((m) => (m.invite ? [m.invite] : [])))];
+        const after: JsonObject = { title: d.title, ...(d.members === undefined ? {} : { members: [...new Set(found.map((m) => m.label))] }) };
         kp.steps.push(step({
           address,
           kind: 'teams',
@@ -102,8 +109,12 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
               path: `${orgPath(ctx.org)}/teams`,
               body: { title: d.title, ...(d.members === undefined ? {} : { members: ids }) },
               capture: true,
-              lookup: { path: `${orgPath(ctx.org)}/teams`, match: { title: d.title } } },
-          ] }));
+              lookup: { path: `${orgPath(ctx.org)}/teams`, match: { title: d.title } },
+            },
+          ],
+          needs: invites,
+          ...notesOf(lookAlikeNote('team', d.title, remote.teams.map((t) => t.title))),
+        }));
         prints.push([address, null]);
         continue;
       }

@@ -1,6 +1,7 @@
 /** Translations (`translations:` in the config): a source space and language into another language. */
 import { key } from '../../model/address.js';
-import type { Item } from '../../source/origin.js';
+import { child, type Item } from '../../source/origin.js';
+import { referSpace } from '../spaces/refer.js';
 import { instructions, sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
 import { Translation, type TranslationT } from './schema.js';
@@ -37,10 +38,12 @@ export const translationsUnit: KindUnit = {
   kinds: [translationsModule],
   addressNames: { top: ['translations'] },
   flowMaps: ['translations.*.source'],
+  references: [{ field: 'source.space', target: 'spaces' }],
   resolve(entries, ctx) {
     for (const { value, origin } of entries as readonly Item<TranslationT>[]) {
       const id = `${value.source.space}/${value.language}`;
-      ctx.claim(`translation:${id}`, `translations${key(id)}`, origin);
+      if (!ctx.claim(`translation:${id}`, `translations${key(id)}`, origin)) continue;
+      referSpace(ctx, value.source.space, `translations${key(id)}`, 'source.space', child(origin, 'source', 'space'));
     }
   },
   importer: importTranslations,

@@ -11,6 +11,7 @@ import { planUnmatched } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
 import { key } from '../../model/address.js';
 import { step } from '../common/step.js';
+import { readSpaceIds, spaceNames, type SpaceIds } from '../spaces/refer.js';
 
 export interface RemoteTranslation {
   id: string;
@@ -41,21 +42,32 @@ export function readTranslations(ctx: Reader): Promise<RemoteTranslation[]> {
   return ctx.client.listAll<RemoteTranslation>(`${orgPath(ctx.org)}/translations`);
 }
 
-export const translationsModule: KindSpec<RemoteTranslation[] | undefined> = {
+/** The translations, and the config's spaces without id that translations name by natural key. */
+export interface RemoteTranslations {
+  list: RemoteTranslation[];
+  spaceIds?: SpaceIds;
+}
+
+export const translationsModule: KindSpec<RemoteTranslations | undefined> = {
   kind: 'translations',
   label: { one: 'translation', many: 'translations' },
   prunable: true,
   count: (org) => org.translations?.length ?? 0,
 
   async read(ctx) {
-    if (ctx.desired.translations === undefined) return undefined;
-    return readTranslations(ctx);
+    const desired = ctx.desired.translations;
+    if (desired === undefined) return undefined;
+    const [list, spaceIds] = await Promise.all([readTranslations(ctx), readSpaceIds(ctx, ctx.desired, desired.map((t) => t.source.space))]);
+    return { list, ...(Object.keys(spaceIds).length > 0 ? { spaceIds } : {}) };
   },
 
-  plan(ctx, remote): KindPlan {
+  plan(ctx, read): KindPlan {
     const kp = emptyKindPlan();
     const desired = ctx.desired.translations;
-    if (desired === undefined || remote === undefined) return kp;
+    if (desired === undefined || read === undefined) return kp;
+    // A source space the config names by natural key: remote ids read in the config's names, requests send ids.
+    const spaces = spaceNames(ctx.org, read.spaceIds);
+    const remote = read.spaceIds === undefined ? read.list : read.list.map((t) => (t.source ? { ...t, source: { ...t.source, space: spaces.config(t.source.space) } } : t));
     kp.remoteCount = remote.length;
     const base = `${orgPath(ctx.org)}/translations`;
     const prints: Array<[string, unknown]> = [];
@@ -87,19 +99,22 @@ export const translationsModule: KindSpec<RemoteTranslation[] | undefined> = {
       const address = translationAddress(d.source.space, d.language);
       const r = matched.get(i);
       // A translation waits for its source space (restored, for instance) when the config names it.
-      const needs = (ctx.desired.spaces ?? []).some((s) => s.id === d.source.space) ? [`spaces${key(d.source.space)}`] : [];
+      const source = spaces.request(d.source.space);
+      const needs = (ctx.desired.spaces ?? []).some((s) => s.id === d.source.space) ? [`spaces${key(d.source.space)}`] : source.needs;
       if (!r) {
-        const body: JsonObject = { language: d.language, source: { space: d.source.space, language: d.source.language } };
+        const body: JsonObject = { language: d.language, source: { space: source.id, language: d.source.language } };
         if (d.instructions !== undefined) body.instructions = toDocument(d.instructions) as unknown as JsonValue;
-        const after: JsonObject = { language: d.language, source: body.source as JsonObject, ...(d.instructions !== undefined ? { instructions: shown(toDocument(d.instructions)) } : {}) };
+        const after: JsonObject = { language: d.language, source: { space: d.source.space, language: d.source.language }, ...(d.instructions !== undefined ? { instructions: shown(toDocument(d.instructions)) } : {}) };
         kp.steps.push(step({
           address,
           kind: 'translations',
           action: 'create',
           before: null,
           after,
-          requests: [{ method: 'POST', path: base, body, capture: true, lookup: { path: base, match: { language: d.language, 'source.space': d.source.space } } }],
-          needs }));
+          requests: [{ method: 'POST', path: base, body, capture: true, lookup: { path: base, match: { language: d.language, 'source.space': source.id } } }],
+          needs,
+          ...(source.needs.length > 0 ? { notes: [`source.space: (created by this plan) ${d.source.space}`] } : {}),
+        }));
         prints.push([address, null]);
         return;
       }

@@ -1,0 +1,72 @@
+/**
+ * A reference to a space from another kind (a site section, a site space, a translation's source):
+ * a space's id, or the natural key of a space of the config without id (`Collection/Title`, or the
+ * title of a space at the top level), which the plan creates or matches.
+ */
+import { ref } from '../../model/address.js';
+import type { OrgConfig } from '../../model/desired.js';
+import type { Origin } from '../../source/origin.js';
+import { readCollections, resolveCollections } from '../collections/collections.js';
+import type { Reader, ResolveContext } from '../kind.js';
+import { readSpaceList } from './read.js';
+import { spaceKey } from './schema.js';
+import { matchSpaces, placesInCollections, spaceAddress } from './spaces.js';
+
+/** Whether a name can only be a natural key (ids hold neither a slash nor whitespace). */
+export function isNaturalKey(space: string): boolean {
+  return /[/\s]/.test(space);
+}
+
+/**
+ * A name with a slash or whitespace can only be a natural key, which names a space of this config:
+ * one the config lacks is an error (with the config's closest name). A name like an id is sent as
+ * it is: the API's space ids are how a config names the organization's spaces it does not list.
+ */
+export function referSpace(ctx: ResolveContext, space: string, from: string, field: string, origin: Origin): void {
+  if (!isNaturalKey(space)) return;
+  ctx.reference({ kind: 'spaces', key: space, from, field, origin, settled: 'a Collection/Title names a space the config lists without id' });
+}
+
+/**
+ * The natural keys of the config's spaces without id that `names` holds, each with the remote id of
+ * the space it matches, or null when the plan creates it. Empty (and nothing read) when no name is
+ * such a key: names that are ids go to requests as they are.
+ */
+export type SpaceIds = Record<string, string | null>;
+
+export async function readSpaceIds(ctx: Reader, desired: OrgConfig, names: Iterable<string>): Promise<SpaceIds> {
+  const keys = new Set((desired.spaces ?? []).filter((s) => s.id === undefined).map(spaceKey));
+  const wanted = [...new Set(names)].filter((n) => keys.has(n));
+  if (wanted.length === 0) return {};
+  const placed = placesInCollections(desired.spaces ?? []);
+  const [spaces, collections] = await Promise.all([readSpaceList(ctx), placed ? readCollections(ctx) : Promise.resolve([])]);
+  const pairs = matchSpaces(desired.spaces ?? [], spaces, spaces.length, resolveCollections(desired.collections, collections));
+  const out: SpaceIds = {};
+  for (const p of pairs) {
+    const k = spaceKey(p.desired);
+    if (p.desired.id === undefined && wanted.includes(k)) out[k] = p.remote?.id ?? null;
+  }
+  return out;
+}
+
+/** How requests name a space the config names, and how the config names a remote space. */
+export interface SpaceNames {
+  /** The id to send (a ref to the space's create for one this plan creates) and the step to wait for. */
+  request(name: string): { id: string; needs: string[] };
+  /** The config's name of a remote space id (its natural key where the config names it so). */
+  config(id: string): string;
+}
+
+export function spaceNames(org: string, ids: SpaceIds | undefined): SpaceNames {
+  const byRemote = new Map<string, string>();
+  for (const [k, id] of Object.entries(ids ?? {})) if (id !== null) byRemote.set(id, k);
+  return {
+    request(name) {
+      const id = ids?.[name];
+      if (id === undefined) return { id: name, needs: [] };
+      if (id === null) return { id: ref(org, spaceAddress(name)), needs: [spaceAddress(name)] };
+      return { id, needs: [] };
+    },
+    config: (id) => byRemote.get(id) ?? id,
+  };
+}
