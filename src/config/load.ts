@@ -367,7 +367,7 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
 
   const secrets = uniqueSecrets([...ctx.secrets.values(), ...literalSecrets]);
   // Policies: a rule that does not compile is a problem at once; the rules run over a config that is whole.
-  const policies = compilePolicies(valid, problems);
+  const policies = await compilePolicies(valid, problems);
   const secretFields = (key: string) => UNITS.find((u) => u.configKey === key)?.secretFields ?? [];
   const warnings = problems.issues.length === 0 ? checkResources(policies, merged.orgs, { secrets, secretFields }, problems) : [];
 

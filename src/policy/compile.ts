@@ -3,7 +3,7 @@
  * and planned by @bufbuild/cel. A rule that does not compile, a name used twice: problems at their
  * place in the config, as every config error is.
  */
-import { celEnv, CelScalar, parse, plan, type CelResult } from '@bufbuild/cel';
+import type { CelResult } from '@bufbuild/cel';
 import type { SourceLocation } from '../model/desired.js';
 import { child, locationOf, where, type Origin, type Problems } from '../source/origin.js';
 import type { SourceDocument } from '../source/yaml.js';
@@ -42,9 +42,11 @@ function parseMessage(e: unknown): string {
 
 /**
  * Compiles the `policies` of every document; problems (a rule that does not compile or type-check, a
- * name defined twice) go to `problems`.
+ * name defined twice) go to `problems`. The evaluator is loaded only for a config that has policies.
  */
-export function compilePolicies(docs: readonly { source: SourceDocument; data: { policies?: PolicyT[] } }[], problems: Problems): PolicySet {
+export async function compilePolicies(docs: readonly { source: SourceDocument; data: { policies?: PolicyT[] } }[], problems: Problems): Promise<PolicySet> {
+  if (!docs.some((d) => (d.data.policies ?? []).length > 0)) return { policies: [] };
+  const { celEnv, CelScalar, parse, plan } = await import('@bufbuild/cel');
   const env = celEnv({ variables: { self: CelScalar.DYN } });
   const names = new Map<string, Origin>();
   const policies: CompiledPolicy[] = [];

@@ -4,7 +4,7 @@
  * secret: values from `${env:…}`/`${file:…}`, certificates and integration secrets read as
  * "(sensitive)", and a saved plan's `{{secret:NAME}}` placeholders too.
  */
-import { isCelError, type CelInput } from '@bufbuild/cel';
+import type { CelInput } from '@bufbuild/cel';
 import { maskSecrets, MASK, type Secret } from '../core/secrets.js';
 import type { Plan, PlanProblem, Step } from '../plan/types.js';
 import { Problems, type Item, type Origin } from '../source/origin.js';
@@ -34,7 +34,8 @@ export function verdict(policy: CompiledPolicy, value: unknown): string | undefi
   if (result === true) return undefined;
   const said = policy.message ?? `the rule is false: ${policy.rule}`;
   if (result === false) return `policy ${JSON.stringify(policy.name)}: ${said}`;
-  const why = isCelError(result) ? `the rule could not be evaluated (${result.message})` : `the rule gave ${String(result)}, not a bool`;
+  // A CelError is an Error: the evaluator reports what went wrong as a value, never by throwing.
+  const why = result instanceof Error ? `the rule could not be evaluated (${result.message})` : `the rule gave ${String(result)}, not a bool`;
   return `policy ${JSON.stringify(policy.name)}: ${said} — ${why}`;
 }
 

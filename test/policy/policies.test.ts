@@ -12,6 +12,7 @@ import { runApply, type RunApplyOptions } from '../../src/apply/run.js';
 import { loadConfig } from '../../src/config/load.js';
 import { runValidate } from '../../src/config/validate.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { runPlan } from '../../src/plan/service.js';
 import { checkSteps } from '../../src/policy/run.js';
 import type { Plan, Step } from '../../src/plan/types.js';
 import { demoState } from '../apply/cli-helpers.js';
@@ -207,6 +208,24 @@ policies:
     ]);
     expect(checked.notes).toEqual([`warning: teams["Legacy"] (delete): policy "few-team-deletes": the rule is false: self.kind != 'teams' || self.action != 'delete'`]);
     expect(plan.problems).toEqual([]);
+  });
+
+  it('plan: a steps violation is a plan problem, a resource warning a note of the plan', async () => {
+    emulator = await startEmulator({ port: 0, state: demoState(), seed: 5 });
+    const c = config(`version: 1
+organization: { id: org_acme, title: Acme }
+teams:
+  - title: Engineering
+    members: [alice@acme.com, bob@acme.com]
+prune: [teams]
+policies:
+  - { name: no-team-deletes, resource: steps, rule: "self.action != 'delete'", message: teams are retired by hand }
+  - { name: tiny-teams, resource: teams, rule: "size(self.members) < 2", severity: warning }
+`);
+    const url = emulator.url;
+    const { plan } = await runPlan({ configPath: c.path, toolVersion: '0.1.0', connect: async () => createClient({ baseUrl: url, token: 'dev-token', backoffBaseMs: 2 }) });
+    expect(plan.problems.map((p) => `${p.address}: ${p.message}`)).toEqual(['teams["Legacy"]: delete: policy "no-team-deletes": teams are retired by hand']);
+    expect(plan.notes).toEqual([expect.stringMatching(/^warning: \S*docplane\.yaml:4:5: teams\[0\]: policy "tiny-teams": the rule is false: size\(self\.members\) < 2$/)]);
   });
 
   it('apply refuses a plan that breaks a steps policy, and sends nothing', async () => {
