@@ -78,7 +78,7 @@ function typeOf(env: CelEnv, expr: Expr, scope: ReadonlyMap<string, T>): T {
       const inner = new Map(scope);
       inner.set(c.iterVar, DYN);
       if (c.iterVar2) inner.set(c.iterVar2, DYN);
-      inner.set(c.accuVar, accu === 'list' || accu === 'map' ? accu : accu);
+      inner.set(c.accuVar, accu);
       if (c.loopCondition) typeOf(env, c.loopCondition, inner);
       if (c.loopStep) typeOf(env, c.loopStep, inner);
       const result = c.result ? typeOf(env, c.result, inner) : DYN;
