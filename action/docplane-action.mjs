@@ -5,11 +5,15 @@
 // behaviour; each exported function is one decision, `main` wires them to the action's environment.
 //
 //   node docplane-action.mjs check-inputs  command, version (exact) and on-drift
+//   node docplane-action.mjs install-spec  what `npm install --global` installs: the version, or the `install` input
 //   node docplane-action.mjs plan        plan (--base: the pull request's base), store plan.json + meta.json, post/update the PR comment
 //   node docplane-action.mjs wait-turn   wait until earlier runs of this workflow have finished
 //   node docplane-action.mjs find-plan   find the merged pull request's reviewed plan artifact
-//   node docplane-action.mjs apply       apply that plan if made on the checked-out commit, else explain
-//   node docplane-action.mjs drift       plan --detailed-exitcode; on 2 fail, or open/update one issue
+//   node docplane-action.mjs apply       apply that plan if made on the checked-out commit, else explain;
+//                                        the result goes on the pull request's comment
+//   node docplane-action.mjs drift       plan --detailed-exitcode; on 2 fail, or open/update one issue;
+//                                        on 0 close that issue
+// Every step that plans or applies writes the plan (markdown) to the job summary ($GITHUB_STEP_SUMMARY).
 import { spawn, execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -20,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 export const GITHUB_BODY_LIMIT = 65_536;
 export const PLAN_MARKER = '<!-- docplane-plan';
 export const DRIFT_MARKER = '<!-- docplane-drift';
+export const APPLY_MARKER = '<!-- docplane-apply';
 const EXACT_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 
 /** A user-facing failure: printed as one `::error::` line, exit 1. */
@@ -41,6 +46,31 @@ export function checkVersion(version) {
 /** The artifact that holds a pull request's plans (one per plan run; apply takes the right one). */
 export function artifactName(pr) {
   return `docplane-plan-pr-${pr}`;
+}
+
+/**
+ * What the install step hands to `npm install --global`: `docplane@VERSION`, or the `install` input —
+ * whose docplane then runs under the `version` given (a plan file names the version that made it, and
+ * apply on merge refuses a plan made by another) —
+ * a tarball or a folder (made absolute, from the workspace) or a git reference (`github:owner/docplane#ref`,
+ * `git+https://…#ref`, `owner/docplane#ref`), given as npm reads it, so that the action works before
+ * a release and for forks of docplane.
+ */
+export function installSpec(env) {
+  const given = (env.INPUT_INSTALL ?? '').trim();
+  if (given === '') return `docplane@${checkVersion(env.INPUT_VERSION)}`;
+  if (/^(github:|gitlab:|bitbucket:|git\+|git:\/\/|https?:\/\/)/.test(given)) return given;
+  if (/^[\w.-]+\/[\w.-]+#.+$/.test(given) && !existsSync(resolve(env.GITHUB_WORKSPACE || process.cwd(), given))) return `github:${given}`;
+  const path = resolve(env.GITHUB_WORKSPACE || process.cwd(), given);
+  if (!existsSync(path)) {
+    throw new ActionError(`install "${given}" is neither a git reference (github:owner/docplane#ref, git+https://…#ref) nor an existing tarball or folder (looked for ${path})`);
+  }
+  return path;
+}
+
+/** Appends markdown to the job's summary page, when the runner gives one. */
+export function writeSummary(env, markdown) {
+  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, `${markdown.replace(/\n+$/, '')}\n\n`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,6 +238,63 @@ export async function waitForTurn(gh, { repo, runId, pollMs = 15_000, timeoutMs 
 }
 
 // ---------------------------------------------------------------------------------------------
+// Apply: the result on the pull request
+
+/** The counts and failures of an apply, from its text output (`Apply: N applied, …` and `✗` lines). */
+export function applyOutcome(stdout, code) {
+  const m = /Apply: (\d+) applied, (\d+) failed, (\d+) skipped\./.exec(stdout);
+  const failures = [...stdout.matchAll(/^\s*✗ (.+)$/gm)].map((f) => f[1]);
+  return {
+    code,
+    applied: m ? Number(m[1]) : 0,
+    failed: m ? Number(m[2]) : 0,
+    skipped: m ? Number(m[3]) : 0,
+    nothing: /Nothing to apply\./.test(stdout),
+    failures,
+  };
+}
+
+/** The apply's result as a section of the pull request's comment: commit, steps, failures, the run. */
+export function applyResultMarkdown({ commit, outcome, error, runUrl }) {
+  const at = `\`${commit.slice(0, 12)}\``;
+  const run = runUrl ? ` · [run](${runUrl})` : '';
+  if (outcome === undefined) return `### ✗ Not applied at ${at}\n\n${error ?? 'the apply did not run'}${run}`;
+  const steps = `${outcome.applied} ${outcome.applied === 1 ? 'step' : 'steps'} applied`;
+  const head =
+    outcome.code === 0
+      ? `### ✓ Applied at ${at}: ${outcome.nothing && outcome.applied === 0 ? 'nothing to apply' : steps}${run}`
+      : `### ✗ Apply at ${at} failed (exit ${outcome.code}): ${steps}, ${outcome.failed} failed, ${outcome.skipped} skipped${run}`;
+  const lines = [head];
+  if (outcome.failures.length > 0) {
+    lines.push('', ...outcome.failures.slice(0, 20).map((f) => `- ${f.replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))}`));
+    if (outcome.failures.length > 20) lines.push(`- … and ${outcome.failures.length - 20} more (see the run's log)`);
+  }
+  if (outcome.code !== 0 && error) lines.push('', fenced(error.trim().split('\n').slice(-5).join('\n')));
+  return lines.join('\n');
+}
+
+/**
+ * Puts the apply's result on the pull request: into the plan's comment (replacing the result of an
+ * earlier attempt), or, when that comment is gone or would grow past GitHub's limit, as a reply.
+ */
+export async function reportApply(gh, { repo, pr, config, result }) {
+  const mark = marker(PLAN_MARKER, config);
+  const section = `${APPLY_MARKER} -->\n${result}`;
+  const comments = await gh.paginate(`/repos/${repo}/issues/${pr}/comments?per_page=100`);
+  const mine = comments.find((c) => typeof c.body === 'string' && c.body.startsWith(mark));
+  if (mine) {
+    const plan = mine.body.split(`\n\n---\n${APPLY_MARKER}`)[0];
+    const body = `${plan}\n\n---\n${section}`;
+    if (body.length <= GITHUB_BODY_LIMIT) {
+      await gh.request('PATCH', `/repos/${repo}/issues/comments/${mine.id}`, { body });
+      return { action: 'updated', id: mine.id };
+    }
+  }
+  const created = await gh.request('POST', `/repos/${repo}/issues/${pr}/comments`, { body: `${section}\n\n<sub>docplane apply of \`${config}\`</sub>` });
+  return { action: 'replied', id: created.id };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Drift
 
 /** Opens the one drift issue for `config`, or updates it; returns what it did. */
@@ -223,6 +310,20 @@ export async function upsertDriftIssue(gh, { repo, config, markdown, runUrl }) {
   }
   const created = await gh.request('POST', `/repos/${repo}/issues`, { title: `docplane: drift in ${config}`, body: fitted });
   return { action: 'created', number: created.number };
+}
+
+/** Closes the open drift issue of `config`, with a comment saying that a run found no drift; returns what it did. */
+export async function closeDriftIssue(gh, { repo, config, runUrl, commit }) {
+  const mark = marker(DRIFT_MARKER, config);
+  const issues = await gh.paginate(`/repos/${repo}/issues?state=open&per_page=100`);
+  const mine = issues.find((i) => !i.pull_request && typeof i.body === 'string' && i.body.startsWith(mark));
+  if (!mine) return { action: 'none' };
+  const where = commit ? ` of \`${config}\` at \`${commit.slice(0, 12)}\`` : ` of \`${config}\``;
+  await gh.request('POST', `/repos/${repo}/issues/${mine.number}/comments`, {
+    body: `No drift any more: docplane plan${where} finds the organization as the config says${runUrl ? ` ([run](${runUrl}))` : ''}. Closing.`,
+  });
+  await gh.request('PATCH', `/repos/${repo}/issues/${mine.number}`, { state: 'closed', state_reason: 'completed' });
+  return { action: 'closed', number: mine.number };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -294,7 +395,9 @@ const COMMANDS = ['plan', 'apply', 'drift'];
 export function checkInputs(env) {
   if (!COMMANDS.includes(env.INPUT_COMMAND)) throw new ActionError(`command "${env.INPUT_COMMAND ?? ''}" is not one of ${COMMANDS.join(', ')}`);
   if (!['fail', 'issue'].includes(env.INPUT_ON_DRIFT || 'fail')) throw new ActionError(`on-drift "${env.INPUT_ON_DRIFT}" is not one of fail, issue`);
+  if (!['true', 'false', ''].includes(env.INPUT_UNMANAGED_IS_DRIFT ?? '')) throw new ActionError(`unmanaged-is-drift "${env.INPUT_UNMANAGED_IS_DRIFT}" is not true or false`);
   checkVersion(env.INPUT_VERSION);
+  installSpec(env);
 }
 
 /**
@@ -355,6 +458,7 @@ export async function planStep(i, log = console.log) {
     result = await runDocplane(bin, ['plan', '-c', config, ...baseArgs(i, log), '--format', 'markdown', '--out', join(dir, 'plan.json'), '--detailed-exitcode'], docplaneEnv(env));
   }
   writeFileSync(join(dir, 'plan.md'), result.stdout);
+  writeSummary(env, result.code === 0 || result.code === 2 ? result.stdout : `### docplane plan failed (exit ${result.code})\n\n${fenced(result.stderr.trim() || '(docplane printed nothing on stderr)')}`);
   const version = result.code === 0 || result.code === 2 ? await installedVersion(bin, docplaneEnv(env)) : undefined;
   const artifact = pr ? artifactName(pr.number) : 'docplane-plan';
   if (version) {
@@ -402,7 +506,9 @@ export async function findPlanStep(i, log = console.log) {
 export async function applyStep(i, log = console.log) {
   const { env, config, dir, bin, cwd } = i;
   if (env.INPUT_MODE === 'current') {
-    return (await runDocplane(bin, ['apply', '-c', config, '--auto-approve', '--format', 'text'], docplaneEnv(env))).code;
+    const r = await runDocplane(bin, ['apply', '-c', config, '--auto-approve', '--format', 'text'], docplaneEnv(env));
+    writeSummary(env, `### docplane apply of \`${config}\` (started by hand): exit ${r.code}\n\n${fenced(`${r.stdout}${r.stderr}`.trim() || '(no output)')}`);
+    return r.code;
   }
   const metaFile = join(dir, 'meta.json');
   if (!existsSync(metaFile) || !existsSync(join(dir, 'plan.json'))) throw new ActionError(`no reviewed plan in ${dir} (meta.json and plan.json): the plan artifact was not downloaded. ${NEXT_STEP}`);
@@ -413,16 +519,50 @@ export async function applyStep(i, log = console.log) {
     version: await installedVersion(bin, docplaneEnv(env)),
     prHeadSha: env.INPUT_PR_HEAD_SHA || undefined,
   });
-  if (!verdict.ok) throw new ActionError(verdict.message);
+  const commit = git(['rev-parse', 'HEAD'], cwd);
+  // The reviewed plan, as the pull request showed it (no request: `show` reads the file).
+  const shown = await runDocplane(bin, ['show', join(dir, 'plan.json'), '--format', 'markdown'], docplaneEnv(env));
+  if (shown.code === 0) writeSummary(env, shown.stdout);
+  if (!verdict.ok) {
+    writeSummary(env, applyResultMarkdown({ commit, error: verdict.message, runUrl: i.runUrl }));
+    await reportApplyOnPullRequest(i, meta, applyResultMarkdown({ commit, error: verdict.message, runUrl: i.runUrl }), log);
+    throw new ActionError(verdict.message);
+  }
   log(`the plan of pull request #${meta.pr} was made on ${meta.commit.slice(0, 12)}: applying it`);
-  return (await runDocplane(bin, ['apply', join(dir, 'plan.json'), '-c', config, '--format', 'text'], docplaneEnv(env))).code;
+  const r = await runDocplane(bin, ['apply', join(dir, 'plan.json'), '-c', config, '--format', 'text'], docplaneEnv(env));
+  const result = applyResultMarkdown({ commit, outcome: applyOutcome(r.stdout, r.code), error: r.stderr, runUrl: i.runUrl });
+  writeSummary(env, result);
+  await reportApplyOnPullRequest(i, meta, result, log);
+  return r.code;
+}
+
+/** The apply's result on the pull request the plan came from; a failure to post it is a warning, not a failed apply. */
+async function reportApplyOnPullRequest(i, meta, result, log) {
+  if (!meta.pr || i.env.INPUT_COMMENT === 'false') return;
+  try {
+    const done = await reportApply(i.gh, { repo: i.repo, pr: meta.pr, config: i.config, result });
+    log(`apply result ${done.action === 'updated' ? 'added to the plan comment' : 'posted as a reply'} (id ${done.id}) on pull request #${meta.pr}`);
+  } catch (e) {
+    if (!(e instanceof ActionError)) throw e;
+    log(`::warning::could not put the apply result on pull request #${meta.pr} (${e.message})`);
+  }
 }
 
 export async function driftStep(i, log = console.log) {
   const { env, config, bin, gh, repo } = i;
   const issueMode = env.INPUT_ON_DRIFT === 'issue';
-  const result = await runDocplane(bin, ['plan', '-c', config, '--format', issueMode ? 'markdown' : 'text', '--detailed-exitcode'], docplaneEnv(env));
+  const format = issueMode || env.GITHUB_STEP_SUMMARY ? 'markdown' : 'text';
+  const result =
+    env.INPUT_UNMANAGED_IS_DRIFT === 'true'
+      ? await runDocplane(bin, ['plan', '-c', config, '--format', format, '--detailed-exitcode', '--unmanaged-is-drift'], docplaneEnv(env))
+      : await runDocplane(bin, ['plan', '-c', config, '--format', format, '--detailed-exitcode'], docplaneEnv(env));
   output(env, 'exit-code', result.code);
+  writeSummary(env, result.code === 0 || result.code === 2 ? result.stdout : `### docplane drift check failed (exit ${result.code})\n\n${fenced(result.stderr.trim() || '(no output)')}`);
+  if (result.code === 0 && issueMode) {
+    const done = await closeDriftIssue(gh, { repo, config, runUrl: i.runUrl, commit: git(['rev-parse', 'HEAD'], i.cwd) });
+    if (done.action === 'closed') log(`no drift: issue #${done.number} closed`);
+    return 0;
+  }
   if (result.code === 2 && issueMode) {
     const done = await upsertDriftIssue(gh, { repo, config, markdown: result.stdout, runUrl: i.runUrl });
     log(`drift: issue #${done.number} ${done.action}`);
@@ -440,6 +580,9 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
       case 'check-inputs':
         checkInputs(env);
         return 0;
+      case 'install-spec':
+        output(env, 'spec', installSpec(env));
+        return 0;
       case 'plan':
         return await planStep(i);
       case 'wait-turn':
@@ -452,7 +595,7 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
       case 'drift':
         return await driftStep(i);
       default:
-        throw new ActionError(`unknown step "${step ?? ''}" (check-inputs, plan, wait-turn, find-plan, apply, drift)`);
+        throw new ActionError(`unknown step "${step ?? ''}" (check-inputs, install-spec, plan, wait-turn, find-plan, apply, drift)`);
     }
   } catch (e) {
     if (!(e instanceof ActionError)) throw e;

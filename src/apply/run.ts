@@ -14,6 +14,7 @@ import { readPlanFile } from '../plan/file.js';
 import { assertApplicable } from '../plan/refusal.js';
 import { checkTargets, staleAddresses } from '../plan/fingerprint.js';
 import { planOrgs } from '../plan/run.js';
+import { checkSteps } from '../policy/run.js';
 import type { Plan } from '../plan/types.js';
 import { renderPlan, summaryLine } from '../render/index.js';
 import { applyPlan, type ApplyResult } from './executor.js';
@@ -102,7 +103,7 @@ async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
   const config = await loadConfig({ path: options.configPath });
   const client = await options.connect(config.apiUrl);
   try {
-    let plan: Plan | undefined = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets });
+    let plan: Plan | undefined = checkSteps(await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets }), config.policies, config.secrets);
     // Written and let go: at scale the text is megabytes, and the apply does not need it.
     options.write(withNewline(renderPlan(plan, { format: 'text', color: options.color, secrets: config.secrets })));
     assertApplicable(plan, { force: options.force });
@@ -150,7 +151,8 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
     });
   }
   // With --target, only the selected steps (and what they need) are applied and checked for staleness.
-  let plan: Plan | undefined = narrowToTargets(saved, options.targets);
+  // The steps policies run again: a saved plan is not trusted to have passed them.
+  let plan: Plan | undefined = checkSteps(narrowToTargets(saved, options.targets), config.policies, config.secrets);
   const whole = plan.steps.length === saved.steps.length;
   const total = saved.steps.length;
   const multiOrg = saved.orgs.length > 1;

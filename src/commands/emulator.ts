@@ -67,6 +67,7 @@ export default class Emulator extends BaseCommand {
 
   static override flags = {
     verbose: commonFlags.verbose,
+    'no-color': commonFlags['no-color'],
     port: Flags.integer({ description: 'Port to listen on (0 picks a free one)', default: 4010, min: 0, max: 65535 }),
     state: Flags.string({ description: 'State file seeding the world (YAML or JSON)', exclusive: ['demo'] }),
     demo: Flags.boolean({ description: 'Serve the built-in demo world (org_acme; tokens dev-token and read-token)', default: false, exclusive: ['state'] }),

@@ -21,6 +21,7 @@ export default class Validate extends BaseCommand {
     ...configFlag,
     format: Flags.string({ description: 'Output format', options: ['text', 'json'], default: 'text' }),
     verbose: commonFlags.verbose,
+    'no-color': commonFlags['no-color'],
   };
 
   async run(): Promise<void> {

@@ -21,6 +21,8 @@ import type { z } from 'zod';
 import { ConfigDocument } from './schema.js';
 import { decodeText, documentOf, firstAlias, parseFile, yamlPackage, position, type DocPath, type LocateMode, type RawIssue, type SourceDocument, type SourceFile } from '../source/yaml.js';
 import type { LoadedConfig, OrgConfig } from './types.js';
+import { compilePolicies } from '../policy/compile.js';
+import { checkResources } from '../policy/run.js';
 
 export interface LoadOptions {
   /** A file or a folder; default `./docplane.yaml`, else `./docplane/`. */
@@ -363,11 +365,19 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     literalSecrets.push(...secrets);
   }
 
+  const secrets = uniqueSecrets([...ctx.secrets.values(), ...literalSecrets]);
+  // Policies: a rule that does not compile is a problem at once; the rules run over a config that is whole.
+  const policies = await compilePolicies(valid, problems);
+  const secretFields = (key: string) => UNITS.find((u) => u.configKey === key)?.secretFields ?? [];
+  const warnings = problems.issues.length === 0 ? checkResources(policies, merged.orgs, { secrets, secretFields }, problems) : [];
+
   if (problems.issues.length > 0) throw new ConfigError(sortIssues(problems.issues, order));
 
   return {
     orgs,
-    secrets: uniqueSecrets([...ctx.secrets.values(), ...literalSecrets]),
+    secrets,
+    policies,
+    ...(warnings.length > 0 ? { warnings: sortIssues(warnings, order) } : {}),
     hash: configHash([...sources.map((s) => ({ rel: s.rel, raw: s.raw })), ...ctx.included.values()]),
     files: located.files,
     ...(merged.apiUrl !== undefined ? { apiUrl: merged.apiUrl } : {}),

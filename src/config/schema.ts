@@ -1,13 +1,14 @@
 /**
  * The zod schema of a config document, composed from the registry: each kind's unit gives the schema
  * of its entries; this file adds what belongs to the document as a whole (version, api, prune,
- * safety, protect). Every field keeps the API's name and limits, so that a value the API would refuse
+ * safety, protect, policies). Every field keeps the API's name and limits, so that a value the API would refuse
  * is a config error. The JSON Schema in schemas/ is generated from it with z.toJSONSchema.
  */
 import { z } from 'zod';
 import { addressProblem, PRUNABLE, UNITS } from '../kinds/index.js';
 import type { KindUnit } from '../kinds/kind.js';
 import type { DesiredLists, DesiredOrganization } from '../model/desired.js';
+import { PolicyList } from '../policy/schema.js';
 
 export const Safety = z
   .strictObject({
@@ -52,6 +53,7 @@ const DocumentSchema = z
       )
       .optional()
       .describe('Addresses or globs (`*` within a key, `**` anything) that are never deleted, such as teams["Legacy"]'),
+    policies: PolicyList.optional(),
   })
   .describe('A docplane config document');
 

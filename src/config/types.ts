@@ -1,6 +1,8 @@
 /** What the loader hands to the planner: one desired state per organization. */
 import type { Secret } from '../core/secrets.js';
+import type { ConfigIssue } from '../core/errors.js';
 import type { OrgConfig } from '../model/desired.js';
+import type { PolicySet } from '../policy/compile.js';
 
 export type { DeferredCheck, OrgConfig, SourceLocation } from '../model/desired.js';
 
@@ -14,4 +16,8 @@ export interface LoadedConfig {
   files: string[];
   /** `api.url` from the config, if any. */
   apiUrl?: string;
+  /** The compiled `policies` (the steps policies run in plan and apply). */
+  policies?: PolicySet;
+  /** Violations of warning-severity resource policies, at their entries. */
+  warnings?: ConfigIssue[];
 }

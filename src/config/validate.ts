@@ -25,7 +25,7 @@ export async function runValidate(options: ValidateOptions): Promise<ValidateRes
     if (err instanceof ConfigError) return { valid: false, error: err };
     throw err;
   }
-  const warnings: ConfigIssue[] = [];
+  const warnings: ConfigIssue[] = [...(config.warnings ?? [])];
   for (const org of config.orgs) {
     for (const check of org.deferred ?? []) {
       const at = check.location ?? org.locations[check.from] ?? { file: config.files[0] ?? '', line: 1, column: 1 };

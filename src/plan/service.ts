@@ -9,6 +9,8 @@ import { DocplaneError } from '../core/errors.js';
 import type { Secret } from '../core/secrets.js';
 import { baseDifference } from './base.js';
 import { loadBaseConfig } from './base-source.js';
+import { formatConfigIssue } from '../core/errors.js';
+import { checkSteps } from '../policy/run.js';
 import { readPlanFile } from './file.js';
 import { planOrgs } from './run.js';
 import type { Plan } from './types.js';
@@ -57,18 +59,24 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   const client = await options.connect(config.apiUrl);
   options.progress?.reading(() => client.stats().requests);
   try {
-    const plan = await planOrgs(config, client, {
+    const planned = await planOrgs(config, client, {
       toolVersion: options.toolVersion,
       targets: base && base.whole === undefined ? base.targets : options.targets,
       replace: options.replace,
       unmatchedTargets: 'error',
       ...(base ? { base: { from: base.from, ...(base.whole !== undefined ? { whole: base.whole } : {}) } } : {}),
     });
+    // The steps policies (DESIGN §11), and the resource policies' warnings as notes for the reviewer.
+    const plan = withNotes(checkSteps(planned, config.policies, config.secrets), (config.warnings ?? []).map((w) => `warning: ${formatConfigIssue(w)}`));
     return { plan, secrets: config.secrets };
   } finally {
     options.progress?.done();
     await client.close();
   }
+}
+
+function withNotes(plan: Plan, notes: string[]): Plan {
+  return notes.length === 0 ? plan : { ...plan, notes: [...(plan.notes ?? []), ...notes] };
 }
 
 export interface ShowPlanOptions {

@@ -2,11 +2,14 @@
  * The markdown rendering, for a pull-request comment: the summary as title, a table of counts per
  * kind, warnings, then one collapsible block per kind holding a ```diff fence in the text style
  * (GitHub colours `+` green, `-` red and `!` orange). A comment holds at most 65,536 characters, so
- * the details are cut from the end, with a note, to stay under that.
+ * the details are cut from the end, with a note, to stay under that. Before the details: a Mermaid
+ * picture of each site whose structure changes and a table of each object's access changes
+ * (src/render/mermaid.ts), within a share of the limit.
  */
 import { KINDS } from '../kinds/index.js';
 import { type Action, type Kind, type Step } from '../plan/types.js';
 import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, targetLine, unmanagedAddresses } from './format.js';
+import { accessTables, siteDiagrams } from './mermaid.js';
 import type { MaskedPlan } from './redact.js';
 
 /** GitHub's limit on a comment body; the rendering stays strictly under it. */
@@ -130,6 +133,37 @@ function warnings(plan: MaskedPlan, several: boolean): string[] {
   return out;
 }
 
+/** The share of the limit the pictures may take: the steps' details keep the rest. */
+const PICTURES_SHARE = 0.4;
+
+/** The pictures (a Mermaid flowchart per site whose structure changes) and the access tables, within `budget` characters. */
+function pictures(plan: MaskedPlan, several: boolean, budget: number): string[] {
+  const pieces: string[][] = [];
+  for (const d of siteDiagrams(plan)) {
+    const name = code(several ? `${d.org}/sites["${d.site}"]` : `sites["${d.site}"]`);
+    const left = d.omitted > 0 ? [`_A large site: only what changes and its parents are drawn (${d.omitted} other items left out)._`, ''] : [];
+    pieces.push([`#### Structure of ${name}`, '', ...left, '```mermaid', d.mermaid, '```', '']);
+  }
+  const tables = accessTables(plan);
+  tables.forEach((t, i) => {
+    const name = code(several ? `${t.org}/${t.object}` : t.object);
+    const rows = t.rows.map((r) => `| ${escapeText(r.who)} | ${escapeText(r.before)} → ${r.after === r.before ? escapeText(r.after) : `**${escapeText(r.after)}**`} |`);
+    pieces.push([...(i === 0 ? ['#### Access changes', ''] : []), `Access of ${name}:`, '', '| Who | Role before → after |', '| --- | --- |', ...rows, '']);
+  });
+  const out: string[] = [];
+  let size = 0;
+  for (const [i, piece] of pieces.entries()) {
+    const length = piece.join('\n').length + 1;
+    if (size + length > budget) {
+      out.push(`> … ${pieces.length - i} more ${pieces.length - i === 1 ? 'picture or table' : 'pictures and tables'} not shown (plan too large for one comment)`, '');
+      break;
+    }
+    out.push(...piece);
+    size += length;
+  }
+  return out;
+}
+
 /** The steps of one kind, as diff lines per step (grouped by organization when there are several). */
 function kindBlocks(plan: MaskedPlan, kind: Kind, orgs: string[]): string[][] {
   const blocks: string[][] = [];
@@ -169,6 +203,7 @@ export function renderMarkdown(plan: MaskedPlan, options: MarkdownOptions = {}):
   const table = countsTable(plan, orgs);
   if (table.length > 0) head.push(...table, '');
   head.push(...warnings(plan, several));
+  head.push(...pictures(plan, several, Math.floor(limit * PICTURES_SHARE)));
 
   let text = head.join('\n');
   const total = plan.steps.length;

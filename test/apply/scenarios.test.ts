@@ -54,7 +54,7 @@ const EXAMPLE: Partial<Snapshot> = {
   spaces: { space_api: '/Product/API', space_guides: '/Product', space_handbook: '/Internal', space_runbooks: '/Internal' },
   docsTop: ['guides', 'group Reference: api,[group Release notes: changelog],link Status page'],
   guidesSpaces: ['space_guides', 'space_guides_v2'],
-  shareLinks: { 'partner-acme': true },
+  shareLinks: { 'partner-acme': false },
   saml: ['Okta → Engineering', 'Old IdP → null'],
   translations: ['space_guides/fr'],
 };

@@ -32,6 +32,8 @@ interface Issue {
   number: number;
   title: string;
   body: string;
+  state?: string;
+  comments?: string[];
 }
 interface Run {
   id: number;
@@ -82,6 +84,7 @@ class FakeGitHub {
     }
     if ((m = /^\/issues\/(\d+)\/comments$/.exec(p)) && req.method === 'POST') {
       const comment = { id: this.nextId++, body: body.body };
+      this.issues.find((i) => i.number === Number(m![1]))?.comments?.push(body.body);
       this.comments.set(Number(m[1]), [...(this.comments.get(Number(m[1])) ?? []), comment]);
       return send(201, comment);
     }
@@ -105,9 +108,9 @@ class FakeGitHub {
       const list = this.runs.filter((r) => r.workflow_id === Number(m![1]));
       return send(200, { total_count: list.length, workflow_runs: list });
     }
-    if (p === '/issues' && req.method === 'GET') return send(200, this.issues);
+    if (p === '/issues' && req.method === 'GET') return send(200, this.issues.filter((i) => url.searchParams.get('state') !== 'open' || i.state !== 'closed'));
     if (p === '/issues' && req.method === 'POST') {
-      const issue = { number: this.issues.length + 1, title: body.title, body: body.body };
+      const issue = { number: this.issues.length + 1, title: body.title, body: body.body, state: 'open', comments: [] };
       this.issues.push(issue);
       return send(201, issue);
     }
@@ -428,5 +431,94 @@ describe('the action script: pieces', () => {
     }
     expect(() => lib.checkInputs({ INPUT_COMMAND: 'deploy', INPUT_VERSION: '0.1.0' })).toThrow(/command "deploy" is not one of plan, apply, drift/);
     expect(() => lib.checkInputs({ INPUT_COMMAND: 'drift', INPUT_VERSION: '0.1.0', INPUT_ON_DRIFT: 'issue' })).not.toThrow();
+  });
+});
+
+describe('the action script: the loop closes', () => {
+  const summaryFile = (name: string) => {
+    const file = join(work, `summary-${name}.md`);
+    writeFileSync(file, '');
+    return file;
+  };
+
+  it('writes the plan (markdown) to the job summary', async () => {
+    const dir = join(work, 'plan-summary');
+    const summary = summaryFile('plan');
+    const r = await step('plan', { GITHUB_EVENT_PATH: prEvent(), INPUT_DIR: dir, GITHUB_STEP_SUMMARY: summary });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const plan = readFileSync(join(dir, 'plan.md'), 'utf8');
+    expect(plan).toMatch(/^### /);
+    expect(readFileSync(summary, 'utf8')).toBe(`${plan.replace(/\n+$/, '')}\n\n`);
+  });
+
+  it('after apply on merge, puts the result on the pull request\'s comment (and the job summary), replacing an earlier result', async () => {
+    git('checkout', '-q', 'main');
+    const file = join(checkout, 'docplane', 'org_acme.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^teams:$/m, 'teams:\n  - title: Reviewers\n    members: [ bob@acme.com ]'));
+    git('add', '.');
+    git('commit', '-q', '-m', 'a team of reviewers');
+    const commit = git('rev-parse', 'HEAD');
+    const dir = join(work, 'plan-loop');
+    expect((await step('plan', { GITHUB_EVENT_PATH: prEvent(), INPUT_DIR: dir })).code).toBe(0);
+    github.pulls.set(commit, [{ number: 7, merged_at: '2026-01-02T12:00:00Z', merge_commit_sha: commit, head: { sha: HEAD_SHA } }]);
+
+    const summary = summaryFile('apply');
+    const r = await step('apply', { GITHUB_EVENT_NAME: 'push', INPUT_DIR: dir, INPUT_MODE: 'reviewed', INPUT_PR_HEAD_SHA: HEAD_SHA, GITHUB_STEP_SUMMARY: summary });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const result = `### ✓ Applied at \`${commit.slice(0, 12)}\`: 1 step applied · [run](https://github.example/${REPO}/actions/runs/100)`;
+    const [comment] = planComments();
+    expect(comment.body).toContain('Reviewers');
+    expect(comment.body).toContain(`\n\n---\n<!-- docplane-apply -->\n${result}`);
+    expect(r.stdout).toContain(`apply result added to the plan comment (id ${comment.id}) on pull request #7`);
+    // The summary: the reviewed plan as the pull request showed it, then the result.
+    const written = readFileSync(summary, 'utf8');
+    expect(written).toContain('Reviewers');
+    expect(written).toContain(result);
+
+    // Applied again, the plan file is refused: the comment's result says so, in place of the first.
+    const again = await step('apply', { GITHUB_EVENT_NAME: 'push', INPUT_DIR: dir, INPUT_MODE: 'reviewed', INPUT_PR_HEAD_SHA: HEAD_SHA });
+    expect(again.code).toBe(1);
+    const body = planComments()[0].body;
+    expect(body.match(/<!-- docplane-apply/g)).toHaveLength(1);
+    expect(body).toMatch(/### ✗ Apply at `[0-9a-f]{12}` failed \(exit 1\): 0 steps applied, 0 failed, 0 skipped/);
+    expect(body).toContain('already applied');
+  });
+
+  it('drift: counts unmanaged resources when asked, and closes the drift issue with a comment once no drift is left', async () => {
+    const summary = summaryFile('drift');
+    const open = () => github.issues.filter((i) => i.state !== 'closed');
+    // The earlier drift test left an issue open; the organization now matches the config.
+    expect(open()).toHaveLength(1);
+    const clean = await step('drift', { INPUT_ON_DRIFT: 'issue', GITHUB_STEP_SUMMARY: summary });
+    expect(clean.code, clean.stdout + clean.stderr).toBe(0);
+    expect(clean.stdout).toContain('no drift: issue #1 closed');
+    expect(open()).toHaveLength(0);
+    expect(github.issues[0].comments?.[0]).toMatch(/^No drift any more: docplane plan of `docplane\/` at `[0-9a-f]{12}` finds the organization as the config says \(\[run\]\(https:\/\/github\.example\/acme\/config\/actions\/runs\/100\)\)\. Closing\.$/);
+    expect(readFileSync(summary, 'utf8')).toMatch(/^### No changes/);
+    // The imported config names one site of the organization's: the rest is unmanaged.
+    const unmanaged = await step('drift', { INPUT_ON_DRIFT: 'issue', INPUT_UNMANAGED_IS_DRIFT: 'true' });
+    expect(unmanaged.stdout).toContain('drift: issue #2 created');
+    expect(github.issues[1].body).toMatch(/Unmanaged/);
+  });
+
+  it('installs docplane from the version, a tarball or folder, or a git reference', async () => {
+    const tarball = join(work, 'docplane-9.9.9.tgz');
+    writeFileSync(tarball, '');
+    const spec = async (env: Record<string, string>) => {
+      const r = await step('install-spec', env);
+      return r.code === 0 ? r.outputs.spec : r.stdout.trim();
+    };
+    expect(await spec({ INPUT_VERSION: '0.1.0' })).toBe('docplane@0.1.0');
+    expect(await spec({ INPUT_INSTALL: '../docplane-9.9.9.tgz' })).toBe(tarball);
+    expect(await spec({ INPUT_INSTALL: 'docplane' })).toBe(join(checkout, 'docplane'));
+    expect(await spec({ INPUT_INSTALL: 'github:someone/docplane#fix-1' })).toBe('github:someone/docplane#fix-1');
+    expect(await spec({ INPUT_INSTALL: 'someone/docplane#v0.2.0' })).toBe('github:someone/docplane#v0.2.0');
+    expect(await spec({ INPUT_INSTALL: 'git+https://git.example/docplane.git#main' })).toBe('git+https://git.example/docplane.git#main');
+    expect(await spec({ INPUT_INSTALL: 'nowhere.tgz' })).toMatch(/^::error::docplane action: install "nowhere.tgz" is neither a git reference .* nor an existing tarball or folder/);
+    expect(await spec({ INPUT_VERSION: '^0.1' })).toMatch(/not an exact docplane version/);
+    // The inputs are checked before anything is installed.
+    expect((await step('check-inputs', { INPUT_COMMAND: 'plan', INPUT_VERSION: '0.1.0', INPUT_INSTALL: 'github:someone/docplane#fix-1' })).code).toBe(0);
+    expect((await step('check-inputs', { INPUT_COMMAND: 'plan', INPUT_VERSION: '0.1.0', INPUT_INSTALL: 'nowhere.tgz' })).code).toBe(1);
+    expect((await step('check-inputs', { INPUT_COMMAND: 'drift', INPUT_VERSION: '0.1.0', INPUT_UNMANAGED_IS_DRIFT: 'yes' })).stdout).toContain('unmanaged-is-drift "yes" is not true or false');
   });
 });
