@@ -4,7 +4,7 @@
  * short-lived objects (each request's frames, answers and parsers) live across a round trip and
  * fill it with garbage between collections. Growing the old generation by 20% at a time, and the
  * young generation no further than it grew while the modules loaded, keeps a scale-4 apply's peak
- * near 200 MiB instead of ~350 MiB (docs/benchmarks.md, "Memory at scale 4").
+ * near 200 MiB instead of ~350 MiB.
  *
  * The options are set only when this node's V8 lists both (an unknown option would print an error on
  * every apply), and only when the user set no heap option of their own.
