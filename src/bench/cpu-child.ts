@@ -4,12 +4,9 @@
  * Run as `node dist/bench/cpu-child.js SCALE SEED`; it does its work only when run that way.
  */
 import { pathToFileURL } from 'node:url';
-import { optimizeLater } from '../cli/v8-options.js';
 import { measurePlannerCpu } from './cpu.js';
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  // V8 tuned as the CLI tunes it for every command (src/cli/main.ts).
-  optimizeLater();
   const [scale, seed] = process.argv.slice(2).map(Number);
   const result = await measurePlannerCpu(scale, seed);
   process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -4,7 +4,6 @@
  * they import load as a few files that share one copy of @oclif/core.
  */
 import { flush, handle, run, settings } from '@oclif/core';
-import { optimizeLater } from './v8-options.js';
 
 /**
  * Every path that ends the process ends with one error line and exit 1 (DESIGN §2). Should a
@@ -30,9 +29,6 @@ function oclifError(error: unknown): (Error & { oclif?: { exit?: number }; code?
 
 /** Runs the command line `argv`; `bin` is the URL of the executable (oclif finds the package from it). */
 export async function main(argv: string[], bin: string): Promise<void> {
-  // A command runs for seconds (the emulator's server longer, and loses only a little time before its
-  // hot code is optimized): V8 optimizes only what runs long (src/cli/v8-options.ts).
-  optimizeLater();
   // The commands run compiled (and bundled): oclif is not to look for TypeScript sources and a
   // tsconfig to run instead, which it would try under NODE_ENV=development or test.
   settings.enableAutoTranspile = false;

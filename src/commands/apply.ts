@@ -4,7 +4,7 @@ import { outcomeError, runApply } from '../apply/run.js';
 import { renderApplySummary } from '../apply/summary.js';
 import { clientFromFlags } from '../cli/api.js';
 import { BaseCommand, commonFlags, configFlag } from '../cli/base.js';
-import { sizeHeapForLongRun } from '../cli/v8-options.js';
+import { sizeHeapForLongRun } from '../cli/heap.js';
 
 export default class Apply extends BaseCommand {
   static override summary = 'Apply the changes of a plan to the organizations';
@@ -34,7 +34,7 @@ export default class Apply extends BaseCommand {
   };
 
   async run(): Promise<void> {
-    // An apply is a long run of many requests: V8's heap sized for it (src/cli/v8-options.ts).
+    // An apply is a long run of many requests: V8's heap sized for it (src/cli/heap.ts).
     sizeHeapForLongRun();
     const { args, flags } = await this.parse(Apply);
     const format = flags.format as 'text' | 'json';

@@ -19,7 +19,8 @@ import { resolveOrg } from './resolve.js';
 import { UNITS } from '../kinds/index.js';
 import type { z } from 'zod';
 import { ConfigDocument } from './schema.js';
-import { decodeText, documentOf, firstAlias, parseFile, yamlPackage, position, type DocPath, type LocateMode, type RawIssue, type SourceDocument, type SourceFile } from '../source/yaml.js';
+import { isMap, isScalar, isSeq } from 'yaml';
+import { decodeText, documentOf, firstAlias, forgetParse, parseFile, position, type DocPath, type LocateMode, type RawIssue, type SourceDocument, type SourceFile } from '../source/yaml.js';
 import type { LoadedConfig, OrgConfig } from './types.js';
 import { compilePolicies } from '../policy/compile.js';
 import { checkResources } from '../policy/run.js';
@@ -108,20 +109,18 @@ function toPosix(p: string): string {
 }
 
 function describeTopLevel(node: unknown): string {
-  const { isScalar, isSeq } = yamlPackage();
   if (isSeq(node)) return 'a list';
   if (isScalar(node)) return typeof node.value === 'string' ? 'a string' : `the value ${String(node.value)}`;
   return 'something else';
 }
 
 /**
- * The plain value of a document read the slow way (the quick read gives it directly): a mapping,
- * its aliases expanded within bounds; problems go to `problems`.
+ * The plain value of a document: a mapping, its aliases expanded within bounds; problems go to
+ * `problems`.
  */
 function documentValue(source: SourceDocument, problems: Problems): Record<string, unknown> | undefined {
-  if (source.value !== undefined) return source.value;
   const doc = documentOf(source);
-  if (!yamlPackage().isMap(doc.contents)) {
+  if (!isMap(doc.contents)) {
     problems.atPath(
       source,
       [],
@@ -342,9 +341,6 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
       documents++;
       try {
         const ok = checkDocument(source, { ...ctx, dir: path.dirname(abs) }, problems);
-        // The quick read's value is not needed past the check: origins keep the source (for
-        // positions) as long as the config lives, and must not keep a second copy of its values.
-        source.value = undefined;
         if (ok) valid.push(ok);
       } catch (e) {
         // Deep nesting that the YAML parser accepted may still exhaust the stack of a later stage.
@@ -352,6 +348,9 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
         problems.atPath(source, [], 'the document is nested too deeply to read');
       }
     }
+    // Origins keep the file as long as the config lives; its syntax tree is parsed again only if a
+    // later problem needs a position in it.
+    forgetParse(file);
   }
 
   const merged = mergeDocuments(valid, problems);

@@ -6,7 +6,6 @@ import type { SourceDocument } from './yaml.js';
 const text = 'teams:\n  - title: Eng\n    members:\n      - a@b.c\n';
 const source: SourceDocument = {
   file: { abs: '/c/teams.yaml', display: 'c/teams.yaml', rel: 'teams.yaml', raw: Buffer.from(text), text },
-  value: undefined,
   index: 0,
 };
 const at = (...path: (string | number)[]): Origin => ({ source, path });

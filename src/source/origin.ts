@@ -23,7 +23,7 @@ export function child(origin: Origin, ...segments: (string | number)[]): Origin 
 
 /**
  * Where a value came from, as file:line:column. The line and column are worked out when first read:
- * a config read quickly parses its YAML with positions only then (src/source/yaml.ts), and most
+ * a file whose parse was let go is parsed again only then (src/source/yaml.ts), and most
  * locations (every resource's, OrgConfig.locations) are never read unless a problem names them.
  */
 export function locationOf(origin: Origin, mode: LocateMode = 'value'): SourceLocation {

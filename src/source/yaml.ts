@@ -1,26 +1,13 @@
 /**
  * Reading config files into their documents' values, and pointing at file:line:column for every
- * later problem (schema, interpolation, merge, cross-reference). A file is read quickly, values
- * only (src/source/fast-yaml.ts); the YAML documents with their node ranges are parsed only when a
- * position is needed, or when the quick read declines the file (then they also report its YAML
- * problems).
+ * later problem (schema, interpolation, merge, cross-reference). One library reads every file: the
+ * yaml package gives the documents, their values (`toJS`) and their node ranges. Once a file's
+ * values are taken, its parse is let go (`forgetParse`); a position asked for later parses the file
+ * again, so a large config does not keep its syntax tree alive while it is planned.
  */
 import { isUtf8 } from 'node:buffer';
-import { createRequire } from 'node:module';
+import * as yaml from 'yaml';
 import type { Document, LineCounter, Node, Pair } from 'yaml';
-import { quickValues } from './fast-yaml.js';
-
-type YamlPackage = typeof import('yaml');
-let yamlModule: YamlPackage | undefined;
-
-/**
- * The yaml package, loaded when first needed: a config read quickly without a problem never needs
- * it (a plan's start is shorter by its loading).
- */
-export function yamlPackage(): YamlPackage {
-  yamlModule ??= createRequire(import.meta.url)('yaml') as YamlPackage;
-  return yamlModule;
-}
 
 /** A path inside a document, as zod reports it: keys and list indexes. */
 export type DocPath = ReadonlyArray<string | number>;
@@ -37,16 +24,12 @@ export interface SourceFile {
   text: string;
   /** Line starts, filled when the file's YAML documents are parsed (see `yamlDocuments`). */
   lines?: LineCounter;
-  /** The file's YAML documents with node ranges, once parsed. */
+  /** The file's YAML documents with node ranges, while parsed. */
   documents?: Document.Parsed[];
 }
 
 export interface SourceDocument {
   file: SourceFile;
-  /** The YAML document with node ranges; after a quick read, parsed only when a position is needed (`documentOf`). */
-  doc?: Document.Parsed;
-  /** The document's value, when the quick read gave it (a mapping, as the yaml package's toJS gives it). */
-  value?: Record<string, unknown>;
   /** Index of the document in its file, from 0. */
   index: number;
 }
@@ -54,21 +37,25 @@ export interface SourceDocument {
 /** A file's YAML documents with their node ranges, parsed once (filling the file's line counter). */
 function yamlDocuments(file: SourceFile): Document.Parsed[] {
   if (!file.documents) {
-    const { LineCounter, parseAllDocuments } = yamlPackage();
-    file.lines = new LineCounter();
+    file.lines = new yaml.LineCounter();
     // Duplicate keys are found by parseFile, in one pass per mapping: the yaml package's own check
     // compares each key with every earlier one, which takes minutes on a mapping of many keys.
-    const docs = parseAllDocuments(file.text, { lineCounter: file.lines, uniqueKeys: false, prettyErrors: false });
+    const docs = yaml.parseAllDocuments(file.text, { lineCounter: file.lines, uniqueKeys: false, prettyErrors: false, logLevel: 'error' });
     // An empty stream comes back as an EmptyStream (an array with no documents).
     file.documents = Array.isArray(docs) ? (docs as Document.Parsed[]) : [];
   }
   return file.documents;
 }
 
-/** The YAML document of a source, parsed from its file's text if the quick read skipped it. */
+/** The YAML document of a source, parsed from its file's text again if its parse was let go. */
 export function documentOf(source: SourceDocument): Document.Parsed {
-  source.doc ??= yamlDocuments(source.file)[source.index];
-  return source.doc;
+  return yamlDocuments(source.file)[source.index];
+}
+
+/** Lets go of a file's parse once its values are taken (positions asked for later parse it again). */
+export function forgetParse(file: SourceFile): void {
+  file.documents = undefined;
+  file.lines = undefined;
 }
 
 /** A problem found before the documents were merged: a place in one document and a message. */
@@ -205,8 +192,6 @@ export interface ParsedFile {
  * empty documents are skipped, and a file with no document at all is an error.
  */
 export function parseFile(file: SourceFile): ParsedFile {
-  const quick = quickValues(file.text);
-  if (quick) return { documents: quick.map((value, index) => ({ file, value, index })), issues: [] };
   const issues: RawIssue[] = [];
   const at = (offset: number, message: string) => issues.push({ file, ...position(file, offset), path: '', message });
   const all = yamlDocuments(file);
@@ -225,8 +210,8 @@ export function parseFile(file: SourceFile): ParsedFile {
       } else at(e.pos[0], yamlMessage(e.code, e.message));
     }
     if (problems.length > 0) return;
-    if (doc.contents === null || (yamlPackage().isScalar(doc.contents) && doc.contents.value === null && !doc.contents.source)) return;
-    documents.push({ file, doc, index });
+    if (doc.contents === null || (yaml.isScalar(doc.contents) && doc.contents.value === null && !doc.contents.source)) return;
+    documents.push({ file, index });
   });
   if (issues.length === 0 && documents.length === 0) {
     at(0, 'the file is empty: a config document starts with "version: 1" and an "organization"');
@@ -244,17 +229,17 @@ function duplicateKeys(doc: Document.Parsed): number[] {
   const stack: unknown[] = [doc.contents];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (yamlPackage().isMap(node)) {
+    if (yaml.isMap(node)) {
       const seen = new Set<unknown>();
       for (const pair of node.items) {
-        if (yamlPackage().isScalar(pair.key)) {
+        if (yaml.isScalar(pair.key)) {
           const value = pair.key.value;
           if (seen.has(value)) offsets.push(pair.key.range?.[0] ?? 0);
           else seen.add(value);
         } else if (pair.key) stack.push(pair.key);
         if (pair.value) stack.push(pair.value);
       }
-    } else if (yamlPackage().isSeq(node)) {
+    } else if (yaml.isSeq(node)) {
       for (const item of node.items) stack.push(item);
     }
   }
@@ -264,7 +249,7 @@ function duplicateKeys(doc: Document.Parsed): number[] {
 /** The first alias node of a document (where an alias problem is reported). */
 export function firstAlias(doc: Document.Parsed): Node | undefined {
   let found: Node | undefined;
-  const { visit } = yamlPackage();
+  const { visit } = yaml;
   visit(doc, {
     Alias(_key, node) {
       found = node;
@@ -283,23 +268,23 @@ function start(node: unknown): number | undefined {
 function resolveAlias(doc: Document.Parsed, node: unknown): unknown {
   // Follow aliases (a bounded number of times, so that a cycle cannot hang) to the anchored node.
   let current = node;
-  for (let i = 0; i < 16 && yamlPackage().isAlias(current); i++) current = current.resolve(doc);
+  for (let i = 0; i < 16 && yaml.isAlias(current); i++) current = current.resolve(doc);
   return current;
 }
 
 function childPair(doc: Document.Parsed, node: unknown, seg: string | number): { pair?: Pair; value?: unknown } {
   const target = resolveAlias(doc, node);
-  if (yamlPackage().isMap(target)) {
+  if (yaml.isMap(target)) {
     for (const item of target.items) {
-      if (!yamlPackage().isPair(item)) continue;
-      const k = yamlPackage().isScalar(item.key) ? item.key.value : undefined;
+      if (!yaml.isPair(item)) continue;
+      const k = yaml.isScalar(item.key) ? item.key.value : undefined;
       if (k !== undefined && k !== null && typeof k !== 'object' && String(k) === String(seg)) {
         return { pair: item, value: item.value };
       }
     }
     return {};
   }
-  if (yamlPackage().isSeq(target) && typeof seg === 'number') return { value: target.items[seg] };
+  if (yaml.isSeq(target) && typeof seg === 'number') return { value: target.items[seg] };
   return {};
 }
 
@@ -317,7 +302,7 @@ export function locateOffset(doc: Document.Parsed, path: DocPath, mode: LocateMo
     if (!pair && value === undefined) return best;
     node = value;
     // `key:` with nothing after it holds an empty scalar at the end of the line: point at the key.
-    const implicitNull = yamlPackage().isScalar(node) && node.value === null && !node.source;
+    const implicitNull = yaml.isScalar(node) && node.value === null && !node.source;
     const s = (implicitNull ? undefined : start(node)) ?? start(pair?.key);
     if (s !== undefined) best = s;
     if (i === target.length - 1 && mode === 'key' && pair) {

@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadEmulatorState, startEmulator, type EmulatorState, type RunningEmulator } from '../../src/emulator/server.js';
+import { CLI_NODE } from '../cli-node.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -28,7 +29,7 @@ export function builtCli(): string {
 export function runCli(args: string[], env: Record<string, string | undefined>, cwd: string): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
-      process.execPath,
+      CLI_NODE,
       [builtCli(), ...args],
       { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env }, maxBuffer: 32 * 1024 * 1024 },
       (err, stdout, stderr) => {

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtCli, errorLines, sandbox, type Sandbox } from './cli-helpers.js';
+import { CLI_NODE } from '../cli-node.js';
 
 let box: Sandbox | undefined;
 afterEach(async () => {
@@ -90,7 +91,7 @@ describe('docplane apply (CLI)', () => {
     box = await sandbox({ latencyMs: 30 });
     const b = box;
     const res = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [builtCli(), 'apply', '-c', b.config, '--auto-approve'], {
+      const child = spawn(CLI_NODE, [builtCli(), 'apply', '-c', b.config, '--auto-approve'], {
         cwd: b.dir,
         env: { PATH: process.env.PATH, NO_COLOR: '1', ...b.env },
       });

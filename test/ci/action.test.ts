@@ -49,6 +49,8 @@ class FakeGitHub {
   pulls = new Map<string, unknown[]>();
   artifacts: unknown[] = [];
   runs: Run[] = [];
+  /** Called before each answer to a list of a workflow's runs (a test changes the runs there). */
+  onRunsListed?: () => void;
   requests: string[] = [];
   url = '';
   private nextId = 1000;
@@ -105,6 +107,7 @@ class FakeGitHub {
       return run ? send(200, run) : send(404, { message: 'Not Found' });
     }
     if ((m = /^\/actions\/workflows\/(\d+)\/runs$/.exec(p))) {
+      this.onRunsListed?.();
       const list = this.runs.filter((r) => r.workflow_id === Number(m![1]));
       return send(200, { total_count: list.length, workflow_runs: list });
     }
@@ -377,13 +380,25 @@ describe('the action script: apply on merge', () => {
       { id: 100, run_number: 5, workflow_id: 9, status: 'in_progress' },
       { id: 101, run_number: 6, workflow_id: 9, status: 'queued' },
     ];
-    setTimeout(() => (github.runs[1].status = 'completed'), 400);
-    const started = Date.now();
-    const r = await step('wait-turn', { INPUT_POLL_MS: '100' });
-    expect(r.code, r.stdout).toBe(0);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
-    expect(r.stdout).toContain('waiting for earlier runs to finish: #4 (in_progress)');
-    expect(r.stdout).not.toContain('#6');
+    // This run is #5; #4 finishes while it waits, after its second look.
+    let listed = 0;
+    github.onRunsListed = () => {
+      listed++;
+      if (listed === 3) github.runs[1].status = 'completed';
+    };
+    try {
+      const r = await step('wait-turn', { INPUT_POLL_MS: '10' });
+      expect(r.code, r.stdout).toBe(0);
+      // It looked until no earlier run was left, and no more.
+      expect(listed).toBe(3);
+      expect(r.stdout.match(/waiting for earlier runs to finish: .*/g)).toEqual([
+        'waiting for earlier runs to finish: #4 (in_progress)',
+        'waiting for earlier runs to finish: #4 (in_progress)',
+      ]);
+      expect(r.stdout).not.toContain('#6');
+    } finally {
+      github.onRunsListed = undefined;
+    }
   });
 });
 

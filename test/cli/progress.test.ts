@@ -1,49 +1,69 @@
 /** Progress while plan reads: a plain line every interval off a terminal, nothing once done. */
-import { PassThrough } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createReadProgress } from '../../src/cli/progress.js';
 
-function capture(): { stream: PassThrough; text: () => string } {
-  const stream = new PassThrough();
+/** A stream that keeps what is written to it, as it is written. */
+function capture(): { stream: Writable; text: () => string } {
   const chunks: string[] = [];
-  stream.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      chunks.push(chunk.toString());
+      callback();
+    },
+  });
   return { stream, text: () => chunks.join('') };
 }
 
 describe('read progress', () => {
-  it('off a terminal: a line every interval with the requests so far, none after done()', async () => {
-    const out = capture();
-    let requests = 0;
-    const progress = createReadProgress({ stream: out.stream, interactive: false, intervalMs: 30 });
-    progress.reading(() => requests);
-    requests = 12;
-    await sleep(100);
-    progress.done();
-    const lines = out.text().trim().split('\n');
-    expect(lines.length).toBeGreaterThanOrEqual(2);
-    expect(lines[0]).toMatch(/^reading the current state: 12 requests \(\d+ s\)$/);
-    const before = out.text();
-    await sleep(80);
-    expect(out.text()).toBe(before);
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
-  it('a quick plan prints nothing', async () => {
+  it('off a terminal: a line every interval with the requests so far and the seconds, none after done()', () => {
+    const out = capture();
+    let requests = 0;
+    const progress = createReadProgress({ stream: out.stream, interactive: false, intervalMs: 1000 });
+    progress.reading(() => requests);
+    requests = 12;
+    vi.advanceTimersByTime(999);
+    expect(out.text()).toBe('');
+    vi.advanceTimersByTime(1);
+    requests = 13;
+    vi.advanceTimersByTime(1000);
+    progress.done();
+    expect(out.text()).toBe('reading the current state: 12 requests (1 s)\nreading the current state: 13 requests (2 s)\n');
+    vi.advanceTimersByTime(10_000);
+    expect(out.text().split('\n')).toHaveLength(3);
+  });
+
+  it('a quick plan prints nothing', () => {
     const out = capture();
     const progress = createReadProgress({ stream: out.stream, interactive: false, intervalMs: 5000 });
     progress.reading(() => 3);
+    vi.advanceTimersByTime(4999);
     progress.done();
-    await sleep(20);
+    vi.advanceTimersByTime(60_000);
     expect(out.text()).toBe('');
   });
 
-  it('on a terminal: a spinner that counts, removed by done()', async () => {
+  it('on a terminal: a spinner that counts, removed by done()', () => {
     const out = capture();
     Object.assign(out.stream, { isTTY: true, columns: 80, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    let requests = 7;
     const progress = createReadProgress({ stream: out.stream, interactive: true });
-    progress.reading(() => 7);
-    await sleep(150);
-    progress.done();
+    progress.reading(() => requests);
+    vi.advanceTimersByTime(150);
     expect(out.text()).toContain('reading the current state: 7 requests');
+    requests = 8;
+    vi.advanceTimersByTime(150);
+    expect(out.text()).toContain('reading the current state: 8 requests');
+    progress.done();
+    const after = out.text();
+    vi.advanceTimersByTime(1000);
+    expect(out.text()).toBe(after);
   });
 });

@@ -226,11 +226,13 @@ describe('recorder and allow-list', () => {
     await expect(readExchangeLog(file)).rejects.toThrow(/log\.jsonl:1: not an exchange/);
   });
 
-  it('checks a thousand exchanges in well under a second once compiled', () => {
+  it('checks a thousand exchanges in well under a second of CPU once compiled', () => {
     const exchanges = correctExchanges();
     for (const e of exchanges) conformance.check(e);
-    const start = performance.now();
+    // This process's CPU, not the wall: other processes on a loaded machine do not count.
+    const start = process.cpuUsage();
     for (let i = 0; i < 1000; i++) conformance.check(exchanges[i % exchanges.length]);
-    expect(performance.now() - start).toBeLessThan(1000);
+    const used = process.cpuUsage(start);
+    expect((used.user + used.system) / 1000).toBeLessThan(1000);
   });
 });

@@ -12,7 +12,7 @@ import { emulatorKinds } from '../../src/emulator/kinds/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { convertOrg, fileNamer } from '../../src/import/convert.js';
 import { readOrgState } from '../../src/import/read.js';
-import { addressProblem, ADDRESS_NAMES, COUNTED, KIND_SPECS, KINDS, PRUNABLE, REPLACEABLE, UNITS } from '../../src/kinds/index.js';
+import { addressProblem, ADDRESS_NAMES, COUNTED, KIND_SPECS, KINDS, kindSpec, PRUNABLE, REPLACEABLE, unitOf, UNITS } from '../../src/kinds/index.js';
 import { rank } from '../../src/plan/build.js';
 import { demoState } from '../emulator/helpers.js';
 
@@ -22,7 +22,25 @@ describe('the registry of kinds', () => {
   it('names each kind once, and each config key once', () => {
     expect(new Set(KINDS).size).toBe(KINDS.length);
     expect(new Set(UNITS.map((u) => u.configKey)).size).toBe(UNITS.length);
-    expect(KINDS).toEqual(UNITS.flatMap((u) => u.kinds.map((k) => k.kind)));
+  });
+
+  it('finds each unit by its config key and each kind by its name', () => {
+    for (const unit of UNITS) {
+      expect(unitOf(unit.configKey)).toBe(unit);
+      for (const spec of unit.kinds) expect(kindSpec(spec.kind)).toBe(spec);
+    }
+    expect(unitOf('nope')).toBeUndefined();
+    expect(kindSpec('nope' as never)).toBeUndefined();
+  });
+
+  it('orders creates in registry order, and deletes after every create in the reverse order', () => {
+    for (let i = 1; i < KINDS.length; i++) {
+      expect(rank('create', KINDS[i - 1])).toBeLessThan(rank('create', KINDS[i]));
+      expect(rank('delete', KINDS[i - 1])).toBeGreaterThan(rank('delete', KINDS[i]));
+    }
+    const creates = KINDS.map((k) => rank('create', k));
+    const deletes = KINDS.map((k) => rank('delete', k));
+    expect(Math.max(...creates)).toBeLessThan(Math.min(...deletes));
   });
 
   it.each(UNITS.map((u) => [u.configKey, u] as const))('%s is in the config schema and the JSON Schema', (configKey, unit) => {
@@ -45,10 +63,6 @@ describe('the registry of kinds', () => {
   it.each(KIND_SPECS.map((k) => [k.kind, k] as const))('%s has a place in prune, the plan order, the summaries', (kind, spec) => {
     expect(spec.label.one.length).toBeGreaterThan(0);
     expect(spec.label.many.length).toBeGreaterThan(0);
-    // The plan's order: creates in registry order, deletes in the reverse.
-    const i = KINDS.indexOf(kind);
-    expect(rank('create', kind)).toBe(100 + i);
-    expect(rank('delete', kind)).toBe(300 + KINDS.length - i);
     const prune = ConfigDocument.safeParse({ version: 1, organization: { id: ORG }, prune: [kind] });
     expect(prune.success).toBe(spec.prunable === true);
     expect(PRUNABLE.includes(kind)).toBe(spec.prunable === true);

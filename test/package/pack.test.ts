@@ -10,8 +10,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -88,11 +90,21 @@ afterAll(async () => {
 });
 
 describe('the npm package', () => {
-  it('holds the build, the manifest, the demo world, the schema and the docs', () => {
-    for (const f of ['bin/run.js', 'dist/commands/plan.js', 'dist/commands/emulator.js', 'oclif.manifest.json', 'examples/emulator-state.yaml', 'schemas/docplane.schema.json', 'README.md', 'docs/troubleshooting.md', 'docs/ci/github-actions.md', 'docs/ci/gitlab-ci.md', 'src/emulator/README.md']) {
+  it('holds the bundled build and its declarations, the manifest, the demo world, the schema and the docs', () => {
+    for (const f of ['bin/run.js', 'dist/bundle/main.js', 'dist/bundle/index.js', 'dist/index.d.ts', 'dist/bundle/commands/plan.js', 'dist/bundle/commands/emulator.js', 'oclif.manifest.json', 'examples/emulator-state.yaml', 'schemas/docplane.schema.json', 'README.md', 'docs/troubleshooting.md', 'docs/ci/github-actions.md', 'docs/ci/gitlab-ci.md', 'src/emulator/README.md']) {
       expect(packed, f).toContain(f);
     }
     expect(packed.filter((f) => f.startsWith('test/') || f.startsWith('src/') && f.endsWith('.ts'))).toEqual([]);
+    // What runs is the bundle: not tsc's JavaScript beside it, not the benchmark.
+    expect(packed.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/bundle/') && !f.endsWith('.d.ts'))).toEqual([]);
+    expect(packed.filter((f) => f.startsWith('dist/bench/'))).toEqual([]);
+  });
+
+  it('its library entry (`main`) loads from the installed package', async () => {
+    const main = createRequire(join(project, 'package.json')).resolve('docplane');
+    expect(main).toBe(join(project, 'node_modules', 'docplane', 'dist', 'bundle', 'index.js'));
+    const lib = (await import(pathToFileURL(main).href)) as { DocplaneError?: unknown };
+    expect(typeof lib.DocplaneError).toBe('function');
   });
 
   it('every relative link of its markdown points to a file it holds', () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEmulatorState, startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { ensureBuilt } from '../import/helpers.js';
 import { readPlanFile } from '../../src/plan/file.js';
+import { CLI_NODE } from '../cli-node.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SECRET_KEY = 'sk-analytics-very-secret-1234';
@@ -26,7 +27,7 @@ let dir: string;
 function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<Result> {
   return new Promise((resolve) => {
     execFile(
-      process.execPath,
+      CLI_NODE,
       [join(ROOT, 'bin/run.js'), 'plan', ...args],
       {
         cwd: dir,
