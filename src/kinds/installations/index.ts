@@ -25,22 +25,26 @@ function envName(parts: readonly string[]): string {
   return /^[A-Z_]/.test(name) ? name : `_${name}`;
 }
 
+/** Keys whose values are surely secrets: import writes them as `${env:…}` references, never as values. */
+const SECRET_KEY = /token|secret|password|passwd|key|credential|auth|private|cert/i;
+
 /**
- * A configuration as import writes it: the API may return secrets in it, and import never writes a
- * secret, so every string becomes a `${env:…}` reference (named in `names`); other values are kept.
+ * A configuration as import writes it. The API returns the whole configuration, secrets included, and
+ * import never writes a secret: a string under a key that names one (`apiKey`, `token`, …) becomes a
+ * `${env:…}` reference (named in `names`); other values are written as the API returns them.
  */
-function configurationDraft(value: unknown, path: readonly string[], names: string[]): Draft {
-  if (typeof value === 'string') {
+function configurationDraft(value: unknown, path: readonly string[], names: string[], secret = false): Draft {
+  if (typeof value === 'string' && secret) {
     const name = envName(path);
     names.push(name);
     return new Raw(`\${env:${name}}`);
   }
-  if (Array.isArray(value)) return value.map((v, i) => configurationDraft(v, [...path, String(i)], names));
+  if (Array.isArray(value)) return value.map((v, i) => configurationDraft(v, [...path, String(i)], names, secret));
   if (value && typeof value === 'object') {
     return Object.fromEntries(
       Object.keys(value)
         .sort(compare)
-        .map((k) => [k, configurationDraft((value as Record<string, unknown>)[k], [...path, k], names)]),
+        .map((k) => [k, configurationDraft((value as Record<string, unknown>)[k], [...path, k], names, secret || SECRET_KEY.test(k))]),
     );
   }
   return (value ?? null) as Draft;
@@ -79,7 +83,7 @@ function convertInstallation(r: RemoteOrgInstallation, sink: ImportSink): Draft 
   };
   if (names.length > 0) {
     sink.warn(
-      `${installationAddress(r.integration)}: the API's configuration may hold secrets, so its strings are written as \${env:…} references; set ${[...new Set(names)].join(', ')} before planning`,
+      `${installationAddress(r.integration)}: the configuration's secrets are written as \${env:…} references, not as values; set ${[...new Set(names)].join(', ')} before planning`,
     );
   }
   return draft;
