@@ -13,7 +13,7 @@ describe('npm run demo', () => {
     const r = spawnSync(process.execPath, ['scripts/demo.js'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, NO_COLOR: '1', DOCPLANE_DEMO_LOG: log } });
     expect(r.stderr).not.toMatch(/demo: `docplane/);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('Apply: 44 applied, 0 failed, 0 skipped.');
+    expect(r.stdout).toContain('Apply: 47 applied, 0 failed, 0 skipped.');
     expect(r.stdout).toContain('converged: no changes left');
     expect(r.stdout).toMatch(/demo complete/);
     // The demo's exchanges are checked against the live description after this file (docs/conformance.md).

@@ -33,6 +33,8 @@ export interface InstallationRec {
   spaces: Map<string, TargetRec>;
   /** Site installations by site id. */
   sites: Map<string, TargetRec>;
+  /** Where the state file seeds it, for the check of its integration once every organization is seeded. */
+  seededAt?: string;
 }
 
 declare module '../model.js' {
@@ -184,7 +186,6 @@ export const installationsKind = defineKind({
     const { world } = ctx;
     seed.installations.forEach((s, n) => {
       const at = `${place}.installations[${n}]`;
-      if (!installable(world, s.integration, org)) throw new SeedError(`${at}.integration`, `no integration ${s.integration} that ${org.id} may install`);
       if ([...world.installations.values()].some((i) => i.org === org.id && i.integration === s.integration)) {
         throw new SeedError(`${at}.integration`, `integration ${s.integration} is installed twice`);
       }
@@ -213,8 +214,16 @@ export const installationsKind = defineKind({
         updatedAt: stamp,
         spaces: targets(s.spaces, 'space'),
         sites: targets(s.sites, 'site'),
+        seededAt: `${at}.integration`,
       });
     });
+  },
+  afterSeed(world) {
+    // The integration may be published by an organization seeded later in the file.
+    for (const i of world.installations.values()) {
+      const org = world.orgs.get(i.org);
+      if (i.seededAt && org && !installable(world, i.integration, org)) throw new SeedError(i.seededAt, `no integration ${i.integration} that ${org.id} may install`);
+    }
   },
   routes(router) {
     router.add('GET', '/v1/orgs/:org/installations', (req) => {
