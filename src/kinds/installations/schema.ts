@@ -8,7 +8,7 @@ import { Id } from '../common/fields.js';
 
 /** IntegrationInstallationConfiguration: any JSON object; its values may be secrets (`${env:…}`). */
 const Configuration = z
-  .record(z.string(), z.json())
+  .record(z.string(), z.unknown())
   .describe('The configuration the integration asks for (any JSON object); the whole truth when present. Put secrets in ${env:…}');
 
 /** IntegrationInstallationExternalIds. */
