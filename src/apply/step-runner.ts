@@ -5,7 +5,7 @@
  * 403 stops the whole run; once it has stopped, no further request is sent.
  */
 import type { ApiClient, ApiResponse, Query } from '../api/types.js';
-import { ApiError } from '../core/errors.js';
+import { ApiError, DocplaneError } from '../core/errors.js';
 import type { JsonValue, RequestSpec, Step } from '../plan/types.js';
 import { sendGuarded, sendModeOf } from './resend.js';
 import type { Limit } from './scheduler.js';
@@ -94,12 +94,26 @@ export function createStepRunner(client: ApiClient, steps: readonly Step[], opti
               )
             : await send(step, limit, spec, mode === 'retried');
         if (response.status === 202) accepted.add(step.id);
+        refuseCheckout(spec, response);
         if (spec.capture) captures.values.set(self, keepFields(captured(response), referenced.get(self)));
       }
     },
     requestsOf: (step) => sent.get(step.id) ?? 0,
     acceptedOnly: (step) => accepted.has(step.id),
   };
+}
+
+/**
+ * `publishSite` may answer 200 with a checkout session instead of the site: the site stays
+ * unpublished until someone pays, so the step failed, and says why.
+ */
+function refuseCheckout(spec: RequestSpec, response: ApiResponse): void {
+  const body = response.body as { type?: unknown; sessionId?: unknown } | null;
+  if (!body || typeof body !== 'object' || body.type !== 'checkout') return;
+  throw new DocplaneError(
+    'PURCHASE_NEEDED',
+    `${spec.method} ${spec.path}: publishing this site needs a purchase (the API answered with checkout session ${String(body.sessionId)}); the site is not published: complete the purchase in the app, then apply again`,
+  );
 }
 
 /**

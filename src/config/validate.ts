@@ -5,6 +5,7 @@
  */
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { kindSpec } from '../kinds/index.js';
+import { deprecationWarnings } from '../kinds/sites/deprecated.js';
 import { loadConfig } from './load.js';
 import { summarizeConfig, type ConfigSummary } from './summary.js';
 
@@ -37,6 +38,10 @@ export async function runValidate(options: ValidateOptions): Promise<ValidateRes
         path: check.from.endsWith(`.${check.field}`) ? check.from : `${check.from}.${check.field}`,
         message: `${JSON.stringify(check.key)} names no ${kindSpec(check.kind)?.label.one ?? check.kind}${scope} of the config; plan checks it against organization ${org.organization.id}${check.near === undefined ? '' : ` — did you mean "${check.near}"?`}`,
       });
+    }
+    for (const { address, message } of deprecationWarnings(org)) {
+      const at = org.locations[address] ?? { file: config.files[0] ?? '', line: 1, column: 1 };
+      warnings.push({ file: at.file, line: at.line, column: at.column, path: address, message });
     }
   }
   return { valid: true, summary: summarizeConfig(config), warnings };

@@ -32,6 +32,8 @@ export interface EmulatorKind<S extends z.core.$ZodShape = z.core.$ZodShape> {
    * organization stands in the state file (`organizations[0]`), for errors.
    */
   seedOrg?(ctx: SeedContext, org: OrgRec, seed: z.output<z.ZodObject<S>>, place: string): void;
+  /** Checks what the seeds of every organization refer to, once all are seeded (an integration another organization publishes). */
+  afterSeed?(world: World): void;
   routes(router: Router): void;
   /** Fields of this kind's request and response bodies that the exchange log masks. */
   readonly secretFields?: readonly SecretField[];

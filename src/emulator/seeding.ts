@@ -52,6 +52,7 @@ export function createWorld(state: ParsedEmulatorState, options: WorldOptions): 
   const ctx: SeedContext = { world, stamp: () => new Date(base + tick++ * 60_000).toISOString() };
 
   state.organizations.forEach((seed, i) => seedOrganization(ctx, kinds, seed, `organizations[${i}]`));
+  for (const kind of kinds) kind.afterSeed?.(world);
   return world;
 }
 

@@ -140,7 +140,7 @@ describe('integrations', () => {
     await api.post('/v1/integrations/globex-x', publish('c', { title: 'Globex X', organization: 'org_globex' }));
     const names = async (q: string) => (await api.all(`/v1/integrations?${q}`)).map((i) => i.name).sort();
     expect(await names('owner=org_acme')).toEqual(['acme-analytics', 'acme-chat']);
-    expect(await names('owner=org_globex')).toEqual(['globex-x']);
+    expect(await names('owner=org_globex')).toEqual(['globex-helpdesk', 'globex-x']);
     expect(await names('search=chat')).toEqual(['acme-chat']);
     expect(await names('category=analytics')).toEqual(['acme-analytics']);
     expect(await names('scope=site%3Aviews%3Aread')).toEqual(['acme-chat']);

@@ -51,6 +51,7 @@ function convert(s: RemoteOrgState, files: FileNamer): OrgImport {
     ['sites', { list: [], missing: [], sites: [...s.sites.map((site) => ({ id: site.id, site })), ...s.missingSites.map((id) => ({ id, site: null }))] }],
     ['saml', { providers: s.saml, teams: s.teams }],
     ['integrations', s.integrations],
+    ['installations', []],
     ['translations', s.translations],
   ]);
   return convertOrg({ org: s.org, states, notFound: s.missingSites }, files);

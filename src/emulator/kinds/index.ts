@@ -7,6 +7,7 @@
 import type { EmulatorKind } from '../kind.js';
 import { accessKind } from './access.js';
 import { collectionsKind } from './collections.js';
+import { installationsKind } from './installations.js';
 import { integrationsKind } from './integrations.js';
 import { membersKind } from './members.js';
 import { agentInstructionsKind, organizationKind } from './organization.js';
@@ -26,6 +27,7 @@ export const EMULATOR_KINDS = [
   samlKind,
   translationsKind,
   integrationsKind,
+  installationsKind,
   agentInstructionsKind,
   accessKind,
 ] as const;

@@ -48,7 +48,7 @@ const Styling = z.strictObject({
   font: z.union([DefaultFont, CustomFont]),
   headingFont: z.union([DefaultFont, CustomFont]).nullable(),
   monospaceFont: z.union([MonospaceFont, CustomFont]),
-  background: z.enum(['plain', 'match']),
+  background: z.enum(['plain', 'match']).meta({ deprecated: true, description: 'Deprecated in the API: use tint' }),
   icons: z.enum(['regular', 'solid', 'duotone', 'light', 'thin']),
   codeTheme: z.strictObject({ default: Themed(CodeTheme), openapi: Themed(CodeTheme) }).partial(),
   sidebar: z.strictObject({ background: z.enum(['default', 'filled']), list: z.enum(['default', 'pill', 'line']) }).partial(),
@@ -59,15 +59,17 @@ export const Customization = z.strictObject({
   title: z.string().min(2).max(128),
   localizedTitle: Localized(128),
   styling: Styling.partial(),
-  internationalization: z.strictObject({ locale: z.enum(['en', 'fr', 'es', 'zh', 'ja', 'de', 'nl', 'no', 'pt-br', 'ru']) }),
+  internationalization: z.strictObject({
+    locale: z.enum(['en', 'fr', 'es', 'zh', 'ja', 'de', 'nl', 'no', 'pt-br', 'ru']).meta({ deprecated: true, description: 'Deprecated in the API' }),
+  }),
   favicon: z.union([z.strictObject({ icon: Themed(Url) }), z.strictObject({ emoji: z.string().max(50) }), z.strictObject({})]),
   header: z
     .strictObject({
-      preset: z.enum(['default', 'bold', 'contrast', 'custom', 'none']),
+      preset: z.enum(['default', 'bold', 'contrast', 'custom', 'none']).meta({ deprecated: true, description: 'Deprecated in the API: use styling.theme' }),
       logo: Themed(Url),
       primaryLink: ContentRef,
-      backgroundColor: Themed(Color),
-      linkColor: Themed(Color),
+      backgroundColor: Themed(Color).meta({ deprecated: true, description: 'Deprecated in the API: use the styling colors' }),
+      linkColor: Themed(Color).meta({ deprecated: true, description: 'Deprecated in the API: use the styling colors' }),
       links: z.array(
         z.strictObject({
           title: z.string(),

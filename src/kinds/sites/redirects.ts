@@ -16,6 +16,7 @@ import { siteAddress } from './addresses.js';
 import { destinationObject, type RemoteRedirect } from './redirects-read.js';
 import { child, type Origin } from '../../source/origin.js';
 import type { ResolveContext } from '../kind.js';
+import { locateDeprecated } from './deprecated.js';
 import { siteKey, type RedirectT, type SiteT } from './schema.js';
 import { differing, enc, type SiteContext } from './steps.js';
 import { step } from '../common/step.js';
@@ -109,5 +110,6 @@ export function resolveSiteExtras(site: SiteT, origin: Origin, ctx: ResolveConte
     ctx.claim(`redirect:${siteKey(site)}:${r.source}`, redirectAddress(siteKey(site), r.source), child(origin, 'redirects', i), `redirect "${r.source}" of site ${siteKey(site)}`);
   });
   if (site.customization) ctx.locate(`${siteAddress(siteKey(site))}.customization`, child(origin, 'customization'));
+  locateDeprecated(site, origin, ctx);
   if (site.publishingAuth) ctx.locate(`${siteAddress(siteKey(site))}.publishingAuth`, child(origin, 'publishingAuth'));
 }

@@ -90,6 +90,8 @@ export interface SiteRec {
   links: Map<string, LinkRec>;
   siteSpaces: Map<string, SiteSpaceRec>;
   shareLinks: Map<string, ShareLinkRec>;
+  /** publishSite answers with a checkout session instead of publishing. */
+  publishNeedsPurchase?: boolean;
 }
 
 /** What `updateSiteById`, `publishSite` and `unpublishSite` change, and the create's type. */

@@ -90,6 +90,8 @@ export const SiteSeed = z.strictObject({
   redirects: z.array(RedirectSeed).default([]),
   customization: CustomizationSeed.optional(),
   publishingAuth: PublishingAuthSeed.optional(),
+  /** publishSite answers with a checkout session instead of publishing (the plan lacks the site's type). */
+  publishNeedsPurchase: z.boolean().optional(),
 });
 export type SiteSeedT = z.output<typeof SiteSeed>;
 
@@ -100,6 +102,7 @@ export function seedSite(ctx: SeedContext, org: OrgRec, seed: SiteSeedT, place: 
     if (o.sites.has(id)) throw new SeedError(`${place}.id`, `site ${id} is listed twice`);
   }
   const site = emptySite(id, org.id, seed.title, siteSettings(seed, stamp()));
+  if (seed.publishNeedsPurchase) site.publishNeedsPurchase = true;
   org.sites.set(id, site);
 
   const addSiteSpace = (ss: SiteSeedT['siteSpaces'][number], section: SectionRec | undefined, where: string): SiteSpaceRec => {

@@ -207,6 +207,8 @@ export function siteObjectRoutes(router: Router): void {
   for (const [action, published] of [['publish', true], ['unpublish', false]] as const) {
     router.add('POST', `${SITE}/${action}`, (req) => {
       const { site } = siteOf(req);
+      // The live description's other answer of publishSite: the organization must pay first.
+      if (published && site.publishNeedsPurchase) return ok({ type: 'checkout', sessionId: req.world.newId('cs') });
       site.settings.published = published;
       return ok(siteView(viewCtx(req), site));
     });
