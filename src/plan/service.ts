@@ -17,7 +17,7 @@ export interface RunPlanOptions {
   /** Makes the client, given the config's `api.url` (the command builds it from its flags). */
   connect(configApiUrl: string | undefined): Promise<ApiClient>;
   /** Told when reading starts (with the count of requests sent so far) and when it ends. */
-  progress?: { reading(requests: () => number): void; done(): void };
+  progress?: { reading(requests: () => number, waiting?: () => string | undefined): void; done(): void };
 }
 
 export interface RunPlanResult {
@@ -29,7 +29,7 @@ export interface RunPlanResult {
 export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   const config = await loadConfig({ path: options.configPath });
   const client = await options.connect(config.apiUrl);
-  options.progress?.reading(() => client.stats().requests);
+  options.progress?.reading(() => client.stats().requests, () => client.stats().waiting);
   try {
     const plan = await planOrgs(config, client, {
       toolVersion: options.toolVersion,

@@ -28,6 +28,21 @@ describe('read progress', () => {
     expect(out.text()).toBe(before);
   });
 
+  it('says when it waits for the server, and why', async () => {
+    const out = capture();
+    let waiting: string | undefined = 'waiting 30 s: the API asked for it (429, Retry-After: 30)';
+    const progress = createReadProgress({ stream: out.stream, interactive: false, intervalMs: 20 });
+    progress.reading(() => 4, () => waiting);
+    while (!out.text().includes('\n')) await sleep(5);
+    waiting = undefined;
+    const seen = out.text().length;
+    while (!out.text().slice(seen).includes('\n')) await sleep(5);
+    progress.done();
+    const lines = out.text().trim().split('\n');
+    expect(lines[0]).toMatch(/^reading the current state: 4 requests; waiting 30 s: the API asked for it \(429, Retry-After: 30\) \(\d+ s\)$/);
+    expect(lines.at(-1)).toMatch(/^reading the current state: 4 requests \(\d+ s\)$/);
+  });
+
   it('a quick plan prints nothing', async () => {
     const out = capture();
     const progress = createReadProgress({ stream: out.stream, interactive: false, intervalMs: 5000 });
