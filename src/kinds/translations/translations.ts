@@ -11,6 +11,7 @@ import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kin
 import { planUnmatched } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
 import { key } from '../../model/address.js';
+import { TranslationAnswer } from './answers.js';
 
 export interface RemoteTranslation {
   id: string;
@@ -39,7 +40,7 @@ function normalized(t: RemoteTranslation): JsonObject {
 
 /** The organization's translations: one list. */
 export function readTranslations(ctx: Reader): Promise<RemoteTranslation[]> {
-  return ctx.client.listAll<RemoteTranslation>(`${orgPath(ctx.org)}/translations`);
+  return ctx.client.listAll<RemoteTranslation>(`${orgPath(ctx.org)}/translations`, {}, { schema: TranslationAnswer });
 }
 
 export const translationsModule: KindSpec<RemoteTranslation[] | undefined> = {
