@@ -3,7 +3,8 @@
  * what must be refused, run the steps, then re-plan what was touched and say whether it converged.
  * The command only parses flags and supplies the terminal (writers, the confirmation prompt).
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { writeFileAtomic } from '../core/atomic-file.js';
 import { dirname } from 'node:path';
 import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
@@ -271,7 +272,7 @@ async function verify(out: RunApplyReport, config: LoadedConfig, client: ApiClie
 function markApplied(file: string): string | undefined {
   try {
     const data = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    writeFileSync(file, `${JSON.stringify({ ...data, appliedAt: new Date().toISOString() }, null, 2)}\n`, 'utf8');
+    writeFileAtomic(file, `${JSON.stringify({ ...data, appliedAt: new Date().toISOString() }, null, 2)}\n`);
     return undefined;
   } catch (err) {
     return `cannot mark the plan file ${file} as applied (${(err as Error).message}); delete it: applying it again would be refused as stale anyway`;
