@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../core/atomic-file.js';
+import { resolveSecrets } from './tokens.js';
 import { dirname } from 'node:path';
 import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
@@ -150,6 +151,9 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
       hint: 'Make a new plan from the config as it is now, or apply with the config the plan was made from (-c).',
     });
   }
+  // The secrets' placeholders (in bodies, and in addresses and fingerprint keys where a secret names a
+  // resource) filled in from the config, so that the steps compare with a fresh plan's.
+  saved = resolveSecrets(saved, config.secrets);
   // With --target, only the selected steps (and what they need) are applied and checked for staleness.
   let plan: Plan | undefined = narrowToTargets(saved, options.targets);
   const whole = plan.steps.length === saved.steps.length;
