@@ -418,22 +418,21 @@ describe('retries', () => {
     expect(refused).toBe(0);
   });
 
-  it('caps a single wait at maxWaitMs', async () => {
+  it('waits as long as the server asks, up to maxWaitMs', async () => {
     const { server, client } = await setup(
-      (_req, res, _a, i) => (i === 0 ? sendJson(res, 429, {}, { 'retry-after': '3600' }) : sendJson(res, 200, {})),
-      { maxWaitMs: 50 },
+      (_req, res, _a, i) => (i === 0 ? sendJson(res, 429, {}, { 'retry-after': '0.2' }) : sendJson(res, 200, {})),
+      { maxWaitMs: 1000 },
     );
     const t0 = performance.now();
     await client.request('GET', '/v1/x');
     expect(server.arrivals).toHaveLength(2);
-    // Not an hour: the cap applied.
-    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(190);
   });
 });
 
 describe('timeouts and cancelling', () => {
   it('treats a server that never answers as a network error after timeoutMs, and retries', async () => {
-    const { server, client } = await setup(() => undefined, { timeoutMs: 200, maxAttempts: 2 });
+    const { server, client } = await setup(() => undefined, { timeoutMs: 200, maxAttempts: 2, silenceLimitMs: 10_000 });
     const err = await failure(client.request('GET', '/v1/orgs/o/teams'));
     expect(err.status).toBe(0);
     expect(err.message).toBe('GET /v1/orgs/o/teams → no answer: timed out after 200 ms (after 2 attempts)');

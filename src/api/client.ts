@@ -3,17 +3,22 @@
  * JSON in and out, a per-request timeout, paging over the list envelope, retries with backoff and
  * jitter for what may safely be repeated, and a request-rate ceiling shared by every caller.
  *
+ * Every wait and every answer is bounded (docs/bounds.md): connect, headers and body timeouts; a cap
+ * on an answer's size; a breaker that gives up on a host that lets requests time out and answers
+ * nothing; a wait the server asks for beyond a cap ends every request instead of waiting; and the
+ * body of a 2xx is checked against the schema of the fields the caller relies on.
+ *
  * The token lives only in the closure and in the Authorization header; every message that leaves
  * this module (errors, log lines) is built from our own words plus the API's answer, and scrubbed.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
-import Pool from 'undici/lib/dispatcher/pool.js';
+import { Pool, type Dispatcher } from 'undici';
+import type { z } from 'zod';
 import { ApiError, BugError, DocplaneError } from '../core/errors.js';
-import { createRateGate } from './gate.js';
-import { backoffDelay, describeNetworkError, isRetryableStatus, requestedWait, type NetworkFailure } from './retry.js';
-import type { ApiClient, ApiResponse, ClientOptions, ClientStats, HttpMethod, ListEnvelope, Query, RequestOptions } from './types.js';
+import { createRateGate, TooLongWait } from './gate.js';
+import { backoffDelay, describeAskedWait, describeNetworkError, isRetryableStatus, requestedWait, type NetworkFailure } from './retry.js';
+import type { ApiClient, ApiResponse, ClientOptions, ClientStats, HttpMethod, ListEnvelope, ListOptions, Query, RequestOptions } from './types.js';
 import { createSlots, type Ticket } from '../core/slots.js';
 import { resolveApiUrl } from './url.js';
 
@@ -30,9 +35,14 @@ const DEFAULTS = {
   connections: 16,
   backoffBaseMs: 200,
   backoffCapMs: 5_000,
-  maxWaitMs: 60_000,
+  maxWaitMs: 300_000,
   maxRateLimitWaits: 30,
+  maxAnswerBytes: 32 * 1024 * 1024,
+  connectTimeoutMs: 10_000,
 };
+
+/** Timeouts in a row, with no answer between them, after which the client gives up on the host. */
+const TIMEOUTS_IN_A_ROW = 3;
 
 /** Longest raw (non-JSON) error text kept in a message, and longest API message. */
 const RAW_TEXT_MAX = 200;
@@ -47,8 +57,11 @@ interface Timing {
 }
 
 type Outcome =
-  /** `wait`: what the API asked to be waited before the next request (429, 503 with Retry-After), capped; the gate is paused for it. */
-  | { kind: 'answer'; status: number; headers: Record<string, string>; text: string; wait?: number }
+  /**
+   * `wait`: what the API asked to be waited before the next request (429, 503 with Retry-After); the
+   * gate is paused for it. `tooLong`: it asked for more than the client waits.
+   */
+  | { kind: 'answer'; status: number; headers: Record<string, string>; text: string; wait?: number; tooLong?: string }
   | { kind: 'no-answer'; failure: NetworkFailure };
 
 export function createClient(options: ClientOptions): ApiClient {
@@ -61,7 +74,9 @@ export function createClient(options: ClientOptions): ApiClient {
   const maxWaitMs = options.maxWaitMs ?? DEFAULTS.maxWaitMs;
   const backoffCapMs = Math.min(maxWaitMs, options.backoffCapMs ?? DEFAULTS.backoffCapMs);
   const maxRateLimitWaits = options.maxRateLimitWaits ?? DEFAULTS.maxRateLimitWaits;
-  const gate = createRateGate({ maxRps: options.maxRps });
+  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULTS.maxAnswerBytes;
+  const silenceLimitMs = options.silenceLimitMs ?? Math.round(timeoutMs * 1.5);
+  const gate = createRateGate({ maxRps: options.maxRps, maxWaitMs });
   const scrub = (text: string): string => (text.includes(token) ? text.split(token).join('(token)') : text);
   const log = options.log ? (line: string) => options.log?.(scrub(line)) : undefined;
 
@@ -71,7 +86,7 @@ export function createClient(options: ClientOptions): ApiClient {
     connections,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    connectTimeout: Math.min(timeoutMs, 10_000),
+    connectTimeout: options.connectTimeoutMs ?? Math.min(timeoutMs, DEFAULTS.connectTimeoutMs),
   });
 
   const counters = { requests: 0, retries: 0, rateLimited: 0, byMethod: {} as Record<string, number> };
@@ -82,6 +97,55 @@ export function createClient(options: ClientOptions): ApiClient {
    * host-name failure unsettled, and a command waiting on them would end with nothing said.
    */
   const fatal: { failure?: NetworkFailure } = {};
+  /** The exchanges sent and not yet settled: what the breaker calls off, and what the progress line waits for. */
+  const inFlight = new Set<() => void>();
+  const sentTimes = new Map<() => void, number>();
+  /** Why the client waits before sending again after a failure (a backoff), and until when. */
+  const backoffs = new Map<symbol, { until: number; why: string }>();
+  /** The last wait the API asked for, in its terms, for the progress line. */
+  let lastAsked: { until: number; why: string } | undefined;
+  /** Fails every later request at once, and calls off those in flight. */
+  const giveUp = (failure: NetworkFailure) => {
+    if (fatal.failure) return;
+    fatal.failure = failure;
+    breaker.disarm();
+    for (const callOff of inFlight) callOff();
+  };
+  /** The breaker: a host that lets requests time out and answers nothing is given up on (docs/bounds.md). */
+  const breaker = (() => {
+    let lastAnswerAt = performance.now();
+    let timeouts = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const trip = (silentMs: number) =>
+      giveUp({
+        description: `${base.host} answered nothing for ${Math.round(silentMs / 1000)} s (${timeouts} ${timeouts === 1 ? 'request' : 'requests'} timed out); giving up on it`,
+        retryable: false,
+        code: 'API_SILENT_HOST',
+      });
+    return {
+      answered(): void {
+        lastAnswerAt = performance.now();
+        timeouts = 0;
+        this.disarm();
+      },
+      timedOut(sentAt: number): void {
+        timeouts++;
+        const now = performance.now();
+        const silentSince = Math.max(lastAnswerAt, sentAt);
+        if (timeouts >= TIMEOUTS_IN_A_ROW || now - silentSince >= silenceLimitMs) return trip(now - silentSince);
+        if (timer) return;
+        timer = setTimeout(() => {
+          timer = undefined;
+          trip(performance.now() - silentSince);
+        }, silenceLimitMs - (now - silentSince));
+        timer.unref?.();
+      },
+      disarm(): void {
+        clearTimeout(timer);
+        timer = undefined;
+      },
+    };
+  })();
   /**
    * Fired by close(). A command that fails on one request (the organization's GET, say) closes the
    * client while its other requests may still be waiting to retry, for up to 5 s each: those give up
@@ -124,21 +188,41 @@ export function createClient(options: ClientOptions): ApiClient {
       let status = 0;
       let answerHeaders: Record<string, string> = {};
       const chunks: Buffer[] = [];
+      let received = 0;
+      // An answer beyond the cap is not read on: the same request would get it again.
+      const tooLarge = (what: string) => {
+        chunks.length = 0;
+        callOff(new Error('answer too large'), {
+          kind: 'no-answer',
+          failure: { description: `the answer ${what} than the ${sizeText(maxAnswerBytes)} docplane reads at most (--max-answer-size)`, retryable: false, status, code: 'API_ANSWER_TOO_LARGE' },
+        });
+      };
       const settle = (outcome: Outcome | Error) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         place.ticket?.cancel();
         signal?.removeEventListener('abort', onAbort);
+        inFlight.delete(onGiveUp);
+        sentTimes.delete(onGiveUp);
         if (metered) {
           metered = false;
           const answer = !(outcome instanceof Error) && outcome.kind === 'answer' ? outcome : undefined;
+          if (answer) breaker.answered();
+          else if (!(outcome instanceof Error) && outcome.kind === 'no-answer' && outcome.failure.timedOut) breaker.timedOut(timing.sentAt ?? performance.now());
           // A wait the API asks for (429, 503 with Retry-After) concerns every caller of the client:
           // the gate holds them back before the connection goes to the next one.
           const asked = answer && requestedWait(answer.status, answer.headers, Date.now());
           if (answer && asked !== undefined) {
-            answer.wait = Math.min(asked, maxWaitMs);
-            gate.pause(answer.wait);
+            if (asked > maxWaitMs) {
+              // More than the client waits: the command ends with what the server asked, now.
+              answer.tooLong = `the server asked to wait ${Math.ceil(asked / 1000)} s (${describeAskedWait(answer.status, answer.headers)}), longer than the ${Math.round(maxWaitMs / 1000)} s docplane waits at most`;
+              giveUp({ description: `not sent: ${answer.tooLong}`, retryable: false, code: 'API_WAIT_TOO_LONG' });
+            } else {
+              answer.wait = asked;
+              gate.pause(asked);
+              lastAsked = { until: Date.now() + asked, why: `${answer.status}, ${describeAskedWait(answer.status, answer.headers)}` };
+            }
           }
           // Every answer teaches the gate what is left of the window; no answer frees the unit.
           gate.observe(answer?.headers);
@@ -159,6 +243,8 @@ export function createClient(options: ClientOptions): ApiClient {
       };
       const onAbort = () => callOff(new Error('request cancelled'), cancel());
       signal?.addEventListener('abort', onAbort, { once: true });
+      // The breaker or a refused wait called every exchange off.
+      const onGiveUp = () => callOff(new Error('gave up on the host'), { kind: 'no-answer', failure: fatal.failure ?? { description: 'gave up on the host', retryable: false } });
       // A connection first, then the rate's turn, so that the gate weighs a request as it is sent
       // (a pause the API asked for meanwhile holds it back too) and counts only what is sent.
       const connected = () => {
@@ -173,7 +259,13 @@ export function createClient(options: ClientOptions): ApiClient {
             // Called off while it waited: the unit the gate gave goes back unused.
             gate.observe(undefined);
           },
-          () => settle(cancel()),
+          (err: unknown) =>
+            settle(
+              err instanceof TooLongWait
+                ? (giveUp({ description: `not sent: ${err.asked}, longer than the ${Math.round(maxWaitMs / 1000)} s docplane waits at most`, retryable: false, code: 'API_WAIT_TOO_LONG' }),
+                  { kind: 'no-answer', failure: fatal.failure as NetworkFailure })
+                : cancel(),
+            ),
         );
       };
       // Sent: the timeout runs from here, not from the waits before.
@@ -184,8 +276,10 @@ export function createClient(options: ClientOptions): ApiClient {
         if (fatal.failure) return settle({ kind: 'no-answer', failure: fatal.failure });
         counters.requests++;
         counters.byMethod[method] = (counters.byMethod[method] ?? 0) + 1;
+        inFlight.add(onGiveUp);
+        sentTimes.set(onGiveUp, performance.now());
         timer = setTimeout(() => {
-          callOff(new Error(`timed out after ${timeoutMs} ms`), { kind: 'no-answer', failure: { description: `timed out after ${timeoutMs} ms`, retryable: true } });
+          callOff(new Error(`timed out after ${timeoutMs} ms`), { kind: 'no-answer', failure: { description: `timed out after ${timeoutMs} ms`, retryable: true, timedOut: true } });
         }, timeoutMs);
         // Started from another exchange's end, inside undici's callback: what dispatch throws is this exchange's.
         try {
@@ -205,8 +299,12 @@ export function createClient(options: ClientOptions): ApiClient {
             onResponseStart(_c, statusCode, responseHeaders) {
               status = statusCode;
               answerHeaders = flattenHeaders(responseHeaders);
+              const length = Number(answerHeaders['content-length']);
+              if (length > maxAnswerBytes) tooLarge(`says it is ${sizeText(length)}, larger`);
             },
             onResponseData(_c, chunk) {
+              received += chunk.length;
+              if (received > maxAnswerBytes) return tooLarge('is larger');
               chunks.push(chunk);
             },
             onResponseEnd() {
@@ -259,23 +357,34 @@ export function createClient(options: ClientOptions): ApiClient {
       let again: boolean;
       let wait: number | undefined;
       let answerHeaders: Record<string, string> | undefined;
+      let failureCode: string | undefined;
       if (outcome.kind === 'answer') {
         answerHeaders = outcome.headers;
         status = outcome.status;
         if (status >= 200 && status < 300) {
           log?.(`${method} ${shown} → ${status} ${took}`);
-          return { status, headers: outcome.headers, body: parseBody(outcome.text, outcome.headers) as T };
+          const parsed = parseBody(outcome.text, outcome.headers);
+          if (opts.schema) checkShape(method, bare, status, parsed, opts.schema, []);
+          return { status, headers: outcome.headers, body: parsed as T };
         }
         what = String(status);
         message = errorMessage(status, outcome.text);
         again = isRetryableStatus(status);
         // The gate was paused for it as the exchange ended (the API's limit concerns every caller).
         wait = outcome.wait;
+        if (outcome.tooLong !== undefined) {
+          log?.(`${method} ${shown} → ${what} ${took}; ${outcome.tooLong}`);
+          throw new ApiError(method, scrub(bare), status, `${outcome.tooLong}; the API said: ${scrub(message)}`, {
+            code: 'API_WAIT_TOO_LONG',
+            hint: 'Run the command again later, or raise --max-wait (seconds) to wait that long.',
+          });
+        }
       } else {
-        status = 0;
-        what = outcome.failure.description;
+        status = outcome.failure.status ?? 0;
+        what = outcome.failure.status === undefined ? outcome.failure.description : String(outcome.failure.status);
         message = outcome.failure.description;
         again = outcome.failure.retryable;
+        failureCode = outcome.failure.code;
       }
 
       // A 429 is no attempt (the API refused before acting): waited out and sent again, a bounded number of times.
@@ -291,24 +400,32 @@ export function createClient(options: ClientOptions): ApiClient {
         log?.(`${method} ${shown} → ${what} ${took}; ${limited ? `rate limited, again` : `retry ${attempt} of ${attempts - 1}`} in ${delay} ms`);
         // When the wait came from the API it is already a pause of the gate, which acquire() honours.
         if (wait === undefined && delay > 0) {
+          const key = Symbol('backoff');
+          backoffs.set(key, { until: Date.now() + delay, why: `after ${what}` });
           try {
             await sleep(delay, undefined, { signal: opts.signal ? AbortSignal.any([opts.signal, closing.signal]) : closing.signal });
           } catch {
             throw aborted(method, bare);
+          } finally {
+            backoffs.delete(key);
           }
         }
         continue;
       }
       const after = attempt > 1 ? ` (after ${attempt} attempts)` : rateLimitWaits > 0 ? ` (after ${rateLimitWaits + 1} rate-limited tries)` : '';
       log?.(`${method} ${shown} → ${what} ${took}${attempt > 1 ? `; giving up after ${attempt} attempts` : ''}`);
-      throw new ApiError(method, scrub(bare), status, scrub(message) + after, { headers: answerHeaders && Object.fromEntries(Object.entries(answerHeaders).map(([k, v]) => [k, scrub(v)])) });
+      throw new ApiError(method, scrub(bare), status, scrub(message) + after, {
+        headers: answerHeaders && Object.fromEntries(Object.entries(answerHeaders).map(([k, v]) => [k, scrub(v)])),
+        ...(failureCode ? { code: failureCode, hint: hintFor(failureCode) } : {}),
+      });
     }
   }
 
   /** A list's pages, each page's items at once (listAll takes them a page at a time, not an item at a time). */
-  async function* pages<T>(path: string, query: Query = {}): AsyncGenerator<T[]> {
+  async function* pages<T>(path: string, query: Query = {}, schema?: z.ZodType): AsyncGenerator<T[]> {
     const seen = new Set<string>();
     let page: string | undefined;
+    let offset = 0;
     for (;;) {
       // A later page goes before the reads queued since the first: the list is a chain, they are not.
       const res = await request<unknown>('GET', path, { query: { ...query, limit: 1000, page }, priority: page === undefined ? 0 : 1 });
@@ -316,6 +433,8 @@ export function createClient(options: ClientOptions): ApiClient {
       if (!isEnvelope(body)) {
         throw badResponse(pathOnly(path), res.status, `expected a list ({"items": [...]}), got ${describe(body)}`);
       }
+      if (schema) checkItems(pathOnly(path), res.status, body.items, schema, offset);
+      offset += body.items.length;
       yield body.items as T[];
       const next = body.next?.page;
       if (next === undefined || next === null || next === '') return;
@@ -332,21 +451,42 @@ export function createClient(options: ClientOptions): ApiClient {
     }
   }
 
+  /** What the client waits for now, in words, when it waits on the server (the progress line). */
+  function waiting(): string | undefined {
+    const now = Date.now();
+    const held = gate.holding();
+    if (held?.why === 'pause') {
+      const why = lastAsked && lastAsked.until >= held.until - 1000 ? `the API asked for it (${lastAsked.why})` : 'the API asked for it';
+      return `waiting ${Math.ceil((held.until - now) / 1000)} s: ${why}`;
+    }
+    if (held?.why === 'window') return `waiting ${Math.ceil((held.until - now) / 1000)} s for the API's rate limit window to renew (X-RateLimit-Remaining: 0)`;
+    let oldest = Infinity;
+    for (const at of sentTimes.values()) oldest = Math.min(oldest, at);
+    const silent = performance.now() - oldest;
+    if (silent >= 3000) return `waiting ${Math.round(silent / 1000)} s for the API to answer (timeout ${Math.round(timeoutMs / 1000)} s)`;
+    for (const b of backoffs.values()) if (b.until > now) return `waiting ${Math.ceil((b.until - now) / 1000)} s before trying again (${b.why})`;
+    return undefined;
+  }
+
   return {
     request,
-    async *paginate<T = unknown>(path: string, query?: Query): AsyncGenerator<T> {
-      for await (const items of pages<T>(path, query)) yield* items;
+    async *paginate<T = unknown>(path: string, query?: Query, options?: ListOptions): AsyncGenerator<T> {
+      for await (const items of pages<T>(path, query, options?.schema)) yield* items;
     },
-    async listAll<T = unknown>(path: string, query?: Query): Promise<T[]> {
+    async listAll<T = unknown>(path: string, query?: Query, options?: ListOptions): Promise<T[]> {
       let all: T[] | undefined;
-      for await (const items of pages<T>(path, query)) all = all ? all.concat(items) : items;
+      for await (const items of pages<T>(path, query, options?.schema)) all = all ? all.concat(items) : items;
       return all ?? [];
     },
     stats(): ClientStats {
-      return { requests: counters.requests, retries: counters.retries, rateLimited: counters.rateLimited, byMethod: { ...counters.byMethod } };
+      const stats: ClientStats = { requests: counters.requests, retries: counters.retries, rateLimited: counters.rateLimited, byMethod: { ...counters.byMethod } };
+      const now = waiting();
+      if (now !== undefined) stats.waiting = now;
+      return stats;
     },
     async close(): Promise<void> {
       closing.abort();
+      breaker.disarm();
       slots.close(new Error('client closed'));
       if (pool.destroyed) return;
       await pool.close();
@@ -393,6 +533,67 @@ function badResponse(path: string, status: number, message: string): ApiError {
     code: 'API_BAD_RESPONSE',
     hint: 'The answer is not what the platform API sends; check that --api-url points at the API.',
   });
+}
+
+function hintFor(code: string): string | undefined {
+  if (code === 'API_ANSWER_TOO_LARGE') return 'Check that --api-url points at the API, or raise --max-answer-size (MiB) if its answers are this large.';
+  if (code === 'API_SILENT_HOST') return 'Check --api-url and the network (a proxy or firewall that swallows requests), or raise --timeout.';
+  if (code === 'API_WAIT_TOO_LONG') return 'Run the command again later, or raise --max-wait (seconds) to wait that long.';
+  return undefined;
+}
+
+/** `32 MiB`, `1.5 KiB`, `900 bytes`. */
+function sizeText(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** The mismatch of an answer with what the caller relies on, as one line: `GET PATH answered 200 with an unexpected body: items[0].id: missing`. */
+function unexpectedBody(method: string, path: string, status: number, what: string): ApiError {
+  return new ApiError(method, path, status, `unexpected body: ${what}`, {
+    code: 'API_BAD_RESPONSE',
+    line: `${method} ${path} answered ${status} with an unexpected body: ${what}`,
+    hint: 'The answer lacks what docplane relies on; check that --api-url points at the platform API, and report the answer if it does.',
+  });
+}
+
+function checkShape(method: string, path: string, status: number, body: unknown, schema: z.ZodType, at: (string | number)[]): void {
+  const result = schema.safeParse(body, { reportInput: true });
+  if (result.success) return;
+  throw unexpectedBody(method, path, status, describeIssue(result.error.issues[0], at));
+}
+
+/** A page's items against the schema of one item; `offset`: the index of the page's first item in the list. */
+function checkItems(path: string, status: number, items: readonly unknown[], schema: z.ZodType, offset: number): void {
+  for (let i = 0; i < items.length; i++) {
+    const result = schema.safeParse(items[i], { reportInput: true });
+    if (!result.success) throw unexpectedBody('GET', path, status, describeIssue(result.error.issues[0], ['items', offset + i]));
+  }
+}
+
+/** One zod issue in the words of the line: `items[0].id: missing`, `title: expected a string, got a number`. */
+function describeIssue(issue: z.core.$ZodIssue, at: readonly (string | number)[]): string {
+  const where = [...at, ...issue.path]
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : /^[A-Za-z_$][\w$]*$/.test(String(p)) ? `.${String(p)}` : `[${JSON.stringify(String(p))}]`))
+    .join('');
+  let what: string;
+  if (issue.code === 'invalid_type') what = issue.input === undefined ? 'missing' : `expected ${article(issue.expected)}, got ${kindOf(issue.input)}`;
+  else if (issue.code === 'invalid_value') what = `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${shorten(JSON.stringify(issue.input) ?? String(issue.input), 40)}`;
+  else if (issue.code === 'invalid_union') what = `got ${kindOf(issue.input)}, which is none of the shapes it may have`;
+  else what = issue.message;
+  return where === '' ? what : `${where}: ${what}`;
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return value.trimStart().startsWith('<') ? `the text ${JSON.stringify(shorten(value.replace(/\s+/g, ' ').trim(), 60))}` : 'a string';
+  return article(typeof value);
 }
 
 /** The path without its query string, as errors name it. */

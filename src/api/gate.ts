@@ -33,6 +33,23 @@ export interface RateGate {
   pause(ms: number): void;
   /** What the gate believes of the window (tests, --verbose). */
   budget(): Budget;
+  /** What holds requests back now, and until when (ms since the epoch), for the progress line. */
+  holding(): { why: 'pause' | 'window'; until: number } | undefined;
+}
+
+/**
+ * The window's reset is further off than the client may wait (RateGateOptions.maxWaitMs): acquire()
+ * rejects with it rather than sleeping for hours.
+ */
+export class TooLongWait extends Error {
+  constructor(
+    /** What the server asked, in words: `the rate limit's window renews in 36000 s (X-RateLimit-Reset)`. */
+    readonly asked: string,
+    readonly waitMs: number,
+  ) {
+    super(asked);
+    this.name = 'TooLongWait';
+  }
 }
 
 export interface Budget {
@@ -56,6 +73,8 @@ export interface RateGateOptions {
   resetMarginMs?: number;
   /** Windows up to this long are kept by even spacing (default 2000; 0: never). */
   shortWindowMs?: number;
+  /** Longest wait for a window's reset; a longer one rejects acquire() with TooLongWait (default: no bound). */
+  maxWaitMs?: number;
 }
 
 /** Windows up to this long are kept by even spacing rather than spent at once (see spacing()). */
@@ -66,6 +85,7 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
   const ceiling = options.maxRps && options.maxRps > 0 ? 1000 / options.maxRps : 0;
   const margin = options.resetMarginMs ?? 20;
   const shortWindow = options.shortWindowMs ?? SHORT_WINDOW_MS;
+  const maxWait = options.maxWaitMs ?? Infinity;
   let pausedUntil = 0;
   /** When the last request started (every start counts, also those before the spacing was known). */
   let lastStart = -Infinity;
@@ -129,6 +149,13 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
     budget(): Budget {
       return { limit, left, resetAt, inFlight };
     },
+
+    holding() {
+      const t = now();
+      if (pausedUntil > t) return { why: 'pause', until: pausedUntil };
+      if (left !== undefined && left <= 0 && resetAt !== undefined && resetAt > t && spacing() === 0) return { why: 'window', until: resetAt };
+      return undefined;
+    },
   };
 
   /**
@@ -145,7 +172,14 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
     // left is mostly zero and says little; waiting for its reset would idle.
     if (left !== undefined && left <= 0 && spacing() === 0) {
       const reset = resetAt;
-      if (reset !== undefined) return (signal) => sleep(reset - t + margin, undefined, { signal });
+      if (reset !== undefined) {
+        const wait = reset - t + margin;
+        if (wait > maxWait) {
+          const asked = `the rate limit's window renews in ${Math.ceil((reset - t) / 1000)} s (X-RateLimit-Remaining: 0, X-RateLimit-Reset)`;
+          return () => Promise.reject(new TooLongWait(asked, wait));
+        }
+        return (signal) => sleep(wait, undefined, { signal });
+      }
       // The answers in flight will say how much is left.
       if (inFlight > 0) return nextAnswer;
       // Nothing left, no reset said, nothing to learn from: try (a 429 then says how long).

@@ -96,6 +96,9 @@ describe('describeNetworkError', () => {
     [Object.assign(new Error('fetch failed'), { cause: withCode('ECONNRESET') }), 'connection reset', true],
     [new Error('Bearer secret'), 'network error', true],
   ])('%s', (err, description, retryable) => {
-    expect(describeNetworkError(err, 250)).toEqual({ description, retryable });
+    const failure = describeNetworkError(err, 250);
+    expect({ description: failure.description, retryable: failure.retryable }).toEqual({ description, retryable });
+    // Timeouts, and only they, count towards the breaker.
+    expect(failure.timedOut === true).toBe(/timed out/.test(description));
   });
 });

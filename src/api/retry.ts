@@ -69,10 +69,26 @@ export function exhaustedFor(headers: Headers, now: number): number | undefined 
   return parseRateLimitReset(headers['x-ratelimit-reset'], now);
 }
 
-/** A network failure, described for people and classified for the retry loop. */
+/**
+ * What a failed answer asked for, in the server's own terms, for the line that refuses to wait:
+ * `Retry-After: 36000` or `X-RateLimit-Reset: 1767225600`.
+ */
+export function describeAskedWait(status: number, headers: Headers): string {
+  const retryAfter = headers['retry-after']?.trim();
+  if ((status === 429 || status === 503) && retryAfter && parseRetryAfter(retryAfter, 0) !== undefined) return `Retry-After: ${retryAfter.slice(0, 40)}`;
+  return `X-RateLimit-Reset: ${(headers['x-ratelimit-reset'] ?? '').trim().slice(0, 40)}`;
+}
+
+/** A network failure (or an answer refused before it was read whole), described for people and classified for the retry loop. */
 export interface NetworkFailure {
   description: string;
   retryable: boolean;
+  /** No answer came in time (connect, headers or body): what the client's breaker counts. */
+  timedOut?: boolean;
+  /** The status, when the answer began before it was refused (too large). */
+  status?: number;
+  /** The error's code, when it is not the one its status would give. */
+  code?: string;
 }
 
 const TLS_CODE = /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
@@ -96,10 +112,10 @@ export function describeNetworkError(err: unknown, timeoutMs: number): NetworkFa
       return { description: 'connection refused', retryable: true };
     case 'ETIMEDOUT':
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return { description: 'timed out connecting', retryable: true };
+      return { description: 'timed out connecting', retryable: true, timedOut: true };
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
-      return { description: `timed out after ${timeoutMs} ms`, retryable: true };
+      return { description: `timed out after ${timeoutMs} ms`, retryable: true, timedOut: true };
     case 'EAI_AGAIN':
       return { description: 'host name lookup failed (temporary)', retryable: true };
     case 'ENOTFOUND':

@@ -1,5 +1,6 @@
 /** The contract between docplane and the platform API client (implemented in client.ts). */
 
+import type { z } from 'zod';
 import type { HttpMethod } from '../model/step.js';
 
 export type { HttpMethod } from '../model/step.js';
@@ -23,6 +24,16 @@ export interface RequestOptions {
    * (default 0). The client gives a list's later pages 1: a list is a chain of requests.
    */
   priority?: number;
+  /**
+   * The fields of a 2xx body the caller relies on: a body that does not match is an API error
+   * ("GET PATH answered 200 with an unexpected body: id: missing"), never a failure further in.
+   */
+  schema?: z.ZodType;
+}
+
+/** How a list's items are checked: the schema of one item (see RequestOptions.schema). */
+export interface ListOptions {
+  schema?: z.ZodType;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -48,15 +59,17 @@ export interface ClientStats {
   rateLimited?: number;
   /** Requests per method. */
   byMethod: Record<string, number>;
+  /** What the client is waiting for now, when it is waiting on the server (for the progress line). */
+  waiting?: string;
 }
 
 export interface ApiClient {
   /** One request; throws ApiError for a non-2xx answer or when no answer came after the retries. */
   request<T = unknown>(method: HttpMethod, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   /** Every item of a list, page after page (`limit=1000`, following `next.page`). */
-  paginate<T = unknown>(path: string, query?: Query): AsyncIterable<T>;
+  paginate<T = unknown>(path: string, query?: Query, options?: ListOptions): AsyncIterable<T>;
   /** paginate, collected. */
-  listAll<T = unknown>(path: string, query?: Query): Promise<T[]>;
+  listAll<T = unknown>(path: string, query?: Query, options?: ListOptions): Promise<T[]>;
   stats(): ClientStats;
   /** Lets the connections go once the requests in flight are answered; a request still waiting to be sent or retried fails at once (`API_ABORTED`). */
   close(): Promise<void>;
@@ -66,8 +79,17 @@ export interface ClientOptions {
   /** Base URL such as http://127.0.0.1:4010 (a trailing /v1 is accepted). */
   baseUrl: string;
   token: string;
-  /** Per-request timeout in milliseconds (default 30000). */
+  /** Per-request timeout in milliseconds, from the send to the last byte of the answer (default 30000). */
   timeoutMs?: number;
+  /** Timeout of making a connection, in milliseconds (default the smaller of timeoutMs and 10000). */
+  connectTimeoutMs?: number;
+  /** Largest answer body read, in bytes (default 32 MiB): a longer one fails the request. */
+  maxAnswerBytes?: number;
+  /**
+   * How long a host that lets requests time out may stay silent before the client gives up on it,
+   * in milliseconds (default 1.5 × timeoutMs); three timeouts in a row without an answer give up too.
+   */
+  silenceLimitMs?: number;
   /** Attempts for a retryable request, the first included; 429s are not counted (default 8). */
   maxAttempts?: number;
   /** Ceiling on request rate, requests per second; undefined for none. */
@@ -78,7 +100,10 @@ export interface ClientOptions {
   log?: (line: string) => void;
   /** Base of the backoff in milliseconds (default 200); tests make it small. */
   backoffBaseMs?: number;
-  /** Upper bound of one wait in milliseconds (default 60000). */
+  /**
+   * Longest wait the server may ask for (Retry-After, a rate limit's reset), in milliseconds
+   * (default 300000): a longer one ends every request of the client with a line saying what was asked.
+   */
   maxWaitMs?: number;
   /** Upper bound of one backoff wait after a failure, in milliseconds (default 5000). */
   backoffCapMs?: number;

@@ -3,7 +3,9 @@
  * what must be refused, run the steps, then re-plan what was touched and say whether it converged.
  * The command only parses flags and supplies the terminal (writers, the confirmation prompt).
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { writeFileAtomic } from '../core/atomic-file.js';
+import { resolveSecrets } from './tokens.js';
 import { dirname } from 'node:path';
 import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
@@ -150,6 +152,9 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
       hint: 'Make a new plan from the config as it is now, or apply with the config the plan was made from (-c).',
     });
   }
+  // The secrets' placeholders (in bodies, and in addresses and fingerprint keys where a secret names a
+  // resource) filled in from the config, so that the steps compare with a fresh plan's.
+  saved = resolveSecrets(saved, config.secrets);
   // With --target, only the selected steps (and what they need) are applied and checked for staleness.
   // The steps policies run again: a saved plan is not trusted to have passed them.
   let plan: Plan | undefined = checkSteps(narrowToTargets(saved, options.targets), config.policies, config.secrets);
@@ -273,7 +278,7 @@ async function verify(out: RunApplyReport, config: LoadedConfig, client: ApiClie
 function markApplied(file: string): string | undefined {
   try {
     const data = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    writeFileSync(file, `${JSON.stringify({ ...data, appliedAt: new Date().toISOString() }, null, 2)}\n`, 'utf8');
+    writeFileAtomic(file, `${JSON.stringify({ ...data, appliedAt: new Date().toISOString() }, null, 2)}\n`);
     return undefined;
   } catch (err) {
     return `cannot mark the plan file ${file} as applied (${(err as Error).message}); delete it: applying it again would be refused as stale anyway`;

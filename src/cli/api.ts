@@ -16,6 +16,10 @@ export interface ApiFlags {
   concurrency: number;
   /** Seconds. */
   timeout: number;
+  /** Seconds. */
+  'max-wait'?: number;
+  /** MiB. */
+  'max-answer-size'?: number;
   'max-rps'?: number;
   verbose: boolean;
 }
@@ -36,6 +40,8 @@ export async function clientFromFlags(flags: ApiFlags, configApiUrl?: string, lo
     baseUrl: url,
     token,
     timeoutMs: flags.timeout * 1000,
+    ...(flags['max-wait'] === undefined ? {} : { maxWaitMs: flags['max-wait'] * 1000 }),
+    ...(flags['max-answer-size'] === undefined ? {} : { maxAnswerBytes: flags['max-answer-size'] * 1024 * 1024 }),
     connections: flags.concurrency,
     maxRps: flags['max-rps'],
     log: flags.verbose ? (log ?? ((line) => process.stderr.write(`${line}\n`))) : undefined,

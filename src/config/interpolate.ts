@@ -2,6 +2,11 @@
  * `${env:NAME}`, `${env:NAME:-default}` and `${file:PATH}` inside any string of a config, and `$${`
  * for a literal `${`. Every value they bring in is a secret (masked in every output). `${file:…}` is
  * relative to the YAML file and must stay inside the config folder once symlinks are resolved.
+ *
+ * Refused, at the string's position: the API token (`${env:DOCPLANE_TOKEN}`, or its value anywhere),
+ * which docplane sends only in the Authorization header and would otherwise write into the
+ * organization; and a secret under 6 characters, which cannot be masked safely where it stands
+ * inside other text (`Acme` in `Acme Corp`).
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -32,6 +37,12 @@ export interface InterpolationProblem {
   path: (string | number)[];
   message: string;
 }
+
+/** The environment variable that holds the API token. */
+const TOKEN_VARIABLE = 'DOCPLANE_TOKEN';
+
+/** Shorter secrets are refused: masked by value inside other text, they would mask (and tell) too much. */
+export const MIN_SECRET_LENGTH = 6;
 
 /** Large enough for any script or certificate; a bigger file is surely a wrong path. */
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -76,9 +87,24 @@ function readIncluded(ctx: InterpolationContext, ref: string): { text: string; r
   return 'text' in result ? { text: result.text, rel } : result;
 }
 
-function addSecret(ctx: InterpolationContext, name: string, value: string): void {
+/** Records a secret; a problem when it is too short to mask safely. */
+function addSecret(ctx: InterpolationContext, name: string, value: string, shown: string, problems: string[]): void {
+  if (value !== '' && value.length < MIN_SECRET_LENGTH) {
+    problems.push(
+      `the value of ${shown} has ${value.length} ${value.length === 1 ? 'character' : 'characters'}: a secret under ${MIN_SECRET_LENGTH} characters cannot be masked safely in docplane's output; use a longer value, or write this value in the config itself`,
+    );
+    return;
+  }
   if (value !== '' && !ctx.secrets.has(name)) ctx.secrets.set(name, { name, value });
 }
+
+/** The token's value, when it is long enough to look for (a shorter one is refused by the client's own checks soon enough). */
+function tokenOf(ctx: InterpolationContext): string | undefined {
+  const token = ctx.env[TOKEN_VARIABLE]?.trim();
+  return token && token.length >= MIN_SECRET_LENGTH ? token : undefined;
+}
+
+const TOKEN_PROBLEM = `holds the API token (env ${TOKEN_VARIABLE}): docplane sends the token only in the Authorization header, never in a field; remove it from the config`;
 
 /** One string with its `${…}` replaced; problems are reported at the string. */
 export function interpolateString(
@@ -112,11 +138,13 @@ export function interpolateString(
     if (env) {
       const [, name, fallback] = env;
       const set = ctx.env[name];
-      if (set !== undefined && !(fallback !== undefined && set === '')) {
-        addSecret(ctx, `env:${name}`, set);
+      if (name === TOKEN_VARIABLE) {
+        problems.push(`\${env:${TOKEN_VARIABLE}} reads the API token into the config: docplane sends the token only in the Authorization header, never in a field`);
+      } else if (set !== undefined && !(fallback !== undefined && set === '')) {
+        addSecret(ctx, `env:${name}`, set, `\${env:${name}}`, problems);
         out += set;
       } else if (fallback !== undefined) {
-        addSecret(ctx, `env:${name}`, fallback);
+        addSecret(ctx, `env:${name}`, fallback, `\${env:${name}:-…}`, problems);
         out += fallback;
       } else {
         problems.push(`environment variable ${name} is not set (set it, or write \${env:${name}:-default})`);
@@ -125,7 +153,7 @@ export function interpolateString(
       const got = readIncluded(ctx, file[1].trim());
       if ('problem' in got) problems.push(got.problem);
       else {
-        addSecret(ctx, `file:${got.rel}`, got.text);
+        addSecret(ctx, `file:${got.rel}`, got.text, `\${file:${file[1].trim()}}`, problems);
         out += got.text;
       }
     } else {
@@ -133,6 +161,8 @@ export function interpolateString(
       problems.push(`unknown reference "\${${shown}}": use \${env:NAME}, \${env:NAME:-default} or \${file:PATH} (or "$\${" for a literal "\${")`);
     }
   }
+  const token = tokenOf(ctx);
+  if (token !== undefined && out.includes(token) && problems.length === 0) problems.push(`this string ${TOKEN_PROBLEM}`);
   return { value: out, problems };
 }
 
@@ -154,12 +184,16 @@ export function interpolateValue(
 ): { value: unknown; problems: InterpolationProblem[]; replaced: (string | number)[][] } {
   const problems: InterpolationProblem[] = [];
   const replaced: (string | number)[][] = [];
+  const token = tokenOf(ctx);
   // One path, grown and shrunk along the walk; copied only where a problem or a replacement is recorded.
   const at: (string | number)[] = [];
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
       // Most strings hold no reference: nothing to copy or record.
-      if (!v.includes('${')) return v;
+      if (!v.includes('${')) {
+        if (token !== undefined && v.includes(token)) problems.push({ path: [...at], message: `this string ${TOKEN_PROBLEM}` });
+        return v;
+      }
       const r = interpolateString(v, ctx);
       for (const message of r.problems) problems.push({ path: [...at], message });
       if (r.value !== v) replaced.push([...at]);

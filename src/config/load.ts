@@ -336,7 +336,7 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     const file: SourceFile = { abs, display, rel, raw, text: decoded.text };
     sources.push(file);
     const parsed = parseFile(file);
-    problems.issues.push(...parsed.issues);
+    for (const issue of parsed.issues) problems.issues.push(issue);
     for (const source of parsed.documents) {
       documents++;
       try {
@@ -361,7 +361,7 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
   for (const draft of merged.orgs) {
     const { org, secrets } = resolveOrg(draft, problems, { crossReferences });
     orgs.push(org);
-    literalSecrets.push(...secrets);
+    for (const secret of secrets) literalSecrets.push(secret);
   }
 
   const secrets = uniqueSecrets([...ctx.secrets.values(), ...literalSecrets]);

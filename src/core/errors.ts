@@ -77,10 +77,15 @@ export class ApiError extends DocplaneError {
     path: string,
     status: number,
     apiMessage: string,
-    options: DocplaneErrorOptions & { code?: string; headers?: Record<string, string> } = {},
+    options: DocplaneErrorOptions & {
+      code?: string;
+      headers?: Record<string, string>;
+      /** The whole line, when `METHOD PATH → STATUS: message` does not say it well (an answer of the wrong shape). */
+      line?: string;
+    } = {},
   ) {
     const what = status === 0 ? 'no answer' : String(status);
-    super(options.code ?? (status === 0 ? 'API_UNREACHABLE' : `API_${status}`), `${method} ${path} → ${what}: ${apiMessage}`, {
+    super(options.code ?? (status === 0 ? 'API_UNREACHABLE' : `API_${status}`), options.line ?? `${method} ${path} → ${what}: ${apiMessage}`, {
       ...options,
       hint: options.hint ?? hintForStatus(status),
     });

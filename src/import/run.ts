@@ -6,11 +6,12 @@
  * (stubs of integration scripts) for the files the configs reference, and `docplane.schema.json`,
  * which the first line of each YAML file points to.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ApiClient } from '../api/types.js';
 import { configJsonSchema } from '../config/json-schema.js';
 import { ConfigDocument } from '../config/schema.js';
+import { writeFileAtomic } from '../core/atomic-file.js';
 import { DocplaneError } from '../core/errors.js';
 import { convertOrg, fileNamer, type ImportedFile, type OrgImport } from './convert.js';
 import { parseAllDocuments } from 'yaml';
@@ -218,7 +219,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const write = (rel: string, content: string) => {
     const abs = path.join(dir, ...rel.split('/'));
     mkdirSync(path.dirname(abs), { recursive: true });
-    writeFileSync(abs, content);
+    writeFileAtomic(abs, content);
     result.written.push(rel);
   };
   for (const d of documents) write(d.file, d.yaml);

@@ -212,3 +212,28 @@ describe('buildPlan counts and fingerprints', () => {
     expect(plan.notes).toEqual(['org_acme: a note']);
   });
 });
+
+describe('buildPlan at the size of a large config', () => {
+  it('plans 130,000 teams and their members without overflowing the stack', () => {
+    const n = 130_000;
+    const teams: DraftStep[] = [];
+    const members: DraftStep[] = [];
+    for (let i = 0; i < n; i++) {
+      teams.push(draft('teams', `teams["T${i}"]`, 'create'));
+      members.push(draft('teamMembers', `teams["T${i}"].members`, 'update', [`teams["T${i}"]`]));
+    }
+    const plan = buildPlan(input([org({ teams: kp(teams), teamMembers: kp(members) })]));
+    expect(plan.steps).toHaveLength(2 * n);
+    expect(plan.summary.create).toBe(n);
+    expect(plan.steps.findIndex((s) => s.address === 'teams["T0"].members')).toBeGreaterThan(plan.steps.findIndex((s) => s.address === 'teams["T0"]'));
+  });
+
+  it('names a cycle at the end of a chain of 130,000 steps', () => {
+    const n = 130_000;
+    const chain: DraftStep[] = [];
+    // C0 needs C1 needs … needs C(n-1), which needs C0.
+    for (let i = 0; i < n; i++) chain.push(draft('collections', `collections["C${i}"]`, 'create', [`collections["C${(i + 1) % n}"]`]));
+    expect(() => buildPlan(input([org({ collections: kp(chain) })]))).toThrow(/^the plan's steps depend on each other in a cycle: org_acme\/collections\["C0"\]:create → /);
+  });
+});
+

@@ -196,26 +196,31 @@ function toSteps(org: string, drafts: DraftStep[]): Step[] {
 /** A cycle among the steps left when no step is ready, for the error message. */
 function findCycle(left: Map<string, Node>): string[] {
   const state = new Map<string, 'open' | 'done'>();
-  const path: string[] = [];
-  const visit = (id: string): string[] | undefined => {
-    state.set(id, 'open');
-    path.push(id);
-    for (const dep of left.get(id)?.step.dependsOn ?? []) {
+  // A depth-first walk with its own stack (a chain of steps as long as the config would overflow the call stack).
+  for (const start of [...left.keys()].sort()) {
+    if (state.has(start)) continue;
+    const path: string[] = [start];
+    const next: number[] = [0];
+    state.set(start, 'open');
+    while (path.length > 0) {
+      const id = path[path.length - 1];
+      const deps = left.get(id)?.step.dependsOn ?? [];
+      const i = next[next.length - 1]++;
+      if (i >= deps.length) {
+        path.pop();
+        next.pop();
+        state.set(id, 'done');
+        continue;
+      }
+      const dep = deps[i];
       if (!left.has(dep)) continue;
       if (state.get(dep) === 'open') return [...path.slice(path.indexOf(dep)), dep];
       if (!state.has(dep)) {
-        const found = visit(dep);
-        if (found) return found;
+        state.set(dep, 'open');
+        path.push(dep);
+        next.push(0);
       }
     }
-    path.pop();
-    state.set(id, 'done');
-    return undefined;
-  };
-  for (const id of [...left.keys()].sort()) {
-    if (state.has(id)) continue;
-    const found = visit(id);
-    if (found) return found;
   }
   return [...left.keys()].sort();
 }
@@ -228,7 +233,11 @@ function order(nodes: Node[]): Step[] {
   for (const n of nodes) {
     const deps = n.step.dependsOn.filter((d) => byId.has(d));
     waiting.set(n.step.id, deps.length);
-    for (const d of deps) dependents.set(d, [...(dependents.get(d) ?? []), n.step.id]);
+    for (const d of deps) {
+      const list = dependents.get(d);
+      if (list) list.push(n.step.id);
+      else dependents.set(d, [n.step.id]);
+    }
   }
   const ready = priorityQueue<Node>((a, b) => compareNodes(a, b) < 0);
   for (const n of nodes) if (waiting.get(n.step.id) === 0) ready.push(n);
@@ -311,20 +320,21 @@ export function buildPlan(input: BuildPlanInput): Plan {
     for (const kind of KINDS) {
       const kp = o.kinds[kind];
       if (!kp) continue;
-      drafts.push(...kp.steps);
-      problems.push(...kp.problems);
+      // Loops, not push(...list): an argument list as long as the config overflows the stack.
+      for (const d of kp.steps) drafts.push(d);
+      for (const p of kp.problems) problems.push(p);
       for (const n of kp.notes ?? []) notes.push(`${o.org}: ${n}`);
       for (const [address, hash] of Object.entries(kp.fingerprints)) if (!(address in fingerprints)) fingerprints[address] = hash;
       if (kp.unmanaged.length > 0) counts[kind] = [...kp.unmanaged].sort();
     }
-    problems.push(...(o.problems ?? []));
+    for (const p of o.problems ?? []) problems.push(p);
     for (const n of o.notes ?? []) notes.push(`${o.org}: ${n}`);
     unmanaged[o.org] = counts;
     fingerprintsByOrg.set(o.org, fingerprints);
     const protectedOut = applyProtect(o.org, drafts, o.protect);
-    violations.push(...protectedOut.violations);
-    problems.push(...protectedOut.problems);
-    steps.push(...toSteps(o.org, protectedOut.kept));
+    for (const v of protectedOut.violations) violations.push(v);
+    for (const p of protectedOut.problems) problems.push(p);
+    for (const s of toSteps(o.org, protectedOut.kept)) steps.push(s);
   });
 
   if (input.targets && input.targets.length > 0) steps = selectTargets(steps, input.targets);
@@ -332,7 +342,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const orgIndex = new Map(orgs.map((o, i) => [o.org, i]));
   steps = order(steps.map((step) => ({ step, orgIndex: orgIndex.get(step.org) as number, rank: rank(step.action, step.kind) })));
 
-  for (const o of orgs) violations.push(...thresholdViolations(o, steps));
+  for (const o of orgs) for (const v of thresholdViolations(o, steps)) violations.push(v);
 
   const fingerprints: Record<string, string> = {};
   for (const s of steps) {

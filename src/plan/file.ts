@@ -3,7 +3,8 @@
  * `{{secret:NAME}}` placeholder, so the file can be kept as a CI artifact; apply fills the values in
  * again from the config.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../core/atomic-file.js';
 import { DocplaneError } from '../core/errors.js';
 import { z } from 'zod';
 import { toSecretPlaceholders, type Secret } from '../core/secrets.js';
@@ -17,14 +18,7 @@ export function serializePlan(plan: Plan, secrets: readonly Secret[]): string {
 }
 
 export function writePlanFile(plan: Plan, secrets: readonly Secret[], path: string): void {
-  try {
-    writeFileSync(path, serializePlan(plan, secrets), 'utf8');
-  } catch (err) {
-    throw new DocplaneError('PLAN_WRITE_FAILED', `cannot write the plan file ${path}: ${(err as Error).message}`, {
-      hint: 'Check that the folder exists and is writable.',
-      cause: err,
-    });
-  }
+  writeFileAtomic(path, serializePlan(plan, secrets), 'the plan file ');
 }
 
 function notAPlan(path: string, why: string): DocplaneError {

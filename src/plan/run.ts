@@ -254,7 +254,7 @@ function protectSelectingNothing(desired: OrgConfig, kinds: Record<Kind, KindPla
   const addresses = ['organization', ...Object.keys(desired.locations)];
   for (const kp of Object.values(kinds)) {
     for (const s of kp.steps) addresses.push(s.address);
-    addresses.push(...kp.unmanaged);
+    for (const u of kp.unmanaged) addresses.push(u);
   }
   return judged
     .filter((entry) => {

@@ -28,7 +28,7 @@ export interface RunPlanOptions {
   /** Makes the client, given the config's `api.url` (the command builds it from its flags). */
   connect(configApiUrl: string | undefined): Promise<ApiClient>;
   /** Told when reading starts (with the count of requests sent so far) and when it ends. */
-  progress?: { reading(requests: () => number): void; done(): void };
+  progress?: { reading(requests: () => number, waiting?: () => string | undefined): void; done(): void };
 }
 
 export interface RunPlanResult {
@@ -57,7 +57,7 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   // The base is read before any request: a base that cannot be read costs nothing.
   const base = await baseNarrowing(config, options);
   const client = await options.connect(config.apiUrl);
-  options.progress?.reading(() => client.stats().requests);
+  options.progress?.reading(() => client.stats().requests, () => client.stats().waiting);
   try {
     const planned = await planOrgs(config, client, {
       toolVersion: options.toolVersion,

@@ -3,7 +3,7 @@
  * format, the saved plan file, apply (of a plan file and directly, text and JSON, with --verbose).
  * The secret values must still reach the API.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoState, ROOT, sandbox, type CliResult, type Sandbox } from './cli-helpers.js';
@@ -67,3 +67,59 @@ describe('secrets in the output of plan and apply (CLI)', () => {
     expect(direct.emulator.world.integrations.get('acme-analytics')?.secrets).toEqual({ API_KEY: KEY });
   });
 });
+
+/** The sandbox's config with one more team, whose title is `title` (line 28 of the file). */
+function withTeam(b: Sandbox, title: string): void {
+  const text = readFileSync(b.config, 'utf8');
+  writeFileSync(b.config, text.replace('\nteams:\n', `\nteams:\n  - title: "${title}"\n`));
+}
+
+describe('secrets in the wrong place (CLI)', () => {
+  it('refuses a config that reads the token, at its position', async () => {
+    const b = await box();
+    withTeam(b, '${env:DOCPLANE_TOKEN}');
+    const res = await b.cli(['plan', '-c', b.config]);
+    expect(res.code).toBe(1);
+    expect(res.stderr.split('\n')[0]).toBe(
+      `docplane.yaml:28:12: teams[0].title: \${env:DOCPLANE_TOKEN} reads the API token into the config: docplane sends the token only in the Authorization header, never in a field`,
+    );
+    expectClean('plan', both(res));
+    // Its value through another variable is refused too.
+    writeFileSync(b.config, readFileSync(b.config, 'utf8').replace('${env:DOCPLANE_TOKEN}', '${env:COPY}'));
+    const copy = await b.cli(['plan', '-c', b.config], { COPY: TOKEN });
+    expect(copy.code).toBe(1);
+    expect(copy.stderr.split('\n')[0]).toMatch(/:28:12: teams\[0\]\.title: this string holds the API token \(env DOCPLANE_TOKEN\)/);
+    expectClean('plan', both(copy));
+  });
+
+  it('refuses a secret too short to mask', async () => {
+    const b = await box();
+    withTeam(b, 'Team ${env:SHORT}');
+    const res = await b.cli(['plan', '-c', b.config], { SHORT: 'abc' });
+    expect(res.code).toBe(1);
+    expect(res.stderr.split('\n')[0]).toMatch(/:28:12: teams\[0\]\.title: the value of \$\{env:SHORT\} has 3 characters: a secret under 6 characters cannot be masked safely/);
+    expect(both(res)).not.toContain('abc');
+  });
+
+  it('keeps a secret used as a key out of every output and the plan file (fingerprints too), and applies it', async () => {
+    const b = await box();
+    const name = 'Team "Quoted" 7c1e9a';
+    const escaped = JSON.stringify(name).slice(1, -1);
+    withTeam(b, '${env:TEAM_NAME}');
+    const env = { ANALYTICS_KEY: KEY, TEAM_NAME: name };
+    const file = join(b.dir, 'plan.json');
+    for (const args of [['plan', '-c', b.config], ['plan', '-c', b.config, '--format', 'json'], ['plan', '-c', b.config, '--format', 'markdown', '--out', file]]) {
+      const res = await b.cli(args, env);
+      expect(res.code, res.stderr).toBe(0);
+      for (const form of [name, escaped, '7c1e9a']) expect(both(res), args.join(' ')).not.toContain(form);
+    }
+    const saved = readFileSync(file, 'utf8');
+    for (const form of [name, escaped, '7c1e9a']) expect(saved).not.toContain(form);
+    expect(Object.keys(JSON.parse(saved).fingerprints as Record<string, string>).some((k) => k.includes('{{secret-json:env:TEAM_NAME}}'))).toBe(true);
+    const applied = await b.cli(['apply', file], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(both(applied)).not.toContain('7c1e9a');
+    expect([...b.emulator.world.orgs.get('org_acme')!.teams.values()].map((t) => t.title)).toContain(name);
+  });
+});
+

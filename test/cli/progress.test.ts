@@ -40,6 +40,20 @@ describe('read progress', () => {
     expect(out.text().split('\n')).toHaveLength(3);
   });
 
+  it('says when it waits for the server, and why', () => {
+    const out = capture();
+    let waiting: string | undefined = 'waiting 30 s: the API asked for it (429, Retry-After: 30)';
+    const progress = createReadProgress({ stream: out.stream, interactive: false, intervalMs: 1000 });
+    progress.reading(() => 4, () => waiting);
+    vi.advanceTimersByTime(1000);
+    waiting = undefined;
+    vi.advanceTimersByTime(1000);
+    progress.done();
+    expect(out.text()).toBe(
+      'reading the current state: 4 requests; waiting 30 s: the API asked for it (429, Retry-After: 30) (1 s)\nreading the current state: 4 requests (2 s)\n',
+    );
+  });
+
   it('a quick plan prints nothing', () => {
     const out = capture();
     const progress = createReadProgress({ stream: out.stream, interactive: false, intervalMs: 5000 });

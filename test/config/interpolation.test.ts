@@ -11,10 +11,10 @@ const HEAD = 'version: 1\norganization:\n  id: org_acme\n';
 describe('interpolation', () => {
   it('replaces ${env:NAME}, several per string, and marks the values secret', async () => {
     await withFiles({ 'docplane.yaml': `${HEAD}  title: "\${env:PREFIX} Corp \${env:SUFFIX}"\n` }, async (t) => {
-      const config = await loadConfig({ cwd: t.dir, env: { PREFIX: 'Acme', SUFFIX: 'Worldwide' } });
-      expect(config.orgs[0].organization.title).toBe('Acme Corp Worldwide');
+      const config = await loadConfig({ cwd: t.dir, env: { PREFIX: 'Acme Holdings', SUFFIX: 'Worldwide' } });
+      expect(config.orgs[0].organization.title).toBe('Acme Holdings Corp Worldwide');
       expect(config.secrets).toEqual([
-        { name: 'env:PREFIX', value: 'Acme' },
+        { name: 'env:PREFIX', value: 'Acme Holdings' },
         { name: 'env:SUFFIX', value: 'Worldwide' },
       ]);
     });
@@ -116,3 +116,44 @@ describe('interpolation', () => {
     });
   });
 });
+
+describe('secrets the config may not hold', () => {
+  const TOKEN = 'tok-live-9f8e7d6c5b';
+
+  it('refuses ${env:DOCPLANE_TOKEN} at its position, and never shows the token', async () => {
+    await withFiles({ 'docplane.yaml': `${HEAD}  title: "Team \${env:DOCPLANE_TOKEN}"\n` }, async (t) => {
+      const problems = await problemsOf({ cwd: t.dir, env: { DOCPLANE_TOKEN: TOKEN } });
+      expect(problems).toEqual([
+        'docplane.yaml:4:10: organization.title: ${env:DOCPLANE_TOKEN} reads the API token into the config: docplane sends the token only in the Authorization header, never in a field',
+      ]);
+      expect(problems.join('\n')).not.toContain(TOKEN);
+    });
+  });
+
+  it("refuses the token's value wherever it stands: through another variable, a file, or written out", async () => {
+    await withFiles(
+      {
+        'docplane.yaml': `${HEAD}  title: "\${env:COPY}"\nteams:\n  - title: "x ${TOKEN} y"\n  - title: "\${file:t.txt}"\n`,
+        't.txt': `${TOKEN}\n`,
+      },
+      async (t) => {
+        const problems = await problemsOf({ cwd: t.dir, env: { DOCPLANE_TOKEN: TOKEN, COPY: TOKEN } });
+        const tail = 'this string holds the API token (env DOCPLANE_TOKEN): docplane sends the token only in the Authorization header, never in a field; remove it from the config';
+        expect(problems).toEqual([`docplane.yaml:4:10: organization.title: ${tail}`, `docplane.yaml:6:12: teams[0].title: ${tail}`, `docplane.yaml:7:12: teams[1].title: ${tail}`]);
+        expect(problems.join('\n')).not.toContain(TOKEN);
+      },
+    );
+  });
+
+  it('refuses a secret under 6 characters, saying why', async () => {
+    await withFiles({ 'docplane.yaml': `${HEAD}  title: "\${env:PREFIX} Corp"\n` }, async (t) => {
+      expect(await problemsOf({ cwd: t.dir, env: { PREFIX: 'Acme' } })).toEqual([
+        "docplane.yaml:4:10: organization.title: the value of ${env:PREFIX} has 4 characters: a secret under 6 characters cannot be masked safely in docplane's output; use a longer value, or write this value in the config itself",
+      ]);
+    });
+    await withFiles({ 'docplane.yaml': `${HEAD}  title: "\${env:PREFIX:-Acme} Corp"\n` }, async (t) => {
+      expect((await problemsOf({ cwd: t.dir, env: {} }))[0]).toMatch(/the value of \$\{env:PREFIX:-…\} has 4 characters/);
+    });
+  });
+});
+

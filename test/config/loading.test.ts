@@ -175,12 +175,12 @@ describe('hostile input', () => {
 
 describe('the hash and the files', () => {
   it('changes with the YAML and with files read through ${file:…}, and not with where the folder is', async () => {
-    const files = { 'c/docplane.yaml': org('org_a', 'saml: [{ label: A, certificate: "${file:cert.pem}" }]\n'), 'c/cert.pem': 'ONE' };
+    const files = { 'c/docplane.yaml': org('org_a', 'saml: [{ label: A, certificate: "${file:cert.pem}" }]\n'), 'c/cert.pem': 'CERT-ONE' };
     const hashes: string[] = [];
     for (let i = 0; i < 2; i++) {
       await withFiles(files, async (t) => {
         hashes.push((await loadConfig({ cwd: t.dir, path: 'c', env: {} })).hash);
-        writeFileSync(path.join(t.dir, 'c/cert.pem'), 'TWO');
+        writeFileSync(path.join(t.dir, 'c/cert.pem'), 'CERT-TWO');
         hashes.push((await loadConfig({ cwd: t.dir, path: 'c', env: {} })).hash);
         writeFileSync(path.join(t.dir, 'c/docplane.yaml'), `${files['c/docplane.yaml']}# comment\n`);
         hashes.push((await loadConfig({ cwd: t.dir, path: 'c', env: {} })).hash);

@@ -3,6 +3,8 @@ import { RICH_SECRETS, RICH_SENSITIVE_LITERALS, richPlan } from './fixtures/rich
 import type { Plan, Step } from '../../src/plan/types.js';
 import { renderPlan } from '../../src/render/index.js';
 import { maskPlan, maskSensitiveFields, scriptSummary, sensitivityOfPath } from '../../src/render/redact.js';
+import { fromSecretPlaceholders } from '../../src/core/secrets.js';
+import { serializePlan } from '../../src/plan/file.js';
 
 /** Every form a secret value could take in an output: as is, JSON-escaped, and each of its lines. */
 function forms(value: string): string[] {
@@ -70,6 +72,46 @@ describe('maskPlan', () => {
     };
     const masked = maskPlan(plan, RICH_SECRETS);
     expect(masked.problems[0].message).toBe('token (sensitive) rejected');
+  });
+
+  /** A plan whose team is named by a secret: the secret stands in addresses (JSON-escaped there), ids and fingerprint keys. */
+  function keyedBy(secret: string): Plan {
+    const address = `teams[${JSON.stringify(secret)}]`;
+    const base = richPlan();
+    const step: Step = { ...base.steps[0], id: `org_acme/${address}:create`, address, after: { title: secret }, changes: [{ path: 'title', kind: 'add', after: secret }] };
+    return { ...base, steps: [step], fingerprints: { [`org_acme/${address}`]: 'fp1' }, notes: [`created ${secret}`] };
+  }
+
+  it('masks a secret in fingerprint keys and addresses, as is and JSON-escaped', () => {
+    const secret = 'Team "Quoted" sk-9f8e7d';
+    const masked = maskPlan(keyedBy(secret), [{ name: 'env:TEAM', value: secret }]);
+    const text = JSON.stringify(masked);
+    for (const form of forms(secret)) expect(text).not.toContain(form);
+    expect(Object.keys(masked.fingerprints)).toEqual(['org_acme/teams["(sensitive)"]']);
+    expect(masked.steps[0].address).toBe('teams["(sensitive)"]');
+  });
+
+  it('masks a multi-line secret whole, escaped, with CRLF line breaks, and line by line', () => {
+    const secret = 'first line of it\nsecond line here';
+    const plan = keyedBy(secret);
+    const withForms: Plan = { ...plan, notes: [`as CRLF: ${secret.replace('\n', '\r\n')}`, 'a line alone: second line here'] };
+    const secrets = [{ name: 'file:k.txt', value: secret }];
+    const text = JSON.stringify(maskPlan(withForms, secrets));
+    for (const form of [...forms(secret), 'first line of it', 'second line here']) expect(text).not.toContain(form);
+    for (const format of ['text', 'json', 'markdown'] as const) {
+      const out = renderPlan(withForms, { format, color: false, secrets });
+      for (const form of [...forms(secret), 'second line here']) expect(out).not.toContain(form);
+    }
+  });
+
+  it("writes a plan file with placeholders in keys and escaped forms, which apply reads back exactly", () => {
+    const secret = 'line one of it\n"line two"';
+    const plan = keyedBy(secret);
+    const secrets = [{ name: 'env:TEAM', value: secret }];
+    const file = serializePlan(plan, secrets);
+    for (const form of forms(secret)) expect(file).not.toContain(form);
+    expect(file).toContain('"org_acme/teams[\\"{{secret-json:env:TEAM}}\\"]": "fp1"');
+    expect(fromSecretPlaceholders(JSON.parse(file), secrets)).toEqual(JSON.parse(JSON.stringify(plan)));
   });
 });
 

@@ -11,6 +11,7 @@ import { enc, orgPath } from '../common/paths.js';
 import type { Reader } from '../kind.js';
 import { readSpaceList } from '../spaces/read.js';
 import { permissionsPath, readGrants, type AccessTarget } from './grants.js';
+import { AggregateAnswer, SiteNameAnswer } from './answers.js';
 
 /** Where a user's effective role comes from. */
 export type Origin =
@@ -78,7 +79,7 @@ function originOf(item: AggregateItem, direct: ReadonlySet<string>, teamTitle: (
 export async function readObjectAccess(ctx: Reader, object: Named): Promise<ObjectAccess | undefined> {
   const [grants, aggregate] = await Promise.all([
     readGrants(ctx, object.target, object.id),
-    ctx.client.listAll<AggregateItem>(`${permissionsPath(ctx.org, object.target, enc(object.id))}/aggregate`).catch((err: unknown) => {
+    ctx.client.listAll<AggregateItem>(`${permissionsPath(ctx.org, object.target, enc(object.id))}/aggregate`, {}, { schema: AggregateAnswer }).catch((err: unknown) => {
       if (err instanceof ApiError && err.status === 404) return undefined;
       throw err;
     }),
@@ -109,7 +110,7 @@ async function objectsOf(ctx: Reader, select: AccessSelection): Promise<Named[]>
   const [remoteCollections, remoteSpaces, remoteSites] = await Promise.all([
     collections === undefined ? [] : readCollections(ctx),
     spaces === undefined ? [] : readSpaceList(ctx),
-    sites === undefined ? [] : ctx.client.listAll<{ id: string; title?: string }>(`${orgPath(ctx.org)}/sites`),
+    sites === undefined ? [] : ctx.client.listAll<{ id: string; title?: string }>(`${orgPath(ctx.org)}/sites`, {}, { schema: SiteNameAnswer }),
   ]);
   const paths = resolveCollections(undefined, remoteCollections).remotePath;
   const pick = <T extends { id: string }>(list: readonly T[], only: Set<string> | null | undefined): T[] =>

@@ -11,6 +11,7 @@ import { enc, orgPath } from '../common/paths.js';
 import type { Reader } from '../kind.js';
 import { indexMembers, memberLabel, type RemoteMember } from '../members/members.js';
 import type { AccessT } from './schema.js';
+import { TeamGrantAnswer, UserGrantAnswer } from './answers.js';
 
 /** What a grant is on. */
 export type AccessTarget = 'collection' | 'space' | 'site';
@@ -45,8 +46,8 @@ export function readGrants(ctx: Reader, target: AccessTarget, id: string): Promi
     const base = permissionsPath(ctx.org, target, enc(id));
     try {
       const [teams, users] = await Promise.all([
-        ctx.client.listAll<TeamGrant>(`${base}/teams`),
-        ctx.client.listAll<UserGrant>(`${base}/users`),
+        ctx.client.listAll<TeamGrant>(`${base}/teams`, {}, { schema: TeamGrantAnswer }),
+        ctx.client.listAll<UserGrant>(`${base}/users`, {}, { schema: UserGrantAnswer }),
       ]);
       return { teams, users };
     } catch (err) {

@@ -14,6 +14,7 @@ import { enc, orgPath } from '../common/paths.js';
 import { readSpaceList, type RemoteSpace } from '../spaces/read.js';
 import { key, ref } from '../../model/address.js';
 import { step } from '../common/step.js';
+import { CollectionAnswer } from './answers.js';
 
 export interface RemoteCollection {
   id: string;
@@ -48,7 +49,7 @@ export function collectionAddress(path: string): string {
 
 /** Every collection of the organization (nested), read once per plan (collections and spaces use it). */
 export function readCollections(ctx: Reader): Promise<RemoteCollection[]> {
-  return ctx.shared('collections', () => ctx.client.listAll<RemoteCollection>(`${orgPath(ctx.org)}/collections`, { nested: true }));
+  return ctx.shared('collections', () => ctx.client.listAll<RemoteCollection>(`${orgPath(ctx.org)}/collections`, { nested: true }, { schema: CollectionAnswer }));
 }
 
 /** Remote id → path; `fixed` paths stand as given (where matched collections will be), and their children follow. */

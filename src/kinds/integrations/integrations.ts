@@ -13,6 +13,7 @@ import { diffFields } from '../common/match.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { enc } from '../common/paths.js';
 import { step } from '../common/step.js';
+import { IntegrationAnswer } from './answers.js';
 
 export interface RemoteIntegration {
   name: string;
@@ -67,7 +68,7 @@ export const SCRIPT_STUB_MARKER = '// docplane import: the API does not return t
 
 /** The integrations this organization owns: one list. */
 export function readIntegrations(ctx: Reader): Promise<RemoteIntegration[]> {
-  return ctx.client.listAll<RemoteIntegration>('/v1/integrations', { owner: ctx.org });
+  return ctx.client.listAll<RemoteIntegration>('/v1/integrations', { owner: ctx.org }, { schema: IntegrationAnswer });
 }
 
 export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {

@@ -12,6 +12,7 @@ import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kin
 import { deleteAddresses } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
 import { step } from '../common/step.js';
+import { MemberAnswer } from './answers.js';
 
 export interface RemoteMember {
   id: string;
@@ -23,7 +24,7 @@ export interface RemoteMember {
 
 /** Every member of the organization, read once per plan (and shared with every kind that names a member). */
 export function readMembers(ctx: Reader): Promise<RemoteMember[]> {
-  return ctx.shared('members', () => ctx.client.listAll<RemoteMember>(`${orgPath(ctx.org)}/members`));
+  return ctx.shared('members', () => ctx.client.listAll<RemoteMember>(`${orgPath(ctx.org)}/members`, {}, { schema: MemberAnswer }));
 }
 
 export interface MemberIndex {

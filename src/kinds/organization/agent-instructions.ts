@@ -10,6 +10,7 @@ import { sameJson } from '../common/match.js';
 import { emptyKindPlan, type KindSpec, type Reader } from '../kind.js';
 import { orgPath } from '../common/paths.js';
 import { step } from '../common/step.js';
+import { AgentInstructionsAnswer } from './answers.js';
 
 export const AGENT_INSTRUCTIONS_ADDRESS = 'organization.agentInstructions';
 
@@ -35,7 +36,7 @@ function shown(doc: RichTextDocumentT | null): JsonValue {
 /** The organization's agent instructions (an organization that never had any may answer 404: none). */
 export async function readAgentInstructions(ctx: Reader): Promise<RemoteAgentInstructions> {
   try {
-    const res = await ctx.client.request<{ instructions?: RichTextDocumentT | null }>('GET', `${orgPath(ctx.org)}/agent-instructions`);
+    const res = await ctx.client.request<{ instructions?: RichTextDocumentT | null }>('GET', `${orgPath(ctx.org)}/agent-instructions`, { schema: AgentInstructionsAnswer });
     return { instructions: res.body?.instructions ?? null };
   } catch (err) {
     // An organization that never had instructions may answer 404: that is "none".

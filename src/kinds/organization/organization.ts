@@ -5,6 +5,7 @@ import { compact, pickManaged, sameJson } from '../common/match.js';
 import { emptyKindPlan, type KindSpec, type Reader } from '../kind.js';
 import { orgPath } from '../common/paths.js';
 import { step } from '../common/step.js';
+import { OrganizationAnswer } from './answers.js';
 
 /** The settings the API lets PATCH ORG change and the config may manage. */
 const FIELDS = ['title', 'emailDomains', 'hostname', 'defaultRole', 'sso', 'ai', 'inviteLinks'] as const;
@@ -22,7 +23,7 @@ function normalizeField(field: string, value: JsonValue): JsonValue {
 
 /** The organization itself, read once per plan or import. */
 export function readOrganization(ctx: Reader): Promise<RemoteOrganization> {
-  return ctx.shared('organization', async () => (await ctx.client.request<RemoteOrganization>('GET', orgPath(ctx.org))).body);
+  return ctx.shared('organization', async () => (await ctx.client.request<RemoteOrganization>('GET', orgPath(ctx.org), { schema: OrganizationAnswer })).body);
 }
 
 export const organizationModule: KindSpec<RemoteOrganization | undefined> = {

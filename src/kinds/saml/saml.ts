@@ -14,6 +14,7 @@ import { planUnmatched } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
 import { readTeams, teamAddress, teamIdsOrRefs, type RemoteTeam } from '../teams/teams.js';
 import { step } from '../common/step.js';
+import { SamlProviderAnswer } from './answers.js';
 
 export interface RemoteSamlProvider {
   id: string;
@@ -55,7 +56,7 @@ function normalized(p: RemoteSamlProvider): JsonObject {
 
 /** The organization's SAML providers: one list. */
 export function readSamlProviders(ctx: Reader): Promise<RemoteSamlProvider[]> {
-  return ctx.client.listAll<RemoteSamlProvider>(`${orgPath(ctx.org)}/saml`);
+  return ctx.client.listAll<RemoteSamlProvider>(`${orgPath(ctx.org)}/saml`, {}, { schema: SamlProviderAnswer });
 }
 
 export const samlModule: KindSpec<RemoteSaml | undefined> = {

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { ApiError } from '../../core/errors.js';
 import type { JsonObject } from '../../model/step.js';
 import type { Reader } from '../kind.js';
+import { CustomizationAnswer } from './answers.js';
 
 const Color = z.string().regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, { message: 'a color is #rgb or #rrggbb' });
 const Themed = <T extends z.ZodType>(t: T) => z.strictObject({ light: t, dark: t });
@@ -161,7 +162,7 @@ export const READ_ONLY_FIELDS = ['updatedAt'] as const;
 export async function readCustomization(ctx: Pick<Reader, 'client'>, base: string, wanted: { customization?: CustomizationT }): Promise<JsonObject | undefined> {
   if (wanted.customization === undefined) return undefined;
   try {
-    const { body } = await ctx.client.request('GET', `${base}/customization`);
+    const { body } = await ctx.client.request('GET', `${base}/customization`, { schema: CustomizationAnswer });
     const doc = { ...((body && typeof body === 'object' ? body : {}) as JsonObject) };
     for (const f of READ_ONLY_FIELDS) delete doc[f];
     return doc;

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.js';
 import type { Reader } from '../kind.js';
+import { PublishingAuthAnswer } from './answers.js';
 
 export const PublishingAuth = z.strictObject({
   backend: z.enum(['custom', 'integration']).describe('custom: your own authentication backend; integration: the site\'s authenticated-access integration'),
@@ -36,7 +37,7 @@ export function parsePublishingAuth(raw: unknown): RemotePublishingAuth {
 export async function readPublishingAuth(ctx: Pick<Reader, 'client'>, base: string, wanted: { publishingAuth?: PublishingAuthT }): Promise<RemotePublishingAuth | undefined> {
   if (wanted.publishingAuth === undefined) return undefined;
   try {
-    const { body } = await ctx.client.request('GET', `${base}/publishing/auth`);
+    const { body } = await ctx.client.request('GET', `${base}/publishing/auth`, { schema: PublishingAuthAnswer });
     return parsePublishingAuth(body);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return parsePublishingAuth({});

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { JsonObject } from '../../model/step.js';
 import type { Reader } from '../kind.js';
+import { RedirectAnswer } from './answers.js';
 
 /** `SiteRedirectSourcePath`: a path from the site's root, an optional trailing `*` wildcard. */
 export const RedirectSource = z
@@ -68,8 +69,8 @@ export async function readRedirects(ctx: Pick<Reader, 'client'>, base: string, w
   if (wanted.redirects === undefined) return undefined;
   const drafts = wanted.redirects.some((r) => r.draft === true);
   const [live, draft] = await Promise.all([
-    ctx.client.listAll(`${base}/redirects`),
-    drafts ? ctx.client.listAll(`${base}/redirects`, { draft: true }) : Promise.resolve([]),
+    ctx.client.listAll(`${base}/redirects`, {}, { schema: RedirectAnswer }),
+    drafts ? ctx.client.listAll(`${base}/redirects`, { draft: true }, { schema: RedirectAnswer }) : Promise.resolve([]),
   ]);
   return [...live, ...draft].map(parseRedirect);
 }

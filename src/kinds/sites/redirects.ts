@@ -86,7 +86,7 @@ export function planRedirects(ctx: SiteContext): void {
   }
   const addressFor = deleteAddresses(at);
   const deletes = prunes('redirects') ? m.unmatched : [];
-  if (deletes.length === 0) out.redirects.unmanaged.push(...m.unmatched.map((r) => addressFor(r.source, r.id)));
+  if (deletes.length === 0) for (const r of m.unmatched) out.redirects.unmanaged.push(addressFor(r.source, r.id));
   for (const r of deletes) {
     const current = normalRedirect(r);
     const before = { source: r.source, destination: r.destination, permanent: r.permanent, captureWildcard: r.captureWildcard, draft: r.draft };

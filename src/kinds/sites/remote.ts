@@ -14,6 +14,7 @@ import { readPublishingAuth, type RemotePublishingAuth } from './publishing-auth
 import { readRedirects, type RemoteRedirect } from './redirects-read.js';
 import type { SiteT } from './schema.js';
 import { readSpaceIds, type SpaceIds } from '../spaces/refer.js';
+import { ShareLinkAnswer, StructureAnswer } from './answers.js';
 
 export interface RemoteSiteSpace {
   id: string;
@@ -245,8 +246,8 @@ async function readSite(ctx: Pick<ReadContext, 'org' | 'client'>, site: string, 
   const base = sitePath(ctx.org, site);
   try {
     const [structure, links, redirects, customization, publishingAuth] = await Promise.all([
-      parts.structure ? ctx.client.request('GET', `${base}/structure`) : { body: {} },
-      parts.shareLinks ? ctx.client.listAll(`${base}/share-links`) : [],
+      parts.structure ? ctx.client.request('GET', `${base}/structure`, { schema: StructureAnswer }) : { body: {} },
+      parts.shareLinks ? ctx.client.listAll(`${base}/share-links`, {}, { schema: ShareLinkAnswer }) : [],
       readRedirects(ctx, base, wanted),
       readCustomization(ctx, base, wanted),
       readPublishingAuth(ctx, base, wanted),

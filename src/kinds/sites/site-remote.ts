@@ -7,6 +7,7 @@ import type { ApiClient } from '../../api/types.js';
 import { matchResources, type MatchResult } from '../common/match.js';
 import { orgPath } from '../common/paths.js';
 import type { SiteT } from './schema.js';
+import { SiteAnswer } from './answers.js';
 
 export interface RemoteSiteInfo {
   id: string;
@@ -47,7 +48,7 @@ export function parseSiteInfo(raw: unknown): RemoteSiteInfo {
 
 /** `GET ORG/sites`, every page. */
 export async function listSites(client: Pick<ApiClient, 'listAll'>, org: string): Promise<RemoteSiteInfo[]> {
-  return (await client.listAll(`${orgPath(org)}/sites`)).map(parseSiteInfo);
+  return (await client.listAll(`${orgPath(org)}/sites`, {}, { schema: SiteAnswer })).map(parseSiteInfo);
 }
 
 /**

@@ -215,10 +215,10 @@ function merge(into: SitePlans, one: SitePlans): void {
   for (const kind of SITE_KINDS) {
     const a = into[kind];
     const b = one[kind];
-    a.steps.push(...b.steps);
-    a.unmanaged.push(...b.unmanaged);
+    for (const s of b.steps) a.steps.push(s);
+    for (const u of b.unmanaged) a.unmanaged.push(u);
     a.remoteCount += b.remoteCount;
-    a.problems.push(...b.problems);
+    for (const p of b.problems) a.problems.push(p);
     if (b.notes) (a.notes ??= []).push(...b.notes);
     Object.assign(a.fingerprints, b.fingerprints);
   }

@@ -1,6 +1,7 @@
 /** The organization's list of spaces, read once per plan or import (spaces and collections use it). */
 import { orgPath } from '../common/paths.js';
 import type { Reader } from '../kind.js';
+import { SpaceAnswer } from './answers.js';
 
 export interface RemoteSpace {
   id: string;
@@ -16,5 +17,5 @@ export interface RemoteSpace {
 
 /** Every space of the organization that is not deleted (the list leaves deleted spaces out). */
 export function readSpaceList(ctx: Reader): Promise<RemoteSpace[]> {
-  return ctx.shared('spaces', () => ctx.client.listAll<RemoteSpace>(`${orgPath(ctx.org)}/spaces`));
+  return ctx.shared('spaces', () => ctx.client.listAll<RemoteSpace>(`${orgPath(ctx.org)}/spaces`, {}, { schema: SpaceAnswer }));
 }

@@ -19,6 +19,7 @@ import { readSpaceList, type RemoteSpace } from './read.js';
 export type { RemoteSpace } from './read.js';
 import { key, ref } from '../../model/address.js';
 import { step } from '../common/step.js';
+import { SpaceAnswer } from './answers.js';
 
 export interface RemoteSpaces {
   /** The organization's spaces (the list), plus the deleted ones the config names. */
@@ -117,7 +118,7 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
         .flatMap((s) => (s.id === undefined || known.has(s.id) ? [] : [s.id]))
         .map(async (id) => {
           try {
-            extra.push((await ctx.client.request<RemoteSpace>('GET', `/v1/spaces/${enc(id)}`)).body);
+            extra.push((await ctx.client.request<RemoteSpace>('GET', `/v1/spaces/${enc(id)}`, { schema: SpaceAnswer })).body);
           } catch (err) {
             if (err instanceof ApiError && err.status === 404) missing.push(id);
             else throw err;

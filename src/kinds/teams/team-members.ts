@@ -11,6 +11,7 @@ import { enc, orgPath } from '../common/paths.js';
 import { matchTeams, readTeams, teamAddress, teamMemberEntry, type RemoteTeam } from './teams.js';
 import { ref } from '../../model/address.js';
 import { step } from '../common/step.js';
+import { TeamMemberAnswer } from './answers.js';
 
 export interface RemoteTeamMember {
   organization: RemoteMember;
@@ -50,7 +51,7 @@ async function readTeamMemberLists(ctx: Reader, teams: readonly RemoteTeam[]): P
   const lists: Record<string, RemoteTeamMember[]> = {};
   await Promise.all(
     teams.map(async (t) => {
-      lists[t.id] = await ctx.shared(`teamMembers:${t.id}`, () => ctx.client.listAll<RemoteTeamMember>(`${orgPath(ctx.org)}/teams/${enc(t.id)}/members`));
+      lists[t.id] = await ctx.shared(`teamMembers:${t.id}`, () => ctx.client.listAll<RemoteTeamMember>(`${orgPath(ctx.org)}/teams/${enc(t.id)}/members`, {}, { schema: TeamMemberAnswer }));
     }),
   );
   return lists;

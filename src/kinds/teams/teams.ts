@@ -13,6 +13,7 @@ import { lookAlikeNote } from '../common/text.js';
 import { enc, orgPath } from '../common/paths.js';
 import { key, ref } from '../../model/address.js';
 import { step } from '../common/step.js';
+import { TeamAnswer } from './answers.js';
 
 export interface RemoteTeam {
   id: string;
@@ -32,7 +33,7 @@ export function teamAddress(title: string): string {
 
 /** Every team of the organization, read once per plan (and shared with every kind that names a team). */
 export function readTeams(ctx: Reader): Promise<RemoteTeam[]> {
-  return ctx.shared('teams', () => ctx.client.listAll<RemoteTeam>(`${orgPath(ctx.org)}/teams`));
+  return ctx.shared('teams', () => ctx.client.listAll<RemoteTeam>(`${orgPath(ctx.org)}/teams`, {}, { schema: TeamAnswer }));
 }
 
 /** Config teams matched to remote ones: by id, then renamedFrom, then title. */

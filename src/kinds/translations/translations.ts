@@ -12,6 +12,7 @@ import { enc, orgPath } from '../common/paths.js';
 import { key } from '../../model/address.js';
 import { step } from '../common/step.js';
 import { readSpaceIds, spaceNames, type SpaceIds } from '../spaces/refer.js';
+import { TranslationAnswer } from './answers.js';
 
 export interface RemoteTranslation {
   id: string;
@@ -39,7 +40,7 @@ function normalized(t: RemoteTranslation): JsonObject {
 
 /** The organization's translations: one list. */
 export function readTranslations(ctx: Reader): Promise<RemoteTranslation[]> {
-  return ctx.client.listAll<RemoteTranslation>(`${orgPath(ctx.org)}/translations`);
+  return ctx.client.listAll<RemoteTranslation>(`${orgPath(ctx.org)}/translations`, {}, { schema: TranslationAnswer });
 }
 
 /** The translations, and the config's spaces without id that translations name by natural key. */
