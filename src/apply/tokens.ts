@@ -1,8 +1,8 @@
 /**
  * Resolution of the tokens a plan's requests carry (src/plan/types.ts, RequestSpec):
- * `{{ref:ORG/ADDRESS}}`, `{{ref:ORG/ADDRESS#a.b.0.c}}` and `{{secret:NAME}}`.
+ * `{{ref:ORG/ADDRESS}}` and `{{ref:ORG/ADDRESS#a.b.0.c}}`. Secret placeholders are never filled in:
+ * apply runs steps planned in memory, which hold the config's values where the config places them.
  */
-import { fromSecretPlaceholders, type Secret } from '../core/secrets.js';
 import { DocplaneError } from '../core/errors.js';
 import type { JsonValue, RequestSpec } from '../plan/types.js';
 
@@ -168,15 +168,4 @@ export function resolveValue(value: JsonValue | undefined, captures: Captures): 
     return out;
   }
   return value;
-}
-
-/** Fills `{{secret:NAME}}` placeholders (plan files hold them; in-memory plans hold real values). */
-export function resolveSecrets<T>(value: T, secrets: readonly Secret[]): T {
-  try {
-    return fromSecretPlaceholders(value, secrets);
-  } catch (err) {
-    throw new DocplaneError('APPLY_SECRET_MISSING', (err as Error).message, {
-      hint: 'Apply the plan with the config it was made from (-c), with every ${env:…} it uses set.',
-    });
-  }
 }

@@ -308,7 +308,7 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
   const orgs = await Promise.all(config.orgs.map((o) => planOrg(o, client, modules, replace, options.targets ?? [], options.checkKinds)));
   const extra = replaceProblems(config, replace);
   if (extra.length > 0 && orgs.length > 0) orgs[0] = { ...orgs[0], problems: [...(orgs[0].problems ?? []), ...extra] };
-  const plan = buildPlan({
+  const built = buildPlan({
     toolVersion: options.toolVersion,
     createdAt: (options.now ?? new Date()).toISOString(),
     configHash: config.hash,
@@ -316,6 +316,8 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
     orgs,
     targets: options.targets,
   });
+  // A saved plan keeps its --replace: apply PLANFILE plans again with it.
+  const plan = replace.length > 0 ? { ...built, replace: [...replace] } : built;
   const targets = options.targets ?? [];
   if (targets.length === 0) return plan;
   const selectsStep = targetIndex(plan.steps);

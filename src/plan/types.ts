@@ -51,6 +51,9 @@ export interface Plan {
   notes?: string[];
   /** The `--target` patterns a partial plan was limited to (absent for a whole plan). */
   targets?: string[];
-  /** Set in a plan file once it has been applied (apply refuses a file that has it). */
-  appliedAt?: string;
+  /**
+   * The `--replace` patterns the plan was made with: apply PLANFILE plans again with them, so that
+   * the forced publishes and resends the plan shows are derived again (absent when none).
+   */
+  replace?: string[];
 }
