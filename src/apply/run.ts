@@ -84,6 +84,11 @@ export function outcomeError(report: RunApplyReport): DocplaneError | undefined 
     });
   }
   if (convergence && !convergence.converged) {
+    if (convergence.duplicates?.length) {
+      return new DocplaneError('APPLY_DUPLICATES', `the apply finished, but ${plural(convergence.duplicates.length, 'resource')} it manages now ${convergence.duplicates.length === 1 ? 'has a twin' : 'have twins'} with the same key: ${convergence.duplicates.slice(0, 5).join(', ')}`, {
+        hint: 'Another apply ran at the same time. Run `docplane plan`: its notes say which one the config manages and how to resolve each; run applies one at a time.',
+      });
+    }
     return new DocplaneError('APPLY_NOT_CONVERGED', `the apply finished, but planning again still finds ${plural(convergence.remaining, 'change')}`, {
       hint: 'Run `docplane plan` to see them; a setting the API does not keep as sent is a bug worth reporting.',
     });
@@ -252,10 +257,13 @@ async function verify(out: RunApplyReport, config: LoadedConfig, client: ApiClie
     return {
       ...out,
       convergence: {
-        // A step that failed is never "converged", whatever the organization looks like now.
-        converged: again.steps.length === 0 && result.failed.length === 0,
+        // A step that failed is never "converged", whatever the organization looks like now; nor is a
+        // resource that has a twin (another apply at the same time created it too).
+        converged: again.steps.length === 0 && result.failed.length === 0 && (again.duplicates?.length ?? 0) === 0,
         remaining: again.steps.length,
         addresses: [...new Set(again.steps.map((s) => `${s.org}/${s.address}`))],
+        ...(result.failed.length > 0 ? { failed: result.failed.length } : {}),
+        ...(again.duplicates?.length ? { duplicates: again.duplicates } : {}),
       },
     };
   } catch (err) {

@@ -70,13 +70,16 @@ class Unifier {
     const parts: string[] = [];
     const tokens: string[] = [];
     let at = 0;
-    for (let start = file.indexOf(REF_OPEN); start !== -1; start = file.indexOf(REF_OPEN, at)) {
+    // Tokens of creates still to run stay as they are, in both.
+    for (let start = file.indexOf(REF_OPEN); start !== -1; start = file.indexOf(REF_OPEN, start + 1)) {
       const token = this.tokenAt(file, start);
-      if (token === undefined) return false;
+      if (token === undefined) continue;
       parts.push(file.slice(at, start));
       tokens.push(token);
       at = start + token.length;
+      start = at - 1;
     }
+    if (tokens.length === 0) return false;
     parts.push(file.slice(at));
     const pattern = new RegExp(`^${parts.map(escapeRegExp).join('(.+?)')}$`, 's');
     const m = pattern.exec(now);
@@ -190,9 +193,11 @@ export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[]):
   }
   if (mismatch) return { kind: 'mismatch', ...mismatch };
 
-  // Dependencies: a step left to run waits for the same steps as in the file, less those done; a
-  // re-derived step it would wait for that the file does not show makes the plan stale.
+  // Dependencies: a step left to run waits for the steps the file says, less those done; the
+  // re-derivation may drop a wait that no longer matters (a publish of a site that exists now), never
+  // add one. A re-derived step it would wait for that the file does not show makes the plan stale.
   const pending = new Set([...matched.values()].map((f) => f.id));
+  const firstRun = partial === 0 && pending.size === file.steps.length && matched.size === now.steps.length;
   for (const n of now.steps) {
     const f = matched.get(n.id);
     if (!f) continue;
@@ -201,9 +206,9 @@ export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[]):
       stale.add(at(n));
       continue;
     }
-    const want = f.dependsOn.filter((d) => pending.has(d)).sort();
-    const have = [...new Set(deps as string[])].sort();
-    if (JSON.stringify(want) !== JSON.stringify(have)) return { kind: 'mismatch', step: f.id, field: 'dependsOn' };
+    const want = new Set(f.dependsOn.filter((d) => pending.has(d)));
+    const have = new Set(deps as string[]);
+    if ([...have].some((d) => !want.has(d)) || (firstRun && want.size !== have.size)) return { kind: 'mismatch', step: f.id, field: 'dependsOn' };
   }
   if (stale.size > 0) return { kind: 'stale', addresses: [...stale].sort() };
 
@@ -213,7 +218,6 @@ export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[]):
   // The safety rules: those the re-derived steps break, and on a first run exactly those the file lists.
   const nowViolations = now.violations.filter((v) => v.rule !== 'protect' && v.steps.some((id) => keep.has(id)));
   const fileViolations = file.violations.filter((v) => v.rule !== 'protect');
-  const firstRun = done === 0 && partial === 0 && steps.length === now.steps.length;
   if (firstRun) {
     const a = new Set(nowViolations.map(violationKey));
     const b = new Set(fileViolations.map(violationKey));
@@ -239,18 +243,26 @@ export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[]):
 
 /**
  * Whether the re-derived step `n` is what is left of the file's step `f` after some of its requests
- * were sent: the same resource, and each of its requests one of `f`'s, in `f`'s order.
+ * were sent: the same resource, and each of its requests one of `f`'s, in `f`'s order — or, for a
+ * PATCH, that request with fewer of its fields (those that already are as it sets them left out).
  */
 function isRemainder(unify: Unifier, f: Step, n: Step): boolean {
   if (f.kind !== n.kind || n.requests.length === 0 || n.requests.length > f.requests.length) return false;
   let from = 0;
   for (const r of n.requests) {
     let i = from;
-    while (i < f.requests.length && unify.diff(requestShape(f.requests[i]), requestShape(r), '') !== undefined) i++;
+    while (i < f.requests.length && !partOf(unify, f.requests[i], r)) i++;
     if (i === f.requests.length) return false;
     from = i + 1;
   }
   return true;
+}
+
+function partOf(unify: Unifier, whole: RequestSpec, part: RequestSpec): boolean {
+  if (unify.diff(requestShape(whole), requestShape(part), '') === undefined) return true;
+  if (part.method !== 'PATCH' || whole.method !== 'PATCH' || !isObject(whole.body) || !isObject(part.body)) return false;
+  const fewer = { ...requestShape(whole), body: Object.fromEntries(Object.keys(part.body).map((k) => [k, (whole.body as Record<string, unknown>)[k]])) };
+  return Object.keys(part.body).every((k) => k in (whole.body as object)) && unify.diff(fewer, requestShape(part), '') === undefined;
 }
 
 /** The refusal as the error apply exits with. */

@@ -80,6 +80,7 @@ const PlanFileSchema = z.looseObject({
   notes: z.array(z.string()).optional(),
   targets: z.array(z.string()).optional(),
   replace: z.array(z.string()).optional(),
+  duplicates: z.array(z.string()).optional(),
 });
 
 /** `steps[3].requests[0].method`; keys that are not plain names in brackets (`fingerprints["org/teams[\"A\"]"]`). */

@@ -52,6 +52,7 @@ function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
     problems: [...a.problems, ...b.problems],
     fingerprints: { ...a.fingerprints, ...b.fingerprints },
     notes: [...(a.notes ?? []), ...(b.notes ?? [])],
+    duplicates: [...(a.duplicates ?? []), ...(b.duplicates ?? [])],
   };
 }
 

@@ -49,6 +49,11 @@ export interface Plan {
   summary: PlanSummary;
   /** What a reviewer should know about the plan as a whole (fields that cannot be compared, …). */
   notes?: string[];
+  /**
+   * `ORG/KEY#ID` of every remote twin of a managed resource (two remote resources with one natural
+   * key): a plan that has one never reads "No changes" (absent when there is none).
+   */
+  duplicates?: string[];
   /** The `--target` patterns a partial plan was limited to (absent for a whole plan). */
   targets?: string[];
   /**

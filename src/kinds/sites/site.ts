@@ -227,6 +227,7 @@ function merge(into: SitePlans, one: SitePlans): void {
     a.remoteCount += b.remoteCount;
     a.problems.push(...b.problems);
     if (b.notes) (a.notes ??= []).push(...b.notes);
+    if (b.duplicates) (a.duplicates ??= []).push(...b.duplicates);
     Object.assign(a.fingerprints, b.fingerprints);
   }
 }
