@@ -283,7 +283,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
       // Where each remote collection's steps live: its config address when matched, else its delete.
       const addressOf = new Map<string, string>();
       for (const e of resolved.entries) if (e.remote) addressOf.set(e.remote.id, collectionAddress(e.path));
-      const addressFor = unmatchedAddresses(kp, { kind: 'collections', address: collectionAddress, managed: managedPaths(resolved.entries), prune: true });
+      const addressFor = unmatchedAddresses(kp, { kind: 'collections', address: collectionAddress, managed: managedPaths(resolved.entries, resolved.remotePath), prune: true });
       const deleteAddress = new Map<string, string>();
       for (const c of resolved.unmatched) {
         const path = resolved.remotePath.get(c.id) as string;
@@ -329,7 +329,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
         prints.push([address, normalized(c)]);
       }
     } else {
-      const addressFor = unmatchedAddresses(kp, { kind: 'collections', address: collectionAddress, managed: managedPaths(resolved.entries), prune: false });
+      const addressFor = unmatchedAddresses(kp, { kind: 'collections', address: collectionAddress, managed: managedPaths(resolved.entries, resolved.remotePath), prune: false });
       kp.unmanaged = resolved.unmatched.map((c) => addressFor(resolved.remotePath.get(c.id) as string, c.id));
     }
     kp.steps = steps;
@@ -338,7 +338,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
   },
 };
 
-/** Path → id of the remote collection the config manages at that path. */
-function managedPaths(entries: ReadonlyArray<{ path: string; remote?: { id: string } }>): Map<string, string> {
-  return new Map(entries.flatMap((e) => (e.remote ? [[e.path, e.remote.id] as const] : [])));
+/** Path → id of the remote collection the config manages that is at that path now. */
+function managedPaths(entries: ReadonlyArray<{ path: string; remote?: { id: string } }>, remotePath: ReadonlyMap<string, string>): Map<string, string> {
+  return new Map(entries.flatMap((e) => (e.remote && remotePath.get(e.remote.id) === e.path ? [[e.path, e.remote.id] as const] : [])));
 }

@@ -52,7 +52,9 @@ export function duplicateNote(kind: Kind, managed: string, managedId: string, ot
  * Addresses for the remote resources no desired one matched (as deleteAddresses gives them), where a
  * twin of a managed resource — the same natural key as one the config manages, as two applies at once
  * can make — is always `KEY#ID`, is listed in `kp.duplicates`, and gets a note saying how to resolve
- * it. `managed`: natural key → the id of the remote resource the config manages under it.
+ * it. `managed`: natural key → the id of the remote resource the config manages that has that key
+ * now (one matched by id or renamedFrom under another key is not a twin's: the one holding its new key
+ * is the old occupant, deleted first or a plan problem).
  */
 export function unmatchedAddresses(
   kp: Pick<KindPlan, 'notes' | 'duplicates'>,
@@ -62,9 +64,12 @@ export function unmatchedAddresses(
   return (natural, id) => {
     const twin = o.managed.get(natural);
     if (twin === undefined || twin === id) return addressOf(natural, id);
-    const address = o.address(`${natural}#${id}`);
+    // A key that names its id already (a kind that set it apart itself) is not suffixed twice.
+    const suffix = `#${id}`;
+    const base = natural.endsWith(suffix) ? natural.slice(0, -suffix.length) : natural;
+    const address = o.address(`${base}${suffix}`);
     (kp.duplicates ??= []).push(address);
-    (kp.notes ??= []).push(duplicateNote(o.kind, o.address(natural), twin, address, id, o.prune));
+    (kp.notes ??= []).push(duplicateNote(o.kind, o.address(base), twin, address, id, o.prune));
     return address;
   };
 }

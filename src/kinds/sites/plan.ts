@@ -138,7 +138,7 @@ export function planSite(input: SiteInput): SitePlans {
     return { cfg, remote: r, address, key: sectionKey(h.id), ...h };
   });
   const sectionDeletes = site.sections !== undefined && prunes('sections') ? sm.unmatched : [];
-  const managedSections = new Map(sm.pairs.flatMap((p) => (p.remote ? [[p.desired.path, p.remote.id] as const] : [])));
+  const managedSections = new Map(sm.pairs.flatMap((p) => (p.remote && p.remote.path === p.desired.path ? [[p.desired.path, p.remote.id] as const] : [])));
   const sectionAddresses = (prune: boolean) => unmatchedAddresses(out.sections, { kind: 'sections', address: (k) => sectionAddress(siteKey(site), k), managed: managedSections, prune });
   if (sectionDeletes.length === 0) {
     const addressFor = sectionAddresses(false);
@@ -166,7 +166,7 @@ export function planSite(input: SiteInput): SitePlans {
   }
   const groupDeletes = site.sectionGroups !== undefined && prunes('sectionGroups') ? gm.unmatched : [];
   if (groupDeletes.length === 0) {
-    const managedGroups = new Map(gm.pairs.flatMap((p) => (p.remote ? [[p.desired.title, p.remote.id] as const] : [])));
+    const managedGroups = new Map(gm.pairs.flatMap((p) => (p.remote && p.remote.title === p.desired.title ? [[p.desired.title, p.remote.id] as const] : [])));
     const addressFor = unmatchedAddresses(out.sectionGroups, { kind: 'sectionGroups', address: (k) => groupAddress(siteKey(site), k), managed: managedGroups, prune: false });
     out.sectionGroups.unmanaged.push(...gm.unmatched.map((r) => addressFor(r.title, r.id)));
   }
@@ -257,7 +257,7 @@ export function planSite(input: SiteInput): SitePlans {
     return entry;
   });
   const linkDeletes: RemoteExternalLink[] = site.externalLinks !== undefined && prunes('externalLinks') ? lm.unmatched : [];
-  const managedLinks = new Map(lm.pairs.flatMap((p) => (p.remote ? [[p.desired.title, p.remote.id] as const] : [])));
+  const managedLinks = new Map(lm.pairs.flatMap((p) => (p.remote && p.remote.title === p.desired.title ? [[p.desired.title, p.remote.id] as const] : [])));
   const linkDeleteAddress = unmatchedAddresses(out.externalLinks, { kind: 'externalLinks', address: (k) => externalLinkAddress(siteKey(site), k), managed: managedLinks, prune: linkDeletes.length > 0 });
   if (linkDeletes.length === 0) out.externalLinks.unmanaged.push(...lm.unmatched.map((r) => linkDeleteAddress(r.title, r.id)));
   if ((links.length > 0 || (site.sectionGroups ?? []).length > 0) && remote.rootSiteSpaces.length > 0 && remote.top.length === 0) {

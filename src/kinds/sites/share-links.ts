@@ -52,7 +52,7 @@ export function planShareLinks(ctx: SiteContext): void {
     );
   }
   const deletes = site.shareLinks !== undefined && prunes('shareLinks') ? lm.unmatched : [];
-  const managed = new Map(lm.pairs.flatMap((p) => (p.remote ? [[p.desired.name, p.remote.id] as const] : [])));
+  const managed = new Map(lm.pairs.flatMap((p) => (p.remote && p.remote.name === p.desired.name ? [[p.desired.name, p.remote.id] as const] : [])));
   const addressFor = unmatchedAddresses(out.shareLinks, { kind: 'shareLinks', address: (k) => shareLinkAddress(siteKey(site), k), managed, prune: deletes.length > 0 });
   if (deletes.length === 0) out.shareLinks.unmanaged.push(...lm.unmatched.map((r) => addressFor(r.name ?? r.id, r.id)));
   for (const r of deletes) {
