@@ -42,7 +42,28 @@ afterAll(async () => {
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** One edit of a plan (in place), as an attacker or a broken tool would make it. */
-const anEdit = fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 0, max: 7 }), fc.string({ minLength: 1, maxLength: 8 })).map(([s, r, how, text]) => (plan: PlanJson) => {
+const anEdit = fc.record({ s: fc.nat(), r: fc.nat(), how: fc.integer({ min: 0, max: 7 }), text: fc.string({ minLength: 1, maxLength: 8 }) });
+
+/** The value with its first string leaf extended by `text`; undefined when it has no string. */
+function changeFirstString(value: Json, text: string): Json | undefined {
+  if (typeof value === 'string') return `${value}${text}`;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const changed = changeFirstString(value[i], text);
+      if (changed !== undefined) return value.map((v, j) => (j === i ? changed : v));
+    }
+    return undefined;
+  }
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const changed = changeFirstString(v, text);
+      if (changed !== undefined) return { ...value, [k]: changed };
+    }
+  }
+  return undefined;
+}
+
+function applyEdit({ s, r, how, text }: { s: number; r: number; how: number; text: string }, plan: PlanJson): void {
   const step = plan.steps[s % plan.steps.length];
   const request = step.requests[r % step.requests.length];
   switch (how) {
@@ -58,13 +79,10 @@ const anEdit = fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 0, max: 7 }), fc.s
     case 3:
       request.body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? { ...request.body, [`x${text}`]: text } : { x: text };
       break;
-    case 4: {
+    case 4:
       // A string in the body changed (or a body given where there was none).
-      const body = JSON.stringify(request.body ?? null);
-      const changed = body.replace(/"([^"\\]*)"(?!:)/, (_m, v: string) => JSON.stringify(`${v}${text}`));
-      request.body = changed === body ? { y: text } : (JSON.parse(changed) as Json);
+      request.body = changeFirstString(request.body ?? null, text) ?? { y: text };
       break;
-    }
     case 5:
       step.requests.push({ method: 'PATCH', path: '/v1/orgs/org_acme', body: { title: text } });
       break;
@@ -74,7 +92,7 @@ const anEdit = fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 0, max: 7 }), fc.s
     default:
       plan.violations.push({ rule: 'maxDeletes', message: `org_acme: ${text}`, steps: [step.id] });
   }
-});
+}
 
 describe('a saved plan with random edits', () => {
   it('is refused, and nothing is written', async () => {
@@ -82,7 +100,7 @@ describe('a saved plan with random edits', () => {
     await fc.assert(
       fc.asyncProperty(anEdit, async (edit) => {
         const plan = structuredClone(saved);
-        edit(plan);
+        applyEdit(edit, plan);
         const file = join(dir, `edited-${runs++}.json`);
         writeFileSync(file, JSON.stringify(plan));
         const before = exchanges.length;
