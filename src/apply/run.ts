@@ -3,9 +3,7 @@
  * what must be refused, run the steps, then re-plan what was touched and say whether it converged.
  * The command only parses flags and supplies the terminal (writers, the confirmation prompt).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { writeFileAtomic } from '../core/atomic-file.js';
-import { resolveSecrets } from './tokens.js';
+import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
@@ -13,14 +11,15 @@ import type { LoadedConfig } from '../config/types.js';
 import { DocplaneError } from '../core/errors.js';
 import { maskSecrets, type Secret } from '../core/secrets.js';
 import { readPlanFile } from '../plan/file.js';
-import { assertApplicable } from '../plan/refusal.js';
-import { checkTargets, staleAddresses } from '../plan/fingerprint.js';
+import { assertApplicable, assertNoProblems } from '../plan/refusal.js';
+import { checkTargets } from '../plan/fingerprint.js';
 import { planOrgs } from '../plan/run.js';
 import { checkSteps } from '../policy/run.js';
 import type { Plan } from '../plan/types.js';
 import { renderPlan, summaryLine } from '../render/index.js';
 import { applyPlan, type ApplyResult } from './executor.js';
 import { createProgressReporter } from './progress.js';
+import { checkSaved, refusalError } from './saved.js';
 import { narrowToTargets } from './targets.js';
 import { stopLine, type Convergence } from './summary.js';
 
@@ -86,6 +85,11 @@ export function outcomeError(report: RunApplyReport): DocplaneError | undefined 
     });
   }
   if (convergence && !convergence.converged) {
+    if (convergence.duplicates?.length) {
+      return new DocplaneError('APPLY_DUPLICATES', `the apply finished, but ${plural(convergence.duplicates.length, 'resource')} it manages now ${convergence.duplicates.length === 1 ? 'has a twin' : 'have twins'} with the same key: ${convergence.duplicates.slice(0, 5).join(', ')}`, {
+        hint: 'Another apply ran at the same time. Run `docplane plan`: its notes say which one the config manages and how to resolve each; run applies one at a time.',
+      });
+    }
     return new DocplaneError('APPLY_NOT_CONVERGED', `the apply finished, but planning again still finds ${plural(convergence.remaining, 'change')}`, {
       hint: 'Run `docplane plan` to see them; a setting the API does not keep as sent is a bug worth reporting.',
     });
@@ -136,11 +140,6 @@ async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
 
 async function applySaved(options: RunApplyOptions, file: string): Promise<RunApplyReport> {
   let saved: Plan | undefined = readPlanFile(file);
-  if (saved.appliedAt !== undefined) {
-    throw new DocplaneError('PLAN_ALREADY_APPLIED', `the plan file ${file} was already applied (at ${saved.appliedAt})`, {
-      hint: 'Make a new plan (docplane plan --out FILE) and apply that one.',
-    });
-  }
   if (saved.toolVersion !== options.toolVersion) {
     throw new DocplaneError('PLAN_TOOL_VERSION', `the plan file ${file} was made by docplane ${saved.toolVersion}; this is docplane ${options.toolVersion}`, {
       hint: 'Make the plan again with this version of docplane, or apply it with the version that made it.',
@@ -152,39 +151,41 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
       hint: 'Make a new plan from the config as it is now, or apply with the config the plan was made from (-c).',
     });
   }
-  // The secrets' placeholders (in bodies, and in addresses and fingerprint keys where a secret names a
-  // resource) filled in from the config, so that the steps compare with a fresh plan's.
-  saved = resolveSecrets(saved, config.secrets);
-  // With --target, only the selected steps (and what they need) are applied and checked for staleness.
-  // The steps policies run again: a saved plan is not trusted to have passed them.
-  let plan: Plan | undefined = checkSteps(narrowToTargets(saved, options.targets), config.policies, config.secrets);
-  const whole = plan.steps.length === saved.steps.length;
+  // With --target, only the selected steps (and what they need) are checked and applied.
+  const selected = narrowToTargets(saved, options.targets);
+  const whole = selected.steps.length === saved.steps.length;
   const total = saved.steps.length;
   const multiOrg = saved.orgs.length > 1;
   saved = undefined;
-  assertApplicable(plan, { force: options.force });
   const client = await options.connect(config.apiUrl);
   try {
-    // Only what the plan's steps touch is read again: their fingerprinted objects, and for a create
-    // what shows its key is still free (README, "Plans").
-    const stale = staleAddresses(plan, plan.steps.length === 0 ? plan : await planOrgs(config, client, { toolVersion: options.toolVersion, ...checkTargets(plan.steps) }));
-    if (stale.length > 0) {
-      const shown = stale.slice(0, 10).join(', ');
-      const more = stale.length > 10 ? ` and ${stale.length - 10} more` : '';
-      throw new DocplaneError('PLAN_STALE', `the plan ${file} is stale: ${plural(stale.length, 'remote object')} changed since it was made: ${shown}${more}`, {
-        hint: 'Make a new plan (docplane plan --out FILE), review it, and apply that one.',
-      });
-    }
+    // The file is not trusted: its steps are planned again from the config and the remote objects
+    // they touch (read anyway to see whether the plan is stale), with the plan's own --replace, and
+    // what runs is that re-derivation, once it is shown to be the file's (src/apply/saved.ts).
+    // The steps policies run again on what will be sent: a saved plan is not trusted to have passed them.
+    const fresh = checkSteps(
+      await planOrgs(config, client, { toolVersion: options.toolVersion, replace: selected.replace ?? [], ...checkTargets(selected.steps) }),
+      config.policies,
+      config.secrets,
+    );
+    assertNoProblems(fresh, { for: 'apply' });
+    const checked = checkSaved(selected, fresh, config.secrets);
+    if ('kind' in checked) throw refusalError(checked, file);
+    let plan: Plan | undefined = checked.plan;
+    assertApplicable(plan, { force: options.force });
     const report: RunApplyReport = { secrets: config.secrets, multiOrg };
-    const part = whole ? '' : ` (${plural(plan.steps.length, 'step')} of ${total}, selected by --target)`;
+    const part = whole ? '' : ` (${plural(selected.steps.length, 'step')} of ${total}, selected by --target)`;
+    if (checked.total > 0 && checked.done === checked.total) {
+      options.write(`The plan ${file} is already applied: ${checked.total === 1 ? 'its step is' : `all ${checked.total} of its steps are`} done in the organization. Nothing to apply.\n`);
+      return report;
+    }
+    if (checked.done > 0 || checked.partial > 0) {
+      const cut = checked.partial > 0 ? `; ${plural(checked.partial, 'step')} cut short, finished now` : '';
+      options.write(`resuming: ${checked.done} of ${checked.total} steps were already applied${cut}\n`);
+    }
     options.write(`Applying ${file}${part}: ${summaryLine(plan)}\n`);
     if (plan.steps.length === 0) return report;
-    // Only a plan applied whole is marked: the steps left out by --target may still be applied from it.
-    const applied = await applySteps(plan, config, client, options, report, () => {
-      if (!whole) return;
-      const problem = markApplied(file);
-      if (problem) options.write(`warning: ${problem}\n`);
-    });
+    const applied = await applySteps(plan, config, client, options, report);
     plan = undefined;
     return await verify(applied, config, client, options);
   } finally {
@@ -240,7 +241,6 @@ async function applySteps(
   try {
     result = await applyPlan(plan, client, {
       concurrency: options.concurrency,
-      secrets: config.secrets,
       onEvent: (e) => reporter.onEvent(e),
       signal: options.signal,
     });
@@ -257,31 +257,23 @@ async function verify(out: RunApplyReport, config: LoadedConfig, client: ApiClie
   // A stopped run (bad token, Ctrl+C) is not planned again: it is known not to be finished.
   if (result === undefined || result.applied.length === 0 || result.stopped !== undefined || options.verify === false) return out;
   try {
-    const again = await planOrgs(config, client, { toolVersion: options.toolVersion, ...checkTargets(result.applied) });
+    // With failed or skipped steps, their addresses are planned again too: what is left there counts.
+    const touched = [...result.applied, ...result.failed, ...result.skipped];
+    const again = await planOrgs(config, client, { toolVersion: options.toolVersion, ...checkTargets(touched) });
     return {
       ...out,
       convergence: {
-        converged: again.steps.length === 0,
+        // A step that failed is never "converged", whatever the organization looks like now; nor is a
+        // resource that has a twin (another apply at the same time created it too).
+        converged: again.steps.length === 0 && result.failed.length === 0 && (again.duplicates?.length ?? 0) === 0,
         remaining: again.steps.length,
         addresses: [...new Set(again.steps.map((s) => `${s.org}/${s.address}`))],
+        ...(result.failed.length > 0 ? { failed: result.failed.length } : {}),
+        ...(again.duplicates?.length ? { duplicates: again.duplicates } : {}),
       },
     };
   } catch (err) {
     return { ...out, convergenceError: err instanceof Error ? err.message : String(err) };
-  }
-}
-
-/**
- * Marks a plan file as applied, so that the same file applied again is refused. A failure here must
- * not hide the summary of what was applied: it is returned as a warning.
- */
-function markApplied(file: string): string | undefined {
-  try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    writeFileAtomic(file, `${JSON.stringify({ ...data, appliedAt: new Date().toISOString() }, null, 2)}\n`);
-    return undefined;
-  } catch (err) {
-    return `cannot mark the plan file ${file} as applied (${(err as Error).message}); delete it: applying it again would be refused as stale anyway`;
   }
 }
 

@@ -9,7 +9,7 @@ import { ApiError, DocplaneError } from '../core/errors.js';
 import type { JsonValue, RequestSpec, Step } from '../plan/types.js';
 import { sendGuarded, sendModeOf } from './resend.js';
 import type { Limit } from './scheduler.js';
-import { keepFields, referencedFields, resolveSecrets, resolveString, resolveValue, type Captures } from './tokens.js';
+import { keepFields, referencedFields, resolveString, resolveValue, type Captures } from './tokens.js';
 import type { ApplyOptions, StopReason } from './types.js';
 
 /** Thrown inside a step when the run has stopped before one of its requests could be sent. */
@@ -72,8 +72,7 @@ export function createStepRunner(client: ApiClient, steps: readonly Step[], opti
   return {
     async run(step, limit) {
       const self = `${step.org}/${step.address}`;
-      for (const raw of step.requests) {
-        const spec = resolveSecrets(raw, options.secrets ?? []);
+      for (const spec of step.requests) {
         const mode = sendModeOf(step, spec);
         const response =
           mode === 'create' || mode === 'idempotent'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApplyResult, StepOutcome } from './types.js';
-import { renderApplySummary } from './summary.js';
+import { convergenceLine, renderApplySummary } from './summary.js';
 
 const outcome = (address: string, extra: Partial<StepOutcome> = {}): StepOutcome => ({
   step: `org_a/${address}:create`,
@@ -94,5 +94,15 @@ describe('renderApplySummary', () => {
     expect(json.failed[0].message).toBe('PUT /v1/orgs/org_a/teams → 400: title: bad (sensitive)');
     expect(json.skipped[0].cause).toBe('org_a/teams["B"]:create');
     expect(JSON.stringify(json)).not.toContain('s3cr3t-value');
+  });
+});
+
+describe('convergenceLine', () => {
+  it('is "converged" only when nothing is left, nothing failed and no twin was found', () => {
+    expect(convergenceLine({ converged: true, remaining: 0, addresses: [] })).toBe('converged: no changes left');
+    expect(convergenceLine({ converged: false, remaining: 0, addresses: [], failed: 2 })).toBe('not converged: 0 changes left, 2 steps failed');
+    expect(convergenceLine({ converged: false, remaining: 1, addresses: ['o/teams["A"]'], duplicates: ['o/teams["A#t2"]'] })).toBe(
+      'not converged: 1 change left, 1 duplicate (another resource with the key of one this apply manages: two applies at once?)',
+    );
   });
 });

@@ -13,6 +13,10 @@ export interface Convergence {
   remaining: number;
   /** `ORG/ADDRESS` of what is left, in plan order. */
   addresses: string[];
+  /** Steps that failed (the apply is not converged while one did). */
+  failed?: number;
+  /** `ORG/KEY#ID` of twins of the touched resources (two remote resources with one key). */
+  duplicates?: string[];
 }
 
 export interface SummaryOptions {
@@ -59,7 +63,12 @@ export function failureNote(outcome: Pick<StepOutcome, 'message' | 'status'>): s
 }
 
 export function convergenceLine(c: Convergence): string {
-  return c.converged ? 'converged: no changes left' : `not converged: ${c.remaining} ${c.remaining === 1 ? 'change' : 'changes'} left`;
+  if (c.converged) return 'converged: no changes left';
+  const parts = [`${c.remaining} ${c.remaining === 1 ? 'change' : 'changes'} left`];
+  if (c.failed) parts.push(`${c.failed} ${c.failed === 1 ? 'step' : 'steps'} failed`);
+  const twins = c.duplicates?.length ?? 0;
+  if (twins > 0) parts.push(`${twins} ${twins === 1 ? 'duplicate' : 'duplicates'} (another resource with the key of one this apply manages: two applies at once?)`);
+  return `not converged: ${parts.join(', ')}`;
 }
 
 export function renderApplySummary(result: ApplyResult, options: SummaryOptions): string {
@@ -123,6 +132,9 @@ function renderText(result: ApplyResult, convergence: Convergence | undefined, o
     lines.push(convergence.converged ? green(convergenceLine(convergence)) : yellow(convergenceLine(convergence)));
     for (const address of convergence.addresses.slice(0, 10)) lines.push(yellow(`  ~ ${address}`));
     if (convergence.addresses.length > 10) lines.push(yellow(`  … and ${convergence.addresses.length - 10} more`));
+    const twins = convergence.duplicates ?? [];
+    for (const address of twins.slice(0, 10)) lines.push(yellow(`  ! ${address} (duplicate)`));
+    if (twins.length > 10) lines.push(yellow(`  … and ${twins.length - 10} more duplicates`));
   }
   return `${lines.join('\n')}\n`;
 }

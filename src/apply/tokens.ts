@@ -1,10 +1,10 @@
 /**
  * Resolution of the tokens a plan's requests carry (src/plan/types.ts, RequestSpec):
- * `{{ref:ORG/ADDRESS}}`, `{{ref:ORG/ADDRESS#a.b.0.c}}`, `{{ref:ORG/ADDRESS#users.0|id}}` (the first
- * of these fields the answer has: an invite answers `users`, its lookup a member with `id`) and
- * `{{secret:NAME}}`.
+ * `{{ref:ORG/ADDRESS}}`, `{{ref:ORG/ADDRESS#a.b.0.c}}` and `{{ref:ORG/ADDRESS#users.0|id}}` (the first
+ * of these fields the answer has: an invite answers `users`, its lookup a member with `id`). Secret
+ * placeholders are never filled in: apply runs steps planned in memory, which hold the config's values
+ * where the config places them.
  */
-import { fromSecretPlaceholders, type Secret } from '../core/secrets.js';
 import { DocplaneError } from '../core/errors.js';
 import type { JsonValue, RequestSpec } from '../plan/types.js';
 
@@ -191,15 +191,4 @@ export function resolveValue(value: JsonValue | undefined, captures: Captures): 
     return out;
   }
   return value;
-}
-
-/** Fills `{{secret:NAME}}` placeholders (plan files hold them; in-memory plans hold real values). */
-export function resolveSecrets<T>(value: T, secrets: readonly Secret[]): T {
-  try {
-    return fromSecretPlaceholders(value, secrets);
-  } catch (err) {
-    throw new DocplaneError('APPLY_SECRET_MISSING', (err as Error).message, {
-      hint: 'Apply the plan with the config it was made from (-c), with every ${env:…} it uses set.',
-    });
-  }
 }

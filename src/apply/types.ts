@@ -3,14 +3,11 @@
  * the events a progress display listens to. Types only, so that the scheduler, the request runner
  * and the renderers share them without importing one another.
  */
-import type { Secret } from '../core/secrets.js';
 import type { Action, Step } from '../plan/types.js';
 
 export interface ApplyOptions {
   /** Requests in flight at most, over all steps. */
   concurrency: number;
-  /** Values for the `{{secret:NAME}}` placeholders of a plan file. */
-  secrets?: Secret[];
   onEvent?: (event: ApplyEvent) => void;
   /**
    * Aborting stops the run: no new request is sent; requests in flight are left to finish, so that

@@ -44,15 +44,17 @@ export default class Apply extends BaseCommand {
     // In JSON mode stdout holds the summary alone: the plan and the notes go to stderr.
     const write = format === 'json' ? (text: string) => void process.stderr.write(text) : (text: string) => void process.stdout.write(text);
 
-    // Ctrl+C: no new requests; those in flight finish and the summary says what was done. A second
-    // Ctrl+C quits at once.
+    // Ctrl+C (SIGINT) and a CI job's cancel (SIGTERM) alike: no new requests; those in flight finish
+    // and the summary says what was done (exit 1, as any partial apply). A second signal quits at
+    // once, with the shell's code for it (130 for SIGINT, 143 for SIGTERM).
     const controller = new AbortController();
-    const onSigint = () => {
-      if (controller.signal.aborted) process.exit(130);
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (controller.signal.aborted) process.exit(signal === 'SIGTERM' ? 143 : 130);
       controller.abort();
-      process.stderr.write('\nstopping: waiting for the requests in flight (Ctrl+C again to quit at once)\n');
+      process.stderr.write(`\nstopping (${signal}): waiting for the requests in flight (a second signal quits at once)\n`);
     };
-    process.on('SIGINT', onSigint);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     try {
       const report = await runApply({
         planFile: args.planfile,
@@ -86,7 +88,8 @@ export default class Apply extends BaseCommand {
       const failure = outcomeError(report);
       if (failure) throw failure;
     } finally {
-      process.removeListener('SIGINT', onSigint);
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
     }
   }
 }

@@ -62,7 +62,8 @@ export default class Plan extends BaseCommand {
       writePlanFile(plan, secrets, flags.out);
       process.stderr.write(`Saved the plan to ${flags.out}: docplane apply ${flags.out} applies it (refused if the config or the organization changes first).\n`);
     }
-    const drift = plan.steps.length > 0 || (flags['unmanaged-is-drift'] && plan.summary.unmanaged > 0);
+    // A twin of a managed resource (two applies at once) is drift too: the config's key names two.
+    const drift = plan.steps.length > 0 || (plan.duplicates?.length ?? 0) > 0 || (flags['unmanaged-is-drift'] && plan.summary.unmanaged > 0);
     if (flags['detailed-exitcode'] && drift) process.exitCode = ExitCode.changes;
   }
 }

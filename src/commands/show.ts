@@ -17,7 +17,7 @@ export default class Show extends BaseCommand {
 
   static override flags = {
     'no-color': commonFlags['no-color'],
-    verbose: commonFlags.verbose,
+    verbose: Flags.boolean({ description: "List each step's requests (method and path) under it", default: false }),
     format: Flags.string({ description: 'Output format', options: ['text', 'json', 'markdown'], default: 'text' }),
   };
 
@@ -25,6 +25,7 @@ export default class Show extends BaseCommand {
     const { args, flags } = await this.parse(Show);
     const { plan, secrets } = showPlan({ file: args.planfile });
     const format = flags.format as PlanFormat;
-    process.stdout.write(`${renderPlan(plan, { format, color: format === 'text' && this.colorEnabled(flags['no-color']), secrets })}\n`);
+    // --verbose lists each step's requests: what apply sends once it has checked them again.
+    process.stdout.write(`${renderPlan(plan, { format, color: format === 'text' && this.colorEnabled(flags['no-color']), secrets, requests: flags.verbose })}\n`);
   }
 }

@@ -61,6 +61,11 @@ export interface KindPlan {
   fingerprints: Record<string, string>;
   /** Plan-level notes (what this kind cannot compare, …). */
   notes?: string[];
+  /**
+   * Addresses (`KEY#ID`) of remote resources that share the natural key of a resource the config
+   * manages: twins, as two applies at once can make. Each also has a note saying how to resolve it.
+   */
+  duplicates?: string[];
 }
 
 export interface PlanContext {

@@ -309,6 +309,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const violations: SafetyViolation[] = [];
   const problems: PlanProblem[] = [];
   const notes: string[] = [];
+  const duplicates: string[] = [];
   const unmanaged: Plan['unmanaged'] = {};
   const fingerprintsByOrg = new Map<string, Record<string, string>>();
   let steps: Step[] = [];
@@ -324,6 +325,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
       for (const d of kp.steps) drafts.push(d);
       for (const p of kp.problems) problems.push(p);
       for (const n of kp.notes ?? []) notes.push(`${o.org}: ${n}`);
+      for (const d of kp.duplicates ?? []) duplicates.push(`${o.org}/${d}`);
       for (const [address, hash] of Object.entries(kp.fingerprints)) if (!(address in fingerprints)) fingerprints[address] = hash;
       if (kp.unmanaged.length > 0) counts[kind] = [...kp.unmanaged].sort();
     }
@@ -364,6 +366,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     fingerprints,
     summary: summarize(steps, unmanaged),
     ...(notes.length > 0 ? { notes } : {}),
+    ...(duplicates.length > 0 ? { duplicates: [...new Set(duplicates)].sort() } : {}),
   };
 }
 

@@ -73,7 +73,8 @@ const PlanFileSchema = z.looseObject({
   summary: z.looseObject({ create: z.number(), update: z.number(), delete: z.number(), other: z.number(), unmanaged: z.number() }),
   notes: z.array(z.string()).optional(),
   targets: z.array(z.string()).optional(),
-  appliedAt: z.string().optional(),
+  replace: z.array(z.string()).optional(),
+  duplicates: z.array(z.string()).optional(),
 });
 
 /** `steps[3].requests[0].method`; keys that are not plain names in brackets (`fingerprints["org/teams[\"A\"]"]`). */

@@ -57,6 +57,7 @@ function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
     problems: [...a.problems, ...b.problems],
     fingerprints: { ...a.fingerprints, ...b.fingerprints },
     notes: [...(a.notes ?? []), ...(b.notes ?? [])],
+    duplicates: [...(a.duplicates ?? []), ...(b.duplicates ?? [])],
   };
 }
 
@@ -329,7 +330,7 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
   const orgs = planned.map((p) => p.draft);
   const extra = replaceProblems(config, replace);
   if (extra.length > 0 && orgs.length > 0) orgs[0] = { ...orgs[0], problems: [...(orgs[0].problems ?? []), ...extra] };
-  const plan = buildPlan({
+  const built = buildPlan({
     toolVersion: options.toolVersion,
     createdAt: (options.now ?? new Date()).toISOString(),
     configHash: config.hash,
@@ -337,6 +338,8 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
     orgs,
     targets: options.targets,
   });
+  // A saved plan keeps its --replace: apply PLANFILE plans again with it.
+  const plan = replace.length > 0 ? { ...built, replace: [...replace] } : built;
   const targets = options.targets ?? [];
   if (base !== undefined) {
     const unread = planned.reduce((n, p) => n + p.unread, 0);

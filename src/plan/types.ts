@@ -49,6 +49,11 @@ export interface Plan {
   summary: PlanSummary;
   /** What a reviewer should know about the plan as a whole (fields that cannot be compared, …). */
   notes?: string[];
+  /**
+   * `ORG/KEY#ID` of every remote twin of a managed resource (two remote resources with one natural
+   * key): a plan that has one never reads "No changes" (absent when there is none).
+   */
+  duplicates?: string[];
   /** The `--target` patterns a partial plan was limited to (absent for a whole plan). */
   targets?: string[];
   /**
@@ -56,6 +61,9 @@ export interface Plan {
    * of the config it did not read; or why it read everything (`whole`: a setting of the whole config changed).
    */
   base?: { from: string; unread?: number; whole?: string };
-  /** Set in a plan file once it has been applied (apply refuses a file that has it). */
-  appliedAt?: string;
+  /**
+   * The `--replace` patterns the plan was made with: apply PLANFILE plans again with them, so that
+   * the forced publishes and resends the plan shows are derived again (absent when none).
+   */
+  replace?: string[];
 }

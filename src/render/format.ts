@@ -1,6 +1,6 @@
 /** Pieces every rendering shares: the summary line, value and change formatting, grouping. */
 import { KINDS } from '../kinds/index.js';
-import { type Action, type FieldChange, type JsonValue, type Kind, type Plan, type Step } from '../plan/types.js';
+import { type Action, type FieldChange, type JsonValue, type Kind, type Plan, type RequestSpec, type Step } from '../plan/types.js';
 import { isMaskText } from './redact.js';
 
 function plural(n: number, one: string, many: string): string {
@@ -23,6 +23,11 @@ export function summaryLine(plan: Plan): string {
   if (changeCount(plan) === 0 && plan.problems.length > 0) {
     const n = plan.problems.length;
     return `Plan: ${plural(n, 'problem', 'problems')} to fix; nothing to create, update or delete${s.unmanaged > 0 ? `; ${s.unmanaged} unmanaged` : ''}.`;
+  }
+  // Nor is one with twins of managed resources (two remote resources with one key).
+  const twins = plan.duplicates?.length ?? 0;
+  if (changeCount(plan) === 0 && twins > 0) {
+    return `Plan: ${plural(twins, 'duplicate', 'duplicates')} to resolve (see the notes); nothing to create, update or delete${s.unmanaged > 0 ? `; ${s.unmanaged} unmanaged` : ''}.`;
   }
   if (changeCount(plan) === 0) {
     return s.unmanaged > 0 ? `No changes. ${plural(s.unmanaged, 'unmanaged resource', 'unmanaged resources')} left alone.` : 'No changes.';
@@ -159,4 +164,10 @@ export function unmanagedList(byKind: Partial<Record<Kind, string[]>> | undefine
 export function unmanagedAddresses(byKind: Partial<Record<Kind, string[]>> | undefined): string[] {
   if (!byKind) return [];
   return (Object.entries(byKind) as [Kind, string[]][]).sort(([a], [b]) => kindOrder(a, b)).flatMap(([, list]) => list);
+}
+
+/** `PATCH /v1/orgs/o/teams/t?x=1`: a request as a reviewer reads it (method and path, with its query). */
+export function requestLine(r: RequestSpec): string {
+  const query = r.query ? `?${new URLSearchParams(Object.entries(r.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
+  return `${r.method} ${r.path}${query}`;
 }

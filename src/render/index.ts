@@ -17,6 +17,8 @@ export interface RenderOptions {
   color: boolean;
   /** Values to mask wherever they appear. */
   secrets: Secret[];
+  /** Text: each step's requests (method and path) under it. */
+  requests?: boolean;
 }
 
 /** The plan rendered in the given format, secrets masked, without a trailing newline. */
@@ -24,7 +26,7 @@ export function renderPlan(plan: Plan, options: RenderOptions): string {
   const masked = maskPlan(plan, options.secrets);
   switch (options.format) {
     case 'text':
-      return renderText(masked, { color: options.color });
+      return renderText(masked, { color: options.color, requests: options.requests });
     case 'markdown':
       return renderMarkdown(masked);
     case 'json':

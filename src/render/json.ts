@@ -96,6 +96,7 @@ export function renderJson(plan: MaskedPlan): string {
     notes: [...(plan.notes ?? [])],
     ...(plan.targets && plan.targets.length > 0 ? { targets: [...plan.targets] } : {}),
     ...(plan.base ? { base: { ...plan.base } } : {}),
+    ...(plan.duplicates && plan.duplicates.length > 0 ? { duplicates: [...plan.duplicates] } : {}),
   };
   return JSON.stringify(document, null, 2);
 }

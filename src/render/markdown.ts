@@ -8,7 +8,7 @@
  */
 import { KINDS } from '../kinds/index.js';
 import { type Action, type Kind, type Step } from '../plan/types.js';
-import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, targetLine, unmanagedAddresses } from './format.js';
+import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, targetLine, unmanagedAddresses, requestLine } from './format.js';
 import { accessTables, siteDiagrams } from './mermaid.js';
 import type { MaskedPlan } from './redact.js';
 
@@ -240,5 +240,25 @@ export function renderMarkdown(plan: MaskedPlan, options: MarkdownOptions = {}):
   }
 
   if (shown < total) text += `\n${cutNote(total - shown)}\n`;
+  else text += requestsSection(plan, limit - text.length);
   return text.replace(/\n+$/, '');
+}
+
+/**
+ * The requests of every step (method and path), collapsed: what a reviewer approves is also what
+ * apply sends, once it has derived them again. Left out, with a line saying where to see them, when
+ * it would not fit in `room` characters.
+ */
+function requestsSection(plan: MaskedPlan, room: number): string {
+  const lines: string[] = [];
+  for (const step of plan.steps) {
+    lines.push(step.id);
+    for (const r of step.requests) lines.push(`  ${requestLine(r)}`);
+  }
+  if (lines.length === 0) return '';
+  const fence = fenceFor(lines);
+  const n = plan.steps.reduce((sum, s) => sum + s.requests.length, 0);
+  const section = `\n<details><summary>Requests (${n})</summary>\n\n${fence}\n${lines.join('\n')}\n${fence}\n\n</details>\n`;
+  if (section.length < room - 2) return section;
+  return '\n> The requests are not listed (too large for one comment): `docplane show --verbose PLANFILE` lists them.\n';
 }

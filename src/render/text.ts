@@ -5,11 +5,13 @@
 import pc from 'picocolors';
 import { problemText } from '../plan/refusal.js';
 import type { Action, FieldChange, Step } from '../plan/types.js';
-import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, targetLine, unmanagedAddresses, unmanagedList } from './format.js';
+import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, requestLine, summaryLine, targetLine, unmanagedAddresses, unmanagedList } from './format.js';
 import type { MaskedPlan } from './redact.js';
 
 export interface TextOptions {
   color: boolean;
+  /** List each step's requests (method and path) under it (`show --verbose`). */
+  requests?: boolean;
 }
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -38,7 +40,7 @@ function changeColor(c: Colors, kind: FieldChange['kind']): (s: string) => strin
   return kind === 'add' ? c.green : kind === 'remove' ? c.red : c.yellow;
 }
 
-function stepBlock(step: Step, c: Colors): string[] {
+function stepBlock(step: Step, c: Colors, requests = false): string[] {
   const color = actionColor(c, step.action);
   const suffix = isOtherAction(step.action) ? c.dim(` (${step.action})`) : '';
   const lines = [`${color(`${ACTION_SYMBOL[step.action]} ${step.address}`)}${suffix}`];
@@ -48,6 +50,7 @@ function stepBlock(step: Step, c: Colors): string[] {
   // A note of several lines keeps every line under the step, marked as a note.
   for (const note of step.notes ?? []) for (const line of note.split(/\r?\n/)) lines.push(`  ${c.dim(`# ${line}`)}`);
   lines.push(`  ${c.dim(requestCount(step))}`);
+  if (requests) for (const r of step.requests) lines.push(`    ${c.dim(requestLine(r))}`);
   return lines;
 }
 
@@ -66,7 +69,7 @@ export function renderText(plan: MaskedPlan, options: TextOptions): string {
       out.push(c.bold(`Organization ${org}`), '');
       if (steps.length === 0) out.push(c.dim('  (no changes)'), '');
     }
-    for (const step of steps) out.push(...stepBlock(step, c), '');
+    for (const step of steps) out.push(...stepBlock(step, c, options.requests === true), '');
   }
 
   if (plan.violations.length > 0) {

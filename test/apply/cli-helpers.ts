@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadEmulatorState, startEmulator, type EmulatorState, type RunningEmulator } from '../../src/emulator/server.js';
+import { loadEmulatorState, startEmulator, type EmulatorState, type RunningEmulator, type Exchange } from '../../src/emulator/server.js';
 import { CLI_NODE } from '../cli-node.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
@@ -50,6 +50,10 @@ export interface Sandbox {
   config: string;
   emulator: RunningEmulator;
   env: Record<string, string>;
+  /** Every exchange the emulator had, in order. */
+  exchanges: Exchange[];
+  /** The exchanges that were writes (anything but GET), from the `from`th exchange on. */
+  writes(from?: number): Exchange[];
   cli(args: string[], env?: Record<string, string | undefined>): Promise<CliResult>;
   close(): Promise<void>;
 }
@@ -58,13 +62,16 @@ export interface Sandbox {
 export async function sandbox(options: { state?: EmulatorState; token?: string; latencyMs?: number } = {}): Promise<Sandbox> {
   const dir = mkdtempSync(join(tmpdir(), 'docplane-apply-cli-'));
   for (const part of ['docplane.yaml', 'certs', 'integrations']) cpSync(join(ROOT, 'examples', part), join(dir, part), { recursive: true });
-  const emulator = await startEmulator({ port: 0, state: options.state ?? demoState(), seed: 1, latencyMs: options.latencyMs });
+  const exchanges: Exchange[] = [];
+  const emulator = await startEmulator({ port: 0, state: options.state ?? demoState(), seed: 1, latencyMs: options.latencyMs, onExchange: (e) => exchanges.push(e) });
   const env = { DOCPLANE_API_URL: emulator.url, DOCPLANE_TOKEN: options.token ?? 'dev-token' };
   return {
     dir,
     config: join(dir, 'docplane.yaml'),
     emulator,
     env,
+    exchanges,
+    writes: (from = 0) => exchanges.slice(from).filter((e) => e.method !== 'GET'),
     cli: (args, extra = {}) => runCli(args, { ...env, ...extra }, dir),
     close: async () => {
       await emulator.close();

@@ -65,7 +65,7 @@ async function roundTrip(yaml: string): Promise<{ plan: Plan; failed: string[]; 
     const config = await loadConfig({ path: join(dir, 'docplane.yaml'), cwd: dir, env: {} });
     const plan = await planOrgs(config, client, { toolVersion: 'test' });
     expect(plan.problems.map((p) => `${p.address}: ${p.message}`)).toEqual([]);
-    const result = await applyPlan(plan, client, { concurrency: 4, secrets: config.secrets });
+    const result = await applyPlan(plan, client, { concurrency: 4 });
     const again = await planOrgs(config, client, { toolVersion: 'test' });
     return {
       plan,

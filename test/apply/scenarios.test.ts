@@ -147,7 +147,7 @@ describe.each(FAULTS)('scenarios with $name: whole desired states in sequence, e
     const plan = await planOrgs(config, client, { toolVersion: 'test' });
     expect(plan.problems).toEqual([]);
     expect(plan.steps.length).toBeGreaterThan(0);
-    const result = await applyPlan(plan, client, { concurrency: 8, secrets: config.secrets, backoffBaseMs: 2 });
+    const result = await applyPlan(plan, client, { concurrency: 8, backoffBaseMs: 2 });
     expect(result.failed).toEqual([]);
     expect(result.skipped).toEqual([]);
     const again = await planOrgs(config, client, { toolVersion: 'test' });

@@ -52,9 +52,9 @@ async function plan(yaml: string, env: Record<string, string> = { CHAT_TOKEN: TO
 }
 
 async function converge(yaml: string): Promise<string[]> {
-  const { config, plan: p } = await plan(yaml);
+  const { plan: p } = await plan(yaml);
   expect(p.problems).toEqual([]);
-  const result = await applyPlan(p, client, { concurrency: 4, secrets: config.secrets, backoffBaseMs: 2 });
+  const result = await applyPlan(p, client, { concurrency: 4, backoffBaseMs: 2 });
   expect(result.failed).toEqual([]);
   const again = await plan(yaml);
   expect(shown(again.plan)).toEqual([]);

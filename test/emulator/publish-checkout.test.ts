@@ -36,7 +36,7 @@ it('a publish answered with a checkout session fails with why, and the next plan
   const config = await loadConfig({ path });
   const plan = await planOrgs(config, client, { toolVersion: 'test' });
   expect(plan.steps.map((s) => `${s.action} ${s.address}`)).toEqual(['publish sites["site_status"]']);
-  const result = await applyPlan(plan, client, { concurrency: 2, secrets: [], backoffBaseMs: 2 });
+  const result = await applyPlan(plan, client, { concurrency: 2, backoffBaseMs: 2 });
   expect(result.failed.map((f) => f.message)).toEqual([
     expect.stringMatching(/^POST \/v1\/orgs\/org_acme\/sites\/site_status\/publish: publishing this site needs a purchase \(the API answered with checkout session cs_\w+\); the site is not published/),
   ]);

@@ -89,9 +89,9 @@ describe('access, invites and spaces created, through the emulator', () => {
   }
 
   async function converge(yaml: string) {
-    const { config, plan } = await planFor(yaml);
+    const { plan } = await planFor(yaml);
     expect(plan.problems).toEqual([]);
-    const result = await applyPlan(plan, client, { concurrency: 8, secrets: config.secrets, backoffBaseMs: 2 });
+    const result = await applyPlan(plan, client, { concurrency: 8, backoffBaseMs: 2 });
     expect(result.failed).toEqual([]);
     expect(result.skipped).toEqual([]);
     const again = await planFor(yaml);

@@ -48,7 +48,7 @@ describe('planOrgs against the emulator', () => {
     expect(ids(plan).indexOf('org_acme/collections["Product/API"]:create')).toBeLessThan(ids(plan).indexOf('org_acme/spaces["space_api"]:move'));
     expect(Object.keys(plan.fingerprints).length).toBe(new Set(plan.steps.map((s) => `${s.org}/${s.address}`)).size);
 
-    const result = await applyPlan(plan, client, { concurrency: 4, secrets: config.secrets });
+    const result = await applyPlan(plan, client, { concurrency: 4 });
     expect(result.failed).toEqual([]);
     expect(result.applied.length).toBe(plan.steps.length);
 

@@ -49,7 +49,7 @@ async function roundTrip(current: EmulatorState, desired: ConfigDocumentT, emula
       duplicates: [],
     };
     if (out.problems.length > 0) return out;
-    const result = await applyPlan(plan, client, { concurrency: 4, secrets: config.secrets });
+    const result = await applyPlan(plan, client, { concurrency: 4 });
     out.failed = result.failed.map((f) => `${f.step}: ${f.message}`);
     const again = await planOrgs(config, client, opts);
     out.left = again.steps.map((s) => `${s.id} ${JSON.stringify(s.changes)}`);

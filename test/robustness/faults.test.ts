@@ -60,7 +60,7 @@ describe('apply under random fault schedules', () => {
             }
             expect(plan.problems).toEqual([]);
             if (plan.steps.length === 0) break;
-            const result = await applyPlan(plan, client, { concurrency: 4, secrets: config.secrets, backoffBaseMs: 2, maxWaitMs: 2000 });
+            const result = await applyPlan(plan, client, { concurrency: 4, backoffBaseMs: 2, maxWaitMs: 2000 });
             rounds.push(`${result.applied.length} applied, ${result.failed.length} failed: ${result.failed.map((f) => f.message).join('; ')}`);
           }
           expect(plan?.steps.map((s) => s.id) ?? ['never planned'], `after ${rounds.length} rounds:\n${rounds.join('\n')}`).toEqual([]);

@@ -9,7 +9,7 @@ import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue, RequestSpec } from '../../model/step.js';
 import { collisionMessage, sameJson } from '../common/match.js';
 import { emptyKindPlan, type Reader, type DraftStep, type KindPlan, type KindSpec } from '../kind.js';
-import { deleteAddresses } from '../common/skeleton.js';
+import { unmatchedAddresses } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
 import { readSpaceList, type RemoteSpace } from '../spaces/read.js';
 import { key, ref } from '../../model/address.js';
@@ -279,7 +279,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
       // Where each remote collection's steps live: its config address when matched, else its delete.
       const addressOf = new Map<string, string>();
       for (const e of resolved.entries) if (e.remote) addressOf.set(e.remote.id, collectionAddress(e.path));
-      const addressFor = deleteAddresses(collectionAddress);
+      const addressFor = unmatchedAddresses(kp, { kind: 'collections', address: collectionAddress, managed: managedPaths(resolved.entries, resolved.remotePath), prune: true });
       const deleteAddress = new Map<string, string>();
       for (const c of resolved.unmatched) {
         const path = resolved.remotePath.get(c.id) as string;
@@ -324,10 +324,16 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
         prints.push([address, normalized(c)]);
       }
     } else {
-      const addressFor = deleteAddresses(collectionAddress);
+      const addressFor = unmatchedAddresses(kp, { kind: 'collections', address: collectionAddress, managed: managedPaths(resolved.entries, resolved.remotePath), prune: false });
       kp.unmanaged = resolved.unmatched.map((c) => addressFor(resolved.remotePath.get(c.id) as string, c.id));
     }
     kp.steps = steps;
     kp.fingerprints = fingerprintEntries(prints);
     return kp;
-  } };
+  },
+};
+
+/** Path → id of the remote collection the config manages that is at that path now. */
+function managedPaths(entries: ReadonlyArray<{ path: string; remote?: { id: string } }>, remotePath: ReadonlyMap<string, string>): Map<string, string> {
+  return new Map(entries.flatMap((e) => (e.remote && remotePath.get(e.remote.id) === e.path ? [[e.path, e.remote.id] as const] : [])));
+}

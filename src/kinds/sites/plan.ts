@@ -12,7 +12,7 @@
 import { ref } from '../../model/address.js';
 import type { JsonObject, Kind, RequestSpec } from '../../model/step.js';
 import { collisionMessage, compact, keyCollisions, matchResources } from '../common/match.js';
-import { deleteAddresses } from '../common/skeleton.js';
+import { deleteAddresses, unmatchedAddresses } from '../common/skeleton.js';
 import type { PlanContext } from '../kind.js';
 import { externalLinkAddress, groupAddress, sectionAddress, siteAddress, siteSpaceAddress, structureAddress } from './addresses.js';
 import {
@@ -250,14 +250,16 @@ function matchSections(ctx: SiteContext): Pick<SiteItems, 'sections' | 'sectionD
     return { cfg, remote: r, address, key: sectionKey(h.id), ...h };
   });
   const sectionDeletes = site.sections !== undefined && prunes('sections') ? sm.unmatched : [];
+  const managedSections = new Map(sm.pairs.flatMap((p) => (p.remote && p.remote.path === p.desired.path ? [[p.desired.path, p.remote.id] as const] : [])));
+  const sectionAddresses = (prune: boolean) => unmatchedAddresses(out.sections, { kind: 'sections', address: (k) => sectionAddress(siteKey(site), k), managed: managedSections, prune });
   if (sectionDeletes.length === 0) {
-    const addressFor = deleteAddresses((k) => sectionAddress(siteKey(site), k));
+    const addressFor = sectionAddresses(false);
     out.sections.unmanaged.push(...sm.unmatched.map((r) => addressFor(r.path, r.id)));
   }
   const deletedSectionIds = new Set(sectionDeletes.map((r) => r.id));
   const sectionDeleteAddress = new Map<string, string>();
   {
-    const addressFor = deleteAddresses((k) => sectionAddress(siteKey(site), k));
+    const addressFor = sectionAddresses(true);
     for (const r of sectionDeletes) sectionDeleteAddress.set(r.id, addressFor(r.path, r.id));
   }
   return { sections, sectionDeletes, deletedSectionIds, sectionDeleteAddress };
@@ -285,7 +287,8 @@ function matchGroups(
   }
   const groupDeletes = site.sectionGroups !== undefined && prunes('sectionGroups') ? gm.unmatched : [];
   if (groupDeletes.length === 0) {
-    const addressFor = deleteAddresses((k) => groupAddress(siteKey(site), k));
+    const managedGroups = new Map(gm.pairs.flatMap((p) => (p.remote && p.remote.title === p.desired.title ? [[p.desired.title, p.remote.id] as const] : [])));
+    const addressFor = unmatchedAddresses(out.sectionGroups, { kind: 'sectionGroups', address: (k) => groupAddress(siteKey(site), k), managed: managedGroups, prune: false });
     out.sectionGroups.unmanaged.push(...gm.unmatched.map((r) => addressFor(r.title, r.id)));
   }
 
@@ -378,7 +381,8 @@ function matchLinks(ctx: SiteContext, parentEntry: ParentEntry, labelOf: Map<Ite
     return entry;
   });
   const linkDeletes: RemoteExternalLink[] = site.externalLinks !== undefined && prunes('externalLinks') ? lm.unmatched : [];
-  const linkDeleteAddress = deleteAddresses((k) => externalLinkAddress(siteKey(site), k));
+  const managedLinks = new Map(lm.pairs.flatMap((p) => (p.remote && p.remote.title === p.desired.title ? [[p.desired.title, p.remote.id] as const] : [])));
+  const linkDeleteAddress = unmatchedAddresses(out.externalLinks, { kind: 'externalLinks', address: (k) => externalLinkAddress(siteKey(site), k), managed: managedLinks, prune: linkDeletes.length > 0 });
   if (linkDeletes.length === 0) out.externalLinks.unmanaged.push(...lm.unmatched.map((r) => linkDeleteAddress(r.title, r.id)));
   if ((links.length > 0 || (site.sectionGroups ?? []).length > 0) && remote.rootSiteSpaces.length > 0 && remote.top.length === 0) {
     problem('externalLinks', siteAddress(siteKey(site)), `site ${site.id} shows its site spaces at its root (it has no sections): section groups and external links need sections`);

@@ -2,7 +2,7 @@
 import { ref } from '../../model/address.js';
 import type { JsonObject, RequestSpec } from '../../model/step.js';
 import { collisionMessage, compact, keyCollisions, matchResources } from '../common/match.js';
-import { deleteAddresses } from '../common/skeleton.js';
+import { unmatchedAddresses } from '../common/skeleton.js';
 import { shareLinkAddress } from './addresses.js';
 import { siteKey, type ShareLinkT } from './schema.js';
 import { differing, enc, normalLink, type SiteContext } from './steps.js';
@@ -49,7 +49,8 @@ export function planShareLinks(ctx: SiteContext): void {
     );
   }
   const deletes = site.shareLinks !== undefined && prunes('shareLinks') ? lm.unmatched : [];
-  const addressFor = deleteAddresses((k) => shareLinkAddress(siteKey(site), k));
+  const managed = new Map(lm.pairs.flatMap((p) => (p.remote && p.remote.name === p.desired.name ? [[p.desired.name, p.remote.id] as const] : [])));
+  const addressFor = unmatchedAddresses(out.shareLinks, { kind: 'shareLinks', address: (k) => shareLinkAddress(siteKey(site), k), managed, prune: deletes.length > 0 });
   if (deletes.length === 0) out.shareLinks.unmanaged.push(...lm.unmatched.map((r) => addressFor(r.name ?? r.id, r.id)));
   for (const r of deletes) {
     const before = { name: r.name, active: r.active };

@@ -220,6 +220,7 @@ function merge(into: SitePlans, one: SitePlans): void {
     a.remoteCount += b.remoteCount;
     for (const p of b.problems) a.problems.push(p);
     if (b.notes) (a.notes ??= []).push(...b.notes);
+    if (b.duplicates) (a.duplicates ??= []).push(...b.duplicates);
     Object.assign(a.fingerprints, b.fingerprints);
   }
 }

@@ -1,0 +1,282 @@
+/**
+ * A saved plan is never executed as written. `apply PLANFILE` plans again from the config and the
+ * remote objects the plan's steps touch (with the plan's own `--replace`), and this module holds the
+ * file against that re-derivation: every step the re-derivation gives must be one the file shows —
+ * the same address, action, fields, requests (method, path, query, body, secret placements), notes
+ * and dependencies — and the safety rules it breaks must be those the file lists. What runs is the
+ * re-derived steps, never the file's requests.
+ *
+ * After an interrupted apply, the re-derivation has fewer steps: a file step with no counterpart, at
+ * an address whose remote object has changed since the plan, is done (the remote already is as the
+ * config wants it); a step that was cut between its requests is re-derived as what is left of it, and
+ * is accepted when each request left is one of the file's step. Ids of resources the earlier run
+ * created stand where the file has `{{ref:…}}` tokens of their creates.
+ */
+import { DocplaneError } from '../core/errors.js';
+import { toSecretPlaceholders, type Secret } from '../core/secrets.js';
+import type { JsonValue, Plan, RequestSpec, SafetyViolation, Step } from '../plan/types.js';
+
+export interface SavedCheck {
+  /** The re-derived steps left to run, in plan order, with what the plan needs around them. */
+  plan: Plan;
+  /** File steps found already applied (a resumed apply). */
+  done: number;
+  /** File steps cut between their requests by an earlier run, whose remainder runs now. */
+  partial: number;
+  /** Steps of the file (after --target). */
+  total: number;
+}
+
+/** Why a file is refused: it shows something the re-derivation does not give (edited), or the organization moved (stale). */
+export type SavedRefusal = { kind: 'mismatch'; step: string; field: string } | { kind: 'stale'; addresses: string[] };
+
+const REF_OPEN = '{{ref:';
+
+/**
+ * Unifies the file's value with the re-derived one: equal JSON, except that a `{{ref:ORG/ADDRESS}}`
+ * (or `…#field`) token in a file string may stand for the value the re-derivation has there, when the
+ * create at that address is done; one token stands for one value throughout the plan. Returns the
+ * path of the first difference, or undefined.
+ */
+class Unifier {
+  private readonly bound = new Map<string, string>();
+  constructor(private readonly doneCreates: ReadonlySet<string>) {}
+
+  diff(file: unknown, now: unknown, path: string): string | undefined {
+    if (typeof file === 'string' && typeof now === 'string') return file === now || this.matchRefs(file, now) ? undefined : path;
+    if (Array.isArray(file) && Array.isArray(now)) {
+      if (file.length !== now.length) return `${path}.length`;
+      for (let i = 0; i < file.length; i++) {
+        const d = this.diff(file[i], now[i], `${path}[${i}]`);
+        if (d !== undefined) return d;
+      }
+      return undefined;
+    }
+    if (isObject(file) && isObject(now)) {
+      const keys = [...new Set([...Object.keys(file), ...Object.keys(now)])].sort();
+      for (const k of keys) {
+        if (file[k] === undefined && now[k] === undefined) continue;
+        const d = this.diff(file[k], now[k], path === '' ? k : `${path}.${k}`);
+        if (d !== undefined) return d;
+      }
+      return undefined;
+    }
+    return Object.is(file, now) ? undefined : path;
+  }
+
+  /** Whether `now` is `file` with each ref token of a done create replaced by an id (consistently). */
+  private matchRefs(file: string, now: string): boolean {
+    if (!file.includes(REF_OPEN)) return false;
+    const parts: string[] = [];
+    const tokens: string[] = [];
+    let at = 0;
+    // Tokens of creates still to run stay as they are, in both.
+    for (let start = file.indexOf(REF_OPEN); start !== -1; start = file.indexOf(REF_OPEN, start + 1)) {
+      const token = this.tokenAt(file, start);
+      if (token === undefined) continue;
+      parts.push(file.slice(at, start));
+      tokens.push(token);
+      at = start + token.length;
+      start = at - 1;
+    }
+    if (tokens.length === 0) return false;
+    parts.push(file.slice(at));
+    const pattern = new RegExp(`^${parts.map(escapeRegExp).join('(.+?)')}$`, 's');
+    const m = pattern.exec(now);
+    if (!m) return false;
+    const seen = new Map<string, string>();
+    for (let i = 0; i < tokens.length; i++) {
+      const value = m[i + 1];
+      const prior = this.bound.get(tokens[i]) ?? seen.get(tokens[i]);
+      if (prior !== undefined && prior !== value) return false;
+      seen.set(tokens[i], value);
+    }
+    for (const [k, v] of seen) this.bound.set(k, v);
+    return true;
+  }
+
+  /** The whole token starting at `start` when it names a done create (`{{ref:ADDR}}` or `{{ref:ADDR#a.b}}`). */
+  private tokenAt(text: string, start: number): string | undefined {
+    const body = start + REF_OPEN.length;
+    for (let end = text.indexOf('}}', body); end !== -1; end = text.indexOf('}}', end + 1)) {
+      const inner = text.slice(body, end);
+      const hash = inner.lastIndexOf('#');
+      const target = this.doneCreates.has(inner) ? inner : hash !== -1 && this.doneCreates.has(inner.slice(0, hash)) ? inner.slice(0, hash) : undefined;
+      if (target !== undefined) return text.slice(start, end + 2);
+    }
+    return undefined;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** What is compared of a step (its id and dependencies are compared apart). */
+function shape(step: Step): Record<string, unknown> {
+  return {
+    address: step.address,
+    kind: step.kind,
+    action: step.action,
+    before: step.before,
+    after: step.after,
+    changes: step.changes,
+    requests: step.requests.map(requestShape),
+    remoteId: step.remoteId,
+    notes: step.notes ?? [],
+  };
+}
+
+function requestShape(r: RequestSpec): Record<string, unknown> {
+  return { method: r.method, path: r.path, query: r.query, body: r.body as JsonValue | undefined, capture: r.capture, lookup: r.lookup };
+}
+
+function violationKey(v: SafetyViolation): string {
+  return JSON.stringify([v.rule, v.message, [...v.steps].sort()]);
+}
+
+/**
+ * Holds the saved plan `file` (as read, secrets as placeholders, after --target) against `fresh`,
+ * planned again at its steps' addresses, and gives the steps to run, or the refusal.
+ */
+export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[]): SavedCheck | SavedRefusal {
+  // Compared as the file holds them: secret values as their placeholders.
+  const now = toSecretPlaceholders(fresh, secrets);
+  const at = (s: Pick<Step, 'org' | 'address'>) => `${s.org}/${s.address}`;
+  const group = (steps: readonly Step[]) => {
+    const out = new Map<string, Step[]>();
+    for (const s of steps) out.set(at(s), [...(out.get(at(s)) ?? []), s]);
+    return out;
+  };
+  const fileAt = group(file.steps);
+  const nowAt = group(now.steps);
+  const changed = (address: string) => file.fingerprints[address] === undefined || now.fingerprints[address] !== file.fingerprints[address];
+
+  const doneCreates = new Set<string>();
+  for (const s of file.steps) if (s.action === 'create' && !(nowAt.get(at(s)) ?? []).some((n) => n.action === 'create')) doneCreates.add(at(s));
+  const unify = new Unifier(doneCreates);
+
+  /** Re-derived step id → the file step it is (whole, or what is left of it). */
+  const matched = new Map<string, Step>();
+  const stale = new Set<string>();
+  let partial = 0;
+  let mismatch: { step: string; field: string } | undefined;
+  for (const [address, fileSteps] of fileAt) {
+    const nowSteps = nowAt.get(address) ?? [];
+    for (const n of nowSteps) {
+      const same = fileSteps.find((f) => f.id === n.id);
+      const field = same ? unify.diff(shape(same), shape(n), '') : 'action';
+      if (same && field === undefined) {
+        matched.set(n.id, same);
+        continue;
+      }
+      // What an earlier run left of a step cut between its requests: only where the remote moved.
+      const whole = changed(address) ? fileSteps.find((f) => isRemainder(unify, f, n)) : undefined;
+      if (whole) {
+        matched.set(n.id, whole);
+        partial++;
+        continue;
+      }
+      if (changed(address)) stale.add(address);
+      else mismatch ??= { step: (same ?? fileSteps[0]).id, field: field ?? 'action' };
+    }
+    // A file step with nothing left of it: done, when the remote moved; else the file shows a step
+    // that the config and the organization do not give.
+    for (const f of fileSteps) {
+      if ([...matched.values()].includes(f)) continue;
+      if (!changed(address)) mismatch ??= { step: f.id, field: '(the whole step)' };
+    }
+  }
+  if (mismatch) return { kind: 'mismatch', ...mismatch };
+
+  // Dependencies: a step left to run waits for the steps the file says, less those done; the
+  // re-derivation may drop a wait that no longer matters (a publish of a site that exists now), never
+  // add one. A re-derived step it would wait for that the file does not show makes the plan stale.
+  const pending = new Set([...matched.values()].map((f) => f.id));
+  const firstRun = partial === 0 && pending.size === file.steps.length && matched.size === now.steps.length;
+  for (const n of now.steps) {
+    const f = matched.get(n.id);
+    if (!f) continue;
+    const deps = n.dependsOn.map((d) => matched.get(d)?.id);
+    if (deps.some((d) => d === undefined)) {
+      stale.add(at(n));
+      continue;
+    }
+    const want = new Set(f.dependsOn.filter((d) => pending.has(d)));
+    const have = new Set(deps as string[]);
+    if ([...have].some((d) => !want.has(d)) || (firstRun && want.size !== have.size)) return { kind: 'mismatch', step: f.id, field: 'dependsOn' };
+  }
+  if (stale.size > 0) return { kind: 'stale', addresses: [...stale].sort() };
+
+  const steps = fresh.steps.filter((s) => matched.has(s.id));
+  const keep = new Set(steps.map((s) => s.id));
+  const done = file.steps.length - pending.size;
+  // The safety rules: those the re-derived steps break, and on a first run exactly those the file lists.
+  const nowViolations = now.violations.filter((v) => v.rule !== 'protect' && v.steps.some((id) => keep.has(id)));
+  const fileViolations = file.violations.filter((v) => v.rule !== 'protect');
+  if (firstRun) {
+    const a = new Set(nowViolations.map(violationKey));
+    const b = new Set(fileViolations.map(violationKey));
+    const differs = [...a].find((k) => !b.has(k)) ?? [...b].find((k) => !a.has(k));
+    if (differs !== undefined) return { kind: 'mismatch', step: '(the plan)', field: `violations: ${JSON.parse(differs)[0]}` };
+  } else {
+    const missing = nowViolations.find((v) => !fileViolations.some((w) => w.rule === v.rule));
+    if (missing) return { kind: 'mismatch', step: '(the plan)', field: `violations: ${missing.rule}` };
+  }
+  const violations = fresh.violations.filter((v) => v.steps.some((id) => keep.has(id)));
+  const summary = { create: 0, update: 0, delete: 0, other: 0, unmanaged: file.summary.unmanaged };
+  for (const s of steps) {
+    if (s.action === 'create' || s.action === 'update' || s.action === 'delete') summary[s.action]++;
+    else summary.other++;
+  }
+  return {
+    plan: { ...fresh, steps, violations, summary, fingerprints: {} },
+    done,
+    partial,
+    total: file.steps.length,
+  };
+}
+
+/**
+ * Whether the re-derived step `n` is what is left of the file's step `f` after some of its requests
+ * were sent: the same resource, and each of its requests one of `f`'s, in `f`'s order — or, for a
+ * PATCH, that request with fewer of its fields (those that already are as it sets them left out).
+ */
+function isRemainder(unify: Unifier, f: Step, n: Step): boolean {
+  if (f.kind !== n.kind || n.requests.length === 0 || n.requests.length > f.requests.length) return false;
+  let from = 0;
+  for (const r of n.requests) {
+    let i = from;
+    while (i < f.requests.length && !partOf(unify, f.requests[i], r)) i++;
+    if (i === f.requests.length) return false;
+    from = i + 1;
+  }
+  return true;
+}
+
+function partOf(unify: Unifier, whole: RequestSpec, part: RequestSpec): boolean {
+  if (unify.diff(requestShape(whole), requestShape(part), '') === undefined) return true;
+  if (part.method !== 'PATCH' || whole.method !== 'PATCH' || !isObject(whole.body) || !isObject(part.body)) return false;
+  const fewer = { ...requestShape(whole), body: Object.fromEntries(Object.keys(part.body).map((k) => [k, (whole.body as Record<string, unknown>)[k]])) };
+  return Object.keys(part.body).every((k) => k in (whole.body as object)) && unify.diff(fewer, requestShape(part), '') === undefined;
+}
+
+/** The refusal as the error apply exits with. */
+export function refusalError(refusal: SavedRefusal, file: string): DocplaneError {
+  if (refusal.kind === 'mismatch') {
+    const where = refusal.field === '(the whole step)' ? `the step ${refusal.step} is not one they give` : `${refusal.step}: ${refusal.field} differs`;
+    return new DocplaneError('PLAN_MISMATCH', `the plan ${file} does not match what the config and the organization give now (${where}); nothing was sent`, {
+      hint: 'The file was edited after it was made, or the organization changed in a way its fingerprints do not show. Make a new plan (docplane plan --out FILE), review it, and apply that one.',
+    });
+  }
+  const shown = refusal.addresses.slice(0, 10).join(', ');
+  const more = refusal.addresses.length > 10 ? ` and ${refusal.addresses.length - 10} more` : '';
+  const n = refusal.addresses.length;
+  return new DocplaneError('PLAN_STALE', `the plan ${file} is stale: ${n} remote ${n === 1 ? 'object' : 'objects'} changed since it was made: ${shown}${more}`, {
+    hint: 'Make a new plan (docplane plan --out FILE), review it, and apply that one.',
+  });
+}
