@@ -1,6 +1,6 @@
 /**
  * References between resources of a config (a team's members, an object's access, a site section's
- * space, a translation's source space, a SAML provider's default team, …), checked by one rule:
+ * space, … each unit declares its own in `references`), checked by one rule:
  * a reference that names what the config defines is fine (the plan creates or matches it, and orders
  * its steps after); one that names nothing in the config is an error when the config alone settles
  * it (the target kind is pruned, a natural key names only the config's own resources), else it is

@@ -1,5 +1,5 @@
 /**
- * A reference to a space from another kind (a site section, a site space, a translation's source):
+ * A reference to a space from another kind (a site section, a site space, …):
  * a space's id, or the natural key of a space of the config without id (`Collection/Title`, or the
  * title of a space at the top level), which the plan creates or matches.
  */
