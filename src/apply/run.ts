@@ -9,7 +9,7 @@ import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
 import { DocplaneError } from '../core/errors.js';
-import { maskSecrets, type Secret } from '../core/secrets.js';
+import { fromSecretPlaceholders, maskSecrets, type Secret } from '../core/secrets.js';
 import { readPlanFile } from '../plan/file.js';
 import { assertApplicable, assertNoProblems } from '../plan/refusal.js';
 import { checkTargets } from '../plan/fingerprint.js';
@@ -164,7 +164,7 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
     // what runs is that re-derivation, once it is shown to be the file's (src/apply/saved.ts).
     // The steps policies run again on what will be sent: a saved plan is not trusted to have passed them.
     const fresh = checkSteps(
-      await planOrgs(config, client, { toolVersion: options.toolVersion, replace: selected.replace ?? [], ...checkTargets(selected.steps) }),
+      await planOrgs(config, client, { toolVersion: options.toolVersion, replace: selected.replace ?? [], ...checkTargets(addressesOf(selected, config.secrets, file)) }),
       config.policies,
       config.secrets,
     );
@@ -190,6 +190,21 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
     return await verify(applied, config, client, options);
   } finally {
     await client.close();
+  }
+}
+
+/**
+ * The file's steps with the secrets in their addresses filled in from the config (a secret may name
+ * a resource: `teams["{{secret:env:TEAM}}"]`), so that the check reads the resources they name. A
+ * placeholder of a secret the config does not have is a file that is not the reviewed plan.
+ */
+function addressesOf(plan: Plan, secrets: readonly Secret[], file: string): Plan['steps'] {
+  try {
+    return plan.steps.map((s) => ({ ...s, address: fromSecretPlaceholders(s.address, secrets) }));
+  } catch (err) {
+    throw new DocplaneError('PLAN_MISMATCH', `the plan ${file} does not match the config: ${(err as Error).message}; nothing was sent`, {
+      hint: 'Make a new plan (docplane plan --out FILE), review it, and apply that one.',
+    });
   }
 }
 

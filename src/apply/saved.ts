@@ -212,11 +212,14 @@ export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[]):
   }
   if (stale.size > 0) return { kind: 'stale', addresses: [...stale].sort() };
 
-  const steps = fresh.steps.filter((s) => matched.has(s.id));
+  // `now` is `fresh` with secrets as placeholders, step for step: the ids matched are `now`'s, and a
+  // step whose address holds a secret has another id in `fresh`.
+  const steps = fresh.steps.filter((_s, i) => matched.has(now.steps[i].id));
   const keep = new Set(steps.map((s) => s.id));
+  const keepNow = new Set(now.steps.filter((s) => matched.has(s.id)).map((s) => s.id));
   const done = file.steps.length - pending.size;
   // The safety rules: those the re-derived steps break, and on a first run exactly those the file lists.
-  const nowViolations = now.violations.filter((v) => v.rule !== 'protect' && v.steps.some((id) => keep.has(id)));
+  const nowViolations = now.violations.filter((v) => v.rule !== 'protect' && v.steps.some((id) => keepNow.has(id)));
   const fileViolations = file.violations.filter((v) => v.rule !== 'protect');
   if (firstRun) {
     const a = new Set(nowViolations.map(violationKey));

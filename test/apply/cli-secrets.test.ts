@@ -48,7 +48,7 @@ describe('secrets in the output of plan and apply (CLI)', () => {
       expect(res.code, res.stderr).toBe(0);
       expectClean(args.join(' '), both(res));
     }
-    const saved = readFileSync(file, 'utf8');
+    const saved = readFileSync(file, "utf8");
     expectClean('the plan file', saved);
     expect(saved).toContain('{{secret:env:ANALYTICS_KEY}}');
 
@@ -81,14 +81,14 @@ describe('secrets in the wrong place (CLI)', () => {
     const res = await b.cli(['plan', '-c', b.config]);
     expect(res.code).toBe(1);
     expect(res.stderr.split('\n')[0]).toBe(
-      `docplane.yaml:28:12: teams[0].title: \${env:DOCPLANE_TOKEN} reads the API token into the config: docplane sends the token only in the Authorization header, never in a field`,
+      `docplane.yaml:32:12: teams[0].title: \${env:DOCPLANE_TOKEN} reads the API token into the config: docplane sends the token only in the Authorization header, never in a field`,
     );
     expectClean('plan', both(res));
     // Its value through another variable is refused too.
     writeFileSync(b.config, readFileSync(b.config, 'utf8').replace('${env:DOCPLANE_TOKEN}', '${env:COPY}'));
     const copy = await b.cli(['plan', '-c', b.config], { COPY: TOKEN });
     expect(copy.code).toBe(1);
-    expect(copy.stderr.split('\n')[0]).toMatch(/:28:12: teams\[0\]\.title: this string holds the API token \(env DOCPLANE_TOKEN\)/);
+    expect(copy.stderr.split('\n')[0]).toMatch(/:32:12: teams\[0\]\.title: this string holds the API token \(env DOCPLANE_TOKEN\)/);
     expectClean('plan', both(copy));
   });
 
@@ -97,7 +97,7 @@ describe('secrets in the wrong place (CLI)', () => {
     withTeam(b, 'Team ${env:SHORT}');
     const res = await b.cli(['plan', '-c', b.config], { SHORT: 'abc' });
     expect(res.code).toBe(1);
-    expect(res.stderr.split('\n')[0]).toMatch(/:28:12: teams\[0\]\.title: the value of \$\{env:SHORT\} has 3 characters: a secret under 6 characters cannot be masked safely/);
+    expect(res.stderr.split('\n')[0]).toMatch(/:32:12: teams\[0\]\.title: the value of \$\{env:SHORT\} has 3 characters: a secret under 6 characters cannot be masked safely/);
     expect(both(res)).not.toContain('abc');
   });
 
@@ -113,10 +113,10 @@ describe('secrets in the wrong place (CLI)', () => {
       expect(res.code, res.stderr).toBe(0);
       for (const form of [name, escaped, '7c1e9a']) expect(both(res), args.join(' ')).not.toContain(form);
     }
-    const saved = readFileSync(file, 'utf8');
+    const saved = readFileSync(file, "utf8");
     for (const form of [name, escaped, '7c1e9a']) expect(saved).not.toContain(form);
     expect(Object.keys(JSON.parse(saved).fingerprints as Record<string, string>).some((k) => k.includes('{{secret-json:env:TEAM_NAME}}'))).toBe(true);
-    const applied = await b.cli(['apply', file], env);
+    const applied = await b.cli(["apply", file], env);
     expect(applied.code, applied.stderr).toBe(0);
     expect(both(applied)).not.toContain('7c1e9a');
     expect([...b.emulator.world.orgs.get('org_acme')!.teams.values()].map((t) => t.title)).toContain(name);

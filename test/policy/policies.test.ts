@@ -65,7 +65,8 @@ severity: warning`)}`);
     const result = await runValidate({ path: c.path });
     expect(result.valid).toBe(true);
     if (!result.valid) return;
-    expect(result.warnings.map((w) => `${w.line}:${w.column}: ${w.path}: ${w.message}`)).toEqual([
+    // The teams name members the config does not list: those references are warnings of their own.
+    expect(result.warnings.filter((w) => w.message.includes('policy')).map((w) => `${w.line}:${w.column}: ${w.path}: ${w.message}`)).toEqual([
       '4:5: teams[0]: policy "small-teams": the rule is false: size(self.members) <= 2',
     ]);
   });
