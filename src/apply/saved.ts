@@ -13,6 +13,7 @@
  * created stand where the file has `{{ref:…}}` tokens of their creates.
  */
 import { DocplaneError } from '../core/errors.js';
+import { stableStringify } from '../core/json.js';
 import { toSecretPlaceholders, type Secret } from '../core/secrets.js';
 import type { JsonValue, Plan, RequestSpec, SafetyViolation, Step } from '../plan/types.js';
 
@@ -175,7 +176,7 @@ export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[]):
         continue;
       }
       // What an earlier run left of a step cut between its requests: only where the remote moved.
-      const whole = changed(address) ? fileSteps.find((f) => isRemainder(unify, f, n)) : undefined;
+      const whole = changed(address) ? fileSteps.find((f) => isRemainder(unify, f, n) && onTheWay(f, n)) : undefined;
       if (whole) {
         matched.set(n.id, whole);
         partial++;
@@ -242,6 +243,20 @@ export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[]):
     partial,
     total: file.steps.length,
   };
+}
+
+/**
+ * Whether the object the re-derived step `n` starts from lies on the way of the file's update `f`:
+ * each field as `f` found it or as `f` sets it. A field at a third value was changed by someone else,
+ * and the reviewed step no longer says what happens to it. A create's object is new: its fields are
+ * checked by the requests left to send.
+ */
+function onTheWay(f: Step, n: Step): boolean {
+  if (f.before === null || n.before === null) return true;
+  const same = (a: unknown, b: unknown) => stableStringify(a) === stableStringify(b);
+  return Object.entries(n.before).every(
+    ([k, v]) => !(k in f.before!) || same(v, f.before![k]) || (f.after !== null && k in f.after && same(v, f.after[k])),
+  );
 }
 
 /**
