@@ -139,6 +139,20 @@ describe('review rules against the emulator', () => {
   });
 });
 
+describe('the emulator', () => {
+  it('refuses review rules the description does not allow, with 400', async () => {
+    const bad: Array<[string, unknown]> = [
+      ['/v1/orgs/org_acme', { type: 'inherit' }],
+      ['/v1/spaces/space_api', { type: 'rules', rules: [{ rule: 'allow_bypass' }] }],
+      ['/v1/spaces/space_api', { type: 'rules', rules: [{ rule: 'require_luck' }] }],
+    ];
+    for (const [path, mergeRules] of bad) {
+      // Bad on purpose: the conformance check leaves these exchanges out.
+      await expect(client.request('PATCH', path, { body: { mergeRules }, headers: { 'x-conformance': 'skip' } })).rejects.toMatchObject({ status: 400 });
+    }
+  });
+});
+
 describe('bad review rules', () => {
   const HEAD = 'version: 1\norganization:\n  id: org_acme\n';
   const cases: Array<[string, string, RegExp]> = [
