@@ -96,6 +96,11 @@ describe('review rules against the emulator', () => {
     expect(created()?.mergeRules).toEqual({ type: 'rules', rules: [{ rule: 'require_all_reviews_approved' }] });
   });
 
+  it('creates a space that inherits the rules without a PATCH', async () => {
+    const p = await converge(`${CONFIG}  - title: Inherits\n    mergeRules: { type: inherit }\n`);
+    expect(shown(p)).toEqual(['create spaces["Inherits"]']);
+  });
+
   it('compares rules and their users in any order', async () => {
     const reordered = CONFIG.replace(
       '      - rule: require_at_least_one_approved_review\n      - { rule: allow_bypass, users: [u_bob, u_alice] }',

@@ -286,7 +286,8 @@ function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedC
   // createSpace takes neither defaultLevel nor mergeRules: they are set once the space exists, in one PATCH.
   const later: JsonObject = {};
   if (d.defaultLevel !== undefined) later.defaultLevel = d.defaultLevel;
-  if (d.mergeRules !== undefined) later.mergeRules = d.mergeRules as JsonValue;
+  // A new space inherits the organization's rules: `inherit` needs no PATCH.
+  if (d.mergeRules !== undefined && d.mergeRules.type !== 'inherit') later.mergeRules = d.mergeRules as JsonValue;
   if (Object.keys(later).length > 0) {
     kp.steps.push(step({
       address,
