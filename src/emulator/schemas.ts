@@ -36,3 +36,27 @@ export const Language = z.enum(LANGUAGES);
 export function emptyDocument(): { object: 'document'; data: { schemaVersion: number }; nodes: never[] } {
   return { object: 'document', data: { schemaVersion: 1 }, nodes: [] };
 }
+
+/** One merge rule of the live description (MergeRule). */
+const MergeRule = z.union([
+  z.strictObject({ rule: z.enum(['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass']), users: z.array(z.string()) }),
+  z.strictObject({
+    rule: z.enum([
+      'require_at_least_one_review',
+      'require_at_least_one_approved_review',
+      'require_all_reviews_approved',
+      'require_agent_review',
+      'require_up_to_date_change_request',
+      'require_change_request_subject',
+      'require_change_request_description',
+      'require_author_to_merge',
+    ]),
+  }),
+  z.strictObject({ rule: z.literal('custom'), expression: z.string().max(1024), message: z.string().optional() }),
+]);
+const MergeRulesRules = z.strictObject({ type: z.literal('rules'), rules: z.array(MergeRule) });
+const MergeRulesNone = z.strictObject({ type: z.literal('none') });
+/** An organization's review rules (MergeRulesStandaloneConfiguration). */
+export const MergeRules = z.union([MergeRulesRules, MergeRulesNone]);
+/** A space's review rules (MergeRulesSpaceConfiguration): also `inherit`. */
+export const SpaceMergeRules = z.union([z.strictObject({ type: z.literal('inherit') }), MergeRulesRules, MergeRulesNone]);

@@ -190,7 +190,8 @@ export function describeIssues(
       case 'unrecognized_keys': {
         const allowed = knownKeys(root, path);
         for (const k of issue.keys) {
-          out.push({ path: [...path, k], mode: 'key', message: `unknown key "${k}"${didYouMean(k, allowed)}` });
+          // A key another branch of a union knows is not its own near miss.
+          out.push({ path: [...path, k], mode: 'key', message: `unknown key "${k}"${didYouMean(k, allowed.filter((a) => a !== k))}` });
         }
         break;
       }

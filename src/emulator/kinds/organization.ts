@@ -8,7 +8,7 @@ import { badRequest, bodyObject, listReply, ok, validate } from '../http.js';
 import { SeedError, defineKind } from '../kind.js';
 import type { OrgRec, RichTextDoc, Role as RoleT } from '../model.js';
 import { canReach, nowIso, orgOf, storeDoc, viewCtx } from '../routing.js';
-import { Doc, Id, Role, SeedDoc, Timestamp, Uri, emptyDocument } from '../schemas.js';
+import { Doc, Id, MergeRules, Role, SeedDoc, Timestamp, Uri, emptyDocument } from '../schemas.js';
 import { apiUrl, appUrl, compact, perms } from '../views.js';
 import type { Obj, ViewContext } from '../views.js';
 
@@ -55,7 +55,7 @@ const orgSeed = {
   ai: z.boolean().optional(),
   inviteLinks: z.boolean().optional(),
   plan: z.string().optional(),
-  mergeRules: z.record(z.string(), z.unknown()).optional(),
+  mergeRules: MergeRules.optional(),
   customHostname: z.string().optional(),
   logo: z.string().optional(),
 };
@@ -71,7 +71,7 @@ const PatchOrg = z.strictObject({
   sso: z.boolean().optional(),
   ai: z.boolean().optional(),
   inviteLinks: z.boolean().optional(),
-  mergeRules: z.looseObject({ type: z.string() }).optional(),
+  mergeRules: MergeRules.optional(),
 });
 
 export function orgView(ctx: ViewContext, org: OrgRec): Obj {

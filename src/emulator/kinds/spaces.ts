@@ -9,7 +9,7 @@ import type { RouteRequest } from '../http.js';
 import { SeedError, defineKind } from '../kind.js';
 import type { Level as LevelT, OrgRec, World } from '../model.js';
 import { canReach, location, nowIso, orgOf, viewCtx } from '../routing.js';
-import { Id, Language, Level, Timestamp } from '../schemas.js';
+import { Id, Language, Level, SpaceMergeRules, Timestamp } from '../schemas.js';
 import { apiUrl, appUrl, compact, perms, publishedUrl } from '../views.js';
 import type { Obj, ViewContext } from '../views.js';
 import { collectionOf, collectionsByPath, parentCollection } from './collections.js';
@@ -54,6 +54,7 @@ const SpaceSeed = z.strictObject({
   parent: Id.optional(),
   /** Parent collection by path of titles (`Archive/2023`). */
   collection: z.string().min(1).optional(),
+  mergeRules: SpaceMergeRules.optional(),
   createdAt: Timestamp.optional(),
   deletedAt: Timestamp.optional(),
 });
@@ -71,7 +72,7 @@ const PatchSpace = z.strictObject({
   editMode: z.enum(['live', 'locked']).optional(),
   defaultLevel: Level.nullable().optional(),
   language: Language.optional(),
-  mergeRules: z.looseObject({ type: z.string() }).optional(),
+  mergeRules: SpaceMergeRules.optional(),
 });
 
 /** createSpace's fields (the description lets other properties through: templates, sources). */
@@ -193,7 +194,7 @@ export const spacesKind = defineKind({
         defaultLevel: s.defaultLevel ?? null,
         language: s.language,
         parent,
-        mergeRules: { type: 'inherit' },
+        mergeRules: s.mergeRules ?? { type: 'inherit' },
         revision: world.newId('rev'),
         createdAt,
         updatedAt: createdAt,

@@ -4,6 +4,7 @@
  */
 import { bool, compare, instructions, str, strOrNull, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
+import { MergeRules, importMergeRules } from '../common/merge-rules.js';
 import { AGENT_INSTRUCTIONS_ADDRESS, agentInstructionsModule, readAgentInstructions, type RemoteAgentInstructions } from './agent-instructions.js';
 import { organizationModule, readOrganization, type RemoteOrganization } from './organization.js';
 import { Organization } from './schema.js';
@@ -23,7 +24,7 @@ const importOrganization: Importer<OrganizationState> = {
     const organization = await readOrganization(ctx);
     return { org: ctx.org, organization, agentInstructions: await readAgentInstructions(ctx) };
   },
-  write(state) {
+  write(state, sink) {
     const o = state.organization;
     const domains = Array.isArray(o.emailDomains) ? [...new Set(o.emailDomains.map(String))].sort((a, b) => compare(a.toLowerCase(), b.toLowerCase()) || compare(a, b)) : undefined;
     const organization: Draft = {
@@ -35,6 +36,7 @@ const importOrganization: Importer<OrganizationState> = {
       sso: bool(o.sso),
       ai: bool(o.ai),
       inviteLinks: bool(o.inviteLinks),
+      mergeRules: importMergeRules(o.mergeRules, MergeRules, 'organization', (m) => sink.warn(m)),
       agentInstructions: instructions(state.agentInstructions.instructions) ?? null,
     };
     return organization;

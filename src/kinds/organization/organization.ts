@@ -2,22 +2,24 @@
 import { fingerprint } from '../../core/json.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { compact, pickManaged, sameJson } from '../common/match.js';
+import { normalizeMergeRules } from '../common/merge-rules.js';
 import { emptyKindPlan, type KindSpec, type Reader } from '../kind.js';
 import { orgPath } from '../common/paths.js';
 import { step } from '../common/step.js';
 import { OrganizationAnswer } from './answers.js';
 
 /** The settings the API lets PATCH ORG change and the config may manage. */
-const FIELDS = ['title', 'emailDomains', 'hostname', 'defaultRole', 'sso', 'ai', 'inviteLinks'] as const;
+const FIELDS = ['title', 'emailDomains', 'hostname', 'defaultRole', 'sso', 'ai', 'inviteLinks', 'mergeRules'] as const;
 
 export interface RemoteOrganization {
   id: string;
   [field: string]: unknown;
 }
 
-/** Email domains are a set: compared sorted and lower-cased. */
+/** Email domains are a set: compared sorted and lower-cased; review rules too, in any order. */
 function normalizeField(field: string, value: JsonValue): JsonValue {
   if (field === 'emailDomains' && Array.isArray(value)) return [...value].map((d) => String(d).toLowerCase()).sort();
+  if (field === 'mergeRules') return normalizeMergeRules(value);
   return value;
 }
 

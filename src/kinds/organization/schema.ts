@@ -1,6 +1,7 @@
 /** The `organization` mapping of a config: the organization's settings and its agent instructions. */
 import { z } from 'zod';
 import { Id, Instructions, Role } from '../common/fields.js';
+import { MergeRules } from '../common/merge-rules.js';
 
 export const Organization = z
   .strictObject({
@@ -12,6 +13,7 @@ export const Organization = z
     sso: z.boolean().optional(),
     ai: z.boolean().optional(),
     inviteLinks: z.boolean().optional(),
+    mergeRules: MergeRules.optional(),
     agentInstructions: Instructions.nullable().optional(),
   })
   .describe('Organization settings');

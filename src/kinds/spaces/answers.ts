@@ -11,4 +11,5 @@ export const SpaceAnswer = z.looseObject({
   language: z.string().nullish(),
   parent: z.string().nullish(),
   deletedAt: z.string().nullish(),
+  mergeRules: z.looseObject({ type: z.string() }).nullish(),
 });

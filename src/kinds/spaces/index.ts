@@ -7,6 +7,7 @@ import { sortBy, str, strOrNull, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
 import { ACCESS_REFERENCES, resolveAccess } from '../access/resolve.js';
 import { readSpaceList, type RemoteSpace } from './read.js';
+import { SpaceMergeRules, importMergeRules } from '../common/merge-rules.js';
 import { Space, spaceKey, type SpaceT } from './schema.js';
 import { spacesModule } from './spaces.js';
 
@@ -43,6 +44,7 @@ const importSpaces: Importer<SpacesState> = {
         editMode: str(s.editMode),
         defaultLevel: strOrNull(s.defaultLevel),
         language: str(s.language),
+        mergeRules: importMergeRules(s.mergeRules, SpaceMergeRules, `spaces${key(s.id)}`, (m) => sink.warn(m)),
         collection,
       };
     });

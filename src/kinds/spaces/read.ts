@@ -13,6 +13,8 @@ export interface RemoteSpace {
   parent?: string | null;
   organization?: string;
   deletedAt?: string | null;
+  /** Its review rules (MergeRulesSpaceConfiguration). */
+  mergeRules?: unknown;
 }
 
 /** Every space of the organization that is not deleted (the list leaves deleted spaces out). */

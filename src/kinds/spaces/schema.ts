@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Access } from '../access/schema.js';
 import { Emoji, Id, Language, Level } from '../common/fields.js';
+import { SpaceMergeRules } from '../common/merge-rules.js';
 
 export const Space = z
   .strictObject({
@@ -11,6 +12,7 @@ export const Space = z
     editMode: z.enum(['live', 'locked']).optional(),
     defaultLevel: Level.nullable().optional(),
     language: Language.optional(),
+    mergeRules: SpaceMergeRules.optional(),
     collection: z.string().min(1).nullable().optional().describe('Path of collection titles (A/B), or null for the top level'),
     access: Access.optional(),
   })

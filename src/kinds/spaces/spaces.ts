@@ -7,9 +7,10 @@
  */
 import { ApiError } from '../../core/errors.js';
 import { fingerprint } from '../../core/json.js';
-import type { JsonObject } from '../../model/step.js';
+import type { JsonObject, JsonValue } from '../../model/step.js';
 import { collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection, type ResolvedCollections } from '../collections/collections.js';
 import { sameJson } from '../common/match.js';
+import { normalizeMergeRules } from '../common/merge-rules.js';
 import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
 import { lookAlikeNote } from '../common/text.js';
 import { enc, orgPath } from '../common/paths.js';
@@ -32,7 +33,7 @@ export interface RemoteSpaces {
   collections?: RemoteCollection[];
 }
 
-const SETTINGS = ['title', 'emoji', 'editMode', 'defaultLevel', 'language'] as const;
+const SETTINGS = ['title', 'emoji', 'editMode', 'defaultLevel', 'language', 'mergeRules'] as const;
 
 export function spaceAddress(id: string): string {
   return `spaces${key(id)}`;
@@ -92,7 +93,13 @@ function normalized(s: RemoteSpace): JsonObject {
     defaultLevel: s.defaultLevel ?? null,
     language: s.language ?? null,
     parent: s.parent ?? null,
-    deletedAt: s.deletedAt ?? null };
+    deletedAt: s.deletedAt ?? null,
+    mergeRules: normalizeMergeRules(s.mergeRules) };
+}
+
+/** A setting as compared: review rules in any order. */
+function comparable(field: string, value: unknown): JsonValue {
+  return field === 'mergeRules' ? normalizeMergeRules(value) : ((value ?? null) as JsonValue);
 }
 
 export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
@@ -192,10 +199,10 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
       const before: JsonObject = {};
       const after: JsonObject = {};
       for (const f of SETTINGS) {
-        const want = d[f];
+        const want = d[f] as JsonValue | undefined;
         if (want === undefined) continue;
-        const have = r[f] ?? null;
-        if (!sameJson(have, want)) {
+        const have = (r[f] ?? null) as JsonValue;
+        if (!sameJson(comparable(f, have), comparable(f, want))) {
           before[f] = have;
           after[f] = want;
         }
@@ -263,7 +270,7 @@ function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedC
   if (d.language !== undefined) body.language = d.language;
   if (d.editMode !== undefined) body.editMode = d.editMode;
   const after: JsonObject = { title: d.title ?? '' };
-  for (const f of ['emoji', 'editMode', 'language', 'defaultLevel'] as const) if (d[f] !== undefined) after[f] = d[f];
+  for (const f of ['emoji', 'editMode', 'language', 'defaultLevel', 'mergeRules'] as const) if (d[f] !== undefined) after[f] = d[f] as JsonValue;
   if (d.collection !== undefined) after.collection = d.collection;
   kp.steps.push(step({
     address,
@@ -276,15 +283,19 @@ function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedC
     ...withNotes(lookAlikeNote('space', d.title ?? '', existing.flatMap((s) => (s.title === undefined || s.deletedAt ? [] : [s.title])))),
   }));
   kp.fingerprints[address] = fingerprint(null);
-  // createSpace takes no defaultLevel: it is set once the space exists.
-  if (d.defaultLevel !== undefined) {
+  // createSpace takes neither defaultLevel nor mergeRules: they are set once the space exists, in one PATCH.
+  const later: JsonObject = {};
+  if (d.defaultLevel !== undefined) later.defaultLevel = d.defaultLevel;
+  // A new space inherits the organization's rules: `inherit` needs no PATCH.
+  if (d.mergeRules !== undefined && d.mergeRules.type !== 'inherit') later.mergeRules = d.mergeRules as JsonValue;
+  if (Object.keys(later).length > 0) {
     kp.steps.push(step({
       address,
       kind: 'spaces',
       action: 'update',
-      before: { defaultLevel: null },
-      after: { defaultLevel: d.defaultLevel },
-      requests: [{ method: 'PATCH', path: `/v1/spaces/${ref(org, address)}`, body: { defaultLevel: d.defaultLevel } }],
+      before: Object.fromEntries(Object.keys(later).map((f) => [f, f === 'mergeRules' ? { type: 'inherit' } : null])),
+      after: later,
+      requests: [{ method: 'PATCH', path: `/v1/spaces/${ref(org, address)}`, body: later }],
       needs: [`${address}:create`] }));
   }
 }
