@@ -66,3 +66,9 @@ export function lookAlikeNote(noun: string, title: string, existing: Iterable<st
   if (alike.length === 0) return [];
   return [`warning: ${noun} ${JSON.stringify(title)} is new, but looks the same as the existing ${noun} ${alike.map((t) => JSON.stringify(t)).join(', ')}: they differ only by invisible or look-alike characters or whitespace; check the title is not a copy with a stray character`];
 }
+
+/** lookAlikeNote as step fields: `{ notes }` when there is a look-alike, nothing otherwise. */
+export function lookAlikeNotes(noun: string, title: string, existing: Iterable<string>): { notes?: string[] } {
+  const notes = lookAlikeNote(noun, title, existing);
+  return notes.length > 0 ? { notes } : {};
+}
