@@ -358,17 +358,19 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
   const crossReferences = valid.length === documents && problems.issues.length === 0;
   const orgs: OrgConfig[] = [];
   const literalSecrets: Secret[] = [];
+  const lookAlikes: RawIssue[] = [];
   for (const draft of merged.orgs) {
-    const { org, secrets } = resolveOrg(draft, problems, { crossReferences });
+    const { org, secrets, warnings } = resolveOrg(draft, problems, { crossReferences });
     orgs.push(org);
     for (const secret of secrets) literalSecrets.push(secret);
+    lookAlikes.push(...warnings);
   }
 
   const secrets = uniqueSecrets([...ctx.secrets.values(), ...literalSecrets]);
   // Policies: a rule that does not compile is a problem at once; the rules run over a config that is whole.
   const policies = await compilePolicies(valid, problems);
   const secretFields = (key: string) => UNITS.find((u) => u.configKey === key)?.secretFields ?? [];
-  const warnings = problems.issues.length === 0 ? checkResources(policies, merged.orgs, { secrets, secretFields }, problems) : [];
+  const warnings = problems.issues.length === 0 ? [...lookAlikes, ...checkResources(policies, merged.orgs, { secrets, secretFields }, problems)] : [];
 
   if (problems.issues.length > 0) throw new ConfigError(sortIssues(problems.issues, order));
 

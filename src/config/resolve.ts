@@ -8,12 +8,13 @@ import type { Secret } from '../core/secrets.js';
 import { PRUNABLE, UNITS } from '../kinds/index.js';
 import type { Identities as KindIdentities, ReferenceCheck, ResolveContext } from '../kinds/kind.js';
 import { REFERENCE_TARGETS } from '../kinds/common/references.js';
+import { spelledOut, titleSkeleton } from '../kinds/common/text.js';
 import { BugError } from '../core/errors.js';
 import { suggest } from '../core/text.js';
 import { key } from '../model/address.js';
 import type { DeferredCheck, OrgConfig, SourceLocation } from '../model/desired.js';
-import { child, lazyLocations, locationOf, where, type Origin, type Problems } from '../source/origin.js';
-import type { LocateMode } from '../source/yaml.js';
+import { child, lazyLocations, locationOf, Problems, where, type Origin } from '../source/origin.js';
+import type { LocateMode, RawIssue } from '../source/yaml.js';
 import type { OrgDraft } from './merge.js';
 
 /** The addresses of one organization, each with where it was first defined. */
@@ -21,8 +22,14 @@ class Registry {
   private readonly places = lazyLocations();
   readonly locations: Record<string, SourceLocation> = this.places.record;
   private readonly seen = new Map<string, { address: string; origin: Origin }>();
+  /** Per look of an identity (titleSkeleton): the first claim that looks so. */
+  private readonly looks = new Map<string, { identity: string; what: string; origin: Origin }>();
 
-  constructor(private readonly problems: Problems) {}
+  constructor(
+    private readonly problems: Problems,
+    /** Warnings: two claims whose keys differ only to the eye. */
+    readonly warnings = new Problems(),
+  ) {}
 
   /**
    * Claims a natural key (`identity`, compared as given) for `address`. A second claim is a
@@ -36,7 +43,26 @@ class Registry {
     }
     this.seen.set(identity, { address, origin });
     this.places.add(address, origin, 'value');
+    this.compareLook(identity, origin, what);
     return true;
+  }
+
+  /**
+   * A key that differs from an earlier one of its kind and scope only by invisible or look-alike
+   * characters or whitespace (identities start with the kind and scope) is a warning naming both.
+   */
+  private compareLook(identity: string, origin: Origin, what: string): void {
+    const look = titleSkeleton(identity);
+    const earlier = this.looks.get(look);
+    if (earlier === undefined) {
+      this.looks.set(look, { identity, what, origin });
+      return;
+    }
+    if (earlier.identity === identity) return;
+    this.warnings.at(
+      origin,
+      `${spelledOut(what)} looks the same as ${spelledOut(earlier.what)} at ${where(earlier.origin)}: they differ only by invisible or look-alike characters or whitespace; check one is not a copy with a stray character`,
+    );
   }
 
   locate(address: string, origin: Origin, mode: LocateMode = 'value'): void {
@@ -120,6 +146,8 @@ function checkReference(check: ReferenceCheck, reg: Registry, problems: Problems
 export interface ResolveResult {
   org: OrgConfig;
   secrets: Secret[];
+  /** Warnings at places of the config: keys that look alike. */
+  warnings: RawIssue[];
 }
 
 export function resolveOrg(draft: OrgDraft, problems: Problems, options: { crossReferences: boolean }): ResolveResult {
@@ -162,5 +190,5 @@ export function resolveOrg(draft: OrgDraft, problems: Problems, options: { cross
     locations: reg.locations,
     deferred,
   };
-  return { org, secrets };
+  return { org, secrets, warnings: reg.warnings.issues };
 }

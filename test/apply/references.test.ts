@@ -196,6 +196,38 @@ describe('what the organization settles, the plan settles', () => {
     ]);
   });
 
+  it('a new collection, site, section, group, link, share link or SAML provider that looks like an existing one of its scope warns, naming both', async () => {
+    const state = structuredClone(STATE) as unknown as { organizations: Array<Record<string, unknown>> };
+    const org = state.organizations[0]!;
+    org.sites = [{
+      id: 'site_docs',
+      title: 'Docs',
+      sections: [{ title: 'Guides', path: 'guides', siteSpaces: [{ space: 'space_old', path: 'old' }] }],
+      sectionGroups: [{ title: 'Products', sections: ['guides'] }],
+      externalLinks: [{ title: 'Status', url: 'https://status.example.com' }],
+      shareLinks: [{ name: 'partner', active: true }],
+    }];
+    org.saml = [{ label: 'Okta', entityID: 'urn:okta', ssoURL: 'https://idp.example/sso', certificate: 'x' }];
+    const plan = await planOf(
+      'collections:\n  - title: "Arch\u0456ve"\n  - title: Product\n    collections: [{ title: Archive }]\n' +
+        'sites:\n  - title: "Docs "\n  - id: site_docs\n    sections: [{ path: guides2, title: "Guid\u0435s", space: space_moved }]\n' +
+        '    sectionGroups: [{ title: "Products\u200b", sections: [guides2] }]\n    externalLinks: [{ title: "Status ", url: "https://status.example.org" }]\n' +
+        '    shareLinks: [{ name: "partner\u200b" }]\n' +
+        'saml:\n  - { label: "\u041Ekta", entityID: "urn:new", ssoURL: "https://idp.example/sso2", certificate: "y" }\n',
+      state as unknown as EmulatorState,
+    );
+    const warned = plan.steps.flatMap((s) => (s.notes ?? []).filter((n) => n.startsWith('warning:')).map((n) => `${s.address} ${n.slice(0, n.indexOf(':', 9))}`));
+    expect(warned.sort()).toEqual([
+      'collections["Arch\u0456ve"] warning: collection "Arch\u0456ve" is new, but looks the same as the existing collection "Archive"',
+      'saml["\u041Ekta"] warning: SAML provider "\u041Ekta" is new, but looks the same as the existing SAML provider "Okta"',
+      'sites["Docs "] warning: site "Docs " is new, but looks the same as the existing site "Docs"',
+      'sites["site_docs"].externalLinks["Status "] warning: external link "Status " is new, but looks the same as the existing external link "Status"',
+      'sites["site_docs"].sectionGroups["Products\u200b"] warning: section group "Products\u200b" is new, but looks the same as the existing section group "Products"',
+      'sites["site_docs"].sections["guides2"] warning: section "Guid\u0435s" is new, but looks the same as the existing section "Guides"',
+      'sites["site_docs"].shareLinks["partner\u200b"] warning: share link "partner\u200b" is new, but looks the same as the existing share link "partner"',
+    ].sort());
+  });
+
   it('safety.keepSsoMembers keeping what prune: [members] would remove is said in the plan, naming the rule', async () => {
     const state = structuredClone(STATE) as unknown as { users: object[]; organizations: Array<{ members: object[] }> };
     state.users.push({ id: 'u_sam', email: 'sam@acme.com', displayName: 'Sam' });

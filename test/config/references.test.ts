@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runValidate } from '../../src/config/validate.js';
 import { formatConfigIssue } from '../../src/core/errors.js';
-import { lookAlikes, titleSkeleton, userProblem } from '../../src/kinds/common/text.js';
+import { lookAlikeNote, lookAlikes, spelledOut, titleSkeleton, userProblem } from '../../src/kinds/common/text.js';
 import { withFiles } from './helpers.js';
 
 const HEAD = 'version: 1\norganization:\n  id: org_acme\n';
@@ -15,7 +15,8 @@ async function warningsOf(yaml: string): Promise<string[]> {
   return withFiles({ 'docplane.yaml': yaml }, async (t) => {
     const result = await runValidate({ path: path.join(t.dir, 'docplane.yaml') });
     if (!result.valid) throw result.error;
-    return result.warnings.map((w) => formatConfigIssue({ ...w, file: path.basename(w.file) }));
+    // Messages naming another place name it by the full path: shown here by the file's name.
+    return result.warnings.map((w) => formatConfigIssue({ ...w, file: path.basename(w.file), message: w.message.replaceAll(`${t.dir}${path.sep}`, '') }));
   });
 }
 
@@ -59,5 +60,25 @@ describe('names a config gives', () => {
     expect(lookAlikes('Legal', ['Legal'])).toEqual([]); // the same title is a match, not a look-alike
     expect(lookAlikes('Legal', ['Regal', 'legal'])).toEqual([]);
     expect(titleSkeleton('A\u00ADB\uFEFFC')).toBe('ABC');
+  });
+
+  it('a look-alike note names both titles; a spelled-out title shows what the eye cannot tell apart', () => {
+    expect(lookAlikeNote('site', 'Docs\u200B', ['Docs', 'Blog'])).toEqual([
+      'warning: site "Docs\u200B" is new, but looks the same as the existing site "Docs": they differ only by invisible or look-alike characters or whitespace; check the title is not a copy with a stray character',
+    ]);
+    expect(lookAlikeNote('site', 'Docs', ['Docs', 'Blog'])).toEqual([]);
+    expect(spelledOut('L\u0435gal\u200B\t é')).toBe('L\\u{435}gal\\u{200B}\\u{9} é');
+  });
+
+  it('two keys of one kind and scope that look alike are a validate warning at the second, naming both', async () => {
+    const warnings = await warningsOf(
+      `${HEAD}teams:\n  - title: Engineering\n  - title: "Engineering\u200b"\n  - title: "Engineering "\ncollections:\n  - title: Policies\n    collections: [{ title: API }, { title: "AP\u0406" }]\nsites:\n  - title: Docs\n    sectionGroups: [{ title: Guides }, { title: "Guid\u0435s" }]\n  - title: Blog\n    sectionGroups: [{ title: Guides }]\n`,
+    );
+    expect(warnings).toEqual([
+      'docplane.yaml:6:5: teams[1]: teams["Engineering\\u{200B}"] looks the same as teams["Engineering"] at docplane.yaml:5:5: they differ only by invisible or look-alike characters or whitespace; check one is not a copy with a stray character',
+      'docplane.yaml:7:5: teams[2]: teams["Engineering "] looks the same as teams["Engineering"] at docplane.yaml:5:5: they differ only by invisible or look-alike characters or whitespace; check one is not a copy with a stray character',
+      'docplane.yaml:10:35: collections[0].collections[1]: collections["Policies/AP\\u{406}"] looks the same as collections["Policies/API"] at docplane.yaml:10:19: they differ only by invisible or look-alike characters or whitespace; check one is not a copy with a stray character',
+      'docplane.yaml:13:40: sites[0].sectionGroups[1]: section group "Guid\\u{435}s" of site Docs looks the same as section group "Guides" of site Docs at docplane.yaml:13:21: they differ only by invisible or look-alike characters or whitespace; check one is not a copy with a stray character',
+    ]);
   });
 });

@@ -35,6 +35,14 @@ describe('integrations', () => {
     expect(kp.unmanaged).toHaveLength(1);
   });
 
+  it('a new integration whose title looks like one the organization owns warns, naming both', () => {
+    const kp = planKind(integrationsModule, orgConfig({ integrations: [{ ...desired, name: 'acme-analytics-2', title: 'Acme Analytics\u200b' }] }), [remoteOne]);
+    expect(kp.steps[0]?.notes).toEqual([
+      'new integration: published for the first time',
+      'warning: integration title "Acme Analytics\u200b" is new, but looks the same as the existing integration title "Acme Analytics": they differ only by invisible or look-alike characters or whitespace; check the title is not a copy with a stray character',
+    ]);
+  });
+
   it('plans nothing when the comparable fields match (scopes as a set), and says script and secrets are not compared', () => {
     const kp = planKind(integrationsModule, orgConfig({ integrations: [desired] }), [remoteOne, other]);
     expect(kp.steps).toEqual([]);

@@ -14,6 +14,7 @@ import { enc, orgPath } from '../common/paths.js';
 import { readSpaceList, type RemoteSpace } from '../spaces/read.js';
 import { key, ref } from '../../model/address.js';
 import { step } from '../common/step.js';
+import { lookAlikeNotes } from '../common/text.js';
 import { CollectionAnswer } from './answers.js';
 
 export interface RemoteCollection {
@@ -226,7 +227,9 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
         if (Object.keys(settings).length > 0) {
           requests.push({ method: 'PATCH', path: `/v1/collections/${ref(ctx.org, address)}`, body: settingsBody(settings) });
         }
-        steps.push(step({ address, kind: 'collections', action: 'create', before: null, after, requests, needs }));
+        // Look-alikes count among the collections that share the new one's parent (the top level for none).
+        const siblings = remote.filter((c) => (c.parent ?? null) === (parent ? parent.id : null)).map((c) => c.title);
+        steps.push(step({ address, kind: 'collections', action: 'create', before: null, after, requests, needs, ...lookAlikeNotes('collection', e.node.title, siblings) }));
         prints.push([address, null]);
         continue;
       }

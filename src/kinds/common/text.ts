@@ -25,6 +25,7 @@ export function userProblem(user: string): string | undefined {
 
 /** Characters no one sees: zero-width spaces and joiners, the byte-order mark, soft hyphens, bidi marks, variation selectors. */
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu;
+const ONE_INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/u;
 
 /**
  * Cyrillic and Greek letters drawn like Latin ones (the common look-alikes, not Unicode's whole
@@ -65,4 +66,23 @@ export function lookAlikeNote(noun: string, title: string, existing: Iterable<st
   const alike = lookAlikes(title, existing);
   if (alike.length === 0) return [];
   return [`warning: ${noun} ${JSON.stringify(title)} is new, but looks the same as the existing ${noun} ${alike.map((t) => JSON.stringify(t)).join(', ')}: they differ only by invisible or look-alike characters or whitespace; check the title is not a copy with a stray character`];
+}
+
+/** lookAlikeNote as step fields: `{ notes }` when there is a look-alike, nothing otherwise. */
+export function lookAlikeNotes(noun: string, title: string, existing: Iterable<string>): { notes?: string[] } {
+  const notes = lookAlikeNote(noun, title, existing);
+  return notes.length > 0 ? { notes } : {};
+}
+
+/**
+ * `text` with what the eye cannot tell apart spelled out: invisible characters, look-alike letters
+ * and whitespace other than a space as `\u{…}`, so that two look-alikes read differently in a message.
+ */
+export function spelledOut(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const plain = ch === ' ' || (!/\s/u.test(ch) && !ONE_INVISIBLE.test(ch) && !(ch in LOOK_ALIKES) && ch.normalize('NFKC') === ch);
+    out += plain ? ch : `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`;
+  }
+  return out;
 }

@@ -13,6 +13,7 @@ import { diffFields } from '../common/match.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { enc } from '../common/paths.js';
 import { step } from '../common/step.js';
+import { lookAlikeNote } from '../common/text.js';
 import { IntegrationAnswer } from './answers.js';
 
 export interface RemoteIntegration {
@@ -114,7 +115,7 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
         continue;
       }
       const notes: string[] = [];
-      if (!r) notes.push('new integration: published for the first time');
+      if (!r) notes.push('new integration: published for the first time', ...lookAlikeNote('integration title', d.title, remote.flatMap((x) => (typeof x.title === 'string' ? [x.title] : []))));
       else if (forced) notes.push('published because of --replace');
       if (r && hidden.length > 0) notes.push(`${hiddenNote}; publishing sends the config's values`);
       if (r) {

@@ -14,6 +14,7 @@ import { planUnmatched } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
 import { readTeams, teamAddress, teamIdsOrRefs, type RemoteTeam } from '../teams/teams.js';
 import { step } from '../common/step.js';
+import { lookAlikeNotes } from '../common/text.js';
 import { SamlProviderAnswer } from './answers.js';
 
 export interface RemoteSamlProvider {
@@ -143,7 +144,8 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
           before: null,
           after,
           requests: [{ method: 'POST', path: base, body, capture: true, lookup: { path: base, match: { label: d.label } } }],
-          needs }));
+          needs,
+          ...lookAlikeNotes('SAML provider', d.label, remote.providers.map((p) => p.label)) }));
         prints.push([address, null]);
         continue;
       }

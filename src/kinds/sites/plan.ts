@@ -35,6 +35,7 @@ import {
   type ItemKey,
   type Layout } from './layout.js';
 import { TreeChain } from './moves.js';
+import { lookAlikeNote, lookAlikeNotes } from '../common/text.js';
 import { pathCycle, pathNeed } from './paths.js';
 import { type RemoteExternalLink, type RemoteGroup, type RemoteSection, type RemoteSite, type RemoteSiteSpace, type SitesRemote } from './remote.js';
 import { spaceNames, type SpaceNames } from '../spaces/refer.js';
@@ -584,7 +585,10 @@ function planSections(ctx: SiteContext, items: SiteItems, order: SiteOrder): voi
           after,
           requests,
           needs: [...(chainNeeds.get(e.address) ?? []), ...pathNeeds, ...space.needs],
-          ...(space.needs.length > 0 ? { notes: [`space: (created by this plan) ${c.space}`] } : {}) }),
+          ...notesOf([
+            ...(space.needs.length > 0 ? [`space: (created by this plan) ${c.space}`] : []),
+            ...lookAlikeNote('section', c.title, ctx.remote.sections.map((r) => r.title)),
+          ]) }),
         null,
       );
       // The default site space: a created section shows its first one until told otherwise.
@@ -715,7 +719,8 @@ function planGroups(ctx: SiteContext, items: SiteItems, order: SiteOrder, sim: S
           before: null,
           after,
           requests,
-          needs: [...memberNeeds, ...(chainNeeds.get(g.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])] }),
+          needs: [...memberNeeds, ...(chainNeeds.get(g.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
+          ...lookAlikeNotes('section group', c.title, ctx.remote.groups.map((r) => r.title)) }),
         null,
       );
       continue;
@@ -833,7 +838,8 @@ function planLinks(ctx: SiteContext, items: SiteItems, order: SiteOrder, sim: Si
               capture: true,
               lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, tree: true } },
           ],
-          needs: [...(chainNeeds.get(l.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])] }),
+          needs: [...(chainNeeds.get(l.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
+          ...lookAlikeNotes('external link', c.title, ctx.remote.links.map((r) => r.title)) }),
         null,
       );
       continue;
@@ -907,4 +913,8 @@ export function planSites(ctx: PlanContext, remote: SitesRemote): SitePlans {
 function renameSpaces(r: RemoteSite, spaces: SpaceNames): RemoteSite {
   const rename = (x: RemoteSiteSpace): RemoteSiteSpace => ({ ...x, space: spaces.config(x.space) });
   return { ...r, sections: r.sections.map((s) => ({ ...s, siteSpaces: s.siteSpaces.map(rename) })), rootSiteSpaces: r.rootSiteSpaces.map(rename) };
+}
+
+function notesOf(notes: string[]): { notes?: string[] } {
+  return notes.length > 0 ? { notes } : {};
 }

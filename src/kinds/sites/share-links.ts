@@ -7,6 +7,7 @@ import { shareLinkAddress } from './addresses.js';
 import { siteKey, type ShareLinkT } from './schema.js';
 import { differing, enc, normalLink, type SiteContext } from './steps.js';
 import { step } from '../common/step.js';
+import { lookAlikeNotes } from '../common/text.js';
 
 /** Share links: by name, created active (an inactive one is switched off right after). */
 export function planShareLinks(ctx: SiteContext): void {
@@ -31,7 +32,8 @@ export function planShareLinks(ctx: SiteContext): void {
       // A link is created active; an inactive one is switched off right after.
       if (l.active === false) requests.push({ method: 'PATCH', path: `${base}/share-links/${ref(org, address)}`, body: { active: false } });
       const after = compact({ name: l.name, active: l.active }) as JsonObject;
-      push(step({ address, kind: 'shareLinks', action: 'create', before: null, after, requests }), null);
+      const names = remote.shareLinks.flatMap((x) => (x.name ? [x.name] : []));
+      push(step({ address, kind: 'shareLinks', action: 'create', before: null, after, requests, ...lookAlikeNotes('share link', l.name, names) }), null);
       continue;
     }
     const { before, after } = differing({ name: r.name, active: r.active }, compact({ name: l.name, active: l.active }) as JsonObject);

@@ -17,6 +17,7 @@ import { siteKey, type SiteT } from './schema.js';
 import { matchSites, type RemoteSiteInfo } from './site-remote.js';
 import { differing, emptySitePlans, handle, SITE_KINDS, type SectionEntry, type SiteContext, type SitePlans } from './steps.js';
 import { step } from '../common/step.js';
+import { lookAlikeNote } from '../common/text.js';
 
 /** Why a site's delete needs `--force`, whatever the safety thresholds. */
 export const SITE_DELETE_REASON = 'a site carries published content: deleting it takes the published site down';
@@ -205,10 +206,20 @@ export function planSiteList(ctx: PlanContext, remote: SitesRemote, planOne: (in
     }
     const structure = info ? remote.sites.find((s) => s.id === info.id)?.site : emptyRemoteSite('');
     if (structure === null || structure === undefined) continue;
-    merge(out, planOne({ site, info, remote: structure, base: siteBase(ctx.org, site, info) }));
+    const one = planOne({ site, info, remote: structure, base: siteBase(ctx.org, site, info) });
+    if (!info) noteLookAlikeSite(one, site, remote.list);
+    merge(out, one);
   }
   planSiteDeletes(ctx, out, match.unmatched, match.pairs, new Set(desired.map(siteKey)));
   return out;
+}
+
+/** A site this plan creates whose title looks like an existing site's only to the eye: a warning on its create. */
+function noteLookAlikeSite(plans: SitePlans, site: SiteT, list: readonly RemoteSiteInfo[]): void {
+  const address = siteAddress(siteKey(site));
+  const create = plans.sites.steps.find((s) => s.address === address && s.action === 'create');
+  const notes = lookAlikeNote('site', site.title ?? '', list.map((r) => r.title));
+  if (create && notes.length > 0) create.notes = [...(create.notes ?? []), ...notes];
 }
 
 function merge(into: SitePlans, one: SitePlans): void {
