@@ -10,6 +10,7 @@
  * (a plan says `(sensitive)` for each of its strings); the config's own values are masked when they
  * come from `${env:…}` or `${file:…}`.
  */
+import { OrgInstallationAnswer, TargetInstallationAnswer } from './answers.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import { key, ref } from '../../model/address.js';
 import { MASK } from '../../core/secrets.js';
@@ -88,13 +89,13 @@ interface RawOrgInstallation {
 
 /** The organization's installations: one list (listOrganizationInstallations). */
 export async function readOrgInstallations(ctx: Reader): Promise<RemoteOrgInstallation[]> {
-  const items = await ctx.client.listAll<RawOrgInstallation>(`${orgPath(ctx.org)}/installations`);
+  const items = await ctx.client.listAll<RawOrgInstallation>(`${orgPath(ctx.org)}/installations`, {}, { schema: OrgInstallationAnswer });
   return items.map((i) => ({ integration: i.integration.name, installation: i.installation }));
 }
 
 /** One installation's spaces or sites: one list each. */
 export function readTargets(ctx: Reader, integration: string, installation: string, target: Target): Promise<RemoteTargetInstallation[]> {
-  return ctx.client.listAll<RemoteTargetInstallation>(`${installationsPath(integration)}/${enc(installation)}/${target}`);
+  return ctx.client.listAll<RemoteTargetInstallation>(`${installationsPath(integration)}/${enc(installation)}/${target}`, {}, { schema: TargetInstallationAnswer[target] });
 }
 
 /** The installations, with the spaces and sites of those whose lists `wants` names. */
