@@ -54,7 +54,10 @@ export function leastReads(c: WorldCounts, made: boolean): ReadCost {
  * every collection, space and site, whether the config manages their access or not.
  */
 export function leastImportReads(c: WorldCounts): ReadCost {
-  return withAccessReads(c, baseReads(c, true, true), c.collections, c.spaces, c.sites + c.newSites + c.rootSites, 'every');
+  const cost = withAccessReads(c, baseReads(c, true, true), c.collections, c.spaces, c.sites + c.newSites + c.rootSites, 'every');
+  // The organization's installations: one page (the bench world installs nothing, so no installation's
+  // spaces or sites are listed).
+  return { ...cost, requests: formula([...cost.requests.terms, { what: 'installations: 1 (the organization\'s list)', n: 1 }]) };
 }
 
 /** Two lists (team grants, user grants) per object; they need the object's id (a collection's from the collection list). */
