@@ -18,6 +18,7 @@
  * that BASE does not have, and any other setting beside the units' lists) cannot be narrowed to
  * entries: a change there asks for a whole plan, and says which.
  */
+import type { PolicySet } from '../policy/compile.js';
 import type { LoadedConfig, OrgConfig } from '../config/types.js';
 import { stableStringify } from '../core/json.js';
 import { UNITS } from '../kinds/index.js';
@@ -33,7 +34,7 @@ export interface BaseDifference {
 }
 
 /** LoadedConfig fields that describe the files read, not what is desired. */
-const FILE_FIELDS = new Set(['orgs', 'secrets', 'hash', 'files']);
+const FILE_FIELDS = new Set(['orgs', 'secrets', 'hash', 'files', 'warnings']);
 /** OrgConfig fields the loader derives from the entries (positions, references left to the planner). */
 const DERIVED_FIELDS = new Set(['locations', 'deferred']);
 
@@ -147,6 +148,12 @@ function orgTargets(base: OrgConfig, head: OrgConfig): string[] {
   return topMost(out);
 }
 
+/** A whole-config setting as it is written: the policies by their definitions, not their compiled rules and places. */
+function settingValue(field: string, value: unknown): unknown {
+  if (field !== 'policies' || value === undefined) return value;
+  return (value as PolicySet).policies.map(({ name, resource, rule, message, severity }) => ({ name, resource, rule, message, severity }));
+}
+
 /**
  * What a plan from `head` reads when `base` is the config the pull request started from: the touched
  * entries' targets, or why it must read everything.
@@ -154,8 +161,8 @@ function orgTargets(base: OrgConfig, head: OrgConfig): string[] {
 export function baseDifference(base: LoadedConfig, head: LoadedConfig): BaseDifference {
   const fields = new Set([...Object.keys(base), ...Object.keys(head)].filter((f) => !FILE_FIELDS.has(f)));
   for (const field of [...fields].sort()) {
-    const before = (base as unknown as Record<string, unknown>)[field];
-    const after = (head as unknown as Record<string, unknown>)[field];
+    const before = settingValue(field, (base as unknown as Record<string, unknown>)[field]);
+    const after = settingValue(field, (head as unknown as Record<string, unknown>)[field]);
     if (stableStringify(before) !== stableStringify(after)) return { targets: [], whole: `${settingName(field)} changed` };
   }
   const baseOrgs = new Map(base.orgs.map((o) => [o.organization.id, o]));
