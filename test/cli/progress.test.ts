@@ -73,7 +73,7 @@ describe('read progress', () => {
     vi.advanceTimersByTime(150);
     expect(out.text()).toContain('reading the current state: 7 requests');
     requests = 8;
-    vi.advanceTimersByTime(150);
+    vi.advanceTimersByTime(1000);
     expect(out.text()).toContain('reading the current state: 8 requests');
     progress.done();
     const after = out.text();
