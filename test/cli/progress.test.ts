@@ -1,6 +1,6 @@
 /** Progress while plan reads: a plain line every interval off a terminal, nothing once done. */
 import { Writable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createReadProgress } from '../../src/cli/progress.js';
 
 /** A stream that keeps what is written to it, as it is written. */
@@ -65,6 +65,12 @@ describe('read progress', () => {
   });
 
   it('on a terminal: a spinner that counts, removed by done()', () => {
+    // ora draws nothing when it sees CI in the environment (as .ci/run sets it): this is the terminal case.
+    const ci = process.env.CI;
+    delete process.env.CI;
+    onTestFinished(() => {
+      if (ci !== undefined) process.env.CI = ci;
+    });
     const out = capture();
     Object.assign(out.stream, { isTTY: true, columns: 80, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
     let requests = 7;
