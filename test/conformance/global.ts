@@ -1,7 +1,7 @@
 // vitest globalSetup (vitest.config.ts): a folder where each test file's conformance summary is
 // written (test/conformance/setup.ts), and at the end one line for the whole run
 // (docs/conformance.md, "Over the whole suite").
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -33,6 +33,9 @@ export default function setup(project: TestProject): () => void {
     rmSync(dir, { recursive: true, force: true });
     if (lines.length === 0) return;
     const operations = new Set(lines.flatMap((l) => l.operations));
+    // The operations the suite exercised, for docs/live-surface.md's table of what docplane uses.
+    const out = process.env.DOCPLANE_CONFORMANCE_OPERATIONS;
+    if (out) writeFileSync(out, `${JSON.stringify([...operations].sort(), null, 2)}\n`);
     const sum = (k: 'exchanges' | 'checked' | 'unknown' | 'allowed' | 'problems') => lines.reduce((n, l) => n + l[k], 0);
     process.stdout.write(
       `conformance: ${sum('exchanges')} exchanges (${sum('checked')} checked) in ${lines.length} test files, ` +
