@@ -14,8 +14,9 @@ import { runValidate } from '../../src/config/validate.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { runPlan } from '../../src/plan/service.js';
 import { checkSteps } from '../../src/policy/run.js';
-import type { Plan, Step } from '../../src/plan/types.js';
+import type { Step } from '../../src/plan/types.js';
 import { demoState } from '../apply/cli-helpers.js';
+import { emptyPlan } from '../render/fixtures/big-plan.js';
 import { problemsOf, tempDir, type TempDir } from '../config/helpers.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -162,23 +163,6 @@ function step(org: string, address: string, kind: string, action: Step['action']
   return { id: `${org}/${address}:${action}`, org, address, kind, action, before, after, changes: [], requests: [], dependsOn: [] };
 }
 
-function planOf(steps: Step[]): Plan {
-  return {
-    formatVersion: 1,
-    toolVersion: 't',
-    createdAt: '2025-01-01T00:00:00.000Z',
-    configHash: 'h',
-    configPaths: [],
-    orgs: ['org_acme'],
-    steps,
-    unmanaged: {},
-    violations: [],
-    problems: [],
-    fingerprints: {},
-    summary: { create: 0, update: 0, delete: steps.length, other: 0, unmanaged: 0 },
-  };
-}
-
 describe('steps policies', () => {
   it('make a plan problem naming the step and the policy (error), or a note (warning); secrets and placeholders stay hidden', async () => {
     const c = config(`version: 1
@@ -197,12 +181,12 @@ policies:
     severity: warning
 `);
     const loaded = await loadConfig(c);
-    const plan = planOf([
+    const plan = emptyPlan({ steps: [
       step('org_acme', 'spaces["space_old"]', 'spaces', 'delete', { title: 'Old' }, null),
       step('org_acme', 'teams["Legacy"]', 'teams', 'delete', { title: 'Legacy' }, null),
       step('org_acme', 'integrations["a"]', 'integrations', 'publish', null, { secret: '{{secret:env:KEY}}' }),
       step('org_acme', 'integrations["b"]', 'integrations', 'publish', null, { secret: 'plain-secret-value' }),
-    ]);
+    ] });
     const checked = checkSteps(plan, loaded.policies, [{ name: 'env:KEY', value: 'plain-secret-value' }]);
     expect(checked.problems).toEqual([
       { org: 'org_acme', address: 'spaces["space_old"]', message: 'delete: policy "no-space-deletes": spaces are not deleted', location: { file: 'docplane.yaml', line: 4, column: 5 } },
