@@ -38,6 +38,25 @@ interface Measured {
   emulatorCpuMs: number;
 }
 
+/** A scenario's row from one measured CLI run: what the run measured, and what the scenario gives. */
+function measuredRow(m: Measured, fields: Omit<ScenarioResult, 'requests' | 'wallMs' | 'maxRssMiB' | 'cpuMs' | 'timeline' | 'emulatorCpuMs'>): ScenarioResult {
+  return {
+    ...fields,
+    requests: m.requests,
+    wallMs: m.run.wallMs,
+    maxRssMiB: m.run.maxRssMiB,
+    cpuMs: m.run.cpuMs,
+    ...(m.run.timeline ? { timeline: m.run.timeline } : {}),
+    emulatorCpuMs: m.emulatorCpuMs,
+  };
+}
+
+/** The least an apply from empty sends: the reads of an empty organization, every create, the verify. */
+function leastFromEmpty(counts: WorldCounts): { total: number; formula: Formula[] } {
+  const formula = [leastReads(counts, false).requests, leastWritesFromEmpty(counts), leastReads(counts, true).requests];
+  return { total: formula.reduce((n, f) => n + f.total, 0), formula };
+}
+
 /** An emulator that counts its 429s. */
 async function emulatorFor(options: EmulatorOptions): Promise<{ emulator: RunningEmulator; limited: () => number }> {
   let limited = 0;
@@ -159,34 +178,22 @@ export async function pullRequestScenarios(ctx: WorkflowContext): Promise<Scenar
     const mergeRt = 2 * roundTrips(check.total, check.criticalPath, conc) + roundTrips(writes.total, planCriticalPath(saved), conc);
     const converged = /converged: no changes left/.test(merge.run.stdout + merge.run.stderr);
     return [
-      {
+      measuredRow(pr, {
         name: 'PR: plan --out (1%)',
-        requests: pr.requests,
         least: full.requests.total,
         leastFormula: [full.requests],
-        wallMs: pr.run.wallMs,
         idealMs: ctx.startupMs + planRt * L,
         idealRoundTrips: planRt,
-        maxRssMiB: pr.run.maxRssMiB,
-        cpuMs: pr.run.cpuMs,
-        ...(pr.run.timeline ? { timeline: pr.run.timeline } : {}),
-        emulatorCpuMs: pr.emulatorCpuMs,
         check: { ok: saved.steps.length === drift.total, detail: `${drift.total} changes made through the API, ${saved.steps.length} steps saved` },
-      },
-      {
+      }),
+      measuredRow(merge, {
         name: 'merge: apply PLAN',
-        requests: merge.requests,
         least: check.total + writes.total + verify.total,
         leastFormula: [check, writes, verify],
-        wallMs: merge.run.wallMs,
         idealMs: ctx.startupMs + mergeRt * L,
         idealRoundTrips: mergeRt,
-        maxRssMiB: merge.run.maxRssMiB,
-        cpuMs: merge.run.cpuMs,
-        ...(merge.run.timeline ? { timeline: merge.run.timeline } : {}),
-        emulatorCpuMs: merge.emulatorCpuMs,
         check: { ok: converged, detail: `exit ${merge.run.code}, ${converged ? 'converged' : 'NOT converged'}` },
-      },
+      }),
     ];
   } finally {
     await client.close();
@@ -219,25 +226,19 @@ export async function rateLimitedApply(ctx: WorkflowContext, rate: RateLimitSpec
   try {
     const m = await cliAgainst(ctx, em, ['apply', '-c', ctx.config, '--auto-approve']);
     if (m.run.code !== 0) throw new Error(`bench: rate-limited apply failed (exit ${m.run.code})\n${m.run.stderr.slice(-2000)}`);
-    const empty = leastReads(world.counts, false);
-    const writes = leastWritesFromEmpty(world.counts);
-    const full = leastReads(world.counts, true);
+    const least = leastFromEmpty(world.counts);
     const useful = m.requests - m.rateLimited;
-    const idealMs = (useful / em.spec.limit) * em.spec.windowSeconds * 1000;
     const share = m.rateLimited / m.requests;
     return {
-      name: `rate-limited apply (${em.spec.limit}/${em.spec.windowSeconds}s)`,
-      requests: m.requests,
-      least: empty.requests.total + writes.total + full.requests.total,
-      leastFormula: [empty.requests, writes, full.requests],
-      wallMs: m.run.wallMs,
-      idealMs,
-      idealRoundTrips: 0,
-      maxRssMiB: m.run.maxRssMiB,
-      cpuMs: m.run.cpuMs,
-      emulatorCpuMs: m.emulatorCpuMs,
+      ...measuredRow(m, {
+        name: `rate-limited apply (${em.spec.limit}/${em.spec.windowSeconds}s)`,
+        least: least.total,
+        leastFormula: least.formula,
+        idealMs: (useful / em.spec.limit) * em.spec.windowSeconds * 1000,
+        idealRoundTrips: 0,
+        check: { ok: /converged: no changes left/.test(m.run.stdout + m.run.stderr), detail: `${m.rateLimited} answered 429 (${(share * 100).toFixed(2)}%); ideal = ${useful} useful ÷ limit` },
+      }),
       rateLimited: m.rateLimited,
-      check: { ok: /converged: no changes left/.test(m.run.stdout + m.run.stderr), detail: `${m.rateLimited} answered 429 (${(share * 100).toFixed(2)}%); ideal = ${useful} useful ÷ limit` },
     };
   } finally {
     await em.emulator.close();
@@ -289,10 +290,8 @@ export async function faultScenarios(ctx: WorkflowContext, seeds: number): Promi
       await em.emulator.close();
     }
   }
-  const empty = leastReads(world.counts, false);
-  const writes = leastWritesFromEmpty(world.counts);
+  const applyLeast = leastFromEmpty(world.counts);
   const full = leastReads(world.counts, true);
-  const applyLeast = empty.requests.total + writes.total + full.requests.total;
   const row = (name: string, acc: typeof applies, least: number, formula: Formula[], detail: string, ok: boolean): ScenarioResult => ({
     name,
     requests: acc.requests,
@@ -309,7 +308,7 @@ export async function faultScenarios(ctx: WorkflowContext, seeds: number): Promi
   return {
     outcome,
     results: [
-      row(`faults: apply (${seeds} seeds)`, applies, applyLeast, [empty.requests, writes, full.requests], `${outcome.failedApplies} failed, ${outcome.duplicates} duplicates`, outcome.failedApplies === 0 && outcome.duplicates === 0),
+      row(`faults: apply (${seeds} seeds)`, applies, applyLeast.total, applyLeast.formula, `${outcome.failedApplies} failed, ${outcome.duplicates} duplicates`, outcome.failedApplies === 0 && outcome.duplicates === 0),
       row(`faults: plan (${seeds} seeds)`, plans, full.requests.total, [full.requests], `${outcome.failedPlans} failed (or not converged)`, outcome.failedPlans === 0),
     ],
   };
@@ -323,22 +322,15 @@ export async function memoryScenario(ctx: Omit<WorkflowContext, 'world' | 'confi
   try {
     const m = await cliAgainst({ ...ctx, world, config }, em, ['apply', '-c', config, '--auto-approve']);
     if (m.run.code !== 0) throw new Error(`bench: the scale-${scale} apply failed (exit ${m.run.code})\n${m.run.stderr.slice(-2000)}`);
-    const empty = leastReads(world.counts, false);
-    const writes = leastWritesFromEmpty(world.counts);
-    const full = leastReads(world.counts, true);
-    return {
+    const least = leastFromEmpty(world.counts);
+    return measuredRow(m, {
       name: `apply from empty, scale ${scale}`,
-      requests: m.requests,
-      least: empty.requests.total + writes.total + full.requests.total,
-      leastFormula: [empty.requests, writes, full.requests],
-      wallMs: m.run.wallMs,
+      least: least.total,
+      leastFormula: least.formula,
       idealMs: 0,
       idealRoundTrips: 0,
-      maxRssMiB: m.run.maxRssMiB,
-      cpuMs: m.run.cpuMs,
-      emulatorCpuMs: m.emulatorCpuMs,
       check: { ok: /converged: no changes left/.test(m.run.stdout + m.run.stderr), detail: `exit ${m.run.code}, latency 0` },
-    };
+    });
   } finally {
     await em.emulator.close();
   }
@@ -398,24 +390,19 @@ export async function baseScenarios(ctx: WorkflowContext): Promise<ScenarioResul
     const windowed = (requests: number, leastN: number) => ({ ...LIVE_LIMIT, ms: windowWaitMs(requests, LIVE_LIMIT.limit, LIVE_LIMIT.windowSeconds), leastMs: windowWaitMs(leastN, LIVE_LIMIT.limit, LIVE_LIMIT.windowSeconds) });
     const wholeRt = roundTrips(full.requests.total, full.criticalPath, conc);
     const prRt = roundTrips(least.total, 3, conc);
-    const result = (name: string, m: Measured, leastN: number, formula: Formula[], rt: number, plan: Plan): ScenarioResult => ({
-      name,
-      requests: m.requests,
-      least: leastN,
-      leastFormula: formula,
-      wallMs: m.run.wallMs,
-      idealMs: ctx.startupMs + rt * L,
-      idealRoundTrips: rt,
-      maxRssMiB: m.run.maxRssMiB,
-      cpuMs: m.run.cpuMs,
-      ...(m.run.timeline ? { timeline: m.run.timeline } : {}),
-      emulatorCpuMs: m.emulatorCpuMs,
-      windowed: windowed(m.requests, leastN),
-      check: {
-        ok: sameSteps && plan.steps.length >= 3,
-        detail: `${plan.steps.length} steps${sameSteps ? ', the same in both' : ', NOT the same as the whole plan'}; at 60/60 s: wait ${(windowWaitMs(m.requests, 60, 60) / 60_000).toFixed(1)} min`,
-      },
-    });
+    const result = (name: string, m: Measured, leastN: number, formula: Formula[], rt: number, plan: Plan): ScenarioResult =>
+      measuredRow(m, {
+        name,
+        least: leastN,
+        leastFormula: formula,
+        idealMs: ctx.startupMs + rt * L,
+        idealRoundTrips: rt,
+        windowed: windowed(m.requests, leastN),
+        check: {
+          ok: sameSteps && plan.steps.length >= 3,
+          detail: `${plan.steps.length} steps${sameSteps ? ', the same in both' : ', NOT the same as the whole plan'}; at 60/60 s: wait ${(windowWaitMs(m.requests, 60, 60) / 60_000).toFixed(1)} min`,
+        },
+      });
     return [
       result('PR: plan (3 entries changed)', whole, full.requests.total, [full.requests], wholeRt, wholePlan),
       result('PR: plan --base (3 entries changed)', pr, least.total, [least], prRt, prPlan),
