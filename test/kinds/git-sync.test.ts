@@ -198,3 +198,26 @@ describe('bad gitSync configs', () => {
     expect(problems).toEqual([expect.stringContaining(expected)]);
   });
 });
+
+describe('the emulator\'s Git Sync routes', () => {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${emulator.url}${path}`, {
+      method,
+      headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as { error?: { message: string } } & Record<string, unknown> };
+  };
+
+  it('answers 404 for an unknown installation, 400 for another provider or a field a space inherits', async () => {
+    expect((await call('GET', '/v1/git/installations/gitsync_nope')).status).toBe(404);
+    const api = installation('space_api').id;
+    const other = await call('PATCH', `/v1/git/installations/${api}`, { provider: 'github', providerConfiguration: {} });
+    expect([other.status, other.body.error?.message]).toEqual([400, 'provider: the installation\'s provider is gitlab']);
+    const guides = installation('space_guides').id;
+    const inherited = await call('PATCH', `/v1/git/installations/${guides}`, { provider: 'github', providerConfiguration: {}, previewExternalBranches: true });
+    expect(inherited.status).toBe(400);
+    const read = await call('GET', `/v1/spaces/space_guides`);
+    expect(read.body.gitSync).toMatchObject({ installationId: guides, repoName: 'acme/docs', parentInstallationId: installation('site_docs').id });
+  });
+});
