@@ -17,6 +17,7 @@ import { runImport } from '../../src/import/run.js';
 import { assertApplicable, problemText } from '../../src/plan/refusal.js';
 import { planOrgs } from '../../src/plan/run.js';
 import type { Plan } from '../../src/plan/types.js';
+import { ownedSiteProblems } from '../../src/kinds/git-sync/owned.js';
 import { demoState } from '../apply/cli-helpers.js';
 import { problemsOf, withFiles } from '../config/helpers.js';
 
@@ -219,5 +220,26 @@ describe('the emulator\'s Git Sync routes', () => {
     expect(inherited.status).toBe(400);
     const read = await call('GET', `/v1/spaces/space_guides`);
     expect(read.body.gitSync).toMatchObject({ installationId: guides, repoName: 'acme/docs', parentInstallationId: installation('site_docs').id });
+  });
+});
+
+describe('what a synchronised site\'s repository owns (ownedSiteProblems)', () => {
+  const base = { org: 'org_acme', address: 'sites["site_docs"]', title: 'Docs', gitSync: { installationId: 'gs_1' }, locations: {}, structureSteps: 0 };
+  const problems = (input: Partial<Parameters<typeof ownedSiteProblems>[0]>) => ownedSiteProblems({ ...base, entry: {}, ...input }).map((p) => `${p.field ?? ''}: ${p.message}`);
+
+  it('refuses nothing when the config leaves the structure alone and names the site by its title', () => {
+    expect(problems({ entry: { id: 'site_docs', title: 'Docs', visibility: 'public', shareLinks: [], redirects: [] } })).toEqual([]);
+  });
+
+  it('names the installation when the API does not name the repository', () => {
+    expect(problems({ entry: { order: [] } })).toEqual([
+      'order: owned by Git Sync (the repository of Git Sync installation gs_1, gitbook-docs.yaml); edit it there, or remove it from the config',
+    ]);
+  });
+
+  it('refuses any structure step the plan would still hold (a prune), even without a field of the config', () => {
+    expect(problems({ entry: { id: 'site_docs' }, structureSteps: 2, gitSync: { installationId: 'gs_1', repoName: 'acme/docs' } })).toEqual([
+      ": the plan would change the site's structure, which is owned by Git Sync (repository acme/docs, gitbook-docs.yaml); leave the structure kinds out of prune for this site",
+    ]);
   });
 });
