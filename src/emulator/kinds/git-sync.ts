@@ -193,7 +193,7 @@ export const gitSyncKind = defineKind({
       if (s.space !== undefined && world.spaces.get(s.space)?.org !== org.id) throw new SeedError(`${at}.space`, `no space ${s.space} in ${org.id}`);
       if (installationOf(world, s)) throw new SeedError(at, `${s.space ?? s.site} is synchronised twice`);
       const parent = s.space !== undefined && s.site !== undefined ? installationOf(world, { site: s.site }) : undefined;
-      if (s.space !== undefined && s.site !== undefined && !parent) throw new SeedError(`${at}.site`, `site ${s.site} is not synchronised (list it before its spaces)`);
+      if (s.space !== undefined && s.site !== undefined && !parent) throw new SeedError(`${at}.site`, `site ${s.site} is not synchronised: seed its own installation too (an entry with the site and no space)`);
       const stamp = ctx.stamp();
       const id = world.newId('gitsync');
       const target: Target = s.space !== undefined ? { type: 'space', spaceId: s.space, ...(s.site ? { siteId: s.site } : {}) } : { type: 'site', siteId: s.site ?? '' };
