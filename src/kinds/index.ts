@@ -8,6 +8,7 @@ import { type AddressVocabulary, addressSyntaxProblem } from '../model/address.j
 import type { Kind } from '../model/step.js';
 import { collectionAccess, siteAccess, spaceAccess, withAccess } from './access/index.js';
 import { collectionsUnit } from './collections/index.js';
+import { siteGitSync, spaceGitSync, withGitSync } from './git-sync/index.js';
 import { installationsUnit } from './installations/index.js';
 import { integrationsUnit } from './integrations/index.js';
 import type { KindSpec, KindUnit } from './kind.js';
@@ -33,8 +34,9 @@ export const UNITS: readonly KindUnit[] = [
   teamsUnit,
   // Access (`access` on a collection, a space, a site) joins the unit of its objects: src/kinds/access/.
   withAccess(collectionsUnit, collectionAccess),
-  withAccess(spacesUnit, spaceAccess),
-  withAccess(sitesUnit, siteAccess),
+  // Git Sync (`gitSync` on a space, a site) joins them the same way: src/kinds/git-sync/.
+  withGitSync(withAccess(spacesUnit, spaceAccess), spaceGitSync),
+  withGitSync(withAccess(sitesUnit, siteAccess), siteGitSync),
   samlUnit,
   integrationsUnit,
   installationsUnit,

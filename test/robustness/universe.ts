@@ -29,6 +29,9 @@ const CHILD_COLLECTIONS = ['One', 'Two'];
 /** Section path → the space it is made with (fixed, so that a path always means the same section). */
 const SECTION_PATHS = ['intro', 'guides', 'api', 'faq'];
 const sectionSpace = (path: string) => SPACES[SECTION_PATHS.indexOf(path)].id;
+/** The space the current state synchronises with a repository, and the branches its Git Sync may follow. */
+const GIT_SPACE = SPACES[SPACES.length - 1].id;
+const GIT_BRANCHES = ['refs/heads/main', 'refs/heads/docs'];
 /** The further spaces a section may show: two candidates each, never another section's own space. */
 const extraSpaces = (path: string) => [SPACES[4 + (SECTION_PATHS.indexOf(path) % 4)].id, SPACES[4 + ((SECTION_PATHS.indexOf(path) + 1) % 4)].id];
 const GROUP_TITLES = ['Group A', 'Group B'];
@@ -124,6 +127,7 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
       fc.tuple(...sources.map((source) => fc.record({ source: fc.constant(source), url: fc.constantFrom(...REDIRECT_URLS), permanent: fc.boolean() }))),
     ),
     corners: fc.option(fc.constantFrom('rounded', 'straight'), { nil: undefined }),
+    gitSync: fc.record({ branch: fc.constantFrom(...GIT_BRANCHES), priority: fc.constantFrom('git', 'gitbook') }),
     saml: subsetOf(SAML_LABELS),
     samlTeam: fc.nat(4),
     translations: subsetOf(LANGUAGES),
@@ -174,6 +178,8 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
               ...(r.corners ? { customization: { styling: { corners: r.corners } } } : {}),
             },
           ],
+          // The last space is synchronised with a repository (connected in the app).
+          gitSync: [{ space: GIT_SPACE, repository: 'r/docs', ...r.gitSync }],
           saml: r.saml.map((label, i) => ({
             label,
             entityID: `urn:${label}`,
@@ -255,7 +261,7 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
         ),
       ),
     ),
-    spaces: maybe(subsetOf(SPACES.map((s) => s.id)).chain((ids) => fc.tuple(...ids.map((id) => fc.record({ id: fc.constant(id), place: fc.nat(8), emoji: maybe(fc.constantFrom('📘', '🚀')), access: accessArb }))))),
+    spaces: maybe(subsetOf(SPACES.map((s) => s.id)).chain((ids) => fc.tuple(...ids.map((id) => fc.record({ id: fc.constant(id), place: fc.nat(8), emoji: maybe(fc.constantFrom('📘', '🚀')), access: accessArb, gitSync: maybe(fc.record({ branch: maybe(fc.constantFrom(...GIT_BRANCHES)), priority: maybe(fc.constantFrom('git', 'gitbook')) })) }))))),
     sections: maybe(sectionsArb.chain((secs) => fc.tuple(fc.constant(secs), fc.array(fc.boolean(), { minLength: secs.length, maxLength: secs.length })))),
     groupSlots: fc.array(fc.nat(2), { minLength: SECTION_PATHS.length, maxLength: SECTION_PATHS.length }),
     groups: maybe(subsetOf(GROUP_TITLES)),
@@ -326,12 +332,14 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
         : {}),
       ...(r.spaces !== undefined
         ? {
-            spaces: (r.spaces as Array<{ id: string; place: number; emoji?: string; access?: AccessShape }>).map((s) => ({
+            spaces: (r.spaces as Array<{ id: string; place: number; emoji?: string; access?: AccessShape; gitSync?: Record<string, string | undefined> }>).map((s) => ({
               id: s.id,
               // A space is placed only in a collection of this config (or at the top level).
               collection: s.place < paths.length ? paths[s.place] : null,
               ...(s.emoji !== undefined ? { emoji: s.emoji } : {}),
               ...accessOf(s.access, teamTitles),
+              // Only the synchronised space can take a gitSync block (another's is a plan problem).
+              ...(s.id === GIT_SPACE && s.gitSync !== undefined ? { gitSync: Object.fromEntries(Object.entries(s.gitSync).filter(([, v]) => v !== undefined)) } : {}),
             })),
           }
         : {}),

@@ -7,6 +7,7 @@
 import type { EmulatorKind } from '../kind.js';
 import { accessKind } from './access.js';
 import { collectionsKind } from './collections.js';
+import { gitSyncKind } from './git-sync.js';
 import { installationsKind } from './installations.js';
 import { integrationsKind } from './integrations.js';
 import { membersKind } from './members.js';
@@ -23,6 +24,7 @@ export const EMULATOR_KINDS = [
   collectionsKind,
   spacesKind,
   sitesKind,
+  gitSyncKind,
   teamsKind,
   samlKind,
   translationsKind,

@@ -13,6 +13,7 @@ import { Id, Language, Level, SpaceMergeRules, Timestamp } from '../schemas.js';
 import { apiUrl, appUrl, compact, perms, publishedUrl } from '../views.js';
 import type { Obj, ViewContext } from '../views.js';
 import { collectionOf, collectionsByPath, parentCollection } from './collections.js';
+import { gitSyncState } from './git-sync.js';
 
 export interface SpaceRec {
   id: string;
@@ -105,6 +106,7 @@ export function spaceView(ctx: ViewContext, s: SpaceRec): Obj {
     deletedAt: s.deletedAt,
     editMode: s.editMode,
     mergeRules: structuredClone(s.mergeRules),
+    gitSync: gitSyncState(ctx.world, { space: s.id }),
     urls: {
       location: apiUrl(ctx, `/spaces/${s.id}`),
       app: appUrl(`/o/${s.org}/s/${s.id}`),

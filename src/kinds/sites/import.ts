@@ -10,6 +10,8 @@ import { siteExtrasDraft } from './import-extras.js';
 import { READ_EVERYTHING, readSiteList, sitePath, type Localized, type RemoteGroup, type RemoteSection, type RemoteSite, type RemoteSiteSpace, type SitesRemote, type TopItem } from './remote.js';
 import { siteKey, type OrderItemT, type SiteT } from './schema.js';
 import { listSites, type RemoteSiteInfo } from './site-remote.js';
+import { SITE_FILE, SITE_OWNED_FIELDS } from '../git-sync/owned.js';
+import { repositoryOf } from '../git-sync/state.js';
 
 /** What import read: the listed sites, the structures of those imported, and the `--site` ids not found. */
 export interface SitesImport extends SitesRemote {
@@ -18,7 +20,8 @@ export interface SitesImport extends SitesRemote {
 
 export const importSites: Importer<SitesImport> = {
   async read(ctx) {
-    const list = await listSites(ctx.client, ctx.org);
+    // Shared with the Git Sync import, which reads which sites are synchronised from the same list.
+    const list = await ctx.shared('sites:list', () => listSites(ctx.client, ctx.org));
     const listed = new Set(list.map((s) => s.id));
     const ids = ctx.sites.length > 0 ? ctx.sites.filter((id) => listed.has(id)) : list.map((s) => s.id);
     return { list, ...(await readSiteList(ctx, ids, () => READ_EVERYTHING)), missing: ctx.sites.filter((id) => !listed.has(id)) };
@@ -138,6 +141,12 @@ function convertSite(site: RemoteSite, info: RemoteSiteInfo | undefined, warn: (
     shareLinks: links,
     ...siteExtrasDraft(site, at, warn),
   };
+  if (info?.gitSync) {
+    // The repository's gitbook-docs.yaml owns the structure: a config that wrote it would be refused.
+    for (const field of SITE_OWNED_FIELDS) delete draft[field];
+    warn(`${at}: synchronised with Git Sync (${repositoryOf(info.gitSync)}): its structure is owned by ${SITE_FILE} there and is not written`);
+    return { draft, sections: 0 };
+  }
   addOrders(site, draft, groups);
   return { draft, sections: sections.length };
 }

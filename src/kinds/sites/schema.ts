@@ -6,6 +6,7 @@ import { Customization } from './customization-read.js';
 import { PublishingAuth } from './publishing-auth-read.js';
 import { Redirect } from './redirects-read.js';
 import { siteFields, siteIdentity } from './site-schema.js';
+import { GitSync } from '../git-sync/schema.js';
 
 /** `LocalizedString128/256`: title or description overrides for languages other than the site's default. */
 const Localized = (max: number) => z.partialRecord(Language, z.string().max(max)).describe('Overrides by language code');
@@ -100,6 +101,7 @@ export const Site = z
     redirects: z.array(Redirect).optional().describe('Redirects by source; the whole truth when present'),
     customization: Customization.optional().describe('The fields set; the others are kept as the site has them'),
     publishingAuth: PublishingAuth.optional().describe("Visitor authentication (the site's visibility must be visitor-auth)"),
+    gitSync: GitSync.optional().describe("Its Git Sync installation's configuration (a site synchronised with a repository in the app); absent: unmanaged"),
   })
   .superRefine(siteIdentity);
 

@@ -8,6 +8,7 @@ import { matchResources, type MatchResult } from '../common/match.js';
 import { orgPath } from '../common/paths.js';
 import type { SiteT } from './schema.js';
 import { SiteAnswer } from './answers.js';
+import { parseGitSyncState, type RemoteGitSyncState } from '../git-sync/state.js';
 
 export interface RemoteSiteInfo {
   id: string;
@@ -20,6 +21,8 @@ export interface RemoteSiteInfo {
   defaultLevel: string | null;
   /** The proxy's origin. */
   proxy: string | null;
+  /** Present when the site is synchronised with a repository, which then owns its structure. */
+  gitSync?: RemoteGitSyncState;
 }
 
 function str(value: unknown): string | null {
@@ -43,7 +46,13 @@ export function parseSiteInfo(raw: unknown): RemoteSiteInfo {
     adaptiveContent: obj(o.adaptiveContent).enabled === true,
     defaultLevel: str(o.defaultLevel),
     proxy: str(obj(o.proxy).origin),
+    ...gitSyncOf(o.gitSync),
   };
+}
+
+function gitSyncOf(raw: unknown): { gitSync?: RemoteGitSyncState } {
+  const gitSync = parseGitSyncState(raw);
+  return gitSync ? { gitSync } : {};
 }
 
 /** `GET ORG/sites`, every page. */

@@ -18,6 +18,7 @@ import { matchSites, type RemoteSiteInfo } from './site-remote.js';
 import { differing, emptySitePlans, handle, SITE_KINDS, type SectionEntry, type SiteContext, type SitePlans } from './steps.js';
 import { step } from '../common/step.js';
 import { lookAlikeNote } from '../common/text.js';
+import { ownedSiteProblems, SITE_STRUCTURE_KINDS } from '../git-sync/owned.js';
 
 /** Why a site's delete needs `--force`, whatever the safety thresholds. */
 export const SITE_DELETE_REASON = 'a site carries published content: deleting it takes the published site down';
@@ -208,10 +209,27 @@ export function planSiteList(ctx: PlanContext, remote: SitesRemote, planOne: (in
     if (structure === null || structure === undefined) continue;
     const one = planOne({ site, info, remote: structure, base: siteBase(ctx.org, site, info) });
     if (!info) noteLookAlikeSite(one, site, remote.list);
+    if (info?.gitSync) refuseGitSyncOwned(ctx, one, site, info);
     merge(out, one);
   }
   planSiteDeletes(ctx, out, match.unmatched, match.pairs, new Set(desired.map(siteKey)));
   return out;
+}
+
+/**
+ * A site synchronised with a repository: what its `gitbook-docs.yaml` owns is refused (a problem
+ * each), and no step writes it (src/kinds/git-sync/owned.ts).
+ */
+function refuseGitSyncOwned(ctx: PlanContext, one: SitePlans, site: SiteT, info: RemoteSiteInfo): void {
+  if (!info.gitSync) return;
+  const address = siteAddress(siteKey(site));
+  const titled = one.sites.steps.filter((s) => s.address === address && s.after !== null && typeof s.after === 'object' && ('title' in s.after || 'defaultSection' in s.after));
+  const structureSteps = SITE_STRUCTURE_KINDS.reduce((n, k) => n + one[k].steps.length, titled.length);
+  const problems = ownedSiteProblems({ org: ctx.org, address, entry: site, title: info.title, gitSync: info.gitSync, locations: ctx.desired.locations, structureSteps });
+  if (problems.length === 0) return;
+  one.sites.problems.push(...problems);
+  for (const k of SITE_STRUCTURE_KINDS) one[k].steps = [];
+  one.sites.steps = one.sites.steps.filter((s) => !titled.includes(s));
 }
 
 /** A site this plan creates whose title looks like an existing site's only to the eye: a warning on its create. */

@@ -15,6 +15,8 @@ export interface RemoteSpace {
   deletedAt?: string | null;
   /** Its review rules (MergeRulesSpaceConfiguration). */
   mergeRules?: unknown;
+  /** Its Git Sync state (GitSyncState), when it is synchronised with a repository. */
+  gitSync?: unknown;
 }
 
 /** Every space of the organization that is not deleted (the list leaves deleted spaces out). */

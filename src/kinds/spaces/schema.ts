@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Access } from '../access/schema.js';
 import { Emoji, Id, Language, Level } from '../common/fields.js';
 import { SpaceMergeRules } from '../common/merge-rules.js';
+import { GitSync } from '../git-sync/schema.js';
 
 export const Space = z
   .strictObject({
@@ -15,6 +16,7 @@ export const Space = z
     mergeRules: SpaceMergeRules.optional(),
     collection: z.string().min(1).nullable().optional().describe('Path of collection titles (A/B), or null for the top level'),
     access: Access.optional(),
+    gitSync: GitSync.optional().describe("Its Git Sync installation's configuration (a space synchronised with a repository in the app); absent: unmanaged"),
   })
   .superRefine((value, ctx) => {
     if (value.id === undefined && value.title === undefined) {

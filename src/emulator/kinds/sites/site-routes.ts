@@ -11,6 +11,7 @@ import { location, nowIso, orgOf, viewCtx } from '../../routing.js';
 import { apiUrl, appUrl, compact, perms, publishedUrl, type Obj, type ViewContext } from '../../views.js';
 import type { SiteRec, SiteSettings } from './records.js';
 import { emptySite, slugify, uniqueSlug } from './records.js';
+import { gitSyncState } from '../git-sync.js';
 
 const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
 const SiteType = z.enum(SITE_TYPES);
@@ -92,6 +93,7 @@ export function siteView(ctx: ViewContext, site: SiteRec): Obj {
     siteSpaces: site.siteSpaces.size,
     createdAt: s.createdAt,
     adaptiveContent: { enabled: s.adaptiveContent },
+    gitSync: gitSyncState(ctx.world, { site: site.id }),
     features: [],
     urls: compact({
       location: apiUrl(ctx, `/orgs/${site.org}/sites/${site.id}`),

@@ -1,0 +1,229 @@
+/**
+ * The configuration of a Git Sync installation (`spaces["ID"].gitSync`, `sites["ID"].gitSync`): the
+ * branch, the project directory, the commit message template, the priority and, on an installation of
+ * its own, branch previews and agent instruction files. A space or site is synchronised in the app
+ * (connecting the Git provider needs its authorization); the Space or Site object then carries
+ * `gitSync.installationId`, the installation is read with getGitSyncInstallationById and updated with
+ * updateGitSyncInstallationById (PATCH /git/installations/{id}), only the fields that differ.
+ */
+import { key } from '../../model/address.js';
+import { fingerprintEntries } from '../../model/fingerprint.js';
+import type { JsonObject, JsonValue, PlanProblem } from '../../model/step.js';
+import { readCollections, resolveCollections } from '../collections/collections.js';
+import { enc } from '../common/paths.js';
+import { step } from '../common/step.js';
+import { emptyKindPlan, type KindPlan, type KindSpec, type PlanContext, type Reader, type ReadContext } from '../kind.js';
+import { readSites } from '../sites/remote.js';
+import { siteKey } from '../sites/schema.js';
+import { matchSites } from '../sites/site-remote.js';
+import { readSpaceList } from '../spaces/read.js';
+import { matchSpaces, placesInCollections } from '../spaces/spaces.js';
+import { GitSyncInstallationAnswer } from './answers.js';
+import { GIT_SYNC_FIELDS, INHERITED_FIELDS, type GitSyncT } from './schema.js';
+import { parseGitSyncState, repositoryOf, type RemoteGitSyncState } from './state.js';
+
+export type GitSyncTarget = 'space' | 'site';
+
+/** An installation as getGitSyncInstallationById answers it, reduced to what a config manages. */
+export interface RemoteGitSyncInstallation {
+  id: string;
+  provider?: string;
+  branch?: string;
+  projectDirectory?: string;
+  commitMessageTemplate?: string;
+  priority?: string;
+  previewExternalBranches?: boolean;
+  agentInstructions?: string[];
+  parentInstallationId?: string;
+}
+
+/** One config space or site with a `gitSync` block, and what the API has of it. */
+export interface GitSyncObject {
+  /** `spaces["ID"]` or `sites["ID"]`. */
+  address: string;
+  desired: GitSyncT;
+  /** The space or site id; absent for one the plan creates. */
+  id?: string;
+  /** The object's `gitSync`; absent when it is not synchronised. */
+  state?: RemoteGitSyncState;
+  installation?: RemoteGitSyncInstallation;
+}
+
+export interface RemoteGitSync {
+  target: GitSyncTarget;
+  objects: GitSyncObject[];
+}
+
+export const gitSyncPath = (installation: string): string => `/v1/git/installations/${enc(installation)}`;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** The installation's fields a config manages, from the API's object. */
+export function parseInstallation(raw: Record<string, unknown>): RemoteGitSyncInstallation {
+  const provider = raw.providerConfiguration;
+  const branch = provider && typeof provider === 'object' ? str((provider as Record<string, unknown>).branch) : undefined;
+  const out: RemoteGitSyncInstallation = { id: String(raw.id) };
+  const set = <K extends keyof RemoteGitSyncInstallation>(k: K, v: RemoteGitSyncInstallation[K] | undefined) => {
+    if (v !== undefined) out[k] = v;
+  };
+  set('provider', str(raw.provider));
+  set('branch', branch);
+  set('projectDirectory', str(raw.projectDirectory));
+  set('commitMessageTemplate', str(raw.commitMessageTemplate));
+  set('priority', str(raw.priority));
+  set('previewExternalBranches', typeof raw.previewExternalBranches === 'boolean' ? raw.previewExternalBranches : undefined);
+  set('agentInstructions', Array.isArray(raw.agentInstructions) ? raw.agentInstructions.filter((x): x is string => typeof x === 'string') : undefined);
+  set('parentInstallationId', str(raw.parentInstallationId));
+  return out;
+}
+
+/** getGitSyncInstallationById: one installation. */
+export async function readInstallation(ctx: Pick<Reader, 'client'>, id: string): Promise<RemoteGitSyncInstallation> {
+  const res = await ctx.client.request('GET', gitSyncPath(id), { schema: GitSyncInstallationAnswer });
+  return parseInstallation(res.body as Record<string, unknown>);
+}
+
+/** The installations of the objects that are synchronised, read concurrently. */
+export async function withInstallations(ctx: Pick<Reader, 'client'>, objects: GitSyncObject[]): Promise<GitSyncObject[]> {
+  return Promise.all(objects.map(async (o) => (o.state ? { ...o, installation: await readInstallation(ctx, o.state.installationId) } : o)));
+}
+
+export const gitSyncAddress = (owner: string): string => `${owner}.gitSync`;
+
+async function readSpaceObjects(ctx: ReadContext): Promise<RemoteGitSync | undefined> {
+  const desired = ctx.desired.spaces ?? [];
+  if (!desired.some((s) => s.gitSync !== undefined)) return undefined;
+  const placed = desired.some((s) => s.id === undefined) && placesInCollections(desired);
+  const [spaces, collections] = await Promise.all([readSpaceList(ctx), placed ? readCollections(ctx) : Promise.resolve([])]);
+  const resolved = resolveCollections(ctx.desired.collections, collections);
+  const objects = matchSpaces(desired, spaces, spaces.length, resolved)
+    .filter((p) => p.desired.gitSync !== undefined)
+    .map((p): GitSyncObject => {
+      const state = p.remote ? parseGitSyncState(p.remote.gitSync) : undefined;
+      return { address: p.address, desired: p.desired.gitSync ?? {}, ...(p.remote ? { id: p.remote.id } : {}), ...(state ? { state } : {}) };
+    });
+  return { target: 'space', objects: await withInstallations(ctx, objects) };
+}
+
+async function readSiteObjects(ctx: ReadContext): Promise<RemoteGitSync | undefined> {
+  const desired = (ctx.desired.sites ?? []).filter((s) => s.gitSync !== undefined);
+  if (desired.length === 0) return undefined;
+  const { list } = await readSites(ctx);
+  const objects = matchSites(desired, list).pairs.map(
+    (p): GitSyncObject => ({
+      address: `sites${key(siteKey(p.desired))}`,
+      desired: p.desired.gitSync ?? {},
+      ...(p.remote ? { id: p.remote.id } : {}),
+      ...(p.remote?.gitSync ? { state: p.remote.gitSync } : {}),
+    }),
+  );
+  return { target: 'site', objects: await withInstallations(ctx, objects) };
+}
+
+/** The installation's value of a field, as the config writes it. */
+export function currentOf(i: RemoteGitSyncInstallation, field: (typeof GIT_SYNC_FIELDS)[number]): JsonValue | undefined {
+  const v = i[field];
+  if (field === 'agentInstructions' && Array.isArray(v)) return [...v].sort();
+  return v;
+}
+
+const desiredOf = (d: GitSyncT, field: (typeof GIT_SYNC_FIELDS)[number]): JsonValue | undefined => {
+  const v = d[field];
+  if (field === 'agentInstructions' && Array.isArray(v)) return [...new Set(v)].sort();
+  return v;
+};
+
+/** What a fingerprint holds of an installation: the fields a config manages. */
+function normalInstallation(i: RemoteGitSyncInstallation): JsonObject {
+  const out: JsonObject = { id: i.id };
+  for (const f of GIT_SYNC_FIELDS) out[f] = currentOf(i, f) ?? null;
+  return out;
+}
+
+/** One object's problems, or its update step. */
+function planObject(ctx: PlanContext, kind: string, target: GitSyncTarget, o: GitSyncObject, kp: KindPlan, prints: Array<[string, unknown]>): void {
+  const address = gitSyncAddress(o.address);
+  const problem = (message: string, field?: string): void => {
+    const location = (field ? ctx.desired.locations[`${address}.${field}`] : undefined) ?? ctx.desired.locations[address];
+    const p: PlanProblem = { org: ctx.org, address, message, ...(field ? { field } : {}), ...(location ? { location } : {}) };
+    kp.problems.push(p);
+  };
+  const connect = 'connecting a repository needs the Git provider\'s authorization in the app; remove gitSync, or connect the repository first';
+  if (o.id === undefined) {
+    problem(`the ${target} does not exist yet, so it is not synchronised with a repository: ${connect}`);
+    return;
+  }
+  if (!o.state || !o.installation) {
+    problem(`${target} ${o.id} is not synchronised with a repository: ${connect}`);
+    return;
+  }
+  const i = o.installation;
+  kp.remoteCount += 1;
+  const child = i.parentInstallationId ?? o.state.parentInstallationId;
+  if (child) {
+    const given = INHERITED_FIELDS.filter((f) => o.desired[f] !== undefined);
+    for (const f of given) problem(`space ${o.id} is synchronised through its site's installation ${child}, from which it inherits ${f}: set it on the site's gitSync, or remove it here`, f);
+    if (given.length > 0) return;
+  }
+  if (i.provider !== 'github' && i.provider !== 'gitlab') {
+    problem(`the Git Sync installation ${i.id} of ${target} ${o.id} (${repositoryOf(o.state)}) is of provider ${i.provider ?? 'unknown'}, which the API does not configure: reconnect it in the app, or remove gitSync`);
+    return;
+  }
+  const before: JsonObject = {};
+  const after: JsonObject = {};
+  for (const f of GIT_SYNC_FIELDS) {
+    const want = desiredOf(o.desired, f);
+    if (want === undefined) continue;
+    const have = currentOf(i, f);
+    if (JSON.stringify(have) === JSON.stringify(want)) continue;
+    before[f] = have ?? null;
+    after[f] = want;
+  }
+  prints.push([address, normalInstallation(i)]);
+  if (Object.keys(after).length === 0) return;
+  // The body is a GitSyncInstallationSetup: the provider and its configuration are always given.
+  const body: JsonObject = { provider: i.provider, providerConfiguration: after.branch === undefined ? {} : { branch: after.branch } };
+  for (const [f, v] of Object.entries(after)) if (f !== 'branch') body[f] = v;
+  kp.steps.push(
+    step({
+      address,
+      kind,
+      action: 'update',
+      before,
+      after,
+      requests: [{ method: 'PATCH', path: gitSyncPath(i.id), body }],
+      needs: [`${o.address}:update`],
+      remoteId: i.id,
+      notes: [
+        `the API queues a sync after this update: ${(o.desired.priority ?? i.priority) === 'gitbook' ? 'an export of the content to' : 'an import of the content from'} ${repositoryOf(o.state)}`,
+      ],
+    }),
+  );
+}
+
+export function planGitSync(ctx: PlanContext, kind: string, remote: RemoteGitSync | undefined): KindPlan {
+  const kp = emptyKindPlan();
+  if (!remote) return kp;
+  const prints: Array<[string, unknown]> = [];
+  for (const o of remote.objects) planObject(ctx, kind, remote.target, o, kp, prints);
+  kp.fingerprints = fingerprintEntries(prints);
+  return kp;
+}
+
+const counted = (entries: ReadonlyArray<{ gitSync?: unknown }> | undefined): number => (entries ?? []).filter((e) => e.gitSync !== undefined).length;
+
+export const spaceGitSyncModule: KindSpec<RemoteGitSync | undefined> = {
+  kind: 'spaceGitSync',
+  label: { one: 'space Git Sync configuration', many: 'space Git Sync configurations' },
+  count: (org) => counted(org.spaces),
+  read: readSpaceObjects,
+  plan: (ctx, remote) => planGitSync(ctx, 'spaceGitSync', remote),
+};
+
+export const siteGitSyncModule: KindSpec<RemoteGitSync | undefined> = {
+  kind: 'siteGitSync',
+  label: { one: 'site Git Sync configuration', many: 'site Git Sync configurations' },
+  count: (org) => counted(org.sites),
+  read: readSiteObjects,
+  plan: (ctx, remote) => planGitSync(ctx, 'siteGitSync', remote),
+};

@@ -1,0 +1,37 @@
+/**
+ * A `gitSync` block on a space or a site: the configuration of its Git Sync installation that
+ * `updateGitSyncInstallationById` takes (GitSyncInstallationSetupCommon and the provider's branch),
+ * with the live description's names and limits. Absent: the installation is not managed; an absent
+ * field of the block is not managed either.
+ */
+import { z } from 'zod';
+
+export const GIT_SYNC_PRIORITIES = ['git', 'gitbook'] as const;
+export const GIT_SYNC_AGENT_INSTRUCTIONS = ['agents', 'claude'] as const;
+
+export const GitSync = z.strictObject({
+  branch: z
+    .string()
+    .regex(/^refs\/heads\/.+$/, 'must be a branch ref, such as refs/heads/main')
+    .optional()
+    .describe('The branch synchronised (providerConfiguration.branch), as a ref: refs/heads/main'),
+  projectDirectory: z.string().optional().describe('The directory of the repository synchronised (a monorepo subdirectory); "" for the root'),
+  commitMessageTemplate: z.string().optional().describe('The template of the commit messages GitBook writes'),
+  priority: z.enum(GIT_SYNC_PRIORITIES).optional().describe('The source of truth: git (the repository) or gitbook'),
+  previewExternalBranches: z
+    .boolean()
+    .optional()
+    .describe('Whether branches other than the synchronised one get previews (not for a space synchronised through its site)'),
+  agentInstructions: z
+    .array(z.enum(GIT_SYNC_AGENT_INSTRUCTIONS))
+    .optional()
+    .describe('Agent instruction files exported at the repository root (not for a space synchronised through its site)'),
+});
+
+export type GitSyncT = z.infer<typeof GitSync>;
+
+/** The block's fields, in the order plans and imports show them. */
+export const GIT_SYNC_FIELDS = ['branch', 'projectDirectory', 'commitMessageTemplate', 'priority', 'previewExternalBranches', 'agentInstructions'] as const;
+
+/** Fields a space installation inherits from its site's installation (the API refuses them there). */
+export const INHERITED_FIELDS = ['previewExternalBranches', 'agentInstructions'] as const;
