@@ -47,6 +47,7 @@ function siteFieldsDraft(info: RemoteSiteInfo | undefined, site: RemoteSite): Re
     adaptiveContent: info.adaptiveContent,
     defaultLevel: info.defaultLevel ?? undefined,
     proxy: info.proxy ?? undefined,
+    styleguide: info.styleguide ?? undefined,
     defaultSection,
   };
 }

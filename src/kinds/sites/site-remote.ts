@@ -20,6 +20,8 @@ export interface RemoteSiteInfo {
   defaultLevel: string | null;
   /** The proxy's origin. */
   proxy: string | null;
+  /** The id of its style guide space. */
+  styleguide: string | null;
 }
 
 function str(value: unknown): string | null {
@@ -43,6 +45,7 @@ export function parseSiteInfo(raw: unknown): RemoteSiteInfo {
     adaptiveContent: obj(o.adaptiveContent).enabled === true,
     defaultLevel: str(o.defaultLevel),
     proxy: str(obj(o.proxy).origin),
+    styleguide: str(obj(o.styleguide).space),
   };
 }
 
