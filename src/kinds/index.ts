@@ -8,6 +8,7 @@ import { type AddressVocabulary, addressSyntaxProblem } from '../model/address.j
 import type { Kind } from '../model/step.js';
 import { collectionAccess, siteAccess, spaceAccess, withAccess } from './access/index.js';
 import { collectionsUnit } from './collections/index.js';
+import { fontsUnit } from './fonts/index.js';
 import { installationsUnit } from './installations/index.js';
 import { integrationsUnit } from './integrations/index.js';
 import type { KindSpec, KindUnit } from './kind.js';
@@ -34,6 +35,8 @@ export const UNITS: readonly KindUnit[] = [
   // Access (`access` on a collection, a space, a site) joins the unit of its objects: src/kinds/access/.
   withAccess(collectionsUnit, collectionAccess),
   withAccess(spacesUnit, spaceAccess),
+  // Before sites: a site customization's font may name a font this plan creates.
+  fontsUnit,
   withAccess(sitesUnit, siteAccess),
   samlUnit,
   integrationsUnit,

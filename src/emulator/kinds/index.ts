@@ -8,6 +8,7 @@ import type { EmulatorKind } from '../kind.js';
 import { accessKind } from './access.js';
 import { collectionsKind } from './collections.js';
 import { installationsKind } from './installations.js';
+import { fontsKind } from './fonts.js';
 import { integrationsKind } from './integrations.js';
 import { membersKind } from './members.js';
 import { agentInstructionsKind, organizationKind } from './organization.js';
@@ -28,6 +29,7 @@ export const EMULATOR_KINDS = [
   translationsKind,
   integrationsKind,
   installationsKind,
+  fontsKind,
   agentInstructionsKind,
   accessKind,
 ] as const;
