@@ -8,3 +8,6 @@ export const FontAnswer = z.looseObject({
   fontFamily: z.string(),
   fontFaces: z.array(z.looseObject({ weight: z.number(), sources: z.array(z.looseObject({ url: z.string(), format: z.string().optional() })) })),
 });
+
+/** The list (`GET ORG/fonts`): one answer, no paging. */
+export const FontListAnswer = z.looseObject({ items: z.array(FontAnswer) });

@@ -14,7 +14,7 @@ import { planUnmatched } from '../common/skeleton.js';
 import { step } from '../common/step.js';
 import { lookAlikeNotes } from '../common/text.js';
 import { emptyKindPlan, type KindPlan, type KindSpec, type Reader } from '../kind.js';
-import { FontAnswer } from './answers.js';
+import { FontListAnswer } from './answers.js';
 import type { FontT } from './schema.js';
 
 export interface RemoteFont {
@@ -28,11 +28,15 @@ export function fontAddress(family: string): string {
   return `fonts${key(family)}`;
 }
 
-/** The organization's custom fonts: one list (the fonts GitBook provides are left out). */
+/**
+ * The organization's custom fonts: one list, in one answer (listCustomFonts takes no `limit` nor
+ * `page`); the fonts GitBook provides are left out.
+ */
 export function readFonts(ctx: Reader): Promise<RemoteFont[]> {
-  return ctx.shared('fonts', async () =>
-    (await ctx.client.listAll<RemoteFont>(`${orgPath(ctx.org)}/fonts`, {}, { schema: FontAnswer })).filter((f) => f.custom !== false),
-  );
+  return ctx.shared('fonts', async () => {
+    const { body } = await ctx.client.request<{ items: RemoteFont[] }>('GET', `${orgPath(ctx.org)}/fonts`, { schema: FontListAnswer });
+    return body.items.filter((f) => f.custom !== false);
+  });
 }
 
 /** Whether a face's file is the one a storage key names: some source URL holds the key. */
