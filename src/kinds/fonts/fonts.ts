@@ -166,7 +166,7 @@ export const fontsModule: KindSpec<RemoteFont[] | undefined> = {
           action: 'create',
           before: null,
           after: body,
-          requests: [{ method: 'PUT', path: base, body, capture: true, lookup: { path: base, match: { fontFamily: d.fontFamily } } }],
+          requests: [{ method: 'PUT', path: base, body, capture: true, lookup: { path: base, match: { fontFamily: d.fontFamily }, single: true } }],
           ...lookAlikeNotes('custom font', d.fontFamily, remote.map((f) => f.fontFamily)),
         }));
         prints.push([address, null]);
