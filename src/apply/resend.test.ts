@@ -226,4 +226,17 @@ describe('applyPlan: retries of creates', () => {
     expect(result.failed.map((o) => o.step)).toEqual([after.id]); // the fake resets every write
     expect(client.calls.map((c) => c.path)).toEqual(['/cols', '/cols', '/c/col_top']);
   });
+
+  it('lookup of a list answered in one piece (`single`): one GET without limit nor page', async () => {
+    const client = new FakeClient((call) => {
+      if (call.method === 'GET') return ok({ items: [{ id: 'font_1', fontFamily: 'Acme Sans' }] });
+      throw apiError(call, 0, 'connection reset');
+    });
+    const create = makeStep(ORG, 'fonts["Acme Sans"]', 'create', [
+      { method: 'PUT', path: '/fonts', body: { fontFamily: 'Acme Sans' }, capture: true, lookup: { path: '/fonts', match: { fontFamily: 'Acme Sans' }, single: true } },
+    ], [], 'fonts');
+    const result = await applyPlan(makePlan([create]), client, { ...fast, concurrency: 1 });
+    expect(result.failed).toEqual([]);
+    expect(client.calls.map((c) => `${c.method} ${c.path} ${JSON.stringify(c.query ?? {})}`)).toEqual(['PUT /fonts {}', 'GET /fonts {}']);
+  });
 });

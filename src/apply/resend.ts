@@ -138,12 +138,19 @@ async function lookup(io: GuardedIo, step: Step, spec: RequestSpec): Promise<Api
   const { path: rawPath, match } = spec.lookup!;
   const path = resolveString(rawPath, io.captures, true) as string;
   const wanted = Object.entries(resolveValue(match, io.captures) as Record<string, JsonValue>);
-  const items = spec.lookup!.tree && io.get ? treeItems(await io.get(path)) : await io.listAll(path);
+  const { tree, single } = spec.lookup!;
+  const items = tree && io.get ? treeItems(await io.get(path)) : single && io.get ? listItems(await io.get(path)) : await io.listAll(path);
   const item = items.find((it) => wanted.every(([field, value]) => sameValue(fieldAt(it, field), value)));
   if (item === undefined) return undefined;
   const id = item && typeof item === 'object' ? (item as Record<string, unknown>).id : undefined;
   io.emit?.({ type: 'lookup-found', step, method: spec.method, path: io.shownPath(), ...(typeof id === 'string' ? { id } : {}) });
   return { status: 200, headers: {}, body: item };
+}
+
+/** The items of a list answered in one piece (no `limit`, no `page`). */
+function listItems(body: unknown): unknown[] {
+  const items = body && typeof body === 'object' ? (body as Record<string, unknown>).items : undefined;
+  return Array.isArray(items) ? items : [];
 }
 
 /** Every object of a tree answer (`structure`, and each item's `children`), depth-first. */

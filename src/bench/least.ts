@@ -56,8 +56,17 @@ export function leastReads(c: WorldCounts, made: boolean): ReadCost {
 export function leastImportReads(c: WorldCounts): ReadCost {
   const cost = withAccessReads(c, baseReads(c, true, true), c.collections, c.spaces, c.sites + c.newSites + c.rootSites, 'every');
   // The organization's installations: one page (the bench world installs nothing, so no installation's
-  // spaces or sites are listed).
-  return { ...cost, requests: formula([...cost.requests.terms, { what: 'installations: 1 (the organization\'s list)', n: 1 }]) };
+  // spaces or sites are listed). Its custom fonts: one answer (the list has no pages). A plan reads
+  // the fonts only when the config has `fonts` or a customization names a `customFont`, which the
+  // bench's config does not.
+  return {
+    ...cost,
+    requests: formula([
+      ...cost.requests.terms,
+      { what: 'installations: 1 (the organization\'s list)', n: 1 },
+      { what: 'custom fonts: 1 (one answer)', n: 1 },
+    ]),
+  };
 }
 
 /** Two lists (team grants, user grants) per object; they need the object's id (a collection's from the collection list). */

@@ -9,6 +9,7 @@ import type { Kind } from '../model/step.js';
 import { collectionAccess, siteAccess, spaceAccess, withAccess } from './access/index.js';
 import { collectionsUnit } from './collections/index.js';
 import { siteGitSync, spaceGitSync, withGitSync } from './git-sync/index.js';
+import { fontsUnit } from './fonts/index.js';
 import { installationsUnit } from './installations/index.js';
 import { integrationsUnit } from './integrations/index.js';
 import type { KindSpec, KindUnit } from './kind.js';
@@ -36,6 +37,8 @@ export const UNITS: readonly KindUnit[] = [
   withAccess(collectionsUnit, collectionAccess),
   // Git Sync (`gitSync` on a space, a site) joins them the same way: src/kinds/git-sync/.
   withGitSync(withAccess(spacesUnit, spaceAccess), spaceGitSync),
+  // Before sites: a site customization's font may name a font this plan creates.
+  fontsUnit,
   withGitSync(withAccess(sitesUnit, siteAccess), siteGitSync),
   samlUnit,
   integrationsUnit,

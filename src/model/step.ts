@@ -46,8 +46,9 @@ export interface RequestSpec {
    * timeout), before any retry, so that nothing is created twice. `path` is a list path; an item
    * matches when every dotted field in `match` equals the given value. With `tree`, `path` answers a
    * tree (a site's structure) and its items are every object in `structure` and their `children`.
+   * With `single`, `path` is a list the API answers in one piece, without paging (its `items`).
    */
-  lookup?: { path: string; match: Record<string, JsonValue>; tree?: boolean };
+  lookup?: { path: string; match: Record<string, JsonValue>; tree?: boolean; single?: boolean };
 }
 
 /** One field-level difference; `path` is dotted (`members.alice@acme.com.role`). */

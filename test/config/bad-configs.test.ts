@@ -161,13 +161,13 @@ const CASES: Case[] = [
     name: 'prune of an unknown kind',
     yaml: `${HEAD}prune: [teams, sectons]\n`,
     expected: [
-      'docplane.yaml:4:16: prune[1]: must be one of members, teams, collections, spaces, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, redirects, saml, installations, translations, all — did you mean "sections"?',
+      'docplane.yaml:4:16: prune[1]: must be one of members, teams, collections, spaces, fonts, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, redirects, saml, installations, translations, all — did you mean "sections"?',
     ],
   },
   {
     name: 'prune as a word',
     yaml: `${HEAD}prune: everything\n`,
-    expected: ['docplane.yaml:4:8: prune: must be "all" or a list of kinds (members, teams, collections, spaces, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, redirects, saml, installations, translations)'],
+    expected: ['docplane.yaml:4:8: prune: must be "all" or a list of kinds (members, teams, collections, spaces, fonts, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, redirects, saml, installations, translations)'],
   },
   {
     name: 'safety values',
@@ -331,6 +331,23 @@ const CASES: Case[] = [
     yaml: `${HEAD}teams:\n  - title: Engineering\nsaml:\n  - { label: Okta, defaultTeam: Support }\nprune: [teams]\n`,
     expected: ['docplane.yaml:7:33: saml[0].defaultTeam: "Support" names no team in this config: teams are pruned: the plan would delete team "Support" (teams are named by their title)'],
   },
+  // Branding.
+  {
+    name: 'a font without its regular face, and a weight listed twice',
+    yaml: `${HEAD}fonts:\n  - fontFamily: Acme Sans\n    fontFaces:\n      - { weight: 700, storageKey: a.woff2 }\n      - { weight: 700 }\n`,
+    expected: [
+      'docplane.yaml:7:7: fonts[0].fontFaces: a font needs a face of weight 400 (regular)',
+      'docplane.yaml:8:19: fonts[0].fontFaces[1].weight: weight 700 is listed twice',
+    ],
+  },
+  { name: 'a font weight out of range', yaml: `${HEAD}fonts:\n  - fontFamily: Acme Sans\n    fontFaces: [{ weight: 400 }, { weight: 1200 }]\n`, expected: ['docplane.yaml:6:44: fonts[0].fontFaces[1].weight: must be at most 1000'] },
+  { name: 'the same font family twice', yaml: `${HEAD}fonts:\n  - { fontFamily: Acme Sans, fontFaces: [{ weight: 400 }] }\n  - { fontFamily: Acme Sans, fontFaces: [{ weight: 400 }] }\n`, expected: ['docplane.yaml:6:5: fonts[1]: fonts["Acme Sans"] is defined twice: here and at docplane.yaml:5:5'] },
+  { name: 'a space with an emoji and an icon', yaml: `${HEAD}spaces:\n  - id: space_api\n    emoji: "📘"\n    icon: https://cdn.acme.test/api.png\n`, expected: ['docplane.yaml:7:11: spaces[0].icon: a space shows an emoji or an icon, not both: remove one of them'] },
+  { name: 'an organization logo that is not a URL', yaml: `${HEAD}  logo: logo.png\n  defaultContent: site_docs\n`, expected: [
+      'docplane.yaml:4:9: organization.logo: must be a URL starting with https:// (or http://)',
+      'docplane.yaml:5:19: organization.defaultContent: must be a mapping (key: value), not the string "site_docs"',
+    ] },
+  { name: 'a customization font named by an empty family', yaml: `${HEAD}sites:\n  - id: site_docs\n    customization:\n      styling:\n        font: { customFont: "" }\n`, expected: ['docplane.yaml:8:29: sites[0].customization.styling.font.customFont: must not be empty'] },
 ];
 
 describe('bad configs', () => {

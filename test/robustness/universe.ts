@@ -39,9 +39,11 @@ const LINK_NAMES = ['l1', 'l2', 'l3'];
 const REDIRECT_SOURCES = ['/a', '/b/*', '/c'];
 const REDIRECT_URLS = ['https://r.example/1', 'https://r.example/2'];
 const SAML_LABELS = ['IdP A', 'IdP B'];
+const FONT_FAMILIES = ['Font A', 'Font B'];
+const fontKey = (family: string, weight: number, version: string) => `fonts/${family.replace(' ', '-')}-${weight}-${version}.woff2`;
 const LANGUAGES = ['fr', 'de'];
 const INTEGRATIONS = ['int-a', 'int-b'];
-const PRUNABLE = ['teams', 'collections', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'redirects', 'saml', 'translations'] as const;
+const PRUNABLE = ['teams', 'collections', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'redirects', 'saml', 'translations', 'fonts'] as const;
 /** What a config may protect: a few keys of each prunable kind, exact or by glob. */
 const PROTECTABLE = [
   'teams["Red"]',
@@ -130,6 +132,7 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
     gitSync: fc.record({ branch: fc.constantFrom(...GIT_BRANCHES), priority: fc.constantFrom('git', 'gitbook') }),
     saml: subsetOf(SAML_LABELS),
     samlTeam: fc.nat(4),
+    fonts: subsetOf(FONT_FAMILIES).chain((families) => fc.tuple(...families.map((family) => fc.record({ family: fc.constant(family), bold: fc.boolean() })))),
     translations: subsetOf(LANGUAGES),
     integrations: subsetOf(INTEGRATIONS),
     // Grants made earlier: never admin, so that a desired access never has to keep a remote admin.
@@ -187,6 +190,10 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
             ...(teams.length > 0 && (r.samlTeam + i) % 2 === 0 ? { defaultTeam: teams[(r.samlTeam + i) % teams.length].title } : {}),
           })),
           translations: r.translations.map((language) => ({ language, source: { space: SPACES[0].id, language: 'en' }, instructions: 'Old instructions.' })),
+          fonts: (r.fonts as Array<{ family: string; bold: boolean }>).map((f) => ({
+            fontFamily: f.family,
+            fontFaces: [{ weight: 400, storageKey: fontKey(f.family, 400, 'v1') }, ...(f.bold ? [{ weight: 700, storageKey: fontKey(f.family, 700, 'v1') }] : [])],
+          })),
           integrations: r.integrations.map((name) => ({ name, title: `Old ${name}`, description: 'Old', scopes: ['space:content:read'], script: 'old' })),
           access: r.grants.map((g) => ({
             space: SPACES[g.space].id,
@@ -275,7 +282,12 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
         fc.tuple(...sources.map((source) => fc.record({ source: fc.constant(source), url: fc.constantFrom(...REDIRECT_URLS), permanent: maybe(fc.boolean()) }))),
       ),
     ),
-    customization: maybe(fc.record({ title: maybe(fc.constantFrom('Robust Site', 'Docs R')), corners: maybe(fc.constantFrom('rounded', 'straight', 'circular')) })),
+    customization: maybe(fc.record({ title: maybe(fc.constantFrom('Robust Site', 'Docs R')), corners: maybe(fc.constantFrom('rounded', 'straight', 'circular')), font: fc.nat(3) })),
+    fonts: maybe(
+      subsetOf(FONT_FAMILIES).chain((families) =>
+        fc.tuple(...families.map((family) => fc.record({ family: fc.constant(family), bold: fc.boolean(), version: fc.constantFrom('v1', 'v2') }))),
+      ),
+    ),
     publishingAuth: maybe(fc.record({ backend: fc.constantFrom('custom', 'integration'), fallbackURL: maybe(fc.option(fc.constantFrom(...REDIRECT_URLS), { nil: null })) })),
     saml: maybe(subsetOf(SAML_LABELS).chain((labels) => fc.tuple(...labels.map((label) => fc.record({ label: fc.constant(label), team: fc.nat(4), role: maybe(role), entity: fc.constantFrom('a', 'b') }))))),
     translations: maybe(subsetOf(LANGUAGES).chain((langs) => fc.tuple(...langs.map((language) => fc.record({ language: fc.constant(language), instructions: maybe(fc.constantFrom('Formal.', 'Casual.')) }))))),
@@ -296,6 +308,9 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
     const teamTitles = teams === undefined ? [] : unique(teams, (t) => t.renamedFrom).map((t) => t.title);
     const sectionPick = r.sections as [SectionShape[], boolean[]] | undefined;
     const sections = sectionPick?.[0];
+    const fonts = r.fonts as Array<{ family: string; bold: boolean; version: string }> | undefined;
+    // A customization names only a font of the config (one the organization has may be pruned away).
+    const customFont = fonts && r.customization && r.customization.font < fonts.length ? fonts[r.customization.font].family : undefined;
     const doc: ConfigDocumentT = {
       version: 1,
       organization: {
@@ -395,7 +410,14 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
                   ? {
                       customization: {
                         ...(r.customization.title !== undefined ? { title: r.customization.title } : {}),
-                        ...(r.customization.corners !== undefined ? { styling: { corners: r.customization.corners as 'rounded' | 'straight' | 'circular' } } : {}),
+                        ...(r.customization.corners !== undefined || customFont !== undefined
+                          ? {
+                              styling: {
+                                ...(r.customization.corners !== undefined ? { corners: r.customization.corners as 'rounded' | 'straight' | 'circular' } : {}),
+                                ...(customFont !== undefined ? { font: { customFont } } : {}),
+                              },
+                            }
+                          : {}),
                       },
                     }
                   : {}),
@@ -423,6 +445,15 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
               // would have to exist remotely).
               ...(teams && teams.length > 0 && p.team < teams.length ? { defaultTeam: teams[p.team].title } : {}),
               ...(p.role !== undefined ? { defaultRole: p.role } : {}),
+            })),
+          }
+        : {}),
+      ...(fonts !== undefined
+        ? {
+            fonts: fonts.map((f) => ({
+              fontFamily: f.family,
+              // v2 replaces the files the state seeds (v1); no 700 removes the bold face.
+              fontFaces: [{ weight: 400, storageKey: fontKey(f.family, 400, f.version) }, ...(f.bold ? [{ weight: 700, storageKey: fontKey(f.family, 700, f.version) }] : [])],
             })),
           }
         : {}),

@@ -9,6 +9,7 @@ import { accessKind } from './access.js';
 import { collectionsKind } from './collections.js';
 import { gitSyncKind } from './git-sync.js';
 import { installationsKind } from './installations.js';
+import { fontsKind } from './fonts.js';
 import { integrationsKind } from './integrations.js';
 import { membersKind } from './members.js';
 import { agentInstructionsKind, organizationKind } from './organization.js';
@@ -30,6 +31,7 @@ export const EMULATOR_KINDS = [
   translationsKind,
   integrationsKind,
   installationsKind,
+  fontsKind,
   agentInstructionsKind,
   accessKind,
 ] as const;

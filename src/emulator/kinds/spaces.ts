@@ -9,7 +9,7 @@ import type { RouteRequest } from '../http.js';
 import { SeedError, defineKind } from '../kind.js';
 import type { Level as LevelT, OrgRec, World } from '../model.js';
 import { canReach, location, nowIso, orgOf, viewCtx } from '../routing.js';
-import { Id, Language, Level, SpaceMergeRules, Timestamp } from '../schemas.js';
+import { Id, Language, Level, SpaceMergeRules, Timestamp, Uri } from '../schemas.js';
 import { apiUrl, appUrl, compact, perms, publishedUrl } from '../views.js';
 import type { Obj, ViewContext } from '../views.js';
 import { collectionOf, collectionsByPath, parentCollection } from './collections.js';
@@ -20,6 +20,8 @@ export interface SpaceRec {
   org: string;
   title: string;
   emoji?: string;
+  /** URL of its icon: a space shows an emoji or an icon. */
+  icon?: string;
   visibility: string;
   editMode: 'live' | 'locked';
   defaultLevel: LevelT | null;
@@ -47,6 +49,7 @@ const SpaceSeed = z.strictObject({
   id: Id.optional(),
   title: z.string().min(1),
   emoji: z.string().optional(),
+  icon: Uri(2048).optional(),
   visibility: z.enum(['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private']).optional(),
   editMode: z.enum(['live', 'locked']).optional(),
   defaultLevel: Level.nullable().optional(),
@@ -70,6 +73,7 @@ const MoveSpace = z.strictObject({
 const PatchSpace = z.strictObject({
   title: z.string().min(1).max(50).optional(),
   emoji: z.string().max(50).nullable().optional(),
+  icon: Uri(2048).nullable().optional(),
   editMode: z.enum(['live', 'locked']).optional(),
   defaultLevel: Level.nullable().optional(),
   language: Language.optional(),
@@ -100,6 +104,7 @@ export function spaceView(ctx: ViewContext, s: SpaceRec): Obj {
     title: s.title,
     // Required by the live description (Space.emoji): the empty string when the space has none.
     emoji: s.emoji ?? '',
+    icon: s.icon,
     visibility: s.visibility,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
@@ -191,6 +196,7 @@ export const spacesKind = defineKind({
         org: id,
         title: s.title,
         emoji: s.emoji,
+        icon: s.icon,
         visibility: s.visibility ?? (parent ? 'in-collection' : 'private'),
         editMode: s.editMode ?? 'live',
         defaultLevel: s.defaultLevel ?? null,
@@ -260,8 +266,14 @@ export const spacesKind = defineKind({
     router.add('PATCH', '/v1/spaces/:space', (req) => {
       const space = liveSpace(req);
       const body = validate(PatchSpace, bodyObject(req));
+      // The description's body is one of: an emoji, an icon, or null for both.
+      if (typeof body.emoji === 'string' && typeof body.icon === 'string') throw badRequest('a space takes an emoji or an icon, not both');
       if (body.title !== undefined) space.title = body.title;
       if (body.emoji !== undefined) space.emoji = body.emoji ?? undefined;
+      if (body.icon !== undefined) space.icon = body.icon ?? undefined;
+      // One replaces the other.
+      if (typeof body.emoji === 'string') space.icon = undefined;
+      if (typeof body.icon === 'string') space.emoji = undefined;
       if (body.editMode !== undefined) space.editMode = body.editMode;
       if (body.defaultLevel !== undefined) space.defaultLevel = body.defaultLevel;
       if (body.language !== undefined) space.language = body.language;

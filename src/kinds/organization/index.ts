@@ -6,7 +6,7 @@ import { bool, compare, instructions, str, strOrNull, type Draft } from '../comm
 import type { Importer, KindUnit } from '../kind.js';
 import { MergeRules, importMergeRules } from '../common/merge-rules.js';
 import { AGENT_INSTRUCTIONS_ADDRESS, agentInstructionsModule, readAgentInstructions, type RemoteAgentInstructions } from './agent-instructions.js';
-import { organizationModule, readOrganization, type RemoteOrganization } from './organization.js';
+import { organizationModule, organizationSettings, readOrganization, type RemoteOrganization } from './organization.js';
 import { Organization } from './schema.js';
 
 export { readOrganization } from './organization.js';
@@ -26,6 +26,7 @@ const importOrganization: Importer<OrganizationState> = {
   },
   write(state, sink) {
     const o = state.organization;
+    const settings = organizationSettings(o);
     const domains = Array.isArray(o.emailDomains) ? [...new Set(o.emailDomains.map(String))].sort((a, b) => compare(a.toLowerCase(), b.toLowerCase()) || compare(a, b)) : undefined;
     const organization: Draft = {
       id: state.org,
@@ -37,6 +38,9 @@ const importOrganization: Importer<OrganizationState> = {
       ai: bool(o.ai),
       inviteLinks: bool(o.inviteLinks),
       mergeRules: importMergeRules(o.mergeRules, MergeRules, 'organization', (m) => sink.warn(m)),
+      // Written when set: absent leaves them unmanaged, which plans no change either way.
+      logo: str(settings.logo),
+      defaultContent: settings.defaultContent ? { ...(settings.defaultContent as { site: string }) } : undefined,
       agentInstructions: instructions(state.agentInstructions.instructions) ?? null,
     };
     return organization;

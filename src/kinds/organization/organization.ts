@@ -9,7 +9,7 @@ import { step } from '../common/step.js';
 import { OrganizationAnswer } from './answers.js';
 
 /** The settings the API lets PATCH ORG change and the config may manage. */
-const FIELDS = ['title', 'emailDomains', 'hostname', 'defaultRole', 'sso', 'ai', 'inviteLinks', 'mergeRules'] as const;
+const FIELDS = ['title', 'emailDomains', 'hostname', 'defaultRole', 'sso', 'ai', 'inviteLinks', 'mergeRules', 'logo', 'defaultContent'] as const;
 
 export interface RemoteOrganization {
   id: string;
@@ -21,6 +21,28 @@ function normalizeField(field: string, value: JsonValue): JsonValue {
   if (field === 'emailDomains' && Array.isArray(value)) return [...value].map((d) => String(d).toLowerCase()).sort();
   if (field === 'mergeRules') return normalizeMergeRules(value);
   return value;
+}
+
+/**
+ * The organization's settings in the config's terms: the logo is read from `urls.logo`, the default
+ * content (`{type: site, site}`) is the site it names.
+ */
+export function organizationSettings(remote: RemoteOrganization): Record<string, unknown> {
+  const urls = (remote.urls ?? {}) as { logo?: unknown };
+  const content = remote.defaultContent as { site?: unknown } | null | undefined;
+  return {
+    ...remote,
+    logo: typeof urls.logo === 'string' ? urls.logo : null,
+    defaultContent: content && typeof content.site === 'string' ? { site: content.site } : null,
+  };
+}
+
+/** The PATCH body of the differing settings: the API's shapes. */
+function patchBody(after: JsonObject): JsonObject {
+  const body = { ...after };
+  const content = after.defaultContent as { site: string } | null | undefined;
+  if (content) body.defaultContent = { type: 'site', site: content.site };
+  return body;
 }
 
 /** The organization itself, read once per plan or import. */
@@ -46,7 +68,7 @@ export const organizationModule: KindSpec<RemoteOrganization | undefined> = {
     kp.remoteCount = 1;
     const managed = Object.keys(desired).filter((k) => (FIELDS as readonly string[]).includes(k));
     if (managed.length === 0) return kp;
-    const current = pickManaged(remote, desired);
+    const current = pickManaged(organizationSettings(remote), desired);
     const before: JsonObject = {};
     const after: JsonObject = {};
     for (const field of managed) {
@@ -62,7 +84,7 @@ export const organizationModule: KindSpec<RemoteOrganization | undefined> = {
       action: 'update',
       before,
       after,
-      requests: [{ method: 'PATCH', path: orgPath(ctx.org), body: after }],
+      requests: [{ method: 'PATCH', path: orgPath(ctx.org), body: patchBody(after) }],
       remoteId: ctx.org }));
     kp.fingerprints.organization = fingerprint(Object.fromEntries(managed.map((f) => [f, normalizeField(f, current[f])])));
     return kp;

@@ -14,6 +14,12 @@ export const Organization = z
     ai: z.boolean().optional(),
     inviteLinks: z.boolean().optional(),
     mergeRules: MergeRules.optional(),
+    logo: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional().describe('URL of the organization\'s logo, or null for none'),
+    defaultContent: z
+      .strictObject({ site: Id.describe('An existing site, by id') })
+      .nullable()
+      .optional()
+      .describe('The site members land on, or null for none'),
     agentInstructions: Instructions.nullable().optional(),
   })
   .describe('Organization settings');

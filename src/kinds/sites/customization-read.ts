@@ -29,6 +29,9 @@ const CustomFont = z.strictObject({
   fontFaces: z.array(z.strictObject({ weight: z.number().int().min(1).max(1000), sources: z.array(z.strictObject({ url: Url, format: z.enum(['woff2', 'woff']).optional() })) })),
 });
 
+/** A custom font named by its family: a font of the config's `fonts`, or one the organization has. */
+const FontByFamily = z.strictObject({ customFont: z.string().min(1).max(50).describe('The fontFamily of a custom font (fonts: in the config, or the organization\'s)') });
+
 /** `ContentRef`: what a link points to (`{ kind: url, url }`, `{ kind: page, page, space }`, …). */
 const ContentRef = z.looseObject({
   kind: z.enum(['file', 'url', 'page', 'anchor', 'user', 'collection', 'space', 'reusable-content', 'tag', 'openapi']),
@@ -46,9 +49,9 @@ const Styling = z.strictObject({
   corners: z.enum(['straight', 'rounded', 'circular']),
   depth: z.enum(['subtle', 'flat']),
   links: z.enum(['default', 'accent']),
-  font: z.union([DefaultFont, CustomFont]),
-  headingFont: z.union([DefaultFont, CustomFont]).nullable(),
-  monospaceFont: z.union([MonospaceFont, CustomFont]),
+  font: z.union([DefaultFont, CustomFont, FontByFamily]),
+  headingFont: z.union([DefaultFont, CustomFont, FontByFamily]).nullable(),
+  monospaceFont: z.union([MonospaceFont, CustomFont, FontByFamily]),
   background: z.enum(['plain', 'match']).meta({ deprecated: true, description: 'Deprecated in the API: use tint' }),
   icons: z.enum(['regular', 'solid', 'duotone', 'light', 'thin']),
   codeTheme: z.strictObject({ default: Themed(CodeTheme), openapi: Themed(CodeTheme) }).partial(),
@@ -143,6 +146,18 @@ export const ATOMIC_PATHS: ReadonlySet<string> = new Set([
   'announcement',
   'ai.localizedGreeting',
 ]);
+
+/** The styling fields that may name a custom font. */
+export const FONT_FIELDS = ['font', 'headingFont', 'monospaceFont'] as const;
+
+/** The families a customization names with `customFont`. */
+export function customFontsNamed(c: CustomizationT | undefined): string[] {
+  const styling = c?.styling ?? {};
+  return FONT_FIELDS.flatMap((f) => {
+    const v = styling[f];
+    return v && typeof v === 'object' && 'customFont' in v ? [v.customFont] : [];
+  });
+}
 
 /** Small maps import writes on one line (themed colors and URLs, code themes, toggles). */
 export const CUSTOMIZATION_FLOW_MAPS = [

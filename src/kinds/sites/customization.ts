@@ -7,7 +7,7 @@
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { sameJson } from '../common/match.js';
 import { siteAddress } from './addresses.js';
-import { ATOMIC_PATHS } from './customization-read.js';
+import { ATOMIC_PATHS, FONT_FIELDS } from './customization-read.js';
 import { siteKey } from './schema.js';
 import type { SiteContext } from './steps.js';
 import { step } from '../common/step.js';
@@ -54,21 +54,53 @@ export function overlayCustomization(doc: JsonObject, want: JsonObject, path = '
   return out;
 }
 
+/**
+ * The customization with its fonts named by family (`{customFont: "Acme Sans"}`) resolved: for the
+ * diff, a font the site already uses (the same id) reads as it is and another stays named by family;
+ * for the PUT, it is the font's definition (refs to the create's answer for a font this plan creates).
+ * Undefined when a family names no font (a problem is reported).
+ */
+function resolveFonts(ctx: SiteContext, address: string, want: JsonObject): { diff: JsonObject; body: JsonObject; needs: string[] } | undefined {
+  const styling = want.styling;
+  if (!isMap(styling) || !FONT_FIELDS.some((f) => isMap(styling[f]) && 'customFont' in styling[f])) return { diff: want, body: want, needs: [] };
+  const have = isMap(ctx.remote.customization?.styling) ? ctx.remote.customization.styling : {};
+  const diff: JsonObject = { ...styling };
+  const body: JsonObject = { ...styling };
+  const needs: string[] = [];
+  for (const f of FONT_FIELDS) {
+    const v = styling[f];
+    if (!isMap(v) || typeof v.customFont !== 'string') continue;
+    const choice = ctx.font(v.customFont);
+    if (!choice) {
+      ctx.problem('customization', address, `styling.${f}: customFont "${v.customFont}" names no font, neither in the config's fonts nor in the organization`);
+      return undefined;
+    }
+    const current = have[f];
+    if (choice.id !== undefined && isMap(current) && current.id === choice.id) diff[f] = current;
+    body[f] = choice.definition;
+    needs.push(...choice.needs);
+  }
+  return { diff: { ...want, styling: diff }, body: { ...want, styling: body }, needs };
+}
+
 export function planCustomization(ctx: SiteContext): void {
   const { site, remote, base, out, push } = ctx;
   if (site.customization === undefined || remote.customization === undefined) return;
   out.customization.remoteCount = 1;
-  const want = site.customization as JsonObject;
-  const { before, after } = customizationDiff(remote.customization, want);
+  const address = customizationAddress(siteKey(site));
+  const resolved = resolveFonts(ctx, address, site.customization as JsonObject);
+  if (!resolved) return;
+  const { before, after } = customizationDiff(remote.customization, resolved.diff);
   if (Object.keys(after).length === 0) return;
   push(
     step({
-      address: customizationAddress(siteKey(site)),
+      address,
       kind: 'customization',
       action: 'update',
       before,
       after,
-      requests: [{ method: 'PUT', path: `${base}/customization`, body: overlayCustomization(remote.customization, want) }] }),
+      requests: [{ method: 'PUT', path: `${base}/customization`, body: overlayCustomization(remote.customization, resolved.body) }],
+      needs: resolved.needs }),
     remote.customization,
   );
 }

@@ -50,6 +50,7 @@ function siteFieldsDraft(info: RemoteSiteInfo | undefined, site: RemoteSite): Re
     adaptiveContent: info.adaptiveContent,
     defaultLevel: info.defaultLevel ?? undefined,
     proxy: info.proxy ?? undefined,
+    styleguide: info.styleguide ?? undefined,
     defaultSection,
   };
 }

@@ -44,6 +44,7 @@ import { planShareLinks } from './share-links.js';
 import { planSiteItself, planSiteList } from './site.js';
 import type { RemoteSiteInfo } from './site-remote.js';
 import { planCustomization } from './customization.js';
+import { customFonts, type FontChoice } from '../fonts/index.js';
 import { planPublishingAuth } from './publishing-auth.js';
 import { planRedirects } from './redirects.js';
 import { planSiteSpaces } from './site-spaces.js';
@@ -108,6 +109,8 @@ export interface SiteInput {
   info?: RemoteSiteInfo;
   /** How requests name the spaces the config names (identity when absent). */
   spaces?: SpaceNames;
+  /** The custom fonts a customization may name by family. */
+  fonts?: (family: string) => FontChoice | undefined;
 }
 
 /** The site's sections, groups and links matched to the remote ones, and the lookups the phases share. */
@@ -160,7 +163,7 @@ interface SimulatedStructure {
  */
 export function planSite(input: SiteInput): SitePlans {
   const { site, remote } = input;
-  const ctx = siteContext(input.org, site, remote, input.base, input.prunes, input.spaces);
+  const ctx = siteContext(input.org, site, remote, input.base, input.prunes, input.spaces, input.fonts);
   const { out } = ctx;
 
   out.sections.remoteCount = remote.sections.length;
@@ -906,7 +909,8 @@ export function planSites(ctx: PlanContext, remote: SitesRemote): SitePlans {
   // requests send the ids (or the ref to the space's create).
   const spaces = spaceNames(ctx.org, remote.spaceIds);
   const inConfigTerms = remote.spaceIds === undefined ? (r: RemoteSite) => r : (r: RemoteSite) => renameSpaces(r, spaces);
-  return planSiteList(ctx, remote, (one) => planSite({ org: ctx.org, prunes: (k) => ctx.prunes(k), ...one, remote: inConfigTerms(one.remote), spaces }));
+  const fonts = remote.fonts === undefined ? undefined : customFonts(ctx.org, ctx.desired.fonts, remote.fonts);
+  return planSiteList(ctx, remote, (one) => planSite({ org: ctx.org, prunes: (k) => ctx.prunes(k), ...one, remote: inConfigTerms(one.remote), spaces, fonts }));
 }
 
 /** A remote site whose site spaces name their space as the config does. */

@@ -9,7 +9,8 @@ import { ApiError } from '../../core/errors.js';
 import type { JsonObject, Kind } from '../../model/step.js';
 import type { ReadContext } from '../kind.js';
 import { listSites, matchSites, type RemoteSiteInfo } from './site-remote.js';
-import { readCustomization } from './customization-read.js';
+import { customFontsNamed, readCustomization } from './customization-read.js';
+import { readFonts, type RemoteFont } from '../fonts/index.js';
 import { readPublishingAuth, type RemotePublishingAuth } from './publishing-auth-read.js';
 import { readRedirects, type RemoteRedirect } from './redirects-read.js';
 import type { SiteT } from './schema.js';
@@ -117,6 +118,8 @@ export interface SitesRemote {
   sites: Array<{ id: string; site: RemoteSite | null }>;
   /** The config's spaces without id that sections and site spaces name by natural key (src/kinds/spaces/refer.ts). */
   spaceIds?: SpaceIds;
+  /** The organization's custom fonts, when a customization names one by family. */
+  fonts?: RemoteFont[];
 }
 
 export function sitePath(org: string, site: string): string {
@@ -309,7 +312,12 @@ export function readSites(ctx: ReadContext): Promise<SitesRemote> {
       };
     };
     const parts: SiteParts = { structure: STRUCTURE_KINDS.some(wants), shareLinks: wants('shareLinks') };
-    const [read, spaceIds] = await Promise.all([readSiteList(ctx, pairs.map(([id]) => id), blocks, parts), readSpaceIds(ctx, ctx.desired, desired.flatMap(spacesNamed))]);
-    return { list, ...read, ...(Object.keys(spaceIds).length > 0 ? { spaceIds } : {}) };
+    const namesFonts = wants('customization') && desired.some((s) => customFontsNamed(s.customization).length > 0);
+    const [read, spaceIds, fonts] = await Promise.all([
+      readSiteList(ctx, pairs.map(([id]) => id), blocks, parts),
+      readSpaceIds(ctx, ctx.desired, desired.flatMap(spacesNamed)),
+      namesFonts ? readFonts(ctx) : undefined,
+    ]);
+    return { list, ...read, ...(Object.keys(spaceIds).length > 0 ? { spaceIds } : {}), ...(fonts ? { fonts } : {}) };
   });
 }

@@ -23,6 +23,8 @@ export interface RemoteSiteInfo {
   proxy: string | null;
   /** Present when the site is synchronised with a repository, which then owns its structure. */
   gitSync?: RemoteGitSyncState;
+  /** The id of its style guide space. */
+  styleguide: string | null;
 }
 
 function str(value: unknown): string | null {
@@ -47,6 +49,7 @@ export function parseSiteInfo(raw: unknown): RemoteSiteInfo {
     defaultLevel: str(o.defaultLevel),
     proxy: str(obj(o.proxy).origin),
     ...gitSyncOf(o.gitSync),
+    styleguide: str(obj(o.styleguide).space),
   };
 }
 

@@ -30,6 +30,7 @@ export const siteFields = {
   defaultLevel: Level.optional(),
   proxy: SiteProxyOrigin.nullable().optional().describe('The proxy origin (company.com/docs), or null for none'),
   defaultSection: z.string().min(1).optional().describe('Path of the section shown by default'),
+  styleguide: Id.nullable().optional().describe('The style guide space the site\'s editing agent follows (by id), or null for none'),
 };
 
 /** A site is named by its id or its title; `renamedFrom` is an old title. */

@@ -24,7 +24,7 @@ import { ownedSiteProblems, SITE_STRUCTURE_KINDS } from '../git-sync/owned.js';
 export const SITE_DELETE_REASON = 'a site carries published content: deleting it takes the published site down';
 
 /** The site fields a config manages, in the config's terms; `published`, `type` and `defaultSection` are apart. */
-const FIELDS = ['title', 'visibility', 'basename', 'adaptiveContent', 'defaultLevel', 'proxy'] as const;
+const FIELDS = ['title', 'visibility', 'basename', 'adaptiveContent', 'defaultLevel', 'proxy', 'styleguide'] as const;
 
 export function currentFields(info: RemoteSiteInfo): JsonObject {
   return {
@@ -33,7 +33,8 @@ export function currentFields(info: RemoteSiteInfo): JsonObject {
     basename: info.basename,
     adaptiveContent: info.adaptiveContent,
     defaultLevel: info.defaultLevel,
-    proxy: info.proxy };
+    proxy: info.proxy,
+    styleguide: info.styleguide };
 }
 
 function desiredFields(site: SiteT): JsonObject {

@@ -11,6 +11,7 @@ import type { DraftStep, KindPlan } from '../kind.js';
 import { idOfKey, pointerType, type ItemKey } from './layout.js';
 import type { RemoteExternalLink, RemoteGroup, RemoteSection, RemoteShareLink, RemoteSite, RemoteSiteSpace } from './remote.js';
 import type { SpaceNames } from '../spaces/refer.js';
+import type { FontChoice } from '../fonts/index.js';
 import type { ExternalLinkT, SectionGroupT, SectionT, SiteT } from './schema.js';
 
 export const SITE_KINDS = ['sites', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks', 'redirects', 'customization', 'publishingAuth'] as const;
@@ -136,9 +137,19 @@ export interface SiteContext {
   problem(kind: SiteKind, address: string, message: string): void;
   /** The id a request gives for a space the config names, and the step it waits for (a space this plan creates). */
   spaceId(name: string): { id: string; needs: string[] };
+  /** The custom font a customization names by family (undefined: none has it). */
+  font(family: string): FontChoice | undefined;
 }
 
-export function siteContext(org: string, site: SiteT, remote: RemoteSite, base: string, prunes: (kind: Kind) => boolean, spaces?: SpaceNames): SiteContext {
+export function siteContext(
+  org: string,
+  site: SiteT,
+  remote: RemoteSite,
+  base: string,
+  prunes: (kind: Kind) => boolean,
+  spaces?: SpaceNames,
+  fonts?: (family: string) => FontChoice | undefined,
+): SiteContext {
   const out = emptySitePlans();
   return {
     org,
@@ -154,5 +165,6 @@ export function siteContext(org: string, site: SiteT, remote: RemoteSite, base: 
     },
     problem: (kind, address, message) => out[kind].problems.push({ org, address, message }),
     spaceId: (name) => (spaces ? spaces.request(name) : { id: name, needs: [] }),
+    font: (family) => fonts?.(family),
   };
 }

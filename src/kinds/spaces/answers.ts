@@ -6,6 +6,7 @@ export const SpaceAnswer = z.looseObject({
   id: z.string(),
   title: z.string().nullish(),
   emoji: z.string().nullish(),
+  icon: z.string().nullish(),
   editMode: z.string().nullish(),
   defaultLevel: z.string().nullish(),
   language: z.string().nullish(),

@@ -40,7 +40,9 @@ const importSpaces: Importer<SpacesState> = {
       return {
         id: s.id,
         title: str(s.title),
-        emoji: str(s.emoji) || undefined,
+        // A space shows one of them; the config takes one.
+        emoji: str(s.icon) ? undefined : str(s.emoji) || undefined,
+        icon: str(s.icon) || undefined,
         editMode: str(s.editMode),
         defaultLevel: strOrNull(s.defaultLevel),
         language: str(s.language),

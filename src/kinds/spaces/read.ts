@@ -7,6 +7,8 @@ export interface RemoteSpace {
   id: string;
   title?: string;
   emoji?: string;
+  /** URL of its icon, when it has one instead of an emoji. */
+  icon?: string;
   editMode?: string;
   defaultLevel?: string | null;
   language?: string;

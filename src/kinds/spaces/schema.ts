@@ -10,6 +10,7 @@ export const Space = z
     id: Id.optional().describe('An existing space; without it the space is matched by title within its collection, and created when none matches'),
     title: z.string().min(1).max(50).optional(),
     emoji: Emoji.optional(),
+    icon: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional().describe('URL of the space\'s icon (instead of an emoji), or null for none'),
     editMode: z.enum(['live', 'locked']).optional(),
     defaultLevel: Level.nullable().optional(),
     language: Language.optional(),
@@ -21,6 +22,10 @@ export const Space = z
   .superRefine((value, ctx) => {
     if (value.id === undefined && value.title === undefined) {
       ctx.addIssue({ code: 'custom', path: ['title'], message: 'a space without id needs a title (its natural key, with its collection)' });
+    }
+    // updateSpaceById takes an emoji or an icon, not both: a space shows one of them.
+    if (typeof value.emoji === 'string' && typeof value.icon === 'string') {
+      ctx.addIssue({ code: 'custom', path: ['icon'], message: 'a space shows an emoji or an icon, not both: remove one of them' });
     }
   });
 

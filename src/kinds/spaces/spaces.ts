@@ -33,7 +33,7 @@ export interface RemoteSpaces {
   collections?: RemoteCollection[];
 }
 
-const SETTINGS = ['title', 'emoji', 'editMode', 'defaultLevel', 'language', 'mergeRules'] as const;
+const SETTINGS = ['title', 'emoji', 'icon', 'editMode', 'defaultLevel', 'language', 'mergeRules'] as const;
 
 export function spaceAddress(id: string): string {
   return `spaces${key(id)}`;
@@ -89,6 +89,7 @@ function normalized(s: RemoteSpace): JsonObject {
     id: s.id,
     title: s.title ?? null,
     emoji: s.emoji ?? null,
+    icon: s.icon ?? null,
     editMode: s.editMode ?? null,
     defaultLevel: s.defaultLevel ?? null,
     language: s.language ?? null,
@@ -270,7 +271,7 @@ function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedC
   if (d.language !== undefined) body.language = d.language;
   if (d.editMode !== undefined) body.editMode = d.editMode;
   const after: JsonObject = { title: d.title ?? '' };
-  for (const f of ['emoji', 'editMode', 'language', 'defaultLevel', 'mergeRules'] as const) if (d[f] !== undefined) after[f] = d[f] as JsonValue;
+  for (const f of ['emoji', 'icon', 'editMode', 'language', 'defaultLevel', 'mergeRules'] as const) if (d[f] !== undefined) after[f] = d[f] as JsonValue;
   if (d.collection !== undefined) after.collection = d.collection;
   kp.steps.push(step({
     address,
@@ -286,6 +287,8 @@ function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedC
   // createSpace takes neither defaultLevel nor mergeRules: they are set once the space exists, in one PATCH.
   const later: JsonObject = {};
   if (d.defaultLevel !== undefined) later.defaultLevel = d.defaultLevel;
+  // createSpace takes no icon either.
+  if (typeof d.icon === 'string') later.icon = d.icon;
   // A new space inherits the organization's rules: `inherit` needs no PATCH.
   if (d.mergeRules !== undefined && d.mergeRules.type !== 'inherit') later.mergeRules = d.mergeRules as JsonValue;
   if (Object.keys(later).length > 0) {

@@ -104,6 +104,8 @@ export interface SiteSettings {
   defaultLevel: string | null;
   /** The proxy origin. */
   proxy?: string;
+  /** The id of its style guide space. */
+  styleguide?: string;
   createdAt: string;
 }
 

@@ -33,6 +33,8 @@ export const SiteSettingsSeed = {
   adaptiveContent: z.boolean().optional(),
   defaultLevel: DefaultLevel.optional(),
   proxy: SiteProxyOrigin.optional(),
+  /** The style guide space, by id. */
+  styleguide: z.string().min(1).optional(),
 };
 
 type SettingsInput = { [K in keyof typeof SiteSettingsSeed]?: z.infer<(typeof SiteSettingsSeed)[K]> };
@@ -47,6 +49,7 @@ export function siteSettings(given: SettingsInput, createdAt: string): SiteSetti
     adaptiveContent: given.adaptiveContent ?? false,
     defaultLevel: given.defaultLevel === undefined ? 'inherit' : given.defaultLevel,
     proxy: given.proxy,
+    styleguide: given.styleguide,
     createdAt,
   };
 }
@@ -88,6 +91,7 @@ export function siteView(ctx: ViewContext, site: SiteRec): Obj {
     proxy: s.proxy === undefined ? undefined : { origin: s.proxy, target: published },
     visibility: s.visibility,
     defaultLevel: s.defaultLevel,
+    styleguide: s.styleguide === undefined ? undefined : { kind: 'space', space: s.styleguide },
     permissions: perms(ctx, SITE_PERMISSIONS),
     published: s.published,
     siteSpaces: site.siteSpaces.size,
@@ -193,6 +197,7 @@ export function siteObjectRoutes(router: Router): void {
     if (body.adaptiveContent !== undefined) s.adaptiveContent = body.adaptiveContent.enabled;
     if (body.defaultLevel !== undefined) s.defaultLevel = body.defaultLevel;
     if (body.proxy !== undefined) s.proxy = body.proxy ?? undefined;
+    if (body.styleguide !== undefined) s.styleguide = body.styleguide ?? undefined;
     if (body.defaultSiteSection !== undefined) site.defaultSection = body.defaultSiteSection;
     return ok(siteView(viewCtx(req), site));
   });

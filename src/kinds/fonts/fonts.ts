@@ -1,0 +1,236 @@
+/**
+ * Custom fonts (`fonts["Acme Sans"]`): created with `PUT ORG/fonts` (createCustomFont), updated with
+ * `POST ORG/fonts/ID` (updateCustomFont: the family, and the faces that change, a null storage key
+ * removing a weight), deleted when pruned (deleteCustomFont). A face's file is given as the storage
+ * key of an upload; the API answers files as URLs, so a face's key is compared with its sources'
+ * URLs: a key that none of them holds is sent again.
+ */
+import { matchesAny, key, ref } from '../../model/address.js';
+import { fingerprintEntries } from '../../model/fingerprint.js';
+import type { JsonObject, JsonValue } from '../../model/step.js';
+import { collisionMessage, keyCollisions, matchResources } from '../common/match.js';
+import { enc, orgPath } from '../common/paths.js';
+import { planUnmatched } from '../common/skeleton.js';
+import { step } from '../common/step.js';
+import { lookAlikeNotes } from '../common/text.js';
+import { emptyKindPlan, type KindPlan, type KindSpec, type Reader } from '../kind.js';
+import { FontListAnswer } from './answers.js';
+import type { FontT } from './schema.js';
+
+export interface RemoteFont {
+  id: string;
+  custom?: boolean;
+  fontFamily: string;
+  fontFaces: Array<{ weight: number; sources: Array<{ url: string; format?: string }> }>;
+}
+
+export function fontAddress(family: string): string {
+  return `fonts${key(family)}`;
+}
+
+/**
+ * The organization's custom fonts: one list, in one answer (listCustomFonts takes no `limit` nor
+ * `page`); the fonts GitBook provides are left out.
+ */
+export function readFonts(ctx: Reader): Promise<RemoteFont[]> {
+  return ctx.shared('fonts', async () => {
+    const { body } = await ctx.client.request<{ items: RemoteFont[] }>('GET', `${orgPath(ctx.org)}/fonts`, { schema: FontListAnswer });
+    return body.items.filter((f) => f.custom !== false);
+  });
+}
+
+/** Whether a face's file is the one a storage key names: some source URL holds the key. */
+function holdsKey(face: RemoteFont['fontFaces'][number] | undefined, storageKey: string): boolean {
+  if (!face) return false;
+  return face.sources.some((s) => {
+    let url = s.url;
+    try {
+      url = decodeURIComponent(s.url);
+    } catch {
+      // A URL with a stray `%` is compared as written.
+    }
+    return url.includes(storageKey);
+  });
+}
+
+const urlsOf = (face: RemoteFont['fontFaces'][number]): JsonValue => face.sources.map((s) => s.url);
+
+function normalized(r: RemoteFont): JsonObject {
+  return {
+    id: r.id,
+    fontFamily: r.fontFamily,
+    fontFaces: [...r.fontFaces].sort((a, b) => a.weight - b.weight).map((f) => ({ weight: f.weight, sources: urlsOf(f) })),
+  };
+}
+
+/** A font definition as a site customization's font takes it (CustomizationFontDefinitionInput). */
+export function fontDefinition(r: RemoteFont): JsonObject {
+  return {
+    id: r.id,
+    custom: true,
+    fontFamily: r.fontFamily,
+    fontFaces: r.fontFaces.map((f) => ({ weight: f.weight, sources: f.sources.map((s) => ({ ...s })) })),
+  };
+}
+
+/** The remote font a config font matches (id, then renamedFrom, then family). */
+function matchFonts(desired: readonly FontT[], remote: readonly RemoteFont[]) {
+  return matchResources(desired, remote, {
+    desiredKey: (d) => d.fontFamily,
+    remoteKey: (r) => r.fontFamily,
+    remoteId: (r) => r.id,
+    desiredId: (d) => d.id,
+    renamedFrom: (d) => d.renamedFrom,
+  });
+}
+
+/**
+ * How a site customization names a custom font by family: the definition to send (the font as read,
+ * or, for a font this plan creates, refs to its create's answer), the id to compare, and the step it
+ * waits for. Undefined when neither the config nor the organization has the family.
+ */
+export interface FontChoice {
+  definition: JsonObject;
+  /** The id of the existing font; undefined for one this plan creates. */
+  id?: string;
+  needs: string[];
+}
+
+export function customFonts(org: string, desired: readonly FontT[] | undefined, remote: readonly RemoteFont[]): (family: string) => FontChoice | undefined {
+  const pairs = matchFonts(desired ?? [], remote).pairs;
+  return (family) => {
+    const pair = pairs.find((p) => p.desired.fontFamily === family);
+    if (pair && !pair.remote) {
+      const address = fontAddress(family);
+      return {
+        definition: { id: ref(org, address), custom: true, fontFamily: family, fontFaces: ref(org, address, 'fontFaces') },
+        needs: [`${address}:create`],
+      };
+    }
+    if (pair?.remote) return { definition: { ...fontDefinition(pair.remote), fontFamily: family }, id: pair.remote.id, needs: [] };
+    // A family the config renames away names that font no more.
+    if ((desired ?? []).some((d) => d.renamedFrom === family)) return undefined;
+    const found = remote.find((f) => f.fontFamily === family);
+    return found ? { definition: fontDefinition(found), id: found.id, needs: [] } : undefined;
+  };
+}
+
+export const fontsModule: KindSpec<RemoteFont[] | undefined> = {
+  kind: 'fonts',
+  label: { one: 'custom font', many: 'custom fonts' },
+  prunable: true,
+  addresses: (org) => (org.fonts ?? []).map((f) => fontAddress(f.fontFamily)),
+  count: (org) => org.fonts?.length ?? 0,
+
+  async read(ctx) {
+    if (ctx.desired.fonts === undefined) return undefined;
+    return readFonts(ctx);
+  },
+
+  plan(ctx, remote): KindPlan {
+    const kp = emptyKindPlan();
+    const desired = ctx.desired.fonts;
+    if (desired === undefined || remote === undefined) return kp;
+    kp.remoteCount = remote.length;
+    const base = `${orgPath(ctx.org)}/fonts`;
+    const prints: Array<[string, unknown]> = [];
+    const match = matchFonts(desired, remote);
+    const { pairs, unmatched } = match;
+    if (!ctx.prunes('fonts')) {
+      for (const { desired: d } of keyCollisions(match, { desiredKey: (f) => f.fontFamily, remoteKey: (f) => f.fontFamily })) {
+        kp.problems.push({ org: ctx.org, address: fontAddress(d.fontFamily), message: collisionMessage('custom fonts', d.fontFamily, 'fonts') });
+      }
+    }
+
+    for (const { desired: d, remote: r } of pairs) {
+      const address = fontAddress(d.fontFamily);
+      const forced = matchesAny(ctx.replace ?? [], ctx.org, address);
+      const remoteFace = new Map((r?.fontFaces ?? []).map((f) => [f.weight, f]));
+      const missing = d.fontFaces.filter((f) => f.storageKey === undefined && !remoteFace.has(f.weight)).map((f) => f.weight);
+      if (missing.length > 0) {
+        kp.problems.push({
+          org: ctx.org,
+          address,
+          field: 'fontFaces',
+          message: `weight ${missing.join(', ')} is new and has no storageKey: give the storage key of its uploaded file (docs/live-surface.md, "Custom fonts")`,
+        });
+        continue;
+      }
+
+      if (!r) {
+        const fontFaces = d.fontFaces.map((f) => ({ weight: f.weight, storageKey: f.storageKey as string }));
+        const body: JsonObject = { fontFamily: d.fontFamily, fontFaces };
+        kp.steps.push(step({
+          address,
+          kind: 'fonts',
+          action: 'create',
+          before: null,
+          after: body,
+          requests: [{ method: 'PUT', path: base, body, capture: true, lookup: { path: base, match: { fontFamily: d.fontFamily }, single: true } }],
+          ...lookAlikeNotes('custom font', d.fontFamily, remote.map((f) => f.fontFamily)),
+        }));
+        prints.push([address, null]);
+        continue;
+      }
+
+      const before: JsonObject = {};
+      const after: JsonObject = {};
+      const body: JsonObject = {};
+      if (r.fontFamily !== d.fontFamily) {
+        before.fontFamily = r.fontFamily;
+        after.fontFamily = d.fontFamily;
+        body.fontFamily = d.fontFamily;
+      }
+      // Faces by weight: `before` shows the files' URLs, `after` the storage keys (null: removed).
+      const facesBefore: JsonObject = {};
+      const facesAfter: JsonObject = {};
+      const sent: JsonObject[] = [];
+      for (const f of d.fontFaces) {
+        if (f.storageKey === undefined) continue;
+        const have = remoteFace.get(f.weight);
+        if (!forced && holdsKey(have, f.storageKey)) continue;
+        facesBefore[String(f.weight)] = have ? urlsOf(have) : null;
+        facesAfter[String(f.weight)] = f.storageKey;
+        sent.push({ weight: f.weight, storageKey: f.storageKey });
+      }
+      const listed = new Set(d.fontFaces.map((f) => f.weight));
+      for (const f of r.fontFaces) {
+        if (listed.has(f.weight)) continue;
+        facesBefore[String(f.weight)] = urlsOf(f);
+        facesAfter[String(f.weight)] = null;
+        sent.push({ weight: f.weight, storageKey: null });
+      }
+      if (sent.length > 0) {
+        before.fontFaces = facesBefore;
+        after.fontFaces = facesAfter;
+        body.fontFaces = sent;
+      }
+      if (Object.keys(body).length === 0) continue;
+      kp.steps.push(step({
+        address,
+        kind: 'fonts',
+        action: 'update',
+        before,
+        after,
+        requests: [{ method: 'POST', path: `${base}/${enc(r.id)}`, body }],
+        remoteId: r.id,
+        ...(forced ? { notes: ['every face with a storageKey is sent because of --replace'] } : {}),
+      }));
+      prints.push([address, normalized(r)]);
+    }
+
+    planUnmatched(kp, prints, unmatched, {
+      kind: 'fonts',
+      prune: ctx.prunes('fonts'),
+      address: fontAddress,
+      naturalKey: (r) => r.fontFamily,
+      id: (r) => r.id,
+      twinOf: (r) => pairs.find((p) => p.remote && p.remote.fontFamily === r.fontFamily)?.remote?.id,
+      before: (r) => ({ fontFamily: r.fontFamily, weights: r.fontFaces.map((f) => f.weight) }),
+      requests: (r) => [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
+      normalized,
+    });
+    kp.fingerprints = fingerprintEntries(prints);
+    return kp;
+  },
+};
