@@ -6,11 +6,14 @@
  * HTTP on loopback.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { applyPlan } from '../../src/apply/executor.js';
+import { outcomeError, runApply } from '../../src/apply/run.js';
+import { convergenceLine } from '../../src/apply/summary.js';
 import { loadConfig } from '../../src/config/load.js';
 import { acceptInvitations } from '../../src/emulator/kinds/members.js';
 import { startEmulator, type EmulatorState } from '../../src/emulator/server.js';
@@ -267,9 +270,26 @@ describe('an invitation the API leaves pending', () => {
     try {
       writeFileSync(join(dir, 'docplane.yaml'), `${HEAD}${INVITE}teams:\n  - title: Writers\n    members: [alice@acme.com, zoe@acme.com]\nspaces:\n  - id: space_old\n    access: { users: { zoe@acme.com: edit, alice@acme.com: admin } }\n`, 'utf8');
       const config = await loadConfig({ path: join(dir, 'docplane.yaml'), cwd: dir, env: {} });
-      const plan = await planOrgs(config, client, { toolVersion: 'test' });
-      expect(plan.problems).toEqual([]);
-      const first = await applyPlan(plan, client, { concurrency: 4 });
+      // The apply as the command runs it: the steps that need Zoe are skipped, saying why; the run
+      // succeeds, and what is left is said to wait for the invitation.
+      const report = await runApply({
+        configPath: join(dir, 'docplane.yaml'),
+        autoApprove: true,
+        force: false,
+        targets: [],
+        toolVersion: 'test',
+        concurrency: 4,
+        write: () => undefined,
+        progress: { stream: new PassThrough(), interactive: false, color: false },
+        color: false,
+        interactive: false,
+        confirm: async () => true,
+        connect: async () => createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 1 }),
+      });
+      expect(outcomeError(report)).toBeUndefined();
+      expect(report.convergence).toMatchObject({ converged: false, waiting: true, remaining: 3 });
+      expect(convergenceLine(report.convergence!)).toBe('3 changes wait for invitations to be accepted: the next apply after that completes them');
+      const first = report.result!;
       expect(first.failed).toEqual([]);
       expect(first.skipped.map((s) => `${s.step}: ${s.message}`).sort()).toEqual([
         expect.stringMatching(/^org_acme\/spaces\["space_old"\]\.access\.users\["zoe@acme\.com"\]:create: not sent: .*invitation left pending\); the next apply completes this step$/),
