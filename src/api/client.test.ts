@@ -1,35 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../core/errors.js';
+import { describe, expect, it } from 'vitest';
+import type { ApiError } from '../core/errors.js';
 import { createClient } from './client.js';
-import type { ApiClient, ClientOptions } from './types.js';
-import { sendJson, startTestServer, type Handler, type TestServer } from './test-server.js';
+import { clientTests, failure, sendJson, startTestServer } from './test-server.js';
 
 const TOKEN = 'tok-5ecret-XYZ-123456';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()?.();
-});
-
-async function setup(handler: Handler, options: Partial<ClientOptions> = {}): Promise<{ server: TestServer; client: ApiClient; lines: string[] }> {
-  const server = await startTestServer(handler);
-  const lines: string[] = [];
-  const client = createClient({ baseUrl: server.url, token: TOKEN, backoffBaseMs: 5, log: (l) => lines.push(l), ...options });
-  cleanups.push(() => server.close(), () => client.close());
-  return { server, client, lines };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('expected the request to fail');
-}
+const { setup, afterTest } = clientTests({ token: TOKEN });
 
 function expectNoToken(...things: unknown[]): void {
   for (const thing of things) {
@@ -116,7 +94,7 @@ describe('requests', () => {
   it.each(['', '/', '/v1', '/v1/'])('appends /v1 paths to a base URL ending in %j', async (suffix) => {
     const server = await startTestServer((_req, res) => sendJson(res, 200, {}));
     const client = createClient({ baseUrl: server.url + suffix, token: TOKEN });
-    cleanups.push(() => server.close(), () => client.close());
+    afterTest(() => server.close(), () => client.close());
     await client.request('GET', '/v1/orgs/org_acme');
     expect(server.arrivals[0].url).toBe('/v1/orgs/org_acme');
   });
@@ -124,7 +102,7 @@ describe('requests', () => {
   it('keeps a path prefix of the base URL', async () => {
     const server = await startTestServer((_req, res) => sendJson(res, 200, {}));
     const client = createClient({ baseUrl: `${server.url}/api/v1/`, token: TOKEN });
-    cleanups.push(() => server.close(), () => client.close());
+    afterTest(() => server.close(), () => client.close());
     await client.request('GET', '/v1/orgs/org_acme');
     expect(server.arrivals[0].url).toBe('/api/v1/orgs/org_acme');
   });

@@ -2,34 +2,11 @@
  * The client against hostile servers on 127.0.0.1 (docs/bounds.md): each case ends in one error, in
  * a bounded time and memory, with the bounds made small (a 200 ms timeout, a 64 KiB cap).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError } from '../core/errors.js';
-import { createClient } from './client.js';
-import { sendJson, startTestServer, type Handler, type TestServer } from './test-server.js';
-import type { ApiClient, ClientOptions } from './types.js';
+import { clientTests, failure, sendJson, type Handler } from './test-server.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()?.();
-});
-
-async function setup(handler: Handler, options: Partial<ClientOptions> = {}): Promise<{ server: TestServer; client: ApiClient }> {
-  const server = await startTestServer(handler);
-  const client = createClient({ baseUrl: server.url, token: 'hostile-test-token', backoffBaseMs: 5, timeoutMs: 200, ...options });
-  cleanups.push(() => server.close(), () => client.close());
-  return { server, client };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('expected the request to fail');
-}
+const { setup } = clientTests({ token: 'hostile-test-token', timeoutMs: 200 });
 
 /** Writes a chunk whenever the socket can take one, until the client goes away. */
 function endless(chunk: Buffer): Handler {

@@ -4,6 +4,10 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach, expect } from 'vitest';
+import { ApiError } from '../core/errors.js';
+import { createClient } from './client.js';
+import type { ApiClient, ClientOptions } from './types.js';
 
 export interface Arrival {
   method: string;
@@ -64,4 +68,47 @@ export function sendJson(res: ServerResponse, status: number, body?: unknown, he
   const text = body === undefined ? '' : JSON.stringify(body);
   res.writeHead(status, { ...(text ? { 'content-type': 'application/json' } : {}), ...headers });
   res.end(text);
+}
+
+/** A test server playing the API, a client on it, and the client's log lines. */
+export interface ClientSetup {
+  server: TestServer;
+  client: ApiClient;
+  lines: string[];
+}
+
+/**
+ * The set-up of a client test file: `setup(handler)` starts a test server and a client on it with
+ * `defaults` (and the test's options), both closed after each test; `afterTest` adds what a test
+ * set up itself.
+ */
+export function clientTests(defaults: Partial<ClientOptions> & { token: string }): {
+  setup(handler: Handler, options?: Partial<ClientOptions>): Promise<ClientSetup>;
+  afterTest(...cleanups: Array<() => Promise<void>>): void;
+} {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    while (cleanups.length) await cleanups.pop()?.();
+  });
+  return {
+    async setup(handler, options = {}) {
+      const server = await startTestServer(handler);
+      const lines: string[] = [];
+      const client = createClient({ baseUrl: server.url, backoffBaseMs: 5, log: (l) => lines.push(l), ...defaults, ...options });
+      cleanups.push(() => server.close(), () => client.close());
+      return { server, client, lines };
+    },
+    afterTest: (...more) => cleanups.push(...more),
+  };
+}
+
+/** The ApiError a promise must reject with. */
+export async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    return err as ApiError;
+  }
+  throw new Error('expected the request to fail');
 }

@@ -31,7 +31,7 @@ export async function applyPlan(plan: Plan, client: ApiClient, options: ApplyOpt
     // Stopped before its first request: nothing of it happened.
     if (err instanceof StoppedError && sent === 0) return { state: 'skipped', message: 'not run: the run stopped' };
     // A reference the API left pending (an invitation not accepted yet): the next apply completes the step.
-    if (err instanceof PendingRefError && sent === 0) return { state: 'skipped', message: err.message };
+    if (err instanceof PendingRefError && sent === 0) return { state: 'skipped', message: err.message, waitsFor: err.target };
     if (err instanceof StoppedError) return { state: 'failed', message: `interrupted after ${sent} of its ${step.requests.length} requests: the run stopped` };
     return { state: 'failed', message: errorMessage(err), ...(err instanceof ApiError && err.status > 0 ? { status: err.status } : {}) };
   };

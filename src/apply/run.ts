@@ -84,7 +84,7 @@ export function outcomeError(report: RunApplyReport): DocplaneError | undefined 
       hint: 'Run `docplane plan` to see what is left.',
     });
   }
-  if (convergence && !convergence.converged) {
+  if (convergence && !convergence.converged && !convergence.waiting) {
     if (convergence.duplicates?.length) {
       return new DocplaneError('APPLY_DUPLICATES', `the apply finished, but ${plural(convergence.duplicates.length, 'resource')} it manages now ${convergence.duplicates.length === 1 ? 'has a twin' : 'have twins'} with the same key: ${convergence.duplicates.slice(0, 5).join(', ')}`, {
         hint: 'Another apply ran at the same time. Run `docplane plan`: its notes say which one the config manages and how to resolve each; run applies one at a time.',
@@ -285,11 +285,21 @@ async function verify(out: RunApplyReport, config: LoadedConfig, client: ApiClie
         addresses: [...new Set(again.steps.map((s) => `${s.org}/${s.address}`))],
         ...(result.failed.length > 0 ? { failed: result.failed.length } : {}),
         ...(again.duplicates?.length ? { duplicates: again.duplicates } : {}),
+        ...(waitsOnInvitations(result, again) ? { waiting: true as const } : {}),
       },
     };
   } catch (err) {
     return { ...out, convergenceError: err instanceof Error ? err.message : String(err) };
   }
+}
+
+/**
+ * Whether all that a re-plan finds left waits on invitations the API left pending: the steps skipped
+ * for one, and the invites they waited for (the invited are not members until they accept).
+ */
+function waitsOnInvitations(result: ApplyResult, again: Pick<Plan, 'steps' | 'duplicates'>): boolean {
+  const waiting = new Set(result.skipped.flatMap((s) => (s.waitsFor === undefined ? [] : [`${s.org}/${s.address}`, s.waitsFor])));
+  return waiting.size > 0 && result.failed.length === 0 && (again.duplicates?.length ?? 0) === 0 && again.steps.every((s) => waiting.has(`${s.org}/${s.address}`));
 }
 
 function plural(n: number, word: string): string {

@@ -14,7 +14,7 @@ import type { ApplyEvent, StepOutcome } from './types.js';
 export type Limit = <T>(step: Step, fn: () => Promise<T>) => Promise<T>;
 
 /** How a step that threw settles: skipped when nothing of it happened, else failed. */
-export type Settled = { state: 'skipped'; message: string } | { state: 'failed'; message: string; status?: number };
+export type Settled = { state: 'skipped'; message: string; waitsFor?: string } | { state: 'failed'; message: string; status?: number };
 
 export interface ScheduleHooks {
   /** Requests in flight at most, over all steps. */

@@ -17,6 +17,11 @@ export interface Convergence {
   failed?: number;
   /** `ORG/KEY#ID` of twins of the touched resources (two remote resources with one key). */
   duplicates?: string[];
+  /**
+   * What is left only waits for invitations to be accepted (the steps skipped for a pending
+   * invitation, and the invites): a note, not a failure; the next apply completes them.
+   */
+  waiting?: true;
 }
 
 export interface SummaryOptions {
@@ -64,6 +69,7 @@ export function failureNote(outcome: Pick<StepOutcome, 'message' | 'status'>): s
 
 export function convergenceLine(c: Convergence): string {
   if (c.converged) return 'converged: no changes left';
+  if (c.waiting) return `${c.remaining} ${c.remaining === 1 ? 'change waits' : 'changes wait'} for invitations to be accepted: the next apply after that completes ${c.remaining === 1 ? 'it' : 'them'}`;
   const parts = [`${c.remaining} ${c.remaining === 1 ? 'change' : 'changes'} left`];
   if (c.failed) parts.push(`${c.failed} ${c.failed === 1 ? 'step' : 'steps'} failed`);
   const twins = c.duplicates?.length ?? 0;

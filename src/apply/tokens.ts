@@ -27,7 +27,11 @@ export class UnresolvedRefError extends DocplaneError {
  * names no user yet. The step is not sent; the next apply, which reads the member, completes it.
  */
 export class PendingRefError extends DocplaneError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** `ORG/ADDRESS` of the step whose answer left it pending (the invite). */
+    readonly target: string,
+  ) {
     super('APPLY_PENDING_REF', message, { hint: 'Apply again once the invitation is accepted: the next plan finds the member and completes this step.' });
     this.name = 'PendingRefError';
   }
@@ -101,7 +105,7 @@ function lookupRef(ref: ParsedRef, captures: Captures): unknown {
   const value = fieldOf(captures.values.get(ref.target), ref.field ?? 'id');
   if (value === undefined || value === null || value === '') {
     // A field among alternatives is one the API may leave out (an invitation kept pending).
-    if (ref.field?.includes('|')) throw new PendingRefError(`not sent: the API's answer for ${ref.target} has no ${ref.field.split('|').join(' nor ')} yet (an invitation left pending); the next apply completes this step`);
+    if (ref.field?.includes('|')) throw new PendingRefError(`not sent: the API's answer for ${ref.target} has no ${ref.field.split('|').join(' nor ')} yet (an invitation left pending); the next apply completes this step`, ref.target);
     throw new UnresolvedRefError(`cannot resolve ${token}: the API's answer for ${ref.target} has no ${ref.field ?? 'id'}`);
   }
   return value;

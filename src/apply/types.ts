@@ -41,6 +41,11 @@ export interface StepOutcome {
   /** Skipped: the failed step that caused it (absent when the run stopped). */
   cause?: string;
   /**
+   * Skipped: `ORG/ADDRESS` of the step whose answer left a reference pending (an invitation not
+   * accepted yet): not a failure; the next apply, once it is accepted, completes the step.
+   */
+  waitsFor?: string;
+  /**
    * Applied, but only accepted: the API answered 202 (a member's removal sent to the admins for
    * approval), so the change is requested, not done; a later plan still shows it until it is.
    */

@@ -113,6 +113,7 @@ function baseReads(c: WorldCounts, made: boolean, importing = false): ReadCost {
     { what: `teams: pages(${teams})`, n: pages(teams) },
     { what: `team members: ${teams} teams × pages(${c.teamSize})`, n: teams * pages(c.teamSize) },
     { what: `collections: pages(${collections})`, n: pages(collections) },
+    // The same list checks the spaces named by id (sections, translations): no request more.
     { what: `spaces: pages(${c.spaces})`, n: pages(c.spaces) },
     { what: `sites: pages(${c.sites + c.rootSites + newSites})`, n: pages(c.sites + c.rootSites + newSites) },
     { what: `${c.sites} sites × (structure + share links pages)`, n: c.sites * (1 + pages(links)) },

@@ -140,6 +140,7 @@ function checkReference(check: ReferenceCheck, reg: Registry, problems: Problems
     field: check.field,
     location: locationOf(check.origin, check.mode),
     ...(near === undefined ? {} : { near }),
+    ...(check.byId ? { byId: true } : {}),
   });
 }
 

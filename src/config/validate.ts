@@ -29,6 +29,8 @@ export async function runValidate(options: ValidateOptions): Promise<ValidateRes
   const warnings: ConfigIssue[] = [...(config.warnings ?? [])];
   for (const org of config.orgs) {
     for (const check of org.deferred ?? []) {
+      // An id is how a config names what it does not manage: only the organization can say it is wrong.
+      if (check.byId) continue;
       const at = check.location ?? org.locations[check.from] ?? { file: config.files[0] ?? '', line: 1, column: 1 };
       const scope = check.site ? ` of site ${check.site}` : '';
       warnings.push({

@@ -151,6 +151,11 @@ export interface ReferenceCheck {
   mode?: LocateMode;
   /** Why the config alone settles it (`teams are pruned`): then a name the config lacks is an error. */
   settled?: string;
+  /**
+   * The key is the target's id (a site section's `space: space_xyz`): one the config does not list
+   * is checked by the plan against the target unit's `existing` list, and validate says nothing of it.
+   */
+  byId?: boolean;
 }
 
 export interface Identities {
@@ -204,6 +209,11 @@ export interface KindUnit {
   keyComments?: readonly { path: string; comment: string }[];
   /** The reference fields of an entry (src/kinds/common/references.ts), for docs and the generated scenario test. */
   references?: readonly ReferenceField[];
+  /**
+   * The ids (and titles) of the organization's resources of the unit, for the references that name
+   * one by id (a shared read: nothing more when the plan reads the list anyway).
+   */
+  existing?(ctx: Reader): Promise<readonly { id: string; title?: string }[]>;
   /** Addresses, duplicates, cross-references and secrets of the unit's entries. */
   resolve?(entries: readonly Item<unknown>[], ctx: ResolveContext): void;
   importer: Importer;

@@ -28,6 +28,8 @@ export interface DeferredCheck {
   location?: SourceLocation;
   /** The config's closest name of that kind, when one is close (a likely typo). */
   near?: string;
+  /** The key is an id: the plan checks it against the organization's list; validate says nothing. */
+  byId?: boolean;
 }
 
 /** The organization's own settings; the organization kind adds the fields it manages. */

@@ -71,6 +71,11 @@ export interface PlanProblem {
    */
   location?: { file: string; line: number; column: number };
   field?: string;
+  /**
+   * The reference of the config it is about (the field of the resource at `address`, and the name
+   * it gives), which the planner matches to where the config writes it (OrgConfig.deferred).
+   */
+  reference?: { field: string; key: string };
 }
 
 /** What a step is, whether drafted by a kind or placed in a plan. */

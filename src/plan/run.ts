@@ -5,10 +5,10 @@
  */
 import type { ApiClient } from '../api/types.js';
 import type { DeferredCheck, LoadedConfig, OrgConfig } from '../config/types.js';
-import { ApiError, DocplaneError } from '../core/errors.js';
-import { didYouMean } from '../core/text.js';
-import { addressProblem, KIND_SPECS, readOrganization, REPLACEABLE } from '../kinds/index.js';
-import { readContextFor, sharedPlans, sharedReads, type KindPlan, type KindSpec, type KindUnit, type PlanContext, type ReadContext } from '../kinds/kind.js';
+import { ApiError, BugError, DocplaneError } from '../core/errors.js';
+import { didYouMean, suggest } from '../core/text.js';
+import { addressProblem, KIND_SPECS, kindSpec, readOrganization, REPLACEABLE, unitOf } from '../kinds/index.js';
+import { readContextFor, sharedPlans, sharedReads, type KindPlan, type KindSpec, type KindUnit, type PlanContext, type ReadContext, type Reader } from '../kinds/kind.js';
 import { matchesAny, parsePattern, patternMatches } from '../model/address.js';
 import { buildPlan, type OrgDraft } from './build.js';
 import { createNarrowing, unitOfModule } from './narrow.js';
@@ -93,19 +93,22 @@ function namesRead(loaded: ReadonlyMap<string, unknown>, key: string): string[] 
   return [...names];
 }
 
-/** The deferred check a problem reports, when it is one: the same resource, field and name. */
-function deferredOf(problem: { address: string; message: string }, deferred: readonly DeferredCheck[]): DeferredCheck | undefined {
-  const candidates = deferred.filter((d) => d.from === problem.address && problem.message.includes(d.field));
-  return candidates.find((d) => problem.message.includes(JSON.stringify(d.key))) ?? candidates.find((d) => problem.message.includes(d.key));
+/** The deferred check a problem is about, when it names one: the same resource, field and name. */
+function deferredOf(problem: PlanProblem, deferred: readonly DeferredCheck[]): DeferredCheck | undefined {
+  const about = problem.reference;
+  if (about === undefined) return undefined;
+  return deferred.find((d) => d.from === problem.address && d.field === about.field && d.key === about.key);
 }
 
 /**
  * A problem as a config error reads: where in the config (the field's position for a reference the
  * loader left to the planner, else the resource's), the field, and the closest name that exists.
  */
-function locateProblem(problem: KindPlan['problems'][number], desired: OrgConfig, loaded: ReadonlyMap<string, unknown>): KindPlan['problems'][number] {
+function locateProblem(about: PlanProblem, desired: OrgConfig, loaded: ReadonlyMap<string, unknown>): PlanProblem {
+  // The reference is what the problem is matched by; a plan carries the field and place instead.
+  const { reference: _, ...problem } = about;
   if (problem.location) return problem;
-  const check = deferredOf(problem, desired.deferred ?? []);
+  const check = deferredOf(about, desired.deferred ?? []);
   if (check) {
     const rest = problem.message.startsWith(`${check.field} `) ? problem.message.slice(check.field.length + 1) : problem.message;
     const names = [...namesRead(loaded, check.kind), ...(check.near === undefined ? [] : [check.near])];
@@ -115,6 +118,51 @@ function locateProblem(problem: KindPlan['problems'][number], desired: OrgConfig
   }
   const location = desired.locations[problem.address];
   return location ? { ...problem, location } : problem;
+}
+
+/**
+ * The references by id to what the config does not list (a site section's `space: space_xyz`, an
+ * installation's site), checked against the organization's list of the target's unit (a shared read:
+ * nothing more when a kind reads that list anyway, nothing at all when every id is the config's). One
+ * that names nothing is a problem at its place, with the closest id among the config's and the
+ * organization's, so that apply never sends it.
+ */
+async function idReferenceProblems(desired: OrgConfig, ctx: Reader, wanted: (check: DeferredCheck) => boolean = () => true): Promise<PlanProblem[]> {
+  const checks = (desired.deferred ?? []).filter((d) => d.byId === true && wanted(d));
+  if (checks.length === 0) return [];
+  const kinds = [...new Set(checks.map((c) => c.kind))];
+  const lists = new Map(
+    await Promise.all(
+      kinds.map(async (kind) => {
+        const existing = unitOf(kind)?.existing;
+        if (existing === undefined) throw new BugError(`a reference names ${kind} by id, and its unit lists no existing ids`);
+        return [kind, await existing(ctx)] as const;
+      }),
+    ),
+  );
+  const org = desired.organization.id;
+  const problems: PlanProblem[] = [];
+  for (const check of checks) {
+    const list = lists.get(check.kind) ?? [];
+    if (list.some((r) => r.id === check.key)) continue;
+    const noun = kindSpec(check.kind)?.label.one ?? check.kind;
+    const titled = list.find((r) => r.title === check.key);
+    const near = suggest(check.key, [...list.map((r) => r.id), ...(check.near === undefined ? [] : [check.near])]);
+    const nearTitle = list.find((r) => r.id === near)?.title;
+    const hint = titled
+      ? ` — it is the title of ${noun} ${titled.id}; name it by id`
+      : near === undefined
+        ? ''
+        : ` — did you mean "${near}"${nearTitle ? ` (${nearTitle})` : ''}?`;
+    problems.push({
+      org,
+      address: check.from,
+      field: check.field,
+      message: `"${check.key}" names no ${noun}, neither in the config nor in organization ${org}${hint}`,
+      ...(check.location ? { location: check.location } : desired.locations[check.from] ? { location: desired.locations[check.from] } : {}),
+    });
+  }
+  return problems;
 }
 
 /** Refuses an organization that does not exist (or that the token cannot see), naming it and where the config names it. */
@@ -173,7 +221,9 @@ async function planOrgNarrowed(desired: OrgConfig, client: ApiClient, modules: r
     });
     const drafts = Object.values(kinds).flatMap((kp) => kp.steps);
     if (round >= MAX_NARROW_ROUNDS || !narrowing.widenForNeeds(drafts)) {
-      return { draft: { org, kinds, safety: desired.safety, protect: desired.protect }, unread: narrowing.unread() };
+      // A check of known steps (checkKinds) re-plans what a plan already checked: its ids are not read again.
+      const problems = checkKinds === undefined ? await idReferenceProblems(desired, readContextFor(desired, client, shared), (c) => narrowing.isRead(c.from)) : [];
+      return { draft: { org, kinds, safety: desired.safety, protect: desired.protect, ...(problems.length > 0 ? { problems } : {}) }, unread: narrowing.unread() };
     }
   }
 }
@@ -206,6 +256,8 @@ async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly 
   const exists = readOrganization(readCtx);
   const reads = Promise.all(modules.map((m) => m.read(readCtx)));
   reads.catch(() => undefined);
+  const idChecks = checkKinds === undefined ? idReferenceProblems(desired, readCtx) : Promise.resolve([]);
+  idChecks.catch(() => undefined);
   try {
     await exists;
   } catch (err) {
@@ -213,6 +265,7 @@ async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly 
     throw err;
   }
   const remotes = await reads;
+  const problems = await idChecks;
 
   const pruned = new Set<string>(desired.prune);
   const planCtx: PlanContext = { org, desired, prunes: (kind) => pruned.has(kind), replace, shared: sharedPlans() };
@@ -224,7 +277,10 @@ async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly 
     kinds[m.kind] = prev ? mergeKindPlans(prev, kp) : kp;
   });
   const notes = protectSelectingNothing(desired, kinds);
-  return { draft: { org, kinds, safety: desired.safety, protect: desired.protect, ...(notes.length > 0 ? { notes } : {}) }, unread: 0 };
+  return {
+    draft: { org, kinds, safety: desired.safety, protect: desired.protect, ...(notes.length > 0 ? { notes } : {}), ...(problems.length > 0 ? { problems } : {}) },
+    unread: 0,
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadEmulatorState, startEmulator, type EmulatorState, type RunningEmulator, type Exchange } from '../../src/emulator/server.js';
+import { loadEmulatorState, startEmulator, type EmulatorState, type RunningEmulator, type Exchange, type World } from '../../src/emulator/server.js';
 import { CLI_NODE } from '../cli-node.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
@@ -83,4 +83,28 @@ export async function sandbox(options: { state?: EmulatorState; token?: string; 
 /** The `error: …` lines a command printed. */
 export function errorLines(stderr: string): string[] {
   return stderr.split('\n').filter((l) => l.startsWith('error:'));
+}
+
+/** The values that appear more than once. */
+export function duplicates(values: string[]): string[] {
+  return values.filter((v, i) => values.indexOf(v) !== i);
+}
+
+/** Everything the example config creates in the demo world, by natural key: each must exist once. */
+export function naturalKeys(world: World): Record<string, string[]> {
+  const org = world.orgs.get('org_acme')!;
+  const keys: Record<string, string[]> = {
+    teams: [...org.teams.values()].map((t) => t.title),
+    collections: [...world.collections.values()].filter((c) => c.org === 'org_acme').map((c) => `${c.parent ?? ''}/${c.title}`),
+    saml: [...org.saml.values()].map((s) => s.label),
+    translations: [...org.translations.values()].map((t) => `${t.source.space}/${t.language}`),
+    sites: [...org.sites.values()].map((s) => s.title),
+  };
+  for (const site of org.sites.values()) {
+    keys[`${site.id} sections`] = [...site.sections.values()].map((s) => s.title);
+    keys[`${site.id} groups`] = [...site.groups.values()].map((g) => g.title);
+    keys[`${site.id} share links`] = [...site.shareLinks.values()].map((l) => l.name);
+    keys[`${site.id} site spaces`] = [...site.siteSpaces.values()].map((s) => `${s.section}/${s.space}`);
+  }
+  return keys;
 }

@@ -7,32 +7,8 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator, type World } from '../../src/emulator/server.js';
-import { builtCli, demoState, ROOT, runCli } from './cli-helpers.js';
-
-
-
-function duplicates(values: string[]): string[] {
-  return values.filter((v, i) => values.indexOf(v) !== i);
-}
-
-/** Everything the example config creates, by natural key: each must exist once. */
-function naturalKeys(world: World): Record<string, string[]> {
-  const org = world.orgs.get('org_acme')!;
-  const keys: Record<string, string[]> = {
-    teams: [...org.teams.values()].map((t) => t.title),
-    collections: [...world.collections.values()].filter((c) => c.org === 'org_acme').map((c) => `${c.parent ?? ''}/${c.title}`),
-    saml: [...org.saml.values()].map((s) => s.label),
-    translations: [...org.translations.values()].map((t) => `${t.source.space}/${t.language}`),
-  };
-  for (const site of org.sites.values()) {
-    keys[`${site.id} sections`] = [...site.sections.values()].map((s) => s.title);
-    keys[`${site.id} groups`] = [...site.groups.values()].map((g) => g.title);
-    keys[`${site.id} share links`] = [...site.shareLinks.values()].map((l) => l.name);
-    keys[`${site.id} site spaces`] = [...site.siteSpaces.values()].map((s) => `${s.section}/${s.space}`);
-  }
-  return keys;
-}
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { builtCli, demoState, duplicates, naturalKeys, ROOT, runCli } from './cli-helpers.js';
 
 /** Runs the CLI and kills it (SIGKILL) once the emulator has received `requests` requests. */
 function killedApply(args: string[], env: Record<string, string>, cwd: string, emulator: RunningEmulator, requests: number): Promise<{ output: string; killed: boolean }> {

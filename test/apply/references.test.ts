@@ -6,12 +6,16 @@
  * HTTP on loopback.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { applyPlan } from '../../src/apply/executor.js';
+import { outcomeError, runApply } from '../../src/apply/run.js';
+import { convergenceLine } from '../../src/apply/summary.js';
 import { loadConfig } from '../../src/config/load.js';
+import { acceptInvitations } from '../../src/emulator/kinds/members.js';
 import { startEmulator, type EmulatorState } from '../../src/emulator/server.js';
 import { UNITS } from '../../src/kinds/index.js';
 import { planOrgs } from '../../src/plan/run.js';
@@ -180,6 +184,24 @@ describe('what the organization settles, the plan settles', () => {
     ]);
   });
 
+  it('a space or site named by id that exists neither in the config nor in the organization is a plan problem at file:line, with the closest id', async () => {
+    const plan = await planOf(
+      'sites:\n  - id: site_docs\n    sections:\n      - { path: old, title: Old, space: space_olf }\n' +
+        'translations:\n  - { source: { space: Old, language: en }, language: fr }\n' +
+        'installations:\n  - integration: slack\n    sites: [{ site: site_doc }]\n    spaces: [{ space: space_old }]\n',
+    );
+    expect(plan.problems.map((p) => `${p.location?.line}:${p.location?.column} ${p.address}.${p.field}: ${p.message}`).sort()).toEqual([
+      '11:21 installations["slack"].sites["site_doc"].site: "site_doc" names no site, neither in the config nor in organization org_acme — did you mean "site_docs" (Docs)?',
+      '6:41 sites["site_docs"].sections["old"].space: "space_olf" names no space, neither in the config nor in organization org_acme — did you mean "space_old" (Old)?',
+      '8:24 translations["Old/fr"].source.space: "Old" names no space, neither in the config nor in organization org_acme — it is the title of space space_old; name it by id',
+    ]);
+  });
+
+  it('a space named by id that the config lists is not read for: its own entry checks it', async () => {
+    const plan = await planOf('spaces:\n  - { id: space_nope }\nsites:\n  - id: site_docs\n    sections:\n      - { path: x, title: Nope, space: space_nope }\n');
+    expect(plan.problems.map((p) => `${p.address}: ${p.message}`)).toEqual(['spaces["space_nope"]: space space_nope does not exist (check the id, or leave it out to create a space by title)']);
+  });
+
   it('a person neither invited nor a member is a plan problem at file:line, with the closest member', async () => {
     const plan = await planOf('spaces:\n  - id: space_old\n    access: { users: { alise@acme.com: read } }\n');
     expect(plan.problems.map((p) => `${p.location?.line} ${p.field}: ${p.message}`)).toEqual([
@@ -235,6 +257,59 @@ describe('what the organization settles, the plan settles', () => {
     const plan = await planOf('prune: [members]\nmembers:\n  - { user: alice@acme.com, role: admin }\n', state as unknown as EmulatorState);
     expect(plan.steps.filter((s) => s.kind === 'members')).toEqual([]);
     expect(plan.notes).toContain('org_acme: safety.keepSsoMembers keeps 1 SSO member that prune: [members] would remove (sam@acme.com); set safety.keepSsoMembers: false to remove them');
+  });
+});
+
+describe('an invitation the API leaves pending', () => {
+  it('the steps that need the invited user say so and are not sent; once accepted, the next apply completes them', async () => {
+    const state = structuredClone(STATE) as unknown as { organizations: Array<Record<string, unknown>> };
+    state.organizations[0]!.invitations = 'pending';
+    const dir = mkdtempSync(join(tmpdir(), 'docplane-refs-'));
+    const emulator = await startEmulator({ port: 0, state: state as unknown as EmulatorState });
+    const client = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 1 });
+    try {
+      writeFileSync(join(dir, 'docplane.yaml'), `${HEAD}${INVITE}teams:\n  - title: Writers\n    members: [alice@acme.com, zoe@acme.com]\nspaces:\n  - id: space_old\n    access: { users: { zoe@acme.com: edit, alice@acme.com: admin } }\n`, 'utf8');
+      const config = await loadConfig({ path: join(dir, 'docplane.yaml'), cwd: dir, env: {} });
+      // The apply as the command runs it: the steps that need Zoe are skipped, saying why; the run
+      // succeeds, and what is left is said to wait for the invitation.
+      const report = await runApply({
+        configPath: join(dir, 'docplane.yaml'),
+        autoApprove: true,
+        force: false,
+        targets: [],
+        toolVersion: 'test',
+        concurrency: 4,
+        write: () => undefined,
+        progress: { stream: new PassThrough(), interactive: false, color: false },
+        color: false,
+        interactive: false,
+        confirm: async () => true,
+        connect: async () => createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 1 }),
+      });
+      expect(outcomeError(report)).toBeUndefined();
+      expect(report.convergence).toMatchObject({ converged: false, waiting: true, remaining: 3 });
+      expect(convergenceLine(report.convergence!)).toBe('3 changes wait for invitations to be accepted: the next apply after that completes them');
+      const first = report.result!;
+      expect(first.failed).toEqual([]);
+      expect(first.skipped.map((s) => `${s.step}: ${s.message}`).sort()).toEqual([
+        expect.stringMatching(/^org_acme\/spaces\["space_old"\]\.access\.users\["zoe@acme\.com"\]:create: not sent: .*invitation left pending\); the next apply completes this step$/),
+        expect.stringMatching(/^org_acme\/teams\["Writers"\]\.members:update: not sent: .*the next apply completes this step$/),
+      ]);
+
+      // Zoe accepts the invitation: the next plan finds her a member, and its apply completes the steps.
+      const org = emulator.world.orgs.get('org_acme')!;
+      expect(acceptInvitations(emulator.world, org)).toHaveLength(1);
+      const next = await planOrgs(config, client, { toolVersion: 'test' });
+      expect(next.problems).toEqual([]);
+      expect(next.steps.map((s) => s.address).sort()).toEqual(['spaces["space_old"].access.users["zoe@acme.com"]', 'teams["Writers"].members']);
+      const second = await applyPlan(next, client, { concurrency: 4 });
+      expect([...second.failed, ...second.skipped]).toEqual([]);
+      expect((await planOrgs(config, client, { toolVersion: 'test' })).steps).toEqual([]);
+    } finally {
+      await client.close();
+      await emulator.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

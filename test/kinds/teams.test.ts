@@ -130,6 +130,7 @@ describe('team members', () => {
         org: 'org_acme',
         address: 'teams["Engineering"].members',
         message: 'team "Engineering": zed@acme.com is not a member of organization org_acme; list their email under members (this plan then invites them and uses them at once), or remove them from the config',
+        reference: { field: 'members', key: 'zed@acme.com' },
       },
     ]);
   });

@@ -33,12 +33,29 @@ export interface MemberRec {
 export type MemberRemoval = 'immediate' | 'request';
 const Removal = z.enum(['immediate', 'request']);
 
+/**
+ * How an invitation is answered: `accepted` (the invited user is a member at once, and the answer
+ * lists their id) or `pending` (the invitation waits for the user to accept it: the answer lists no
+ * user, and `acceptInvitations` makes them members), as the live service may answer.
+ */
+export type InvitationAnswer = 'accepted' | 'pending';
+const Invitations = z.enum(['accepted', 'pending']);
+
+/** An invitation left pending: the membership it gives once accepted. */
+interface PendingInvitation {
+  role: MemberRec['role'];
+  sso: boolean;
+}
+
 declare module '../model.js' {
   interface OrgRec {
     /** User id → membership, in the order they joined. */
     members: Map<string, MemberRec>;
     /** The organization's default for its members' removal. */
     memberRemoval: MemberRemoval;
+    invitations: InvitationAnswer;
+    /** User id → an invitation not accepted yet (`invitations: pending`). */
+    pendingInvitations: Map<string, PendingInvitation>;
   }
 }
 
@@ -151,10 +168,14 @@ export const membersKind = defineKind({
     members: z.array(MemberSeed).default([]),
     /** `request`: removing a member answers 202 and leaves the member (default `immediate`: 205). */
     memberRemoval: Removal.default('immediate'),
+    /** `pending`: an invitation answers no user and waits to be accepted (default `accepted`: a member at once). */
+    invitations: Invitations.default('accepted'),
   },
   seedOrg(ctx, org, seed, place) {
     org.members = new Map();
     org.memberRemoval = seed.memberRemoval;
+    org.invitations = seed.invitations;
+    org.pendingInvitations = new Map();
     seed.members.forEach((m, i) => {
       const user = findUser(ctx.world, m.user);
       if (!user) throw new SeedError(`${place}.members[${i}].user`, `no user ${m.user} in users`);
@@ -230,7 +251,8 @@ export const membersKind = defineKind({
     });
 
     // inviteUsersToOrganization: an invited user is a member at once (the answer lists their ids),
-    // never seen until they accept; inviting a member again changes nothing.
+    // never seen until they accept, or, with `invitations: pending`, once they accept (the answer
+    // lists no user); inviting a member again changes nothing.
     router.add('POST', '/v1/orgs/:org/invites', (req) => {
       const org = orgOf(req);
       const body = validate(InviteMembers, bodyObject(req));
@@ -244,6 +266,10 @@ export const membersKind = defineKind({
           req.world.users.set(user.id, user);
         }
         if (org.members.has(user.id)) continue;
+        if (org.invitations === 'pending') {
+          org.pendingInvitations.set(user.id, { role, sso: body.sso ?? false });
+          continue;
+        }
         org.members.set(user.id, { userId: user.id, role, sso: body.sso ?? false, disabled: false, joinedAt: req.world.now().toISOString() });
         users.push(user.id);
       }
@@ -269,3 +295,13 @@ export const membersKind = defineKind({
     });
   },
 });
+
+/** The users of `org`'s pending invitations accept them, as they would from the email: they are members now. Returns their ids. */
+export function acceptInvitations(world: World, org: OrgRec): string[] {
+  const accepted = [...org.pendingInvitations.keys()];
+  for (const [userId, invitation] of org.pendingInvitations) {
+    org.members.set(userId, { userId, role: invitation.role, sso: invitation.sso, disabled: false, joinedAt: world.now().toISOString() });
+  }
+  org.pendingInvitations.clear();
+  return accepted;
+}

@@ -60,7 +60,7 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
     for (const [title, role] of Object.entries(obj.access.teams ?? {})) {
       const id = teamId(title);
       if (id === undefined) {
-        kp.problems.push({ org: ctx.org, address: accessAddress, message: `teams ${JSON.stringify(title)} names a team that exists neither in the config nor in organization ${ctx.org}` });
+        kp.problems.push({ org: ctx.org, address: accessAddress, message: `teams ${JSON.stringify(title)} names a team that exists neither in the config nor in organization ${ctx.org}`, reference: { field: 'teams', key: title } });
         continue;
       }
       want.set(`teams:${id}`, { who: 'teams', id, name: title, role });
@@ -72,6 +72,7 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
           org: ctx.org,
           address: accessAddress,
           message: `users ${JSON.stringify(user)} is not a member of organization ${ctx.org}: list their email under members (this plan then invites them and grants this access at once), or remove them from this access`,
+          reference: { field: 'users', key: user },
         });
         continue;
       }

@@ -46,6 +46,7 @@ export const REFERENCE_TARGETS: Readonly<Record<string, ReferenceTarget>> = {
     identity: (k) => `space:${k}`,
     naming: 'spaces are named by id, or by Collection/Title',
   },
+  sites: { noun: 'site', identity: (k) => `site:${k}`, naming: 'sites are named by id' },
   sections: { noun: 'section', identity: (k, site) => `section:${site ?? ''}:${k}`, naming: 'sections are named by their path' },
 };
 

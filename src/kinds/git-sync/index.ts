@@ -10,7 +10,7 @@ import { child, type Item } from '../../source/origin.js';
 import { Raw, type Draft } from '../common/import.js';
 import type { Importer, ImportReadContext, KindSpec, KindUnit } from '../kind.js';
 import { siteKey } from '../sites/schema.js';
-import { listSites } from '../sites/site-remote.js';
+import { readSiteInfos, type listSites } from '../sites/site-remote.js';
 import { readSpaceList } from '../spaces/read.js';
 import { spaceKey, type SpaceT } from '../spaces/schema.js';
 import { gitSyncAddress, readInstallation, siteGitSyncModule, spaceGitSyncModule, currentOf, type RemoteGitSyncInstallation } from './git-sync.js';
@@ -35,7 +35,7 @@ export interface GitSyncOf {
 
 /** The organization's sites list as import reads it (shared with the sites' own import). */
 export function importedSiteList(ctx: ImportReadContext): ReturnType<typeof listSites> {
-  return ctx.shared('sites:list', () => listSites(ctx.client, ctx.org));
+  return readSiteInfos(ctx);
 }
 
 export const spaceGitSync: GitSyncOf = {

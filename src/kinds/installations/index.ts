@@ -108,7 +108,10 @@ export const installationsUnit: KindUnit = {
         list.forEach((t, n) => {
           const id = 'space' in t ? t.space : t.site;
           const address = targetAddress(value.integration, target, id);
-          ctx.claim(`installation:${value.integration}:${target}:${id}`, address, child(origin, target, n));
+          const at = child(origin, target, n);
+          if (!ctx.claim(`installation:${value.integration}:${target}:${id}`, address, at)) return;
+          const field = target === 'spaces' ? 'space' : 'site';
+          ctx.reference({ kind: target, key: id, from: address, field, origin: child(at, field), byId: true });
         });
       }
     }

@@ -121,11 +121,11 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
         const title = d.defaultTeam;
         teamId = teamIdOf(title);
         if (teamId === undefined) {
-          kp.problems.push({ org: ctx.org, address, message: `defaultTeam "${title}" names no team, neither in the config nor in organization ${ctx.org}` });
+          kp.problems.push({ org: ctx.org, address, message: `defaultTeam "${title}" names no team, neither in the config nor in organization ${ctx.org}`, reference: { field: 'defaultTeam', key: title } });
           continue;
         }
         if (!configTeams.has(title) && ctx.desired.teams !== undefined && ctx.prunes('teams')) {
-          kp.problems.push({ org: ctx.org, address, message: `defaultTeam "${title}" is not in the config, and teams are pruned: the plan deletes that team` });
+          kp.problems.push({ org: ctx.org, address, message: `defaultTeam "${title}" is not in the config, and teams are pruned: the plan deletes that team`, reference: { field: 'defaultTeam', key: title } });
           continue;
         }
         if (configTeams.has(title)) needs.push(teamAddress(title));

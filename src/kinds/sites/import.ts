@@ -9,7 +9,7 @@ import { planSite } from './plan.js';
 import { siteExtrasDraft } from './import-extras.js';
 import { READ_EVERYTHING, readSiteList, sitePath, type Localized, type RemoteGroup, type RemoteSection, type RemoteSite, type RemoteSiteSpace, type SitesRemote, type TopItem } from './remote.js';
 import { siteKey, type OrderItemT, type SiteT } from './schema.js';
-import { listSites, type RemoteSiteInfo } from './site-remote.js';
+import { readSiteInfos, type RemoteSiteInfo } from './site-remote.js';
 import { SITE_FILE, SITE_OWNED_FIELDS } from '../git-sync/owned.js';
 import { repositoryOf } from '../git-sync/state.js';
 
@@ -21,7 +21,7 @@ export interface SitesImport extends SitesRemote {
 export const importSites: Importer<SitesImport> = {
   async read(ctx) {
     // Shared with the Git Sync import, which reads which sites are synchronised from the same list.
-    const list = await ctx.shared('sites:list', () => listSites(ctx.client, ctx.org));
+    const list = await readSiteInfos(ctx);
     const listed = new Set(list.map((s) => s.id));
     const ids = ctx.sites.length > 0 ? ctx.sites.filter((id) => listed.has(id)) : list.map((s) => s.id);
     return { list, ...(await readSiteList(ctx, ids, () => READ_EVERYTHING)), missing: ctx.sites.filter((id) => !listed.has(id)) };

@@ -13,6 +13,7 @@ import { importSites } from './import.js';
 import { planSites, type SiteKind } from './plan.js';
 import { readSites, type SitesRemote } from './remote.js';
 import { resolveSites } from './resolve.js';
+import { readSiteInfos } from './site-remote.js';
 import { Site } from './schema.js';
 import { SITE_DELETE_REASON } from './site.js';
 
@@ -72,6 +73,7 @@ export const sitesUnit: KindUnit = {
     { field: 'sectionGroups[].sections', target: 'sections' },
     ...ACCESS_REFERENCES,
   ],
+  existing: readSiteInfos,
   resolve: resolveSites,
   importer: importSites,
 };

@@ -404,7 +404,7 @@ describe('section groups', () => {
   it('reports a section path that exists nowhere', () => {
     const p = plan({ sectionGroups: [{ title: 'Products', sections: ['nope'] }] }, remote());
     expect(p.sectionGroups.problems).toEqual([
-      { org: ORG, address: P, message: 'section group "Products" lists section "nope", which is neither in the config nor on site site_docs' },
+      { org: ORG, address: P, message: 'section group "Products" lists section "nope", which is neither in the config nor on site site_docs', reference: { field: 'sections', key: 'nope' } },
     ]);
   });
 

@@ -317,9 +317,9 @@ function matchGroups(
         let k: ItemKey | undefined;
         if (e) k = e.key;
         else if (r2 && deletedSectionIds.has(r2.id)) {
-          problem('sectionGroups', address, `section group "${cfg.title}" lists section "${path}", which this plan deletes (sections are pruned and the config does not define it)`);
+          problem('sectionGroups', address, `section group "${cfg.title}" lists section "${path}", which this plan deletes (sections are pruned and the config does not define it)`, { field: 'sections', key: path });
         } else if (r2) k = sectionKey(r2.id);
-        else problem('sectionGroups', address, `section group "${cfg.title}" lists section "${path}", which is neither in the config nor on site ${siteKey(site)}`);
+        else problem('sectionGroups', address, `section group "${cfg.title}" lists section "${path}", which is neither in the config nor on site ${siteKey(site)}`, { field: 'sections', key: path });
         if (k === undefined) continue;
         const other = desiredGroupOf.get(k);
         if (other && other !== entry) {

@@ -8,7 +8,7 @@
 import { ApiError } from '../../core/errors.js';
 import type { JsonObject, Kind } from '../../model/step.js';
 import type { ReadContext } from '../kind.js';
-import { listSites, matchSites, type RemoteSiteInfo } from './site-remote.js';
+import { matchSites, readSiteInfos, type RemoteSiteInfo } from './site-remote.js';
 import { customFontsNamed, readCustomization } from './customization-read.js';
 import { readFonts, type RemoteFont } from '../fonts/index.js';
 import { readPublishingAuth, type RemotePublishingAuth } from './publishing-auth-read.js';
@@ -297,7 +297,7 @@ export function readSites(ctx: ReadContext): Promise<SitesRemote> {
   return ctx.shared('sites', async () => {
     const desired = ctx.desired.sites;
     if (desired === undefined) return { list: [], sites: [] };
-    const list = await listSites(ctx.client, ctx.org);
+    const list = await readSiteInfos(ctx);
     const pairs = matchSites(desired, list).pairs.flatMap((p) => (p.remote ? [[p.remote.id, p.desired] as const] : []));
     // Redirects, customization and publishing auth are read only for a site whose config has the
     // block; a check of known steps reads only what their kinds plan from.

@@ -4,6 +4,7 @@
  * by `renamedFrom` (an old title), else by title.
  */
 import type { ApiClient } from '../../api/types.js';
+import type { Reader } from '../kind.js';
 import { matchResources, type MatchResult } from '../common/match.js';
 import { orgPath } from '../common/paths.js';
 import type { SiteT } from './schema.js';
@@ -61,6 +62,11 @@ function gitSyncOf(raw: unknown): { gitSync?: RemoteGitSyncState } {
 /** `GET ORG/sites`, every page. */
 export async function listSites(client: Pick<ApiClient, 'listAll'>, org: string): Promise<RemoteSiteInfo[]> {
   return (await client.listAll(`${orgPath(org)}/sites`, {}, { schema: SiteAnswer })).map(parseSiteInfo);
+}
+
+/** The organization's sites, read once per plan (the sites kinds and references by site id use it). */
+export function readSiteInfos(ctx: Reader): Promise<RemoteSiteInfo[]> {
+  return ctx.shared('siteList', () => listSites(ctx.client, ctx.org));
 }
 
 /**

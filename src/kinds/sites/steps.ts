@@ -5,7 +5,7 @@
  */
 import { fingerprint } from '../../core/json.js';
 import { ref } from '../../model/address.js';
-import type { JsonObject, JsonValue, Kind, RequestSpec } from '../../model/step.js';
+import type { JsonObject, JsonValue, Kind, PlanProblem, RequestSpec } from '../../model/step.js';
 import { sameJson } from '../common/match.js';
 import type { DraftStep, KindPlan } from '../kind.js';
 import { idOfKey, pointerType, type ItemKey } from './layout.js';
@@ -134,7 +134,8 @@ export interface SiteContext {
   out: SitePlans;
   /** Adds a step to its kind's plan, with the fingerprint of the remote object it reads. */
   push(step: DraftStep, remoteObject: JsonObject | null): void;
-  problem(kind: SiteKind, address: string, message: string): void;
+  /** A problem; `reference` when it is about a reference of the config (PlanProblem.reference). */
+  problem(kind: SiteKind, address: string, message: string, reference?: PlanProblem['reference']): void;
   /** The id a request gives for a space the config names, and the step it waits for (a space this plan creates). */
   spaceId(name: string): { id: string; needs: string[] };
   /** The custom font a customization names by family (undefined: none has it). */
@@ -163,7 +164,7 @@ export function siteContext(
       kp.steps.push(step);
       if (!(step.address in kp.fingerprints)) kp.fingerprints[step.address] = fingerprint(remoteObject);
     },
-    problem: (kind, address, message) => out[kind].problems.push({ org, address, message }),
+    problem: (kind, address, message, reference) => out[kind].problems.push({ org, address, message, ...(reference ? { reference } : {}) }),
     spaceId: (name) => (spaces ? spaces.request(name) : { id: name, needs: [] }),
     font: (family) => fonts?.(family),
   };

@@ -62,6 +62,7 @@ export const spacesUnit: KindUnit = {
   kinds: [spacesModule],
   addressNames: { top: ['spaces'] },
   references: [{ field: 'collection', target: 'collections' }, ...ACCESS_REFERENCES],
+  existing: readSpaceList,
   resolve(entries, ctx) {
     const collectionPaths = configCollectionPaths(ctx);
     for (const { value, origin } of entries as readonly Item<SpaceT>[]) {

@@ -19,12 +19,13 @@ export function isNaturalKey(space: string): boolean {
 
 /**
  * A name with a slash or whitespace can only be a natural key, which names a space of this config:
- * one the config lacks is an error (with the config's closest name). A name like an id is sent as
- * it is: the API's space ids are how a config names the organization's spaces it does not list.
+ * one the config lacks is an error (with the config's closest name). A name like an id names a
+ * space of the config or of the organization (the API's space ids are how a config names the spaces
+ * it does not list): the plan checks one the config does not list against the organization's spaces.
  */
 export function referSpace(ctx: ResolveContext, space: string, from: string, field: string, origin: Origin): void {
-  if (!isNaturalKey(space)) return;
-  ctx.reference({ kind: 'spaces', key: space, from, field, origin, settled: 'a Collection/Title names a space the config lists without id' });
+  if (!isNaturalKey(space)) ctx.reference({ kind: 'spaces', key: space, from, field, origin, byId: true });
+  else ctx.reference({ kind: 'spaces', key: space, from, field, origin, settled: 'a Collection/Title names a space the config lists without id' });
 }
 
 /**

@@ -262,7 +262,7 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
 function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedCollections, kp: KindPlan, existing: readonly RemoteSpace[]): void {
   const target = typeof d.collection === 'string' ? collectionIdOrRef(org, d.collection, resolved) : undefined;
   if (typeof d.collection === 'string' && target === undefined) {
-    kp.problems.push({ org, address, message: `collection "${d.collection}" of space "${d.title}" exists neither in the config nor in organization ${org}` });
+    kp.problems.push({ org, address, message: `collection "${d.collection}" of space "${d.title}" exists neither in the config nor in organization ${org}`, reference: { field: 'collection', key: d.collection } });
     return;
   }
   const body: JsonObject = { title: d.title ?? '' };

@@ -106,7 +106,7 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
       for (const entry of team.members.map(teamMemberEntry)) {
         const m = memberOf(entry.user);
         if (!m) {
-          kp.problems.push({ org: ctx.org, address, message: `team "${team.title}": ${notAMemberMessage(entry.user, ctx.org)}` });
+          kp.problems.push({ org: ctx.org, address, message: `team "${team.title}": ${notAMemberMessage(entry.user, ctx.org)}`, reference: { field: 'members', key: entry.user } });
           continue;
         }
         // The same member named twice: the owner role wins.
