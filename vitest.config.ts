@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -11,5 +10,9 @@ export default defineConfig({
     // (docs/conformance.md, "Over the whole suite").
     setupFiles: ['test/conformance/setup.ts', 'test/seed.ts'],
     globalSetup: ['test/conformance/global.ts'],
+    projects: [
+      { extends: true, test: { name: 'shared', isolate: false, include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: ['test/import/full-disk.test.ts'] } },
+      { extends: true, test: { name: 'isolated', include: ['test/import/full-disk.test.ts'] } },
+    ],
   },
 });
