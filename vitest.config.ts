@@ -1,8 +1,17 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/** The end-to-end tests .ci/run runs again with the built CLI on another Node line. */
+const OTHER_NODE_FILES = ['test/cli/demo.test.ts', 'test/plan/cli.test.ts', 'test/apply/cli.test.ts'];
+
+// .ci/run: DOCPLANE_OTHER_NODE names another Node line's binary (Node 24); OTHER_NODE_FILES run
+// again in the same run, with that binary running the CLI (test/cli-node.ts).
+const otherNode = process.env.DOCPLANE_OTHER_NODE;
+const otherNodeProject: TestProjectInlineConfiguration[] = otherNode
+  ? [{ extends: true, test: { name: 'other-node', include: OTHER_NODE_FILES, env: { DOCPLANE_TEST_NODE: otherNode } } }]
+  : [];
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -11,5 +20,13 @@ export default defineConfig({
     // (docs/conformance.md, "Over the whole suite").
     setupFiles: ['test/conformance/setup.ts', 'test/seed.ts'],
     globalSetup: ['test/conformance/global.ts'],
+    projects: [
+      // A file's modules are shared with the other files its worker runs: importing the code and
+      // building the conformance validators once per worker, not once per file. The file that mocks
+      // node:fs for the modules it imports needs its own.
+      { extends: true, test: { name: 'shared', isolate: false, include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: ['test/import/full-disk.test.ts'] } },
+      { extends: true, test: { name: 'isolated', include: ['test/import/full-disk.test.ts'] } },
+      ...otherNodeProject,
+    ],
   },
 });

@@ -1,4 +1,4 @@
-// vitest globalSetup (vitest.config.ts): a folder where each test file's conformance summary is
+// vitest globalSetup (vitest.config.ts), once per project: a folder where each test file's conformance summary is
 // written (test/conformance/setup.ts), and at the end one line for the whole run
 // (docs/conformance.md, "Over the whole suite").
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,10 +22,22 @@ interface FileLine {
   problems: number;
 }
 
+/** One folder for every project of the run (vitest.config.ts), so that the run ends with one line. */
+interface Shared {
+  dir: string;
+  projects: number;
+}
+const SHARED = Symbol.for('docplane.conformance');
+
 export default function setup(project: TestProject): () => void {
-  const dir = mkdtempSync(join(tmpdir(), 'docplane-conformance-'));
+  const global = globalThis as { [SHARED]?: Shared };
+  const shared = (global[SHARED] ??= { dir: mkdtempSync(join(tmpdir(), 'docplane-conformance-')), projects: 0 });
+  shared.projects++;
+  const dir = shared.dir;
   project.provide('conformanceDir', dir);
   return () => {
+    if (--shared.projects > 0) return;
+    delete global[SHARED];
     const lines: FileLine[] = [];
     for (const name of readdirSync(dir)) {
       for (const text of readFileSync(join(dir, name), 'utf8').split('\n')) if (text.trim()) lines.push(JSON.parse(text) as FileLine);

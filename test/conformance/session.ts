@@ -22,8 +22,12 @@ export interface ConformanceSession {
   refusedRequestsReason?: string;
 }
 
-// Test code, not src/: one session per test file (vitest isolates each file's modules).
+// Test code, not src/: one session per test file. Files that share a worker's modules (vitest's
+// `isolate: false`) share this one; test/conformance/setup.ts ends the session after each file.
 const session: ConformanceSession = { exchanges: [] };
+
+/** The description's validators, built once per worker: compiling them is most of a check's cost. */
+let shared: Conformance | undefined;
 
 export function conformanceSession(): ConformanceSession {
   return session;
@@ -86,8 +90,16 @@ export interface SessionResult {
   problems: CheckedProblem[];
 }
 
+/** Forgets the recorded exchanges and the file's settings: the next test file starts a new session. */
+export function endSession(): void {
+  session.exchanges.length = 0;
+  delete session.refusedRequestsReason;
+}
+
 /** Checks every recorded exchange; distinct problems (by operation, part, pointer and message). */
-export function checkSession(conformance: Conformance = createConformance()): SessionResult {
+export function checkSession(conformance?: Conformance): SessionResult {
+  if (session.exchanges.length === 0) return { exchanges: 0, checked: 0, operations: [], unknown: 0, allowed: 0, problems: [] };
+  const check = conformance ?? (shared ??= createConformance());
   const operations = new Set<string>();
   const seen = new Set<string>();
   const problems: CheckedProblem[] = [];
@@ -97,11 +109,11 @@ export function checkSession(conformance: Conformance = createConformance()): Se
   for (const exchange of session.exchanges) {
     if (skipped(exchange)) continue;
     checked++;
-    const ref = conformance.operationFor(exchange.method, exchange.path);
+    const ref = check.operationFor(exchange.method, exchange.path);
     if (ref) operations.add(ref.id);
     else unknown++;
     let sawAllowed = false;
-    for (const problem of conformance.check(exchange)) {
+    for (const problem of check.check(exchange)) {
       if (requestSideOnly(exchange) && !REQUEST_SIDE.has(problem.where)) continue;
       if (genericError(exchange, problem)) continue;
       if (isAllowed(problem, ALLOWED_DIFFERENCES)) {

@@ -5,7 +5,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, inject, vi } from 'vitest';
 import type { EmulatorOptions } from '../../src/emulator/server.js';
-import { checkSession, recordExchange } from './session.js';
+import { checkSession, endSession, recordExchange } from './session.js';
 import { formatProblem } from './validator.js';
 
 vi.mock('../../src/emulator/server.js', async (importOriginal) => {
@@ -25,6 +25,7 @@ vi.mock('../../src/emulator/server.js', async (importOriginal) => {
 
 afterAll(() => {
   const result = checkSession();
+  endSession();
   if (result.exchanges === 0) return;
   const file = expect.getState().testPath ?? '(unknown file)';
   const dir = inject('conformanceDir');

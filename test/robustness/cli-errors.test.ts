@@ -193,7 +193,7 @@ describe('every error path prints one clear line and no stack trace', () => {
   });
 
   it('an unreachable API (a closed port on 127.0.0.1)', async () => {
-    const r = await cli(['plan', '-c', 'small.yaml', '--timeout', '2'], { DOCPLANE_API_URL: `http://127.0.0.1:${closedPort}`, DOCPLANE_TOKEN: 'dev-token' }, dir);
+    const r = await cli(['plan', '-c', 'small.yaml', '--timeout', '2', '--max-wait', '1'], { DOCPLANE_API_URL: `http://127.0.0.1:${closedPort}`, DOCPLANE_TOKEN: 'dev-token' }, dir);
     expectCleanFailure(r, 1, /GET \/v1\/orgs\/org_acme.*(no answer|refused)/);
   });
 
@@ -325,12 +325,14 @@ describe('a failure to reach the API: one error line and exit 1, on plan, apply 
     rmSync(tlsDir, { recursive: true, force: true });
   });
 
+  // --max-wait 1: the backoff between retries is at most 1 s, so the retries are over sooner.
   async function everyCommand(url: string, extraEnv: Record<string, string>, first: RegExp): Promise<void> {
     const runEnv = { ...env, ...extraEnv, DOCPLANE_API_URL: url };
+    const bounds = ['--timeout', '1', '--max-wait', '1'];
     const [plan, apply, imported] = await Promise.all([
-      cli(['plan', '-c', 'docplane.yaml', '--timeout', '1'], runEnv, dir),
-      cli(['apply', '-c', 'docplane.yaml', '--auto-approve', '--timeout', '1'], runEnv, dir),
-      cli(['import', '--org', 'org_acme', '--site', 'site_docs', '--out', '-', '--timeout', '1'], runEnv, dir),
+      cli(['plan', '-c', 'docplane.yaml', ...bounds], runEnv, dir),
+      cli(['apply', '-c', 'docplane.yaml', '--auto-approve', ...bounds], runEnv, dir),
+      cli(['import', '--org', 'org_acme', '--site', 'site_docs', '--out', '-', ...bounds], runEnv, dir),
     ]);
     expectCleanFailure(plan, 1, first);
     expectCleanFailure(apply, 1, first);
