@@ -44,26 +44,29 @@ export type McpServerT = z.infer<typeof McpServer>;
 
 const UNSIGNED_DESCRIPTION = 'Unsigned claims of the site visitor.';
 
-/** A claim of the adaptive schema (`SiteAdaptiveJSONSchemaClaimsProperties`). */
-const Primitive = z.union([
-  z.strictObject({ type: z.literal('boolean'), description: z.string() }),
-  z.strictObject({ type: z.literal('string'), enum: z.array(z.string()).optional(), description: z.string() }),
-  z.strictObject({ type: z.literal('number'), description: z.string() }),
-]);
+/** A claim of the adaptive schema (`SiteAdaptiveJSONSchemaClaimsProperties`): its `type` says which shape. */
+const Described = { description: z.string() };
+const Primitives = [
+  z.strictObject({ type: z.literal('boolean'), ...Described }),
+  z.strictObject({ type: z.literal('string'), enum: z.array(z.string()).optional().describe('The values it may take (conditions on visibility need them)'), ...Described }),
+  z.strictObject({ type: z.literal('number'), ...Described }),
+] as const;
+const Primitive = z.discriminatedUnion('type', [...Primitives]);
+type PrimitiveT = z.infer<typeof Primitive>;
 export interface ClaimObjectT {
   type: 'object';
   description: string;
   properties: Record<string, ClaimT>;
   additionalProperties: false;
 }
-export type ClaimT = z.infer<typeof Primitive> | { type: 'array'; description: string; items: z.infer<typeof Primitive> } | ClaimObjectT;
+export type ClaimT = PrimitiveT | { type: 'array'; description: string; items: PrimitiveT } | ClaimObjectT;
 export const Claim: z.ZodType<ClaimT> = z
   .lazy(() =>
-    z.union([
-      Primitive,
-      z.strictObject({ type: z.literal('array'), description: z.string(), items: Primitive }),
-      z.strictObject({ type: z.literal('object'), description: z.string(), properties: z.record(z.string(), Claim), additionalProperties: z.literal(false) }),
-    ]),
+    z.discriminatedUnion('type', [
+      ...Primitives,
+      z.strictObject({ type: z.literal('array'), ...Described, items: Primitive }),
+      z.strictObject({ type: z.literal('object'), ...Described, properties: z.record(z.string(), Claim), additionalProperties: z.literal(false) }),
+    ], { error: (i) => (i.code === 'invalid_union' ? 'a claim\'s type must be one of boolean, string, number, array, object' : undefined) }),
   )
   // The id names the recursive definition in the JSON Schema ($defs/AdaptiveClaim).
   .meta({ id: 'AdaptiveClaim' });

@@ -114,13 +114,16 @@ export function planAdaptiveSchema(ctx: SiteContext, isNew: boolean): void {
   const desired = want.properties as unknown as JsonObject;
   const before: JsonObject = {};
   const after: JsonObject = {};
+  let differ = 0;
+  // A claim only one side has is shown as added or removed.
   for (const name of [...new Set([...Object.keys(current), ...Object.keys(desired)])].sort()) {
     if (sameJson(current[name] ?? null, desired[name] ?? null)) continue;
-    before[name] = current[name] ?? null;
-    after[name] = desired[name] ?? null;
+    differ++;
+    if (name in current) before[name] = current[name];
+    if (name in desired) after[name] = desired[name];
   }
   // A site without a schema takes one even when the config gives no claims.
-  if (Object.keys(after).length === 0 && have.properties !== null) return;
+  if (differ === 0 && have.properties !== null) return;
   push(
     step({
       address: adaptiveSchemaAddress(siteKey(site)),
