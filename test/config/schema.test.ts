@@ -30,7 +30,7 @@ describe('JSON Schema', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.$id).toMatch(/^https:\/\//);
     expect(schema.title).toBe('docplane config');
-    expect(Object.keys(schema.$defs).sort()).toEqual(['Collection', 'RichTextBlock']);
+    expect(Object.keys(schema.$defs).sort()).toEqual(['AdaptiveClaim', 'Collection', 'RichTextBlock']);
     expect(schema.properties.collections.items).toEqual({ $ref: '#/$defs/Collection' });
     expect(schema.$defs.Collection.properties.collections.items).toEqual({ $ref: '#/$defs/Collection' });
     // Fields with defaults are optional for the person writing the config.
