@@ -213,6 +213,16 @@ describe('site AI and adaptive content (in-process, emulator)', () => {
     expect((await api('GET', `${SITE}/mcp-servers/mcp_old`)).status).toBe(404);
     expect((await plan(config)).plan.steps).toEqual([]);
   });
+
+  it('import leaves out a schema that does not cover the site\'s own conditions (the config would not load)', async () => {
+    const jsonSchema = { type: 'object', properties: { tier: { type: 'number', description: 'Tier' } }, additionalProperties: false };
+    expect((await api('PUT', `${SITE}/adaptive-schema`, { jsonSchema })).status).toBe(200);
+    const imported = await runImport({ orgs: ['org_acme'], sites: ['site_docs'], out: '-', cwd: dir, connect });
+    expect(imported.documents[0].yaml).not.toContain('adaptiveSchema');
+    expect(imported.orgs[0].warnings.join('\n')).toContain(
+      'sites["site_docs"].adaptiveSchema: the condition "visitor.claims.plan == \\"pro\\"" names claim "plan" (visitor.claims.plan), which the site\'s adaptiveSchema does not define; the schema is not written (it stays unmanaged), so that the config loads',
+    );
+  });
 });
 
 describe('bad configs', () => {
