@@ -86,7 +86,7 @@ describe('the examples', () => {
     expect(org.prune).toEqual(['teams', 'shareLinks']);
     expect(org.safety.maxDeletes).toBe(10);
     expect(org.deferred).toEqual([]);
-    expect(config.secrets.map((s) => s.name)).toEqual(['file:certs/okta.pem', 'file:integrations/analytics.js', 'env:ANALYTICS_KEY', 'env:HELPDESK_TOKEN']);
+    expect(config.secrets.map((s) => s.name)).toEqual(['env:ACME_MCP_TOKEN', 'file:certs/okta.pem', 'file:integrations/analytics.js', 'env:ANALYTICS_KEY', 'env:HELPDESK_TOKEN']);
     expect(config.orgs[0].integrations?.[0].secrets).toEqual({ API_KEY: 'demo-analytics-key' });
     const minimal = await loadConfig({ path: 'examples/minimal.yaml', cwd: ROOT, env: {} });
     expect(minimal.orgs[0].teams?.map((t) => t.title)).toEqual(['Engineering']);
