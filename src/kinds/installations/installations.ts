@@ -283,7 +283,8 @@ function planTargets(
     const configure = w.configuration !== undefined ? { method: 'PATCH' as const, path: `${base}/${enc(id)}`, body: { configuration: w.configuration as JsonValue } } : undefined;
     if (!t) {
       // installIntegrationOnSpace takes `space`, installIntegrationOnSite takes `siteId`.
-      const install = { method: 'POST' as const, path: base, body: (target === 'spaces' ? { space: id } : { siteId: id }) as JsonObject };
+      // An unclear answer is looked up in the installation's list (the emulator's `space`/`site` is the id).
+      const install = { method: 'POST' as const, path: base, body: (target === 'spaces' ? { space: id } : { siteId: id }) as JsonObject, lookup: { path: base, match: { [one]: id } } };
       const after: JsonObject = { [one]: id, ...(w.configuration !== undefined ? { configuration: w.configuration as JsonValue } : {}) };
       kp.steps.push(step(address, 'create', null, after, [install, ...(configure ? [configure] : [])], needs));
       prints.push(print());
