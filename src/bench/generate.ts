@@ -89,6 +89,11 @@ export interface WorldCounts {
   /** Sites with customization (one PUT each from empty) and with publishing auth (one PATCH each). */
   customizationSites: number;
   publishingAuthSites: number;
+  /** Sites with agent settings (one PUT each from empty), with MCP servers (and how many each), with an adaptive schema (one PUT each). */
+  agentSettingsSites: number;
+  mcpServerSites: number;
+  mcpServersPerSite: number;
+  adaptiveSchemaSites: number;
   /** Grants the config gives (team grants + user grants). */
   accessGrants: number;
   /** Of those, grants the seed world already has: with the desired role, and with another role (a PATCH). */
@@ -258,14 +263,25 @@ export function generate(scale: number, seed: number): BenchWorld {
 
   // ---- redirects on the first site, customization on the first two, publishing auth on the second --
   const nRedirects = Math.max(2, Math.round(50 * scale));
+  const nMcpServers = 2;
   const siteExtras = siteIds.map((_, s) => ({
     ...(s === 0 ? { redirects: Array.from({ length: nRedirects }, (_, r) => ({ source: `/old/page-${pad(r, 4)}`, destination: `https://archive.bench.example/page-${r}`, permanent: r % 2 === 0 })) } : {}),
     ...(s <= 1 ? { customization: { title: `Bench Site ${s + 1}`, styling: { primaryColor: { light: '#0B5FFF', dark: '#6EA0FF' }, corners: 'straight' as const } } } : {}),
     ...(s === 1 ? { publishingAuth: { backend: 'custom' as const, fallbackURL: 'https://login.bench.example/' } } : {}),
+    // AI and adaptive content on the first site: its agent settings, MCP servers, the claims its conditions name.
+    ...(s === 0
+      ? {
+          agentSettings: { findings: { changeRequests: 'always' as const } },
+          mcpServers: Array.from({ length: nMcpServers }, (_, m) => ({ name: `Bench tools ${m + 1}`, url: `https://mcp${m + 1}.bench.example/sse` })),
+          adaptiveSchema: { properties: { plan: { type: 'string' as const, enum: ['free', 'pro'], description: 'The visitor\'s plan' } } },
+        }
+      : {}),
   }));
   /** The same, as the emulator's state file holds it (a redirect's destination as the API's object). */
-  const siteExtrasSeed = siteExtras.map(({ redirects, ...rest }) => ({
+  const siteExtrasSeed = siteExtras.map(({ redirects, agentSettings, ...rest }) => ({
     ...(redirects ? { redirects: redirects.map((r) => ({ ...r, destination: { kind: 'external' as const, url: r.destination } })) } : {}),
+    // The state file's agent settings are flat (src/emulator/README.md).
+    ...(agentSettings ? { agentSettings: { changeRequests: agentSettings.findings.changeRequests } } : {}),
     ...rest,
   }));
 
@@ -474,6 +490,10 @@ export function generate(scale: number, seed: number): BenchWorld {
       redirectsPerSite: nRedirects,
       customizationSites: siteExtras.filter((e) => e.customization).length,
       publishingAuthSites: siteExtras.filter((e) => e.publishingAuth).length,
+      agentSettingsSites: siteExtras.filter((e) => e.agentSettings).length,
+      mcpServerSites: siteExtras.filter((e) => e.mcpServers).length,
+      mcpServersPerSite: nMcpServers,
+      adaptiveSchemaSites: siteExtras.filter((e) => e.adaptiveSchema).length,
       accessGrants: grantCount,
       accessGrantsSeeded: seeded,
       accessGrantsSeededOtherRole: seededOther,

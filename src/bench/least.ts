@@ -80,8 +80,9 @@ function withAccessReads(c: WorldCounts, base: ReadCost, collections: number, sp
 }
 
 /**
- * A site's redirects (pages of their list), customization (one GET) and publishing auth (one GET):
- * a plan reads them for the sites whose config has the block, an import for every site.
+ * A site's redirects (pages of their list), customization (one GET), publishing auth (one GET),
+ * agent settings (one GET), MCP servers (pages of their list) and adaptive schema (one GET): a plan
+ * reads them for the sites whose config has the block, an import for every site.
  */
 function siteExtraReads(c: WorldCounts, made: boolean, importing: boolean): Array<{ what: string; n: number }> {
   const redirects = made ? c.redirectsPerSite : 0;
@@ -91,12 +92,16 @@ function siteExtraReads(c: WorldCounts, made: boolean, importing: boolean): Arra
     return [
       { what: `redirects: ${c.redirectSites} sites × pages(${redirects}) + ${all - c.redirectSites} sites × 1 (every site)`, n: c.redirectSites * pages(redirects) + (all - c.redirectSites) },
       { what: `customization and publishing auth: 2 × ${all} (every site)`, n: 2 * all },
+      { what: `agent settings, MCP servers (a page) and adaptive schema: 3 × ${all} (every site)`, n: 3 * all },
     ];
   }
   return [
     { what: `redirects: ${c.redirectSites} sites × pages(${redirects})`, n: c.redirectSites * pages(redirects) },
     { what: `customization: ${c.customizationSites} sites × 1`, n: c.customizationSites },
     { what: `publishing auth: ${c.publishingAuthSites} sites × 1`, n: c.publishingAuthSites },
+    { what: `agent settings: ${c.agentSettingsSites} sites × 1`, n: c.agentSettingsSites },
+    { what: `MCP servers: ${c.mcpServerSites} sites × pages(${made ? c.mcpServersPerSite : 0})`, n: c.mcpServerSites * pages(made ? c.mcpServersPerSite : 0) },
+    { what: `adaptive schema: ${c.adaptiveSchemaSites} sites × 1`, n: c.adaptiveSchemaSites },
   ];
 }
 
@@ -163,6 +168,9 @@ export function leastWritesFromEmpty(c: WorldCounts): Formula {
     { what: 'POST SITE/redirects', n: c.redirectSites * c.redirectsPerSite },
     { what: 'PUT SITE/customization (the seed has the defaults)', n: c.customizationSites },
     { what: 'PATCH SITE/publishing/auth (the seed has no fallback URL)', n: c.publishingAuthSites },
+    { what: 'PUT SITE/agent-settings (the seed has the defaults)', n: c.agentSettingsSites },
+    { what: 'POST SITE/mcp-servers', n: c.mcpServerSites * c.mcpServersPerSite },
+    { what: 'PUT SITE/adaptive-schema (the seed has none)', n: c.adaptiveSchemaSites },
     { what: 'POST ORG/saml', n: c.saml },
     { what: 'POST integration (publish)', n: c.integrations },
     { what: 'POST ORG/translations', n: c.translations },
@@ -193,6 +201,9 @@ export function perResourceReads(c: WorldCounts): number {
     c.redirectSites * c.redirectsPerSite +
     c.customizationSites +
     c.publishingAuthSites +
+    c.agentSettingsSites +
+    c.mcpServerSites * c.mcpServersPerSite +
+    c.adaptiveSchemaSites +
     2 * (c.accessCollections + c.accessSpaces + c.accessSites)
   );
 }

@@ -40,15 +40,15 @@ afterAll(async () => {
 });
 
 describe('runImport', () => {
-  it('reads by lists only: one request per list of the organization, five per site (structure, share links, redirects, customization, publishing auth), one per team', async () => {
+  it('reads by lists only: one request per list of the organization, eight per site (structure, share links, redirects, customization, publishing auth, agent settings, MCP servers, adaptive schema), one per team', async () => {
     const before = emulator.requestCount();
     await run({ sites: ['site_docs', 'site_help'] });
     // GET ORG, agent instructions, members, teams, collections, spaces, sites, SAML, integrations,
-    // installations, translations (11); structure, share links, redirects, customization and publishing auth of 2
-    // sites (10); members of 3 teams (3); the team and user grants of every collection, space and
-    // site (2 × (5 + 7 + 2): docs/benchmarks.md); the Git Sync installation of the one synchronised space (1);
-    // the custom fonts (1: one answer).
-    expect(emulator.requestCount() - before).toBe(11 + 10 + 3 + 2 * (5 + 7 + 2) + 1 + 1);
+    // installations, translations (11); structure, share links, redirects, customization, publishing auth,
+    // agent settings, MCP servers and adaptive schema of 2 sites (16); members of 3 teams (3); the team and
+    // user grants of every collection, space and site (2 × (5 + 7 + 2): docs/benchmarks.md); the Git Sync
+    // installation of the one synchronised space (1); the custom fonts (1: one answer).
+    expect(emulator.requestCount() - before).toBe(11 + 16 + 3 + 2 * (5 + 7 + 2) + 1 + 1);
   });
 
   it('imports every site of the organization without --site, and --site narrows it', async () => {

@@ -38,12 +38,14 @@ const GROUP_TITLES = ['Group A', 'Group B'];
 const LINK_NAMES = ['l1', 'l2', 'l3'];
 const REDIRECT_SOURCES = ['/a', '/b/*', '/c'];
 const REDIRECT_URLS = ['https://r.example/1', 'https://r.example/2'];
+const MCP_NAMES = ['Tools A', 'Tools B'];
+const MCP_URLS = ['https://mcp.r.example/1', 'https://mcp.r.example/2'];
 const SAML_LABELS = ['IdP A', 'IdP B'];
 const FONT_FAMILIES = ['Font A', 'Font B'];
 const fontKey = (family: string, weight: number, version: string) => `fonts/${family.replace(' ', '-')}-${weight}-${version}.woff2`;
 const LANGUAGES = ['fr', 'de'];
 const INTEGRATIONS = ['int-a', 'int-b'];
-const PRUNABLE = ['teams', 'collections', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'redirects', 'saml', 'translations', 'fonts'] as const;
+const PRUNABLE = ['teams', 'collections', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'redirects', 'mcpServers', 'saml', 'translations', 'fonts'] as const;
 /** What a config may protect: a few keys of each prunable kind, exact or by glob. */
 const PROTECTABLE = [
   'teams["Red"]',
@@ -130,6 +132,8 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
     ),
     corners: fc.option(fc.constantFrom('rounded', 'straight'), { nil: undefined }),
     gitSync: fc.record({ branch: fc.constantFrom(...GIT_BRANCHES), priority: fc.constantFrom('git', 'gitbook') }),
+    mcpServers: subsetOf(MCP_NAMES).chain((names) => fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), url: fc.constantFrom(...MCP_URLS), transport: fc.constantFrom('sse', 'http') })))),
+    topics: fc.option(fc.constantFrom('auto', 'never'), { nil: undefined }),
     saml: subsetOf(SAML_LABELS),
     samlTeam: fc.nat(4),
     fonts: subsetOf(FONT_FAMILIES).chain((families) => fc.tuple(...families.map((family) => fc.record({ family: fc.constant(family), bold: fc.boolean() })))),
@@ -179,6 +183,8 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
               shareLinks: r.links as Array<{ name: string; active: boolean }>,
               redirects: (r.redirects as Array<{ source: string; url: string; permanent: boolean }>).map((x) => ({ source: x.source, destination: { kind: 'external', url: x.url }, permanent: x.permanent })),
               ...(r.corners ? { customization: { styling: { corners: r.corners } } } : {}),
+              mcpServers: r.mcpServers as Array<{ name: string; url: string; transport: 'sse' | 'http' }>,
+              ...(r.topics ? { agentSettings: { topics: r.topics as 'auto' | 'never' } } : {}),
             },
           ],
           // The last space is synchronised with a repository (connected in the app).
@@ -289,6 +295,13 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
       ),
     ),
     publishingAuth: maybe(fc.record({ backend: fc.constantFrom('custom', 'integration'), fallbackURL: maybe(fc.option(fc.constantFrom(...REDIRECT_URLS), { nil: null })) })),
+    mcpServers: maybe(
+      subsetOf(MCP_NAMES).chain((names) =>
+        fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), url: fc.constantFrom(...MCP_URLS), transport: maybe(fc.constantFrom('sse', 'http')), condition: maybe(fc.option(fc.constant('visitor.claims.beta'), { nil: null })) }))),
+      ),
+    ),
+    agentSettings: maybe(fc.record({ topics: maybe(fc.constantFrom('auto', 'never')), changeRequests: maybe(fc.constantFrom('always', 'never')), instructions: maybe(fc.option(fc.constantFrom('Be brief.'), { nil: null })) })),
+    adaptiveSchema: maybe(fc.constantFrom(['beta'], ['beta', 'plan'])),
     saml: maybe(subsetOf(SAML_LABELS).chain((labels) => fc.tuple(...labels.map((label) => fc.record({ label: fc.constant(label), team: fc.nat(4), role: maybe(role), entity: fc.constantFrom('a', 'b') }))))),
     translations: maybe(subsetOf(LANGUAGES).chain((langs) => fc.tuple(...langs.map((language) => fc.record({ language: fc.constant(language), instructions: maybe(fc.constantFrom('Formal.', 'Casual.')) }))))),
     integrations: maybe(subsetOf(INTEGRATIONS).chain((names) => fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), title: fc.constantFrom(`Old ${name}`, `New ${name}`) }))))),
@@ -358,7 +371,7 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
             })),
           }
         : {}),
-      ...(sections !== undefined || r.groups !== undefined || r.links !== undefined || r.siteFields !== undefined || r.newSite !== undefined || r.redirects !== undefined || r.customization !== undefined || r.publishingAuth !== undefined
+      ...(sections !== undefined || r.groups !== undefined || r.links !== undefined || r.siteFields !== undefined || r.newSite !== undefined || r.redirects !== undefined || r.customization !== undefined || r.publishingAuth !== undefined || r.mcpServers !== undefined || r.agentSettings !== undefined || r.adaptiveSchema !== undefined
         ? {
             sites: [
               {
@@ -426,6 +439,32 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
                       publishingAuth: {
                         backend: r.publishingAuth.backend as 'custom' | 'integration',
                         ...(r.publishingAuth.fallbackURL !== undefined ? { fallbackURL: r.publishingAuth.fallbackURL } : {}),
+                      },
+                    }
+                  : {}),
+                ...(r.mcpServers !== undefined
+                  ? {
+                      mcpServers: (r.mcpServers as Array<{ name: string; url: string; transport?: string; condition?: string | null }>).map((m) => ({
+                        name: m.name,
+                        url: m.url,
+                        ...(m.transport !== undefined ? { transport: m.transport as 'sse' | 'http' } : {}),
+                        ...(m.condition !== undefined ? { condition: m.condition } : {}),
+                      })),
+                    }
+                  : {}),
+                ...(r.agentSettings !== undefined
+                  ? {
+                      agentSettings: {
+                        ...(r.agentSettings.topics !== undefined ? { scans: { topics: r.agentSettings.topics as 'auto' | 'never' } } : {}),
+                        ...(r.agentSettings.changeRequests !== undefined ? { findings: { changeRequests: r.agentSettings.changeRequests as 'always' | 'never' } } : {}),
+                        ...(r.agentSettings.instructions !== undefined ? { editing: { customInstructions: r.agentSettings.instructions } } : {}),
+                      },
+                    }
+                  : {}),
+                ...(r.adaptiveSchema !== undefined
+                  ? {
+                      adaptiveSchema: {
+                        properties: Object.fromEntries((r.adaptiveSchema as readonly string[]).map((c) => [c, c === 'plan' ? { type: 'string' as const, enum: ['free', 'pro'], description: 'Plan' } : { type: 'boolean' as const, description: 'Beta' }])),
                       },
                     }
                   : {}),
@@ -524,7 +563,7 @@ export async function loadDocument(doc: ConfigDocumentT): Promise<LoadedConfig> 
 export async function duplicates(client: ApiClient): Promise<string[]> {
   const org = `/v1/orgs/${ORG}`;
   const site = `${org}/sites/${SITE}`;
-  const [teams, collections, sections, groups, links, saml, translations, redirects] = await Promise.all([
+  const [teams, collections, sections, groups, links, saml, translations, redirects, mcpServers] = await Promise.all([
     client.listAll<{ title: string }>(`${org}/teams`),
     client.listAll<{ title: string; parent?: string | null }>(`${org}/collections`, { nested: true }),
     client.listAll<{ path: string; siteSpaces: Array<{ space: { id: string } }> }>(`${site}/sections`),
@@ -533,6 +572,7 @@ export async function duplicates(client: ApiClient): Promise<string[]> {
     client.listAll<{ label: string }>(`${org}/saml`),
     client.listAll<{ language: string; source: { space: string } }>(`${org}/translations`),
     client.listAll<{ source: string }>(`${site}/redirects`),
+    client.listAll<{ name: string }>(`${site}/mcp-servers`),
   ]);
   const keys: string[] = [
     ...teams.map((t) => `team: ${t.title}`),
@@ -544,6 +584,7 @@ export async function duplicates(client: ApiClient): Promise<string[]> {
     ...saml.map((p) => `saml: ${p.label}`),
     ...translations.map((t) => `translation: ${t.source.space}/${t.language}`),
     ...redirects.map((r) => `redirect: ${r.source}`),
+    ...mcpServers.map((m) => `MCP server: ${m.name}`),
   ];
   const seen = new Set<string>();
   return keys.filter((k) => (seen.has(k) ? true : (seen.add(k), false)));

@@ -26,3 +26,12 @@ export const PublishingAuthAnswer = z.looseObject({
   logoutURL: z.string().nullish(),
   integration: z.string().nullish(),
 });
+
+/** A site's agent settings (`GET SITE/agent-settings`). */
+export const AgentSettingsAnswer = z.looseObject({ object: z.string().optional() });
+
+/** An MCP server of a site (`GET SITE/mcp-servers`). */
+export const McpServerAnswer = z.looseObject({ id: z.string(), name: z.string(), url: z.string(), headers: z.record(z.string(), z.unknown()).nullish() });
+
+/** A site's adaptive schema (`GET SITE/adaptive-schema`). */
+export const AdaptiveSchemaAnswer = z.looseObject({ jsonSchema: z.looseObject({}) });

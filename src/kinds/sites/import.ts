@@ -6,6 +6,8 @@ import { key } from '../../model/address.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer } from '../kind.js';
 import { planSite } from './plan.js';
+import type { ClaimT } from './ai-read.js';
+import { unknownClaims } from './conditions.js';
 import { siteExtrasDraft } from './import-extras.js';
 import { READ_EVERYTHING, readSiteList, sitePath, type Localized, type RemoteGroup, type RemoteSection, type RemoteSite, type RemoteSiteSpace, type SitesRemote, type TopItem } from './remote.js';
 import { siteKey, type OrderItemT, type SiteT } from './schema.js';
@@ -146,10 +148,36 @@ function convertSite(site: RemoteSite, info: RemoteSiteInfo | undefined, warn: (
     // The repository's gitbook-docs.yaml owns the structure: a config that wrote it would be refused.
     for (const field of SITE_OWNED_FIELDS) delete draft[field];
     warn(`${at}: synchronised with Git Sync (${repositoryOf(info.gitSync)}): its structure is owned by ${SITE_FILE} there and is not written`);
+    keepConditionsValid(draft, at, warn);
     return { draft, sections: 0 };
   }
+  keepConditionsValid(draft, at, warn);
   addOrders(site, draft, groups);
   return { draft, sections: sections.length };
+}
+
+/**
+ * A written adaptive schema makes validate check every condition of the site against its claims: a
+ * site whose conditions name claims its schema lacks would be written as a config that does not
+ * load. Its schema is then left out (unmanaged), with a warning naming the first such condition.
+ */
+function keepConditionsValid(draft: { [k: string]: Draft | undefined }, at: string, warn: (m: string) => void): void {
+  if (draft.adaptiveSchema === undefined) return;
+  const site = JSON.parse(JSON.stringify(draft)) as SiteT;
+  const conditions = [
+    ...(site.sections ?? []).flatMap((s) => [s.condition, ...(s.siteSpaces ?? []).map((x) => x.condition)]),
+    ...(site.siteSpaces ?? []).map((x) => x.condition),
+    ...(site.externalLinks ?? []).map((l) => l.condition),
+    ...(site.mcpServers ?? []).map((m) => m.condition),
+  ].filter((c): c is string => typeof c === 'string' && c !== '');
+  const claims = (site.adaptiveSchema?.properties ?? {}) as Record<string, ClaimT>;
+  for (const condition of conditions) {
+    const [problem] = unknownClaims(condition, claims);
+    if (problem === undefined) continue;
+    warn(`${at}.adaptiveSchema: the condition ${JSON.stringify(condition)} ${problem}; the schema is not written (it stays unmanaged), so that the config loads`);
+    draft.adaptiveSchema = undefined;
+    return;
+  }
 }
 
 /**

@@ -51,12 +51,16 @@ export const redirectsModule = siteKind('redirects', 'redirect', 'redirects', (o
 export const customizationModule = { ...siteKind('customization', 'customization', 'customizations', (org) => each(org, (s) => (s.customization ? 1 : 0))), prunable: false };
 export const publishingAuthModule = { ...siteKind('publishingAuth', 'publishing auth', 'publishing auths', (org) => each(org, (s) => (s.publishingAuth ? 1 : 0))), prunable: false };
 
+export const agentSettingsModule = { ...siteKind('agentSettings', 'agent settings', 'agent settings', (org) => each(org, (s) => (s.agentSettings ? 1 : 0))), prunable: false };
+export const mcpServersModule = siteKind('mcpServers', 'MCP server', 'MCP servers', (org) => each(org, (s) => s.mcpServers?.length ?? 0));
+export const adaptiveSchemaModule = { ...siteKind('adaptiveSchema', 'adaptive schema', 'adaptive schemas', (org) => each(org, (s) => (s.adaptiveSchema ? 1 : 0))), prunable: false };
+
 export const sitesUnit: KindUnit = {
   configKey: 'sites',
   list: true,
   schema: Site,
-  kinds: [sitesModule, sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule, externalLinksModule, redirectsModule, customizationModule, publishingAuthModule],
-  addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks', 'structure', 'redirects', 'customization', 'publishingAuth'] },
+  kinds: [sitesModule, sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule, externalLinksModule, redirectsModule, customizationModule, publishingAuthModule, agentSettingsModule, mcpServersModule, adaptiveSchemaModule],
+  addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks', 'structure', 'redirects', 'customization', 'publishingAuth', 'agentSettings', 'mcpServers', 'adaptiveSchema'] },
   flowMaps: [
     'sites.*.sections.*.siteSpaces.*',
     'sites.*.siteSpaces.*',

@@ -43,6 +43,7 @@ import { siteKey, type OrderItemT, type SectionT, type SiteT } from './schema.js
 import { planShareLinks } from './share-links.js';
 import { planSiteItself, planSiteList } from './site.js';
 import type { RemoteSiteInfo } from './site-remote.js';
+import { planAdaptiveSchema, planAgentSettings, planMcpServers } from './ai.js';
 import { planCustomization } from './customization.js';
 import { customFonts, type FontChoice } from '../fonts/index.js';
 import { planPublishingAuth } from './publishing-auth.js';
@@ -205,6 +206,11 @@ export function planSite(input: SiteInput): SitePlans {
   planRedirects(ctx);
   planCustomization(ctx);
   planPublishingAuth(ctx, input.info?.visibility ?? undefined);
+
+  // ---- AI and adaptive content ------------------------------------------------------------------------
+  planAgentSettings(ctx, input.info === undefined);
+  planMcpServers(ctx, input.info === undefined);
+  planAdaptiveSchema(ctx, input.info === undefined);
 
   // ---- the site itself (last: a created site's publish waits for all of the above) ------------------
   planSiteItself(ctx, input.info, sections);

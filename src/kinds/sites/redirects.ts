@@ -16,6 +16,7 @@ import { siteAddress } from './addresses.js';
 import { destinationObject, type RemoteRedirect } from './redirects-read.js';
 import { child, type Origin } from '../../source/origin.js';
 import type { ResolveContext } from '../kind.js';
+import { resolveSiteAi } from './ai.js';
 import { locateDeprecated } from './deprecated.js';
 import { siteKey, type RedirectT, type SiteT } from './schema.js';
 import { differing, enc, type SiteContext } from './steps.js';
@@ -112,4 +113,5 @@ export function resolveSiteExtras(site: SiteT, origin: Origin, ctx: ResolveConte
   if (site.customization) ctx.locate(`${siteAddress(siteKey(site))}.customization`, child(origin, 'customization'));
   locateDeprecated(site, origin, ctx);
   if (site.publishingAuth) ctx.locate(`${siteAddress(siteKey(site))}.publishingAuth`, child(origin, 'publishingAuth'));
+  resolveSiteAi(site, origin, ctx);
 }

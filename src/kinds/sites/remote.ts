@@ -9,6 +9,7 @@ import { ApiError } from '../../core/errors.js';
 import type { JsonObject, Kind } from '../../model/step.js';
 import type { ReadContext } from '../kind.js';
 import { matchSites, readSiteInfos, type RemoteSiteInfo } from './site-remote.js';
+import { readAdaptiveSchema, readAgentSettings, readMcpServers, type RemoteAdaptiveSchema, type RemoteAgentSettings, type RemoteMcpServer } from './ai-read.js';
 import { customFontsNamed, readCustomization } from './customization-read.js';
 import { readFonts, type RemoteFont } from '../fonts/index.js';
 import { readPublishingAuth, type RemotePublishingAuth } from './publishing-auth-read.js';
@@ -103,13 +104,17 @@ export interface RemoteSite {
   /** The customization document, without its read-only fields. */
   customization?: JsonObject;
   publishingAuth?: RemotePublishingAuth;
+  // Read only for a site whose config has the block (ai-read.ts).
+  agentSettings?: RemoteAgentSettings;
+  mcpServers?: RemoteMcpServer[];
+  adaptiveSchema?: RemoteAdaptiveSchema;
 }
 
 /** The blocks of a site's config that cost reads of their own. */
-export type SiteReads = Pick<SiteT, 'redirects' | 'customization' | 'publishingAuth'>;
+export type SiteReads = Pick<SiteT, 'redirects' | 'customization' | 'publishingAuth' | 'agentSettings' | 'mcpServers' | 'adaptiveSchema'>;
 
 /** What import reads of every site: all of it. */
-export const READ_EVERYTHING: SiteReads = { redirects: [], customization: {}, publishingAuth: { backend: 'custom' } };
+export const READ_EVERYTHING: SiteReads = { redirects: [], customization: {}, publishingAuth: { backend: 'custom' }, agentSettings: {}, mcpServers: [], adaptiveSchema: { properties: {} } };
 
 export interface SitesRemote {
   /** Every site of the organization (`GET ORG/sites`); empty when the config has no `sites`. */
@@ -248,17 +253,23 @@ const EVERY_PART: SiteParts = { structure: true, shareLinks: true };
 async function readSite(ctx: Pick<ReadContext, 'org' | 'client'>, site: string, wanted: SiteReads, parts: SiteParts): Promise<RemoteSite | null> {
   const base = sitePath(ctx.org, site);
   try {
-    const [structure, links, redirects, customization, publishingAuth] = await Promise.all([
+    const [structure, links, redirects, customization, publishingAuth, agentSettings, mcpServers, adaptiveSchema] = await Promise.all([
       parts.structure ? ctx.client.request('GET', `${base}/structure`, { schema: StructureAnswer }) : { body: {} },
       parts.shareLinks ? ctx.client.listAll(`${base}/share-links`, {}, { schema: ShareLinkAnswer }) : [],
       readRedirects(ctx, base, wanted),
       readCustomization(ctx, base, wanted),
       readPublishingAuth(ctx, base, wanted),
+      readAgentSettings(ctx, base, wanted),
+      readMcpServers(ctx, base, wanted),
+      readAdaptiveSchema(ctx, base, wanted),
     ]);
     const out = structureSite(site, structure.body, links);
     if (redirects) out.redirects = redirects;
     if (customization) out.customization = customization;
     if (publishingAuth) out.publishingAuth = publishingAuth;
+    if (agentSettings) out.agentSettings = agentSettings;
+    if (mcpServers) out.mcpServers = mcpServers;
+    if (adaptiveSchema) out.adaptiveSchema = adaptiveSchema;
     return out;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return null;
@@ -299,7 +310,8 @@ export function readSites(ctx: ReadContext): Promise<SitesRemote> {
     if (desired === undefined) return { list: [], sites: [] };
     const list = await readSiteInfos(ctx);
     const pairs = matchSites(desired, list).pairs.flatMap((p) => (p.remote ? [[p.remote.id, p.desired] as const] : []));
-    // Redirects, customization and publishing auth are read only for a site whose config has the
+    // Redirects, customization, publishing auth, agent settings, MCP servers and the adaptive schema
+    // are read only for a site whose config has the
     // block; a check of known steps reads only what their kinds plan from.
     const wants = (kind: Kind) => ctx.kinds === undefined || ctx.kinds.has(kind);
     const configOf = new Map<string, SiteReads>(pairs);
@@ -309,6 +321,9 @@ export function readSites(ctx: ReadContext): Promise<SitesRemote> {
         redirects: wants('redirects') ? c.redirects : undefined,
         customization: wants('customization') ? c.customization : undefined,
         publishingAuth: wants('publishingAuth') ? c.publishingAuth : undefined,
+        agentSettings: wants('agentSettings') ? c.agentSettings : undefined,
+        mcpServers: wants('mcpServers') ? c.mcpServers : undefined,
+        adaptiveSchema: wants('adaptiveSchema') ? c.adaptiveSchema : undefined,
       };
     };
     const parts: SiteParts = { structure: STRUCTURE_KINDS.some(wants), shareLinks: wants('shareLinks') };

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Access } from '../access/schema.js';
 import { Id, Language, RenamedFrom, renamedFromNotOwn } from '../common/fields.js';
+import { AdaptiveSchema, AgentSettings, McpServer } from './ai-read.js';
 import { Customization } from './customization-read.js';
 import { PublishingAuth } from './publishing-auth-read.js';
 import { Redirect } from './redirects-read.js';
@@ -102,6 +103,10 @@ export const Site = z
     customization: Customization.optional().describe('The fields set; the others are kept as the site has them'),
     publishingAuth: PublishingAuth.optional().describe("Visitor authentication (the site's visibility must be visitor-auth)"),
     gitSync: GitSync.optional().describe("Its Git Sync installation's configuration (a site synchronised with a repository in the app); absent: unmanaged"),
+    // AI and adaptive content: each read only when present.
+    agentSettings: AgentSettings.optional().describe("The AI agent's settings; the parts left out are kept as the site has them"),
+    mcpServers: z.array(McpServer).optional().describe('MCP servers offered to the site\'s AI assistant, by name; the whole truth when present'),
+    adaptiveSchema: AdaptiveSchema.optional().describe('The claims of visitors that conditions may name (the JSON schema of adaptive content)'),
   })
   .superRefine(siteIdentity);
 
@@ -117,6 +122,7 @@ export type LocalizedT = Partial<Record<string, string>>;
 export type { RedirectT } from './redirects-read.js';
 export type { CustomizationT } from './customization-read.js';
 export type { PublishingAuthT } from './publishing-auth-read.js';
+export type { AdaptiveSchemaT, AgentSettingsT, McpServerT } from './ai-read.js';
 
 declare module '../../model/desired.js' {
   interface DesiredLists {

@@ -14,7 +14,7 @@ import type { SpaceNames } from '../spaces/refer.js';
 import type { FontChoice } from '../fonts/index.js';
 import type { ExternalLinkT, SectionGroupT, SectionT, SiteT } from './schema.js';
 
-export const SITE_KINDS = ['sites', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks', 'redirects', 'customization', 'publishingAuth'] as const;
+export const SITE_KINDS = ['sites', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks', 'redirects', 'customization', 'publishingAuth', 'agentSettings', 'mcpServers', 'adaptiveSchema'] as const;
 export type SiteKind = (typeof SITE_KINDS)[number];
 export type SitePlans = Record<SiteKind, KindPlan>;
 

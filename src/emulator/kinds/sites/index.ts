@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { SeedError, defineKind } from '../../kind.js';
+import { siteAiRoutes } from './ai.js';
 import { customizationRoutes } from './customization.js';
 import { publishingAuthRoutes } from './publishing-auth.js';
 import { redirectRoutes } from './redirects.js';
@@ -32,7 +33,11 @@ export const sitesKind = defineKind({
     redirectRoutes(router);
     customizationRoutes(router);
     publishingAuthRoutes(router);
+    siteAiRoutes(router);
   },
-  // The private key of a site's publishing auth.
-  secretFields: [{ field: 'privateKey', holds: 'value' }],
+  // The private key of a site's publishing auth; the header values of its MCP servers.
+  secretFields: [
+    { field: 'privateKey', holds: 'value' },
+    { field: 'headers', holds: 'map' },
+  ],
 });

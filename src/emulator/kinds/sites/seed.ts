@@ -13,6 +13,7 @@ import { appendLink } from './structure.js';
 
 const Localized = z.partialRecord(Language, z.string().max(256));
 import { emptySite, slugify, uniqueSlug } from './records.js';
+import { SiteAiSeed, seedSiteAi } from './ai.js';
 import { CustomizationSeed, seedCustomization } from './customization.js';
 import { PublishingAuthSeed, seedPublishingAuth } from './publishing-auth.js';
 import { RedirectSeed, seedRedirects } from './redirects.js';
@@ -90,6 +91,8 @@ export const SiteSeed = z.strictObject({
   redirects: z.array(RedirectSeed).default([]),
   customization: CustomizationSeed.optional(),
   publishingAuth: PublishingAuthSeed.optional(),
+  // Agent settings, MCP servers and the adaptive schema's claims.
+  ...SiteAiSeed,
   /** publishSite answers with a checkout session instead of publishing (the plan lacks the site's type). */
   publishNeedsPurchase: z.boolean().optional(),
 });
@@ -227,4 +230,5 @@ function seedSiteExtras(ctx: SeedContext, site: SiteRec, seed: SiteSeedT, place:
   }
   if (seed.customization) seedCustomization(site, seed.customization, ctx.stamp);
   if (seed.publishingAuth) seedPublishingAuth(site, seed.publishingAuth);
+  seedSiteAi(ctx, site, seed);
 }

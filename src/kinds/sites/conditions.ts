@@ -1,0 +1,43 @@
+/**
+ * The claims an adaptive condition names, checked against the site's adaptive schema. A condition is
+ * a JavaScript-like expression over `visitor.claims` (`visitor.claims.plan == "pro"`,
+ * `visitor.claims.unsigned.bucket.isBeta`); each dotted path after `visitor.claims` must follow the
+ * schema's claims: a name the schema lacks is reported, with the closest name it has. A path that
+ * reaches a claim that is not an object (`visitor.claims.roles.includes("admin")`) ends there: what
+ * follows is a method or property of the value. Text in string literals is not read, nor bracketed
+ * access (`visitor.claims["x"]`), which the schema cannot be checked for.
+ */
+import { didYouMean } from '../../core/text.js';
+import type { ClaimT } from './ai-read.js';
+
+/** The condition with its string literals blanked out (same length), so that quoted text is never read as a path. */
+function withoutStrings(text: string): string {
+  return text.replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1?/g, (m) => ' '.repeat(m.length));
+}
+
+const ROOT = /\bvisitor\s*\.\s*claims\b/g;
+const SEGMENT = /^\s*\??\.\s*([A-Za-z_$][\w$]*)/;
+
+/** One message per unknown claim the condition names (empty when every path follows the schema). */
+export function unknownClaims(condition: string, claims: Readonly<Record<string, ClaimT>>): string[] {
+  const text = withoutStrings(condition);
+  const out: string[] = [];
+  for (const root of text.matchAll(ROOT)) {
+    let rest = text.slice((root.index ?? 0) + root[0].length);
+    let level: Readonly<Record<string, ClaimT>> | undefined = claims;
+    const path = ['visitor', 'claims'];
+    for (let m = SEGMENT.exec(rest); m && level; m = SEGMENT.exec(rest)) {
+      const name = m[1];
+      rest = rest.slice(m[0].length);
+      const claim: ClaimT | undefined = Object.hasOwn(level, name) ? level[name] : undefined;
+      if (claim === undefined) {
+        const where = path.length > 2 ? `claim ${path.slice(2).join('.')} has no claim "${name}"` : `names claim "${name}"`;
+        out.push(`${where} (${[...path, name].join('.')}), which the site's adaptiveSchema does not define${didYouMean(name, Object.keys(level))}`);
+        break;
+      }
+      path.push(name);
+      level = claim.type === 'object' ? claim.properties : undefined;
+    }
+  }
+  return [...new Set(out)];
+}
