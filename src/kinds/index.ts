@@ -12,6 +12,7 @@ import { installationsUnit } from './installations/index.js';
 import { integrationsUnit } from './integrations/index.js';
 import type { KindSpec, KindUnit } from './kind.js';
 import { membersUnit } from './members/index.js';
+import { openapiSpecsUnit } from './openapi-specs/index.js';
 import { organizationUnit } from './organization/index.js';
 import { samlUnit } from './saml/index.js';
 import { sitesUnit } from './sites/index.js';
@@ -39,6 +40,7 @@ export const UNITS: readonly KindUnit[] = [
   integrationsUnit,
   installationsUnit,
   translationsUnit,
+  openapiSpecsUnit,
 ];
 
 /** Every kind the planner plans, in execution order. */

@@ -10,6 +10,7 @@ import { collectionsKind } from './collections.js';
 import { installationsKind } from './installations.js';
 import { integrationsKind } from './integrations.js';
 import { membersKind } from './members.js';
+import { openapiSpecsKind } from './openapi-specs.js';
 import { agentInstructionsKind, organizationKind } from './organization.js';
 import { samlKind } from './saml.js';
 import { sitesKind } from './sites/index.js';
@@ -28,6 +29,7 @@ export const EMULATOR_KINDS = [
   translationsKind,
   integrationsKind,
   installationsKind,
+  openapiSpecsKind,
   agentInstructionsKind,
   accessKind,
 ] as const;
