@@ -8,6 +8,7 @@ import { type AddressVocabulary, addressSyntaxProblem } from '../model/address.j
 import type { Kind } from '../model/step.js';
 import { collectionAccess, siteAccess, spaceAccess, withAccess } from './access/index.js';
 import { collectionsUnit } from './collections/index.js';
+import { glossaryUnit } from './glossary/index.js';
 import { installationsUnit } from './installations/index.js';
 import { integrationsUnit } from './integrations/index.js';
 import type { KindSpec, KindUnit } from './kind.js';
@@ -40,6 +41,7 @@ export const UNITS: readonly KindUnit[] = [
   integrationsUnit,
   installationsUnit,
   translationsUnit,
+  glossaryUnit,
   openapiSpecsUnit,
 ];
 

@@ -7,6 +7,7 @@
 import type { EmulatorKind } from '../kind.js';
 import { accessKind } from './access.js';
 import { collectionsKind } from './collections.js';
+import { glossaryKind } from './glossary.js';
 import { installationsKind } from './installations.js';
 import { integrationsKind } from './integrations.js';
 import { membersKind } from './members.js';
@@ -27,6 +28,7 @@ export const EMULATOR_KINDS = [
   teamsKind,
   samlKind,
   translationsKind,
+  glossaryKind,
   integrationsKind,
   installationsKind,
   openapiSpecsKind,
