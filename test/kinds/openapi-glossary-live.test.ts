@@ -69,7 +69,7 @@ const org = () => emulator.world.orgs.get('org_acme')!;
 
 beforeAll(async () => {
   const state = demoState();
-  const acme = state.organizations.find((o) => o.id === 'org_acme')!;
+  const acme = (state.organizations ?? []).find((o) => o.id === 'org_acme')!;
   Object.assign(acme, {
     openapiSpecs: [{ slug: 'legacy', url: 'https://legacy.example/openapi.json' }],
     glossary: [
