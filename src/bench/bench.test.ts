@@ -116,8 +116,8 @@ describe('formulas', () => {
     expect(perResourceReads(c)).toBeGreaterThan(7 * reads.requests.total);
     // An import reads the grants of every collection, space and site (the created one and the one
     // without sections too), and every site's redirects, customization and publishing auth.
-    // … and the organization's installations: one list.
-    expect(leastImportReads(c).requests.total).toBe(322 + 3 * 5 + 2 * (300 + 400 + 5) + 1);
+    // … and the organization's installations, OpenAPI specs and translation glossary: one list each.
+    expect(leastImportReads(c).requests.total).toBe(322 + 3 * 5 + 2 * (300 + 400 + 5) + 3);
   });
 
   it('the critical path of a plan counts each step’s requests along the longest chain', () => {

@@ -56,8 +56,17 @@ export function leastReads(c: WorldCounts, made: boolean): ReadCost {
 export function leastImportReads(c: WorldCounts): ReadCost {
   const cost = withAccessReads(c, baseReads(c, true, true), c.collections, c.spaces, c.sites + c.newSites + c.rootSites, 'every');
   // The organization's installations: one page (the bench world installs nothing, so no installation's
-  // spaces or sites are listed).
-  return { ...cost, requests: formula([...cost.requests.terms, { what: 'installations: 1 (the organization\'s list)', n: 1 }]) };
+  // spaces or sites are listed). Its OpenAPI specs and its translation glossary: a page each (the bench
+  // world has no spec, so no spec's text is read: one GET per spec without a source URL).
+  return {
+    ...cost,
+    requests: formula([
+      ...cost.requests.terms,
+      { what: 'installations: 1 (the organization\'s list)', n: 1 },
+      { what: 'OpenAPI specs: pages(0) + 0 texts', n: 1 },
+      { what: 'translation glossary: pages(0)', n: 1 },
+    ]),
+  };
 }
 
 /** Two lists (team grants, user grants) per object; they need the object's id (a collection's from the collection list). */
