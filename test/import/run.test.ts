@@ -44,10 +44,10 @@ describe('runImport', () => {
     const before = emulator.requestCount();
     await run({ sites: ['site_docs', 'site_help'] });
     // GET ORG, agent instructions, members, teams, collections, spaces, sites, SAML, integrations,
-    // installations, translations (11); structure, share links, redirects, customization and publishing auth of 2
+    // installations, translations, the translation glossary, OpenAPI specs (13); structure, share links, redirects, customization and publishing auth of 2
     // sites (10); members of 3 teams (3); the team and user grants of every collection, space and
     // site (2 × (5 + 7 + 2): docs/benchmarks.md).
-    expect(emulator.requestCount() - before).toBe(11 + 10 + 3 + 2 * (5 + 7 + 2));
+    expect(emulator.requestCount() - before).toBe(13 + 10 + 3 + 2 * (5 + 7 + 2));
   });
 
   it('imports every site of the organization without --site, and --site narrows it', async () => {
