@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { orgConfig, planKind } from '../plan/fixtures.js';
+import { baseDifference } from '../../src/plan/base.js';
+import { loaded, orgConfig, planKind } from '../plan/fixtures.js';
 import { glossaryModule, type RemoteGlossaryEntry } from '../../src/kinds/glossary/glossary.js';
 import type { GlossaryEntryT } from '../../src/kinds/glossary/schema.js';
 
@@ -48,5 +49,15 @@ describe('glossary', () => {
   it('an empty list deletes every entry', () => {
     const ops = (plan([]).steps[0].requests[0].body as { operations: unknown[] }).operations;
     expect(ops).toEqual([{ type: 'delete', id: 'g1' }, { type: 'delete', id: 'g2' }, { type: 'delete', id: 'g3' }]);
+  });
+});
+
+describe('glossary under plan --base', () => {
+  it('an entry changed, added or removed targets the glossary step; an unchanged glossary none', () => {
+    const config = (glossary: GlossaryEntryT[]) => loaded([orgConfig({ glossary })]);
+    const base = config([{ translations: { en: 'API' } }, { translations: { en: 'Space', fr: 'Espace' } }]);
+    expect(baseDifference(base, config([{ translations: { en: 'API' } }, { translations: { en: 'Space', fr: 'Espace de travail' } }])).targets).toEqual(['org_acme/glossary']);
+    expect(baseDifference(base, config([{ translations: { en: 'API' } }])).targets).toEqual(['org_acme/glossary']);
+    expect(baseDifference(base, config([{ translations: { en: 'Space', fr: 'Espace' } }, { translations: { en: 'API' } }])).targets).toEqual([]);
   });
 });

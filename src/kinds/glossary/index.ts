@@ -1,5 +1,4 @@
 /** The translation glossary (`glossary:` in the config): its entries, the whole truth when given. */
-import { key } from '../../model/address.js';
 import { child, type Item } from '../../source/origin.js';
 import { compare, sortBy, type Draft } from '../common/import.js';
 import { LANGUAGES } from '../common/fields.js';
@@ -39,7 +38,9 @@ export const glossaryUnit: KindUnit = {
     const ids = new Map<string, Item<GlossaryEntryT>>();
     for (const item of entries as readonly Item<GlossaryEntryT>[]) {
       const name = desiredKey(item.value);
-      ctx.claim(`glossary:${name}`, `${GLOSSARY_ADDRESS}${key(name)}`, item.origin, `glossary entry ${name}`);
+      // Every entry is planned in the one glossary step: its address is the glossary's (a pull request's
+      // plan reads the glossary when an entry changes).
+      ctx.claim(`glossary:${name}`, GLOSSARY_ADDRESS, item.origin, `glossary entry ${name}`);
       const id = item.value.id;
       if (id === undefined) continue;
       if (ids.has(id)) ctx.problems.at(child(item.origin, 'id'), `id "${id}" is also given to glossary entry ${desiredKey(ids.get(id)!.value)}`);
