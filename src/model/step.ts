@@ -48,6 +48,11 @@ export interface RequestSpec {
    * tree (a site's structure) and its items are every object in `structure` and their `children`.
    */
   lookup?: { path: string; match: Record<string, JsonValue>; tree?: boolean };
+  /**
+   * Sent once, never retried, whatever its method: a PUT whose body is not idempotent (a batch that
+   * inserts). After an unclear outcome the step fails, and the next plan reads what is left to do.
+   */
+  once?: boolean;
 }
 
 /** One field-level difference; `path` is dotted (`members.alice@acme.com.role`). */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { sendModeOf } from '../../src/apply/resend.js';
 import { baseDifference } from '../../src/plan/base.js';
+import type { Step } from '../../src/plan/types.js';
 import { loaded, orgConfig, planKind } from '../plan/fixtures.js';
 import { glossaryModule, type RemoteGlossaryEntry } from '../../src/kinds/glossary/glossary.js';
 import type { GlossaryEntryT } from '../../src/kinds/glossary/schema.js';
@@ -33,8 +35,11 @@ describe('glossary', () => {
             { type: 'delete', id: 'g2' },
           ],
         },
+        // A batch that inserts is not idempotent: never retried after a lost answer.
+        once: true,
       },
     ]);
+    expect(sendModeOf(kp.steps[0] as unknown as Step, kp.steps[0].requests[0])).toBe('once');
     // Changes per entry, by its name in the config (an entry matched by id shows under its new name).
     expect(kp.steps[0].changes.map((c) => [c.kind, c.path, c.before, c.after])).toEqual([
       ['change', 'de:Kübel.de', 'Eimer', 'Kübel'],

@@ -130,7 +130,8 @@ export const glossaryModule: KindSpec<RemoteGlossaryEntry[] | undefined> = {
         before,
         after,
         changes: diffFields(before, after),
-        requests: [{ method: 'PUT', path: glossaryPath(ctx.org), body: { operations: operations as unknown as JsonValue } }],
+        // Sent once: a batch resent after a lost answer would insert its entries twice.
+        requests: [{ method: 'PUT', path: glossaryPath(ctx.org), body: { operations: operations as unknown as JsonValue }, once: true }],
         notes: [`glossary entries: ${counts.map(([t, n]) => `${n} to ${t}`).join(', ')}, in one request`],
       }),
     );
