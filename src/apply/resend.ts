@@ -41,13 +41,14 @@ const IDEMPOTENT_ACTIONS: ReadonlySet<Action> = new Set(['move', 'restore', 'sor
  * How a request is sent:
  * - create: it says how to find what it made (`lookup`), so it is never sent blindly twice;
  * - idempotent: a POST of an IDEMPOTENT_ACTIONS step, resent with care after an unclear outcome;
- * - once: any other POST;
+ * - once: any other POST, and a request marked `once` (a batch that inserts);
  * - retried: GET, PUT, PATCH and DELETE, retried by the client.
  */
 export type SendMode = 'create' | 'idempotent' | 'once' | 'retried';
 
 export function sendModeOf(step: Step, spec: RequestSpec): SendMode {
   if (spec.lookup !== undefined) return 'create';
+  if (spec.once === true) return 'once';
   if (spec.method !== 'POST') return 'retried';
   return IDEMPOTENT_ACTIONS.has(step.action) ? 'idempotent' : 'once';
 }

@@ -117,9 +117,10 @@ describe('formulas', () => {
     expect(perResourceReads(c)).toBeGreaterThan(7 * reads.requests.total);
     // An import reads the grants of every collection, space and site (the created one and the one
     // without sections too), and every site's redirects, customization and publishing auth.
-    // … and the organization's installations: one list; its custom fonts: one answer; and every site's
-    // agent settings, MCP servers and adaptive schema (3 × 5).
-    expect(leastImportReads(c).requests.total).toBe(322 + 3 * 5 + 2 * (300 + 400 + 5) + 1 + 1 + 3 * 5);
+    // … and the organization's installations: one list; its custom fonts: one answer; its OpenAPI specs and
+    // translation glossary: one list each; and every site's agent settings, MCP servers and adaptive
+    // schema (3 × 5).
+    expect(leastImportReads(c).requests.total).toBe(322 + 3 * 5 + 2 * (300 + 400 + 5) + 1 + 1 + 2 + 3 * 5);
   });
 
   it('the critical path of a plan counts each step’s requests along the longest chain', () => {

@@ -255,5 +255,6 @@ function todoOf(files: readonly ImportedFile[], state: (f: ImportedFile) => 'stu
 }
 
 function describe(f: ImportedFile): string {
+  if (f.kind === 'text') return `the text of ${f.address}`;
   return f.kind === 'certificate' ? `the certificate of ${f.address}` : `the script stub of ${f.address}`;
 }

@@ -10,10 +10,12 @@ import { collectionAccess, siteAccess, spaceAccess, withAccess } from './access/
 import { collectionsUnit } from './collections/index.js';
 import { siteGitSync, spaceGitSync, withGitSync } from './git-sync/index.js';
 import { fontsUnit } from './fonts/index.js';
+import { glossaryUnit } from './glossary/index.js';
 import { installationsUnit } from './installations/index.js';
 import { integrationsUnit } from './integrations/index.js';
 import type { KindSpec, KindUnit } from './kind.js';
 import { membersUnit } from './members/index.js';
+import { openapiSpecsUnit } from './openapi-specs/index.js';
 import { organizationUnit } from './organization/index.js';
 import { samlUnit } from './saml/index.js';
 import { sitesUnit } from './sites/index.js';
@@ -44,6 +46,8 @@ export const UNITS: readonly KindUnit[] = [
   integrationsUnit,
   installationsUnit,
   translationsUnit,
+  glossaryUnit,
+  openapiSpecsUnit,
 ];
 
 /** Every kind the planner plans, in execution order. */

@@ -49,6 +49,11 @@ export interface RequestSpec {
    * With `single`, `path` is a list the API answers in one piece, without paging (its `items`).
    */
   lookup?: { path: string; match: Record<string, JsonValue>; tree?: boolean; single?: boolean };
+  /**
+   * Sent once, never retried, whatever its method: a PUT whose body is not idempotent (a batch that
+   * inserts). After an unclear outcome the step fails, and the next plan reads what is left to do.
+   */
+  once?: boolean;
 }
 
 /** One field-level difference; `path` is dotted (`members.alice@acme.com.role`). */

@@ -197,7 +197,10 @@ export function parseFile(file: SourceFile): ParsedFile {
   const all = yamlDocuments(file);
   const documents: SourceDocument[] = [];
   all.forEach((doc, index) => {
-    const problems = [...doc.errors, ...doc.warnings];
+    const found = [...doc.errors, ...doc.warnings];
+    // A parser out of stack may leave further errors behind it, which only follow from it.
+    const overflow = found.find((e) => /call stack/i.test(e.message));
+    const problems = overflow ? [overflow] : found;
     const duplicates = problems.length === 0 ? duplicateKeys(doc) : [];
     for (const offset of duplicates) at(offset, YAML_MESSAGES.DUPLICATE_KEY);
     if (duplicates.length > 0) return;

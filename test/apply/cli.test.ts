@@ -78,7 +78,7 @@ describe('docplane apply (CLI)', () => {
     expect(res.stdout).toMatch(/^Apply: 0 applied, \d+ failed, \d+ skipped\.$/m);
     expect(res.stdout).toContain('Run stopped: ');
     const [, failed, skipped] = /Apply: 0 applied, (\d+) failed, (\d+) skipped/.exec(res.stdout)!.map(Number);
-    expect(failed + skipped).toBe(56); // every step of the plan (of the example config) is accounted for
+    expect(failed + skipped).toBe(59); // every step of the plan (of the example config) is accounted for
     expect(teamTitles(box)).toEqual(['Legacy']);
     // The API's answer is printed once, in the error line; the summary and the progress say the status.
     const answer = /→ 403: (.*)$/.exec(errors[0])![1];

@@ -53,6 +53,8 @@ function convert(s: RemoteOrgState, files: FileNamer): OrgImport {
     ['integrations', s.integrations],
     ['installations', []],
     ['translations', s.translations],
+    ['glossary', []],
+    ['openapiSpecs', { specs: [], texts: {} }],
   ]);
   return convertOrg({ org: s.org, states, notFound: s.missingSites }, files);
 }

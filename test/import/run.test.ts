@@ -44,11 +44,12 @@ describe('runImport', () => {
     const before = emulator.requestCount();
     await run({ sites: ['site_docs', 'site_help'] });
     // GET ORG, agent instructions, members, teams, collections, spaces, sites, SAML, integrations,
-    // installations, translations (11); structure, share links, redirects, customization, publishing auth,
-    // agent settings, MCP servers and adaptive schema of 2 sites (16); members of 3 teams (3); the team and
-    // user grants of every collection, space and site (2 × (5 + 7 + 2): docs/benchmarks.md); the Git Sync
-    // installation of the one synchronised space (1); the custom fonts (1: one answer).
-    expect(emulator.requestCount() - before).toBe(11 + 16 + 3 + 2 * (5 + 7 + 2) + 1 + 1);
+    // installations, translations, the translation glossary, OpenAPI specs (13); structure, share links,
+    // redirects, customization, publishing auth, agent settings, MCP servers and adaptive schema of 2 sites
+    // (16); members of 3 teams (3); the team and user grants of every collection, space and site
+    // (2 × (5 + 7 + 2): docs/benchmarks.md); the Git Sync installation of the one synchronised space (1);
+    // the custom fonts (1: one answer).
+    expect(emulator.requestCount() - before).toBe(13 + 16 + 3 + 2 * (5 + 7 + 2) + 1 + 1);
   });
 
   it('imports every site of the organization without --site, and --site narrows it', async () => {

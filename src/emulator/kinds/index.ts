@@ -8,10 +8,12 @@ import type { EmulatorKind } from '../kind.js';
 import { accessKind } from './access.js';
 import { collectionsKind } from './collections.js';
 import { gitSyncKind } from './git-sync.js';
+import { glossaryKind } from './glossary.js';
 import { installationsKind } from './installations.js';
 import { fontsKind } from './fonts.js';
 import { integrationsKind } from './integrations.js';
 import { membersKind } from './members.js';
+import { openapiSpecsKind } from './openapi-specs.js';
 import { agentInstructionsKind, organizationKind } from './organization.js';
 import { samlKind } from './saml.js';
 import { sitesKind } from './sites/index.js';
@@ -29,9 +31,11 @@ export const EMULATOR_KINDS = [
   teamsKind,
   samlKind,
   translationsKind,
+  glossaryKind,
   integrationsKind,
   installationsKind,
   fontsKind,
+  openapiSpecsKind,
   agentInstructionsKind,
   accessKind,
 ] as const;

@@ -13,8 +13,11 @@ export type JsonMap = { [k: string]: Json };
 export interface ImportedFile {
   path: string;
   content: string;
-  /** What it holds: a certificate from the API, or the stub of a script the API does not return. */
-  kind: 'certificate' | 'script';
+  /**
+   * What it holds: a certificate from the API, the stub of a script the API does not return, or a
+   * text the API returns (written as it is).
+   */
+  kind: 'certificate' | 'script' | 'text';
   /** The org-relative address of the resource that references it. */
   address: string;
 }
