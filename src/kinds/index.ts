@@ -10,7 +10,7 @@ import { collectionAccess, siteAccess, spaceAccess, withAccess } from './access/
 import { collectionsUnit } from './collections/index.js';
 import { siteGitSync, spaceGitSync, withGitSync } from './git-sync/index.js';
 import { fontsUnit } from './fonts/index.js';
-import { glossaryUnit } from './glossary/index.js';
+import { glossaryUnit } from './translations/glossary/index.js';
 import { installationsUnit } from './installations/index.js';
 import { integrationsUnit } from './integrations/index.js';
 import type { KindSpec, KindUnit } from './kind.js';

@@ -3,8 +3,8 @@ import { sendModeOf } from '../../src/apply/resend.js';
 import { baseDifference } from '../../src/plan/base.js';
 import type { Step } from '../../src/plan/types.js';
 import { loaded, orgConfig, planKind } from '../plan/fixtures.js';
-import { glossaryModule, type RemoteGlossaryEntry } from '../../src/kinds/glossary/glossary.js';
-import type { GlossaryEntryT } from '../../src/kinds/glossary/schema.js';
+import { glossaryModule, type RemoteGlossaryEntry } from '../../src/kinds/translations/glossary/glossary.js';
+import type { GlossaryEntryT } from '../../src/kinds/translations/glossary/schema.js';
 
 const remote: RemoteGlossaryEntry[] = [
   { id: 'g1', translations: { fr: 'Espace', en: 'Workspace' } },

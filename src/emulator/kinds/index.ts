@@ -8,7 +8,7 @@ import type { EmulatorKind } from '../kind.js';
 import { accessKind } from './access.js';
 import { collectionsKind } from './collections.js';
 import { gitSyncKind } from './git-sync.js';
-import { glossaryKind } from './glossary.js';
+import { glossaryKind } from './translations/glossary.js';
 import { installationsKind } from './installations.js';
 import { fontsKind } from './fonts.js';
 import { integrationsKind } from './integrations.js';

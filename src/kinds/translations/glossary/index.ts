@@ -1,8 +1,8 @@
 /** The translation glossary (`glossary:` in the config): its entries, the whole truth when given. */
-import { child, type Item } from '../../source/origin.js';
-import { compare, sortBy, type Draft } from '../common/import.js';
-import { LANGUAGES } from '../common/fields.js';
-import type { Importer, KindUnit } from '../kind.js';
+import { child, type Item } from '../../../source/origin.js';
+import { compare, sortBy, type Draft } from '../../common/import.js';
+import { LANGUAGES } from '../../common/fields.js';
+import type { Importer, KindUnit } from '../../kind.js';
 import { GLOSSARY_ADDRESS, desiredKey, entryKey, glossaryModule, readGlossary, termsOf, type RemoteGlossaryEntry } from './glossary.js';
 import { GlossaryEntry, type GlossaryEntryT } from './schema.js';
 

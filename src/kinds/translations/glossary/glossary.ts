@@ -9,13 +9,13 @@
  * (`en:API`).
  */
 import { z } from 'zod';
-import type { JsonObject, JsonValue } from '../../model/step.js';
-import { fingerprintEntries } from '../../model/fingerprint.js';
-import { LANGUAGES } from '../common/fields.js';
-import { diffFields } from '../common/match.js';
-import { orgPath } from '../common/paths.js';
-import { step } from '../common/step.js';
-import { emptyKindPlan, type KindPlan, type KindSpec, type Reader } from '../kind.js';
+import type { JsonObject, JsonValue } from '../../../model/step.js';
+import { fingerprintEntries } from '../../../model/fingerprint.js';
+import { LANGUAGES } from '../../common/fields.js';
+import { diffFields } from '../../common/match.js';
+import { orgPath } from '../../common/paths.js';
+import { step } from '../../common/step.js';
+import { emptyKindPlan, type KindPlan, type KindSpec, type Reader } from '../../kind.js';
 import type { GlossaryEntryT } from './schema.js';
 
 export interface RemoteGlossaryEntry {

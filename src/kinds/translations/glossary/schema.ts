@@ -3,7 +3,7 @@
  * (GlossaryTranslations: language code → term), and its id once it exists.
  */
 import { z } from 'zod';
-import { Id, LANGUAGES } from '../common/fields.js';
+import { Id, LANGUAGES } from '../../common/fields.js';
 
 export type LanguageT = (typeof LANGUAGES)[number];
 
@@ -32,7 +32,7 @@ export const GlossaryEntry = z.strictObject({
 
 export type GlossaryEntryT = { id?: string; translations: Partial<Record<LanguageT, string>> };
 
-declare module '../../model/desired.js' {
+declare module '../../../model/desired.js' {
   interface DesiredLists {
     glossary?: GlossaryEntryT[];
   }

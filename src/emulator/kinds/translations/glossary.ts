@@ -1,12 +1,12 @@
 /** The translation glossary of an organization: entries of terms by language, changed in batches. */
 import { z } from 'zod';
-import { badRequest, bodyObject, listReply, noContent, notFound, ok, validate } from '../http.js';
-import { SeedError, defineKind } from '../kind.js';
-import type { OrgRec } from '../model.js';
-import { nowIso, orgOf, viewCtx } from '../routing.js';
-import { Id, LANGUAGES, Language } from '../schemas.js';
-import { apiUrl } from '../views.js';
-import type { Obj, ViewContext } from '../views.js';
+import { badRequest, bodyObject, listReply, noContent, notFound, ok, validate } from '../../http.js';
+import { SeedError, defineKind } from '../../kind.js';
+import type { OrgRec } from '../../model.js';
+import { nowIso, orgOf, viewCtx } from '../../routing.js';
+import { Id, LANGUAGES, Language } from '../../schemas.js';
+import { apiUrl } from '../../views.js';
+import type { Obj, ViewContext } from '../../views.js';
 
 export interface GlossaryEntryRec {
   id: string;
@@ -15,7 +15,7 @@ export interface GlossaryEntryRec {
   updatedAt: string;
 }
 
-declare module '../model.js' {
+declare module '../../model.js' {
   interface OrgRec {
     glossary: Map<string, GlossaryEntryRec>;
   }
