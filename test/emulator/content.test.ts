@@ -104,7 +104,7 @@ describe('spaces', () => {
   it('lists the organization’s spaces and gets one', async () => {
     const api = await start();
     const spaces = await api.all(`${ORG}/spaces`);
-    expect(spaces.map((s) => s.id)).toEqual(['space_guides', 'space_guides_v2', 'space_api', 'space_changelog', 'space_handbook', 'space_runbooks', 'space_old']);
+    expect(spaces.map((s) => s.id)).toEqual(['space_guides', 'space_guides_v2', 'space_api', 'space_changelog', 'space_handbook', 'space_runbooks', 'space_old', 'space_style']);
     const api2 = (await api.get('/v1/spaces/space_api')).body;
     expect(api2).toMatchObject({ object: 'space', id: 'space_api', title: 'API reference', organization: 'org_acme', editMode: 'live', visibility: 'private' });
     expect(api2.deletedAt).toBeUndefined();

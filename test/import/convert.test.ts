@@ -50,6 +50,7 @@ function convert(s: RemoteOrgState, files: FileNamer): OrgImport {
     ['spaces', { spaces: s.spaces, collections: s.collections }],
     ['sites', { list: [], missing: [], sites: [...s.sites.map((site) => ({ id: site.id, site })), ...s.missingSites.map((id) => ({ id, site: null }))] }],
     ['saml', { providers: s.saml, teams: s.teams }],
+    ['fonts', []],
     ['integrations', s.integrations],
     ['installations', []],
     ['translations', s.translations],
