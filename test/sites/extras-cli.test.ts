@@ -54,7 +54,7 @@ describe('redirects, customization and publishing auth (built CLI, emulator)', (
       'update sites["site_docs"].customization',
       'update sites["site_docs"].publishingAuth',
     ]);
-    expect(steps[1].changes.map((c) => c.path)).toEqual(['footer.copyright', 'styling.corners', 'styling.primaryColor.dark', 'styling.primaryColor.light', 'styling.theme', 'title']);
+    expect(steps[1].changes.map((c) => c.path)).toEqual(['footer.copyright', 'styling.corners', 'styling.font', 'styling.primaryColor.dark', 'styling.primaryColor.light', 'styling.theme', 'title']);
 
     const apply = await box.cli(['apply', '--auto-approve']);
     expect(apply.code, apply.stderr).toBe(0);
@@ -64,7 +64,7 @@ describe('redirects, customization and publishing auth (built CLI, emulator)', (
 
     const doc = await get(box.emulator.url, `${SITE}/customization`);
     // What the config does not set is kept as it was (the demo world's default title, the PUT's fields).
-    expect(doc).toMatchObject({ title: 'Acme Docs', styling: { theme: 'muted', corners: 'straight', font: 'Inter', primaryColor: { light: '#0B5FFF', dark: '#6EA0FF' } } });
+    expect(doc).toMatchObject({ title: 'Acme Docs', styling: { theme: 'muted', corners: 'straight', font: { custom: true, fontFamily: 'Acme Sans' }, primaryColor: { light: '#0B5FFF', dark: '#6EA0FF' } } });
     expect(doc.pagination).toEqual({ enabled: true });
     const auth = await get(box.emulator.url, `${SITE}/publishing/auth`);
     expect(auth).toMatchObject({ backend: 'custom', fallbackURL: 'https://login.acme.com/docs' });
