@@ -41,10 +41,13 @@ const REF_OPEN = '{{ref:';
  */
 class Unifier {
   private readonly bound = new Map<string, string>();
+  private readonly boundValues = new Map<string, string>();
   constructor(private readonly doneCreates: ReadonlySet<string>) {}
 
   diff(file: unknown, now: unknown, path: string): string | undefined {
     if (typeof file === 'string' && typeof now === 'string') return file === now || this.matchRefs(file, now) ? undefined : path;
+    // A whole token may stand for a field of the create's answer that is not a string (`…#fontFaces`).
+    if (typeof file === 'string' && now !== undefined && file.startsWith(REF_OPEN) && this.tokenAt(file, 0) === file) return this.bindValue(file, now) ? undefined : path;
     if (Array.isArray(file) && Array.isArray(now)) {
       if (file.length !== now.length) return `${path}.length`;
       for (let i = 0; i < file.length; i++) {
@@ -63,6 +66,15 @@ class Unifier {
       return undefined;
     }
     return Object.is(file, now) ? undefined : path;
+  }
+
+  /** Binds a whole token to a JSON value: the same token stands for the same value throughout. */
+  private bindValue(token: string, now: unknown): boolean {
+    const value = stableStringify(now);
+    const prior = this.boundValues.get(token);
+    if (prior !== undefined && prior !== value) return false;
+    this.boundValues.set(token, value);
+    return true;
   }
 
   /** Whether `now` is `file` with each ref token of a done create replaced by an id (consistently). */
