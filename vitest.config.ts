@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /** The end-to-end tests .ci/run runs again with the built CLI on another Node line. */
@@ -15,6 +16,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One worker per core (vitest's default leaves one core out: a single worker on 2 cores). Much of
+    // a file's time is spent waiting on a child CLI or the emulator, so the files overlap well.
+    maxWorkers: availableParallelism(),
     // test/seed.ts: DOCPLANE_FC_SEED fixes the property tests' seed.
     // Every exchange with an in-process emulator is checked against the live description
     // (docs/conformance.md, "Over the whole suite").
