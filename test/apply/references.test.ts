@@ -6,7 +6,6 @@
  * HTTP on loopback.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +20,7 @@ import { UNITS } from '../../src/kinds/index.js';
 import { planOrgs } from '../../src/plan/run.js';
 import type { Plan } from '../../src/plan/types.js';
 import { PendingRefError, resolveString, resolveValue } from '../../src/apply/tokens.js';
+import { quietApply } from './in-process.js';
 
 const STATE = {
   tokens: [{ token: 'dev-token', access: 'write' }],
@@ -272,20 +272,7 @@ describe('an invitation the API leaves pending', () => {
       const config = await loadConfig({ path: join(dir, 'docplane.yaml'), cwd: dir, env: {} });
       // The apply as the command runs it: the steps that need Zoe are skipped, saying why; the run
       // succeeds, and what is left is said to wait for the invitation.
-      const report = await runApply({
-        configPath: join(dir, 'docplane.yaml'),
-        autoApprove: true,
-        force: false,
-        targets: [],
-        toolVersion: 'test',
-        concurrency: 4,
-        write: () => undefined,
-        progress: { stream: new PassThrough(), interactive: false, color: false },
-        color: false,
-        interactive: false,
-        confirm: async () => true,
-        connect: async () => createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 1 }),
-      });
+      const report = await runApply(quietApply(join(dir, 'docplane.yaml'), async () => createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 1 }), { toolVersion: 'test' }));
       expect(outcomeError(report)).toBeUndefined();
       expect(report.convergence).toMatchObject({ converged: false, waiting: true, remaining: 3 });
       expect(convergenceLine(report.convergence!)).toBe('3 changes wait for invitations to be accepted: the next apply after that completes them');

@@ -6,7 +6,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
@@ -17,6 +16,7 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/server.j
 import { runImport } from '../../src/import/run.js';
 import { runPlan } from '../../src/plan/service.js';
 import { demoState } from '../apply/cli-helpers.js';
+import { quietApply } from '../apply/in-process.js';
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -41,21 +41,7 @@ const planOf = async (configPath = join(dir, 'docplane.yaml'), replace?: string[
 const rows = async (configPath?: string) => (await planOf(configPath)).steps.map((s) => `${s.address} ${s.action}`);
 
 function applyOptions(extra: Partial<RunApplyOptions> = {}): RunApplyOptions {
-  return {
-    configPath: join(dir, 'docplane.yaml'),
-    autoApprove: true,
-    force: false,
-    targets: [],
-    toolVersion: '0.1.0',
-    concurrency: 4,
-    write: () => undefined,
-    progress: { stream: new PassThrough(), interactive: false, color: false },
-    color: false,
-    interactive: false,
-    confirm: async () => true,
-    connect,
-    ...extra,
-  };
+  return quietApply(join(dir, 'docplane.yaml'), connect, extra);
 }
 
 async function apply(): Promise<string[]> {

@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { outcomeError, runApply } from '../../src/apply/run.js';
@@ -16,6 +15,7 @@ import { runImport } from '../../src/import/run.js';
 import { runPlan } from '../../src/plan/service.js';
 import { maskPlan, renderJson, renderText } from '../../src/render/index.js';
 import { problemsOf, withFiles } from '../config/helpers.js';
+import { quietApply } from '../apply/in-process.js';
 
 const SITE = '/v1/orgs/org_acme/sites/site_docs';
 const TOKEN = 'mcp-secret-token-4711';
@@ -93,20 +93,7 @@ async function apply(configPath: string): Promise<void> {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
-    const report = await runApply({
-      configPath,
-      autoApprove: true,
-      force: false,
-      targets: [],
-      toolVersion: '0.1.0',
-      concurrency: 4,
-      write: () => undefined,
-      progress: { stream: new PassThrough(), interactive: false, color: false },
-      color: false,
-      interactive: false,
-      confirm: async () => true,
-      connect,
-    });
+    const report = await runApply(quietApply(configPath, connect));
     expect(outcomeError(report)?.message).toBeUndefined();
   } finally {
     process.env = saved;
