@@ -5,10 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
-import { runApply, type RunApplyOptions } from '../../src/apply/run.js';
+import { runApply } from '../../src/apply/run.js';
 import { loadConfig } from '../../src/config/load.js';
 import { runValidate } from '../../src/config/validate.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
@@ -16,6 +15,7 @@ import { runPlan } from '../../src/plan/service.js';
 import { checkSteps } from '../../src/policy/run.js';
 import type { Step } from '../../src/plan/types.js';
 import { demoState } from '../apply/cli-helpers.js';
+import { quietApply } from '../apply/in-process.js';
 import { emptyPlan } from '../render/fixtures/big-plan.js';
 import { problemsOf, tempDir, type TempDir } from '../config/helpers.js';
 
@@ -227,20 +227,7 @@ policies:
     message: teams are retired by hand
 `);
     const url = emulator.url;
-    const options: RunApplyOptions = {
-      configPath: c.path,
-      autoApprove: true,
-      force: true,
-      targets: [],
-      toolVersion: '0.1.0',
-      concurrency: 4,
-      write: () => undefined,
-      progress: { stream: new PassThrough(), interactive: false, color: false },
-      color: false,
-      interactive: false,
-      confirm: async () => true,
-      connect: async () => createClient({ baseUrl: url, token: 'dev-token', backoffBaseMs: 2 }),
-    };
+    const options = quietApply(c.path, async () => createClient({ baseUrl: url, token: 'dev-token', backoffBaseMs: 2 }), { force: true });
     await expect(runApply(options)).rejects.toThrow(/the plan has 1 problem; nothing was applied \(first: \S*docplane\.yaml:7:5: teams\["Legacy"\]: delete: policy "no-team-deletes": teams are retired by hand\)/);
     expect([...emulator.world.orgs.get('org_acme')!.teams.values()].map((t) => t.title)).toEqual(['Legacy']);
   });
