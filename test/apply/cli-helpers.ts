@@ -1,21 +1,16 @@
 /**
- * Running the built CLI (bin/run.js → dist) against an in-process emulator seeded with the demo
+ * Running the built CLI (dist/bundle: test/cli-run.ts) against an in-process emulator seeded with the demo
  * world, in a scratch copy of the example config (so tests may change it).
  */
-import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadEmulatorState, startEmulator, type EmulatorState, type RunningEmulator, type Exchange, type World } from '../../src/emulator/server.js';
-import { CLI_NODE } from '../cli-node.js';
+import { runBuiltCli, type CliResult, type CliRunOptions } from '../cli-run.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { CliResult };
 
 /** Fails early with a clear message when the CLI has not been built (`npm test` builds first). */
 export function builtCli(): string {
@@ -26,18 +21,10 @@ export function builtCli(): string {
   return bin;
 }
 
-export function runCli(args: string[], env: Record<string, string | undefined>, cwd: string): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      CLI_NODE,
-      [builtCli(), ...args],
-      { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env }, maxBuffer: 32 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
+/** The built CLI in `cwd` with `env` (in this worker, or a child process: test/cli-run.ts). */
+export function runCli(args: string[], env: Record<string, string | undefined>, cwd: string, options?: CliRunOptions): Promise<CliResult> {
+  builtCli();
+  return runBuiltCli(args, env, cwd, options);
 }
 
 export function demoState(tokens?: EmulatorState['tokens']): EmulatorState {
@@ -54,7 +41,7 @@ export interface Sandbox {
   exchanges: Exchange[];
   /** The exchanges that were writes (anything but GET), from the `from`th exchange on. */
   writes(from?: number): Exchange[];
-  cli(args: string[], env?: Record<string, string | undefined>): Promise<CliResult>;
+  cli(args: string[], env?: Record<string, string | undefined>, options?: CliRunOptions): Promise<CliResult>;
   close(): Promise<void>;
 }
 
@@ -72,7 +59,7 @@ export async function sandbox(options: { state?: EmulatorState; token?: string; 
     env,
     exchanges,
     writes: (from = 0) => exchanges.slice(from).filter((e) => e.method !== 'GET'),
-    cli: (args, extra = {}) => runCli(args, { ...env, ...extra }, dir),
+    cli: (args, extra = {}, runOptions) => runCli(args, { ...env, ...extra }, dir, runOptions),
     close: async () => {
       await emulator.close();
       rmSync(dir, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEmulatorState, startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import type { CliRunOptions } from '../cli-run.js';
 import { runCli, type CliResult } from '../import/helpers.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -19,10 +20,11 @@ let home: string;
 let emulator: RunningEmulator;
 let env: Record<string, string>;
 
-function cli(args: string[], extra: Record<string, string> = {}): Promise<CliResult> {
+/** The built CLI (test/cli-run.ts); `{ spawn: true }` as a process. */
+function cli(args: string[], extra: Record<string, string> = {}, options?: CliRunOptions): Promise<CliResult> {
   if (!existsSync(join(ROOT, 'dist/commands/show.js'))) throw new Error('dist/ is missing: run `npm run build` before the CLI tests');
   // HOME and the cache in the scratch folder: autocomplete writes its cache there.
-  return runCli(args, { ...env, HOME: home, XDG_CACHE_HOME: join(home, '.cache'), ...extra }, dir);
+  return runCli(args, { ...env, HOME: home, XDG_CACHE_HOME: join(home, '.cache'), ...extra }, dir, options);
 }
 
 beforeAll(async () => {
@@ -45,8 +47,8 @@ afterAll(async () => {
 });
 
 describe('help and completion: oclif plugins', () => {
-  it('docplane help plan prints the help of plan (@oclif/plugin-help)', async () => {
-    const r = await cli(['help', 'plan']);
+  it('docplane help plan prints the help of plan (@oclif/plugin-help), as a process', async () => {
+    const r = await cli(['help', 'plan'], {}, { spawn: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Show what would change');
     expect(r.stdout).toContain('--detailed-exitcode');

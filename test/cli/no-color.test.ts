@@ -1,11 +1,12 @@
 /** `--no-color` is a common flag (README): every command accepts it, those that colour nothing too. */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runBuiltCli } from '../cli-run.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const run = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), ...args], { cwd: ROOT, encoding: 'utf8' });
+// As a process, without NO_COLOR: bin/run.js as a user on a pipe runs it.
+const run = (...args: string[]) => runBuiltCli(args, { NO_COLOR: undefined }, ROOT, { spawn: true });
 
 describe('--no-color', () => {
   it('is a flag of every command of the built CLI', () => {
@@ -15,12 +16,11 @@ describe('--no-color', () => {
     expect(names.filter((n) => !('no-color' in manifest.commands[n].flags))).toEqual([]);
   });
 
-  it('is accepted by validate and schema, which colour nothing', () => {
-    const validate = run('validate', '-c', 'examples/docplane.yaml', '--no-color');
+  it('is accepted by validate and schema, which colour nothing', async () => {
+    const [validate, schema] = await Promise.all([run('validate', '-c', 'examples/docplane.yaml', '--no-color'), run('schema', '--no-color')]);
     expect(validate.stderr).toBe('');
-    expect(validate.status).toBe(0);
-    const schema = run('schema', '--no-color');
-    expect(schema.status).toBe(0);
+    expect(validate.code).toBe(0);
+    expect(schema.code).toBe(0);
     expect(JSON.parse(schema.stdout)).toHaveProperty('properties.policies');
   });
 });

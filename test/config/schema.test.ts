@@ -1,5 +1,5 @@
 /** The generated JSON Schema: fresh, well formed, and in agreement with the examples and the loader. */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { configJsonSchema } from '../../src/config/json-schema.js';
 import { loadConfig } from '../../src/config/load.js';
+import { runBuiltCli } from '../cli-run.js';
 import { problemsOf, withFiles } from './helpers.js';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -103,12 +104,11 @@ describe('the commands (built CLI)', () => {
     if (!BUILT) throw new Error('dist/ is missing: run `npm run build` (npm test does) before these tests');
   });
 
-  const run = (args: string[], cwd = ROOT) =>
-    spawnSync(process.execPath, [path.join(ROOT, 'bin/run.js'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const run = (args: string[], cwd = ROOT) => runBuiltCli(args, {}, cwd);
 
-  it('docplane validate prints a summary for a valid config', () => {
-    const r = run(['validate', '-c', 'examples/docplane.yaml']);
-    expect(r.status).toBe(0);
+  it('docplane validate prints a summary for a valid config', async () => {
+    const r = await run(['validate', '-c', 'examples/docplane.yaml']);
+    expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       '✓ 1 organization, 64 resources: valid\n' +
         '  members 9, teams 2, collections 3, collectionAccess 3, spaces 4, spaceAccess 2, spaceGitSync 1, fonts 1, sites 4, sections 5, siteSpaces 9, sectionGroups 2, shareLinks 1, externalLinks 1, redirects 1, customization 1, agentSettings 1, mcpServers 1, adaptiveSchema 1, siteAccess 2, saml 1, integrations 1, installations 2, installationTargets 2, translations 1, glossary 1, openapiSpecs 2\n',
@@ -117,8 +117,8 @@ describe('the commands (built CLI)', () => {
 
   it('docplane validate lists every problem as file:line:column and exits 1, without a stack', async () => {
     await withFiles({ 'docplane.yaml': 'version: 1\norganization:\n  id: org_acme\n  title: A\nteams:\n  - titel: Eng\n' }, async (t) => {
-      const r = run(['validate'], t.dir);
-      expect(r.status).toBe(1);
+      const r = await run(['validate'], t.dir);
+      expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
       expect(r.stderr.split('\n').slice(0, 3)).toEqual([
         "docplane.yaml:4:10: organization.title: must be at least 2 characters (the API's limit)",
@@ -132,14 +132,14 @@ describe('the commands (built CLI)', () => {
 
   it('docplane validate says where it looked when there is no config', async () => {
     await withFiles({ 'other.txt': '' }, async (t) => {
-      const r = run(['validate'], t.dir);
-      expect(r.status).toBe(1);
+      const r = await run(['validate'], t.dir);
+      expect(r.code).toBe(1);
       expect(r.stderr.split('\n')[0]).toBe(`error: no config found: neither ./docplane.yaml nor ./docplane/ exists in ${t.dir}`);
     });
   });
 
-  it('docplane schema prints the schema, and check-schema agrees it is fresh', () => {
-    expect(run(['schema']).stdout).toBe(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+  it('docplane schema prints the schema, and check-schema agrees it is fresh', async () => {
+    expect((await run(['schema'])).stdout).toBe(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
     expect(execFileSync(process.execPath, ['scripts/check-schema.js'], { cwd: ROOT, encoding: 'utf8' })).toContain('fresh');
   });
 });

@@ -2,10 +2,10 @@
  * Shared by the import tests: the rich emulator world (and the same world seeded in another order),
  * running the built CLI, reading a folder back, and talking to the emulator behind docplane's back.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadEmulatorState, type EmulatorState } from '../../src/emulator/server.js';
+import { runBuiltCli, type CliResult, type CliRunOptions } from '../cli-run.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 export const RICH_STATE = join(ROOT, 'test/import/rich-state.yaml');
@@ -56,11 +56,7 @@ export function reorderedState(state: EmulatorState): EmulatorState {
   return s as EmulatorState;
 }
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { CliResult };
 
 /**
  * Builds the import and plan commands' import graphs into dist when missing or older than a source
@@ -79,15 +75,9 @@ export function ensureBuilt(): void {
   if (statSync(bundle).mtimeMs < newest) throw new Error('dist/bundle is older than src/: run `npm run build` before the CLI tests');
 }
 
-export function runCli(args: string[], env: Record<string, string>, cwd: string): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [join(ROOT, 'bin/run.js'), ...args],
-      { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env }, maxBuffer: 32 * 1024 * 1024 },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+/** The built CLI in `cwd` with `env` (in this worker, or a child process: test/cli-run.ts). */
+export function runCli(args: string[], env: Record<string, string | undefined>, cwd: string, options?: CliRunOptions): Promise<CliResult> {
+  return runBuiltCli(args, env, cwd, options);
 }
 
 /** Every file below `dir`, by path relative to it (posix), with its bytes as text. */

@@ -3,21 +3,18 @@
  * with examples/emulator-state.yaml: the example config as a folder, its base given as a folder path
  * and as a git revision of a scratch repository; the saved plan applied as any other.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEmulatorState, startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { ensureBuilt } from '../import/helpers.js';
+import { runBuiltCli, type CliResult } from '../cli-run.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Result = CliResult;
 
 interface JsonPlan {
   steps: Array<{ address: string; action: string }>;
@@ -29,18 +26,7 @@ let emulator: RunningEmulator;
 let dir: string;
 
 function cli(args: string[]): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [join(ROOT, 'bin/run.js'), ...args],
-      {
-        cwd: dir,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', DOCPLANE_API_URL: emulator.url, DOCPLANE_TOKEN: 'dev-token', ANALYTICS_KEY: 'sk-test' },
-        maxBuffer: 16 * 1024 * 1024,
-      },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  return runBuiltCli(args, { DOCPLANE_API_URL: emulator.url, DOCPLANE_TOKEN: 'dev-token', ANALYTICS_KEY: 'sk-test' }, dir);
 }
 
 function git(...args: string[]): string {

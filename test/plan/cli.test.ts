@@ -1,8 +1,7 @@
 /**
- * `docplane plan` through the built CLI (bin/run.js → dist/bundle; `npm run build` first) against the emulator seeded with
+ * `docplane plan` through the built CLI (dist/bundle, test/cli-run.ts; `npm run build` first) against the emulator seeded with
  * examples/emulator-state.yaml, on a scratch copy of examples/docplane.yaml.
  */
-import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,33 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEmulatorState, startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { ensureBuilt } from '../import/helpers.js';
 import { readPlanFile } from '../../src/plan/file.js';
-import { CLI_NODE } from '../cli-node.js';
+import { runBuiltCli, type CliResult, type CliRunOptions } from '../cli-run.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SECRET_KEY = 'sk-analytics-very-secret-1234';
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Result = CliResult;
 
 let emulator: RunningEmulator;
 let dir: string;
 
-function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile(
-      CLI_NODE,
-      [join(ROOT, 'bin/run.js'), 'plan', ...args],
-      {
-        cwd: dir,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', DOCPLANE_API_URL: emulator.url, DOCPLANE_TOKEN: 'dev-token', ANALYTICS_KEY: SECRET_KEY, ...extraEnv },
-        maxBuffer: 16 * 1024 * 1024,
-      },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+/** `docplane plan ARGS` (test/cli-run.ts); `{ spawn: true }` as a process, for plan's exit codes as the OS sees them. */
+function cli(args: string[], extraEnv: Record<string, string> = {}, options?: CliRunOptions): Promise<Result> {
+  return runBuiltCli(['plan', ...args], { DOCPLANE_API_URL: emulator.url, DOCPLANE_TOKEN: 'dev-token', ANALYTICS_KEY: SECRET_KEY, ...extraEnv }, dir, options);
 }
 
 beforeAll(async () => {
@@ -53,7 +38,7 @@ afterAll(async () => {
 
 describe('docplane plan (built CLI, emulator)', () => {
   it('prints the plan of the example config and exits 2 with --detailed-exitcode, secrets masked', async () => {
-    const r = await cli(['-c', 'docplane.yaml', '--detailed-exitcode']);
+    const r = await cli(['-c', 'docplane.yaml', '--detailed-exitcode'], {}, { spawn: true });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(2);
     expect(r.stdout).toContain('+ teams["Engineering"]');

@@ -1,10 +1,10 @@
 /**
  * Every error path of the CLI prints one clear line first — `error: …`, or `file:line:column: …` for
  * problems of a config — and no stack trace, and exits with the documented code (1, or 3 when a
- * safety rule refuses an apply). Runs the built CLI (bin/run.js → dist) as a user would, against
- * the emulator on loopback, or against a closed port.
+ * safety rule refuses an apply). Runs the built CLI (dist/bundle; in the test worker, or as a process
+ * for the tests that say so) against the emulator on loopback, or against a closed port.
  */
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
@@ -12,32 +12,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEmulatorState, startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { runBuiltCli, type CliResult, type CliRunOptions } from '../cli-run.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const BIN = join(ROOT, 'bin/run.js');
 /** A token value that must never be printed. */
 const BAD_TOKEN = 'not-a-real-token-5f1d';
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
+type Result = CliResult;
+
+/**
+ * The built CLI, in this worker (test/cli-run.ts); `{ spawn: true }` runs bin/run.js as a process: the
+ * tests that say "as a process" keep that path tested (exit codes as the OS sees them, stderr).
+ */
+function cli(args: string[], env: Record<string, string> = {}, cwd = ROOT, options?: CliRunOptions): Promise<Result> {
+  if (!existsSync(join(ROOT, 'dist/commands/plan.js'))) throw new Error('dist/ is missing: run `npm run build` before the CLI tests');
+  return runBuiltCli(args, env, cwd, options);
 }
 
-function cli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<Result> {
-  if (!existsSync(join(ROOT, 'dist/commands/plan.js'))) throw new Error('dist/ is missing: run `npm run build` before the CLI tests');
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env }, timeout: 150_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const PROCESS = { spawn: true };
 
 const STACK_LINE = /^\s+at \S/m;
 const CONFIG_LINE = /^[^\s:][^:]*:\d+:\d+: \S/;
@@ -105,12 +97,12 @@ afterAll(async () => {
 });
 
 describe('every error path prints one clear line and no stack trace', () => {
-  it('an unknown command', async () => {
-    expectCleanFailure(await cli(['frobnicate']), 1, /frobnicate/);
+  it('an unknown command, as a process', async () => {
+    expectCleanFailure(await cli(['frobnicate'], {}, ROOT, PROCESS), 1, /frobnicate/);
   });
 
-  it('a misspelt command: one error line through oclif\'s not-found plugin, exit 1 (not its 127, nor oclif\'s 2)', async () => {
-    const r = await cli(['plna']);
+  it('a misspelt command: one error line through oclif\'s not-found plugin, exit 1 (not its 127, nor oclif\'s 2), as a process', async () => {
+    const r = await cli(['plna'], {}, ROOT, PROCESS);
     expectCleanFailure(r, 1, /^error: plna is not a docplane command$/);
     expect(r.stderr).not.toMatch(/Warning/);
     expect(r.stderr).toContain('docplane help');
@@ -157,8 +149,9 @@ describe('every error path prints one clear line and no stack trace', () => {
     expectCleanFailure(await cli(['plan', '-c', 'nope.yaml'], env, dir), 1, /nope\.yaml/);
   });
 
-  it('a missing config with --verbose: the same first line, then a stack naming the TypeScript sources', async () => {
-    const r = await cli(['plan', '-c', 'nope.yaml', '--verbose'], env, dir);
+  // As a process: bin/run.js turns Node's source maps on for --verbose, which a worker's Node has not.
+  it('a missing config with --verbose: the same first line, then a stack naming the TypeScript sources, as a process', async () => {
+    const r = await cli(['plan', '-c', 'nope.yaml', '--verbose'], env, dir, PROCESS);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr.split('\n')[0]).toMatch(/^error: .*nope\.yaml/);
     // The bundle's source maps (scripts/bundle.js) carry a frame back to src/, not to a chunk.
@@ -166,8 +159,8 @@ describe('every error path prints one clear line and no stack trace', () => {
     expect(r.stderr).not.toMatch(/dist\/bundle\/chunks\//);
   });
 
-  it('a config that breaks the schema: file:line:column lines first', async () => {
-    const r = await cli(['validate', '-c', 'bad-schema.yaml'], {}, dir);
+  it('a config that breaks the schema: file:line:column lines first, as a process', async () => {
+    const r = await cli(['validate', '-c', 'bad-schema.yaml'], {}, dir, PROCESS);
     expectCleanFailure(r, 1, /^bad-schema\.yaml:5:/);
     expect(r.stderr).toMatch(/bad-schema\.yaml:6:\d+: .*colour/);
   });
@@ -197,8 +190,8 @@ describe('every error path prints one clear line and no stack trace', () => {
     expectCleanFailure(r, 1, /GET \/v1\/orgs\/org_acme.*(no answer|refused)/);
   });
 
-  it('a token the API does not accept (401), never printed', async () => {
-    expectCleanFailure(await cli(['plan', '-c', 'small.yaml'], { ...env, DOCPLANE_TOKEN: BAD_TOKEN }, dir), 1, /401/);
+  it('a token the API does not accept (401), never printed, as a process', async () => {
+    expectCleanFailure(await cli(['plan', '-c', 'small.yaml'], { ...env, DOCPLANE_TOKEN: BAD_TOKEN }, dir, PROCESS), 1, /401/);
   });
 
   it('a read-only token on apply (403)', async () => {
@@ -215,8 +208,8 @@ describe('every error path prints one clear line and no stack trace', () => {
     expectCleanFailure(await cli(['apply', '-c', 'small.yaml'], env, dir), 1, /confirmation|auto-approve/);
   });
 
-  it('a safety rule refusing an apply: exit 3', async () => {
-    expectCleanFailure(await cli(['apply', '-c', 'prune-all-teams.yaml', '--auto-approve'], env, dir), 3, /safety|maxDeletes/);
+  it('a safety rule refusing an apply: exit 3, as a process', async () => {
+    expectCleanFailure(await cli(['apply', '-c', 'prune-all-teams.yaml', '--auto-approve'], env, dir, PROCESS), 3, /safety|maxDeletes/);
   });
 
   it('a plan file that does not exist, and one that is not a plan', async () => {
@@ -250,8 +243,8 @@ describe('every error path prints one clear line and no stack trace', () => {
     }
   });
 
-  it('import into a folder that is not empty', async () => {
-    expectCleanFailure(await cli(['import', '--org', 'org_acme', '--out', 'full'], env, dir), 1, /full/);
+  it('import into a folder that is not empty, as a process', async () => {
+    expectCleanFailure(await cli(['import', '--org', 'org_acme', '--out', 'full'], env, dir, PROCESS), 1, /full/);
   });
 
   it('an import of an organization that does not exist', async () => {
@@ -326,13 +319,16 @@ describe('a failure to reach the API: one error line and exit 1, on plan, apply 
   });
 
   // --max-wait 1: the backoff between retries is at most 1 s, so the retries are over sooner.
+  // Node reads NODE_EXTRA_CA_CERTS when it starts: a run that sets it is a process of its own, which
+  // also shows that no promise is left unsettled (Node's exit 13) where undici used to leave one.
   async function everyCommand(url: string, extraEnv: Record<string, string>, first: RegExp): Promise<void> {
     const runEnv = { ...env, ...extraEnv, DOCPLANE_API_URL: url };
     const bounds = ['--timeout', '1', '--max-wait', '1'];
+    const options = { spawn: 'NODE_EXTRA_CA_CERTS' in extraEnv };
     const [plan, apply, imported] = await Promise.all([
-      cli(['plan', '-c', 'docplane.yaml', ...bounds], runEnv, dir),
-      cli(['apply', '-c', 'docplane.yaml', '--auto-approve', ...bounds], runEnv, dir),
-      cli(['import', '--org', 'org_acme', '--site', 'site_docs', '--out', '-', ...bounds], runEnv, dir),
+      cli(['plan', '-c', 'docplane.yaml', ...bounds], runEnv, dir, options),
+      cli(['apply', '-c', 'docplane.yaml', '--auto-approve', ...bounds], runEnv, dir, options),
+      cli(['import', '--org', 'org_acme', '--site', 'site_docs', '--out', '-', ...bounds], runEnv, dir, options),
     ]);
     expectCleanFailure(plan, 1, first);
     expectCleanFailure(apply, 1, first);
