@@ -11,15 +11,22 @@
  *
  * A run spawns `bin/run.js` as a child process instead when:
  * - DOCPLANE_TEST_NODE names another Node line's binary (the CLI must really run on that Node);
- * - DOCPLANE_TEST_SPAWN is set (every test runs the CLI as users do; docs/testing.md);
- * - the test asks for it (`{ spawn: true }`) because it needs a real process. These keep the process
+ * - DOCPLANE_TEST_SPAWN is set: every test runs the CLI as users do (docs/testing.md);
+ * - the test asks for it (`{ spawn: true }`) because it needs a real process, or to keep the process
  *   path — bin/run.js, the exit code as the OS sees it, stderr, no stack trace — tested end to end
- *   for each command family: test/robustness/cli-errors.test.ts ("as a process"), test/cli/
- *   no-color.test.ts, test/cli/commands.test.ts (help, version, a completion script),
- *   test/apply/cli.test.ts (an apply stopped by a signal), test/plan/cli.test.ts (plan's exit codes),
- *   test/import/cli.test.ts (an import into a folder), test/apply/cli-secrets.test.ts (--verbose).
- *   Files that spawn the CLI by themselves (signals, kills, two applies at once, the emulator as a
- *   server, the packed tarball, stdout closed early) do not come here.
+ *   for each command family: test/robustness/cli-errors.test.ts (the tests named "as a process":
+ *   unknown and misspelt commands, validate, plan with --verbose and with a refused token, apply
+ *   refused by a safety rule, import into a folder that is not empty, and the runs that set
+ *   NODE_EXTRA_CA_CERTS, which Node reads when it starts), test/cli/commands.test.ts (help),
+ *   test/cli/no-color.test.ts (validate and schema) and test/plan/cli.test.ts (plan's exit code 2).
+ *   Files that start the CLI by themselves need a process for what they test: signals and kills
+ *   (test/apply/cli.test.ts's Ctrl+C, kill, resume), two applies at once (concurrent), the emulator
+ *   as a server, a terminal (`script`), the packed tarball, the action.
+ *
+ * In a worker the run sees no terminal (stdout and stderr are not TTYs, stdin is empty), as under
+ * execFile; NO_COLOR=1 as runBuiltCli sets it. The apply command sizes V8's heap for a long run
+ * (src/cli/heap.ts): in a worker that sets the same two heap flags on the test worker's V8, which
+ * only changes when it collects garbage.
  */
 import { execFile } from 'node:child_process';
 import { Console } from 'node:console';
