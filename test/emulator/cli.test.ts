@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../import/helpers.js';
 import { DEMO_STATE_FILE } from './helpers.js';
 import { recordExchangeLog } from '../conformance/session.js';
+import { runBuiltCli } from '../cli-run.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const runJs = join(root, 'bin/run.js');
@@ -84,7 +85,7 @@ describe('docplane emulator', () => {
     perSecond.child.kill('SIGTERM');
     expect((await perSecond.exit).code).toBe(0);
 
-    const bad = await run(['--port', '0', '--rate-limit', '5/0s']).exit;
+    const bad = await runBuiltCli(['emulator', '--port', '0', '--rate-limit', '5/0s'], {}, root);
     expect(bad.code).toBe(1);
     expect(bad.stderr.split('\n')[0]).toBe('error: --rate-limit must be N (requests per second) or N/Ss (requests per window of S seconds), not 5/0s');
   });
@@ -99,15 +100,15 @@ describe('docplane emulator', () => {
   });
 
   it('fails with one clear line for a bad rate or an invalid state file', async () => {
-    const bad = run(['--port', '0', '--fault-rate', '2']);
-    const r1 = await bad.exit;
+    // Refused before it listens: in the test worker (test/cli-run.ts); the runs above are servers.
+    const r1 = await runBuiltCli(['emulator', '--port', '0', '--fault-rate', '2'], {}, root);
     expect(r1.code).toBe(1);
     expect(r1.stderr.split('\n')[0]).toBe('error: --fault-rate must be a fraction between 0 and 1, not 2');
     expect(r1.stderr).not.toMatch(/at .*\.js:\d+/);
 
     const file = join(mkdtempSync(join(tmpdir(), 'docplane-emu-cli-')), 'state.yaml');
     writeFileSync(file, 'organizations:\n  - title: A\n');
-    const r2 = await run(['--port', '0', '--state', file]).exit;
+    const r2 = await runBuiltCli(['emulator', '--port', '0', '--state', file], {}, root);
     expect(r2.code).toBe(1);
     expect(r2.stderr.split('\n')[0]).toMatch(new RegExp(`^error: .*state\\.yaml: organizations\\[0\\]\\.title`));
   });

@@ -4,7 +4,6 @@
  * parents, and access changes as a table per object. After a deliberate change, rewrite them with
  * `UPDATE_GOLDEN=1 npx vitest run test/render/pictures.test.ts` and review the diff.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,6 +14,7 @@ import type { Action, JsonObject, Kind, Plan, Step } from '../../src/plan/types.
 import { renderPlan } from '../../src/render/index.js';
 import { MARKDOWN_LIMIT } from '../../src/render/markdown.js';
 import { segmentsOf } from '../../src/render/mermaid.js';
+import { runBuiltCli } from '../cli-run.js';
 import { emptyPlan } from './fixtures/big-plan.js';
 
 const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), 'golden');
@@ -132,13 +132,12 @@ describe('the markdown plan draws each site whose structure changes', () => {
     golden('access-table.md', picturesOf(markdown(plan)));
   });
 
-  it('show PLANFILE --format markdown (the built CLI) draws the same as the plan did', () => {
+  it('show PLANFILE --format markdown (the built CLI) draws the same as the plan did', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docplane-pictures-'));
     try {
       const file = join(dir, 'plan.json');
       writePlanFile(MOVED, [], file);
-      const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-      const r = spawnSync(process.execPath, [join(root, 'bin/run.js'), 'show', file, '--format', 'markdown', '--no-color'], { encoding: 'utf8' });
+      const r = await runBuiltCli(['show', file, '--format', 'markdown', '--no-color'], { NO_COLOR: undefined }, dir);
       expect(r.stderr).toBe('');
       expect(picturesOf(r.stdout)).toBe(readFileSync(join(GOLDEN, 'mermaid-moved.md'), 'utf8'));
     } finally {
