@@ -52,6 +52,9 @@ const ROOT = join(import.meta.dirname, '..');
 export const BIN = join(ROOT, 'bin/run.js');
 const MAIN = join(ROOT, 'dist/bundle/main.js');
 
+/** The worker's PATH and HOME, taken before any run in the worker changes the environment. */
+const BASE_ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
+
 /** Whether every run spawns a child process (another Node line, or DOCPLANE_TEST_SPAWN). */
 export const SPAWN_ALWAYS = Boolean(process.env.DOCPLANE_TEST_NODE) || Boolean(process.env.DOCPLANE_TEST_SPAWN);
 
@@ -62,7 +65,7 @@ export const SPAWN_ALWAYS = Boolean(process.env.DOCPLANE_TEST_NODE) || Boolean(p
 export function runBuiltCli(args: string[], env: Record<string, string | undefined>, cwd: string, options: CliRunOptions = {}): Promise<CliResult> {
   if (!existsSync(MAIN)) throw new Error('dist/bundle is missing: run `npm run build` (npm test builds first) before the CLI tests');
   const childEnv: Record<string, string> = {};
-  for (const [key, value] of Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env })) {
+  for (const [key, value] of Object.entries({ ...BASE_ENV, NO_COLOR: '1', ...env })) {
     if (value !== undefined) childEnv[key] = value;
   }
   return options.spawn || SPAWN_ALWAYS ? spawnCli(args, childEnv, cwd) : runInProcess(args, childEnv, cwd);
