@@ -76,7 +76,8 @@ describe('two applies of one config at once', () => {
     });
     const proxy = await overlappingWrites(emulator.url, ['token-a', 'token-b']);
     try {
-      const apply = (token: string) => runCli(['apply', '--auto-approve'], { DOCPLANE_API_URL: proxy.url, DOCPLANE_TOKEN: token }, dir);
+      // Two processes: runs in the test worker take turns (test/cli-run.ts).
+      const apply = (token: string) => runCli(['apply', '--auto-approve'], { DOCPLANE_API_URL: proxy.url, DOCPLANE_TOKEN: token }, dir, { spawn: true });
       const [a, b] = await Promise.all([apply('token-a'), apply('token-b')]);
       const org = emulator.world.orgs.get('org_acme')!;
       expect([...org.teams.values()].filter((t) => t.title === 'Platform')).toHaveLength(2);
