@@ -18,10 +18,10 @@
  *   unknown and misspelt commands, validate, plan with --verbose and with a refused token, apply
  *   refused by a safety rule, import into a folder that is not empty, and the runs that set
  *   NODE_EXTRA_CA_CERTS, which Node reads when it starts), test/cli/commands.test.ts (help),
- *   test/cli/no-color.test.ts (validate and schema) and test/plan/cli.test.ts (plan's exit code 2).
- *   Files that start the CLI by themselves need a process for what they test: signals and kills
- *   (test/apply/cli.test.ts's Ctrl+C, kill, resume), two applies at once (concurrent), the emulator
- *   as a server, a terminal (`script`), the packed tarball, the action.
+ *   test/cli/no-color.test.ts (validate and schema) and test/plan/cli.test.ts (plan's exit code 2);
+ *   test/apply/concurrent.test.ts needs two applies at once. Files that start the CLI by themselves
+ *   need a process for what they test: signals and kills (test/apply/cli.test.ts's Ctrl+C, kill,
+ *   resume), the emulator as a server, a terminal (`script`), the packed tarball, the action.
  *
  * In a worker the run sees no terminal (stdout and stderr are not TTYs, stdin is empty), as under
  * execFile; NO_COLOR=1 as runBuiltCli sets it. The apply command sizes V8's heap for a long run
