@@ -121,9 +121,12 @@ export const inviteLinksKind = defineKind({
     });
   },
   routes(router) {
+    // The description gives the list's items as InviteLinkToOrganization, which requires `role`: a
+    // space's or a collection's link carries `role: null` there (its holder joins as a guest). Its
+    // own answers leave it out (OrganizationInviteLink is oneOf the three shapes).
     router.add('GET', '/v1/orgs/:org/link-invites', (req) => {
       const org = orgOf(req);
-      return listReply(req.query, [...org.linkInvites.values()].filter((l) => live(req.world, org, l)), (l) => linkView(req, org, l));
+      return listReply(req.query, [...org.linkInvites.values()].filter((l) => live(req.world, org, l)), (l) => ({ role: null, ...linkView(req, org, l) }));
     });
 
     router.add('POST', '/v1/orgs/:org/link-invites', (req) => {
