@@ -100,7 +100,7 @@ describe('invite links in the emulator', () => {
   });
 
   it('refuses a seed that names what the organization lacks, at its place in the file', async () => {
-    const bad = structuredClone(STATE);
+    const bad = structuredClone(STATE) as { organizations: Array<Record<string, unknown>> };
     bad.organizations[0].linkInvites = [{ id: 'invite_x', collection: 'Nowhere', level: 'read' }];
     await expect(startEmulator({ port: 0, state: parseEmulatorState(bad) })).rejects.toThrow('organizations[0].linkInvites[0].collection: no collection Nowhere in org_acme');
     expect(() => parseEmulatorState({ ...bad, organizations: [{ ...bad.organizations[0], linkInvites: [{ level: 'read' }] }] })).toThrow(/linkInvites/);
