@@ -144,6 +144,19 @@ describe('invite links through the emulator', () => {
     expect(linkTo({ collection: collectionId('Engineering') })).toMatchObject({ id: coll.id, level: 'read' });
   });
 
+  it('plans one link with --target, reading no more than its kind needs', async () => {
+    const org = linkTo({})!;
+    await testClient(emulator).patch(`/v1/orgs/org_acme/link-invites/${org.id}`, { role: 'comment' });
+    const path = join(dir, 'docplane.yaml');
+    writeFileSync(path, STAGE_1);
+    const config = await loadConfig({ path });
+    const from = recorder.exchanges.length;
+    const plan = await planOrgs(config, client, { toolVersion: 'test', targets: ['inviteLinks["organization"]'] });
+    expect(rowsOf(plan)).toEqual(['update inviteLinks["organization"]']);
+    expect(recorder.exchanges.slice(from).filter((e) => e.path.includes('/link-invites'))).toHaveLength(1);
+    await converge(STAGE_1);
+  });
+
   it('never shows an id: not in the rendered plan, its JSON, the saved plan, nor its addresses', async () => {
     const org = linkTo({})!;
     await testClient(emulator).patch(`/v1/orgs/org_acme/link-invites/${org.id}`, { role: 'edit' });
@@ -230,6 +243,28 @@ describe('invite links through the emulator', () => {
     expect(own.map((p) => `${p.endpoint}: ${p.problem.message}`)).toEqual([]);
     expect(recorder.summary().unknown).toBe(0);
     expect(recorder.exchanges.filter((e) => OWN.test(e.path)).length).toBeGreaterThan(10);
+  });
+});
+
+describe('a concealed value in the client', () => {
+  it('is masked in its log lines and in the errors it raises, as the token is', async () => {
+    const emulator = await startEmulator({ port: 0, state: parseEmulatorState(STATE) });
+    const lines: string[] = [];
+    const c = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 1, maxAttempts: 1, log: (l) => lines.push(l) });
+    try {
+      c.conceal?.({ name: 'invite-link:test', value: 'invite_seededOrgLink0001' });
+      c.conceal?.({ name: 'invite-link:gone', value: 'invite_goneLinkSecret99' });
+      await c.request('GET', '/v1/orgs/org_acme/link-invites/invite_seededOrgLink0001');
+      const err = await c.request('PATCH', '/v1/orgs/org_acme/link-invites/invite_goneLinkSecret99', { body: { role: 'read' } }).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect((err as Error).message).toBe('PATCH /v1/orgs/org_acme/link-invites/(sensitive) → 404: no invite link (sensitive) in organization org_acme');
+      expect(lines.join('\n')).toContain('GET /v1/orgs/org_acme/link-invites/(sensitive) → 200');
+      expect(lines.join('\n')).not.toMatch(/invite_seeded|invite_gone/);
+      expect(c.concealed?.().map((x) => x.name)).toEqual(['invite-link:test', 'invite-link:gone']);
+    } finally {
+      await c.close();
+      await emulator.close();
+    }
   });
 });
 
