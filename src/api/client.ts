@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError, BugError, DocplaneError } from '../core/errors.js';
+import { maskSecrets, type Secret } from '../core/secrets.js';
 import { createRateGate, TooLongWait } from './gate.js';
 import { backoffDelay, describeAskedWait, describeNetworkError, isRetryableStatus, requestedWait, type NetworkFailure } from './retry.js';
 import type { ApiClient, ApiResponse, ClientOptions, ClientStats, HttpMethod, ListEnvelope, ListOptions, Query, RequestOptions } from './types.js';
@@ -77,7 +78,9 @@ export function createClient(options: ClientOptions): ApiClient {
   const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULTS.maxAnswerBytes;
   const silenceLimitMs = options.silenceLimitMs ?? Math.round(timeoutMs * 1.5);
   const gate = createRateGate({ maxRps: options.maxRps, maxWaitMs });
-  const scrub = (text: string): string => (text.includes(token) ? text.split(token).join('(token)') : text);
+  /** Values the API answered that are credentials (ApiClient.conceal): hidden like the token. */
+  const concealed: Secret[] = [];
+  const scrub = (text: string): string => maskSecrets(text.includes(token) ? text.split(token).join('(token)') : text, concealed);
   const log = options.log ? (line: string) => options.log?.(scrub(line)) : undefined;
 
   const connections = options.connections ?? DEFAULTS.connections;
@@ -343,7 +346,7 @@ export function createClient(options: ClientOptions): ApiClient {
 
     let rateLimitWaits = 0;
     for (let attempt = 1; ; attempt++) {
-      if (closing.signal.aborted) throw aborted(method, bare);
+      if (closing.signal.aborted) throw aborted(method, scrub(bare));
       const timing: Timing = { queuedAt: performance.now() };
       const outcome = await exchange(method, target, headers, payload, opts.priority ?? 0, timing, opts.signal);
       // From the send; the waits before it are told apart (a plan queues its reads at once).
@@ -364,7 +367,7 @@ export function createClient(options: ClientOptions): ApiClient {
         if (status >= 200 && status < 300) {
           log?.(`${method} ${shown} → ${status} ${took}`);
           const parsed = parseBody(outcome.text, outcome.headers);
-          if (opts.schema) checkShape(method, bare, status, parsed, opts.schema, []);
+          if (opts.schema) checkShape(method, scrub(bare), status, parsed, opts.schema, []);
           return { status, headers: outcome.headers, body: parsed as T };
         }
         what = String(status);
@@ -405,7 +408,7 @@ export function createClient(options: ClientOptions): ApiClient {
           try {
             await sleep(delay, undefined, { signal: opts.signal ? AbortSignal.any([opts.signal, closing.signal]) : closing.signal });
           } catch {
-            throw aborted(method, bare);
+            throw aborted(method, scrub(bare));
           } finally {
             backoffs.delete(key);
           }
@@ -431,20 +434,20 @@ export function createClient(options: ClientOptions): ApiClient {
       const res = await request<unknown>('GET', path, { query: { ...query, limit: 1000, page }, priority: page === undefined ? 0 : 1 });
       const body = res.body;
       if (!isEnvelope(body)) {
-        throw badResponse(pathOnly(path), res.status, `expected a list ({"items": [...]}), got ${describe(body)}`);
+        throw badResponse(scrub(pathOnly(path)), res.status, `expected a list ({"items": [...]}), got ${describe(body)}`);
       }
-      if (schema) checkItems(pathOnly(path), res.status, body.items, schema, offset);
+      if (schema) checkItems(scrub(pathOnly(path)), res.status, body.items, schema, offset);
       offset += body.items.length;
       yield body.items as T[];
       const next = body.next?.page;
       if (next === undefined || next === null || next === '') return;
       if (typeof next !== 'string' && typeof next !== 'number') {
-        throw badResponse(pathOnly(path), res.status, `expected next.page to be a string, got ${describe(next)}`);
+        throw badResponse(scrub(pathOnly(path)), res.status, `expected next.page to be a string, got ${describe(next)}`);
       }
       const key = String(next);
       // A service that hands out the same cursor twice would otherwise page forever.
       if (seen.has(key) || key === page) {
-        throw badResponse(pathOnly(path), res.status, `the list returned the page cursor ${JSON.stringify(key)} twice`);
+        throw badResponse(scrub(pathOnly(path)), res.status, `the list returned the page cursor ${JSON.stringify(key)} twice`);
       }
       seen.add(key);
       page = key;
@@ -478,6 +481,10 @@ export function createClient(options: ClientOptions): ApiClient {
       for await (const items of pages<T>(path, query, options?.schema)) all = all ? all.concat(items) : items;
       return all ?? [];
     },
+    conceal(secret: Secret): void {
+      if (!concealed.some((s) => s.name === secret.name && s.value === secret.value)) concealed.push(secret);
+    },
+    concealed: () => [...concealed],
     stats(): ClientStats {
       const stats: ClientStats = { requests: counters.requests, retries: counters.retries, rateLimited: counters.rateLimited, byMethod: { ...counters.byMethod } };
       const now = waiting();

@@ -1,6 +1,7 @@
 /** The contract between docplane and the platform API client (implemented in client.ts). */
 
 import type { z } from 'zod';
+import type { Secret } from '../core/secrets.js';
 import type { HttpMethod } from '../model/step.js';
 
 export type { HttpMethod } from '../model/step.js';
@@ -71,6 +72,15 @@ export interface ApiClient {
   /** paginate, collected. */
   listAll<T = unknown>(path: string, query?: Query, options?: ListOptions): Promise<T[]>;
   stats(): ClientStats;
+  /**
+   * Makes a value the API answered a secret of this run (an id that is itself a credential: whoever
+   * holds it gets in): the client's log lines and errors show it as `(sensitive)`, as
+   * they hide the token, and `concealed()` hands it to the renderings and the plan file's
+   * placeholders. Optional: a test double that never meets such a value may leave both out.
+   */
+  conceal?(secret: Secret): void;
+  /** The secrets concealed so far, in the order they came. */
+  concealed?(): Secret[];
   /** Lets the connections go once the requests in flight are answered; a request still waiting to be sent or retried fails at once (`API_ABORTED`). */
   close(): Promise<void>;
 }

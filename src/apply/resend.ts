@@ -143,7 +143,7 @@ async function lookup(io: GuardedIo, step: Step, spec: RequestSpec): Promise<Api
   const items = tree && io.get ? treeItems(await io.get(path)) : single && io.get ? listItems(await io.get(path)) : await io.listAll(path);
   const item = items.find((it) => wanted.every(([field, value]) => sameValue(fieldAt(it, field), value)));
   if (item === undefined) return undefined;
-  const id = item && typeof item === 'object' ? (item as Record<string, unknown>).id : undefined;
+  const id = item && typeof item === 'object' && spec.lookup!.secretId !== true ? (item as Record<string, unknown>).id : undefined;
   io.emit?.({ type: 'lookup-found', step, method: spec.method, path: io.shownPath(), ...(typeof id === 'string' ? { id } : {}) });
   return { status: 200, headers: {}, body: item };
 }

@@ -13,7 +13,7 @@ import { fromSecretPlaceholders, maskSecrets, type Secret } from '../core/secret
 import { readPlanFile } from '../plan/file.js';
 import { assertApplicable, assertNoProblems } from '../plan/refusal.js';
 import { checkTargets } from '../plan/fingerprint.js';
-import { planOrgs } from '../plan/run.js';
+import { planOrgs, runSecrets } from '../plan/run.js';
 import { checkSteps } from '../policy/run.js';
 import type { Plan } from '../plan/types.js';
 import { renderPlan, summaryLine } from '../render/index.js';
@@ -109,11 +109,13 @@ async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
   const config = await loadConfig({ path: options.configPath });
   const client = await options.connect(config.apiUrl);
   try {
-    let plan: Plan | undefined = checkSteps(await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets }), config.policies, config.secrets);
+    const planned = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets });
+    const secrets = runSecrets(config, client);
+    let plan: Plan | undefined = checkSteps(planned, config.policies, secrets);
     // Written and let go: at scale the text is megabytes, and the apply does not need it.
-    options.write(withNewline(renderPlan(plan, { format: 'text', color: options.color, secrets: config.secrets })));
+    options.write(withNewline(renderPlan(plan, { format: 'text', color: options.color, secrets })));
     assertApplicable(plan, { force: options.force });
-    const report: RunApplyReport = { secrets: config.secrets, multiOrg: plan.orgs.length > 1 };
+    const report: RunApplyReport = { secrets, multiOrg: plan.orgs.length > 1 };
     if (plan.steps.length === 0) {
       options.write('Nothing to apply.\n');
       return report;
@@ -129,7 +131,7 @@ async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
         throw new DocplaneError('APPLY_CANCELLED', 'apply cancelled: nothing was changed', { hint: 'Answer "yes" to apply, or pass --auto-approve.' });
       }
     }
-    const applied = await applySteps(plan, config, client, options, report);
+    const applied = await applySteps(plan, client, options, report);
     // The plan is let go before the check reads the organization again (at scale, both are tens of MiB).
     plan = undefined;
     return await verify(applied, config, client, options);
@@ -163,17 +165,17 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
     // they touch (read anyway to see whether the plan is stale), with the plan's own --replace, and
     // what runs is that re-derivation, once it is shown to be the file's (src/apply/saved.ts).
     // The steps policies run again on what will be sent: a saved plan is not trusted to have passed them.
-    const fresh = checkSteps(
-      await planOrgs(config, client, { toolVersion: options.toolVersion, replace: selected.replace ?? [], ...checkTargets(addressesOf(selected, config.secrets, file)) }),
-      config.policies,
-      config.secrets,
-    );
+    const replanned = await planOrgs(config, client, { toolVersion: options.toolVersion, replace: selected.replace ?? [], ...checkTargets(addressesOf(selected, config.secrets, file)) });
+    // The values the reads found to be secrets stand as placeholders in the file as well: the
+    // re-derivation read them again, so the file's placeholders are compared with their values.
+    const secrets = runSecrets(config, client);
+    const fresh = checkSteps(replanned, config.policies, secrets);
     assertNoProblems(fresh, { for: 'apply' });
-    const checked = checkSaved(selected, fresh, config.secrets);
+    const checked = checkSaved(selected, fresh, secrets);
     if ('kind' in checked) throw refusalError(checked, file);
     let plan: Plan | undefined = checked.plan;
     assertApplicable(plan, { force: options.force });
-    const report: RunApplyReport = { secrets: config.secrets, multiOrg };
+    const report: RunApplyReport = { secrets, multiOrg };
     const part = whole ? '' : ` (${plural(selected.steps.length, 'step')} of ${total}, selected by --target)`;
     if (checked.total > 0 && checked.done === checked.total) {
       options.write(`The plan ${file} is already applied: ${checked.total === 1 ? 'its step is' : `all ${checked.total} of its steps are`} done in the organization. Nothing to apply.\n`);
@@ -185,7 +187,7 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
     }
     options.write(`Applying ${file}${part}: ${summaryLine(plan)}\n`);
     if (plan.steps.length === 0) return report;
-    const applied = await applySteps(plan, config, client, options, report);
+    const applied = await applySteps(plan, client, options, report);
     plan = undefined;
     return await verify(applied, config, client, options);
   } finally {
@@ -242,7 +244,6 @@ function isDirectory(path: string): boolean {
 /** Runs the plan's steps, with progress; the report holds their outcomes, not the plan. */
 async function applySteps(
   plan: Plan,
-  config: LoadedConfig,
   client: ApiClient,
   options: RunApplyOptions,
   report: RunApplyReport,
@@ -251,7 +252,7 @@ async function applySteps(
   if (options.signal?.aborted) {
     throw new DocplaneError('APPLY_CANCELLED', 'interrupted before anything was sent: nothing was changed', { hint: 'Run apply again when ready.' });
   }
-  const reporter = createProgressReporter({ ...options.progress, secrets: config.secrets, multiOrg: report.multiOrg });
+  const reporter = createProgressReporter({ ...options.progress, secrets: report.secrets, multiOrg: report.multiOrg });
   let result: ApplyResult;
   try {
     result = await applyPlan(plan, client, {
@@ -277,6 +278,8 @@ async function verify(out: RunApplyReport, config: LoadedConfig, client: ApiClie
     const again = await planOrgs(config, client, { toolVersion: options.toolVersion, ...checkTargets(touched) });
     return {
       ...out,
+      // What the re-plan read (ids of what the apply created) is masked in the summary too.
+      secrets: runSecrets(config, client),
       convergence: {
         // A step that failed is never "converged", whatever the organization looks like now; nor is a
         // resource that has a twin (another apply at the same time created it too).

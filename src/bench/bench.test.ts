@@ -119,8 +119,8 @@ describe('formulas', () => {
     // without sections too), and every site's redirects, customization and publishing auth.
     // … and the organization's installations: one list; its custom fonts: one answer; its OpenAPI specs and
     // translation glossary: one list each; and every site's agent settings, MCP servers and adaptive
-    // schema (3 × 5).
-    expect(leastImportReads(c).requests.total).toBe(322 + 3 * 5 + 2 * (300 + 400 + 5) + 1 + 1 + 2 + 3 * 5);
+    // schema (3 × 5); its invite links: one list.
+    expect(leastImportReads(c).requests.total).toBe(322 + 3 * 5 + 2 * (300 + 400 + 5) + 1 + 1 + 2 + 3 * 5 + 1);
   });
 
   it('the critical path of a plan counts each step’s requests along the longest chain', () => {

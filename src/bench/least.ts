@@ -58,8 +58,8 @@ export function leastImportReads(c: WorldCounts): ReadCost {
   // The organization's installations: one page (the bench world installs nothing, so no installation's
   // spaces or sites are listed). Its custom fonts: one answer (the list has no pages). A plan reads
   // the fonts only when the config has `fonts` or a customization names a `customFont`, which the
-  // bench's config does not. Its OpenAPI specs and its translation glossary: a page each (the bench
-  // world has no spec, so no spec's text is read: one GET per spec without a source URL).
+  // bench's config does not. Its OpenAPI specs, its translation glossary and its invite links: a page
+  // each (the bench world has no spec, so no spec's text is read: one GET per spec without a source URL).
   return {
     ...cost,
     requests: formula([
@@ -68,6 +68,7 @@ export function leastImportReads(c: WorldCounts): ReadCost {
       { what: 'custom fonts: 1 (one answer)', n: 1 },
       { what: 'OpenAPI specs: pages(0) + 0 texts', n: 1 },
       { what: 'translation glossary: pages(0)', n: 1 },
+      { what: 'invite links: pages(0)', n: 1 },
     ]),
   };
 }

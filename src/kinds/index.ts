@@ -13,6 +13,7 @@ import { fontsUnit } from './fonts/index.js';
 import { glossaryUnit } from './translations/glossary/index.js';
 import { installationsUnit } from './installations/index.js';
 import { integrationsUnit } from './integrations/index.js';
+import { inviteLinksUnit } from './invite-links/index.js';
 import type { KindSpec, KindUnit } from './kind.js';
 import { membersUnit } from './members/index.js';
 import { openapiSpecsUnit } from './openapi-specs/index.js';
@@ -48,6 +49,8 @@ export const UNITS: readonly KindUnit[] = [
   translationsUnit,
   glossaryUnit,
   openapiSpecsUnit,
+  // After spaces and collections: a link may name one this plan creates (its deletes run first).
+  inviteLinksUnit,
 ];
 
 /** Every kind the planner plans, in execution order. */

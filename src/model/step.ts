@@ -47,8 +47,9 @@ export interface RequestSpec {
    * matches when every dotted field in `match` equals the given value. With `tree`, `path` answers a
    * tree (a site's structure) and its items are every object in `structure` and their `children`.
    * With `single`, `path` is a list the API answers in one piece, without paging (its `items`).
+   * With `secretId`, the id of what it finds is itself a credential, never shown.
    */
-  lookup?: { path: string; match: Record<string, JsonValue>; tree?: boolean; single?: boolean };
+  lookup?: { path: string; match: Record<string, JsonValue>; tree?: boolean; single?: boolean; secretId?: boolean };
   /**
    * Sent once, never retried, whatever its method: a PUT whose body is not idempotent (a batch that
    * inserts). After an unclear outcome the step fails, and the next plan reads what is left to do.

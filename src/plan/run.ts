@@ -6,6 +6,7 @@
 import type { ApiClient } from '../api/types.js';
 import type { DeferredCheck, LoadedConfig, OrgConfig } from '../config/types.js';
 import { ApiError, BugError, DocplaneError } from '../core/errors.js';
+import type { Secret } from '../core/secrets.js';
 import { didYouMean, suggest } from '../core/text.js';
 import { addressProblem, KIND_SPECS, kindSpec, readOrganization, REPLACEABLE, unitOf } from '../kinds/index.js';
 import { readContextFor, sharedPlans, sharedReads, type KindPlan, type KindSpec, type KindUnit, type PlanContext, type ReadContext, type Reader } from '../kinds/kind.js';
@@ -367,6 +368,15 @@ function replaceProblems(config: LoadedConfig, replace: readonly string[]): Plan
     }
   }
   return problems;
+}
+
+/**
+ * The secrets of a run: the config's, and the values the reads found to be credentials (the client's
+ * `concealed`). Taken after the plan is made: what it read is known only then.
+ */
+export function runSecrets(config: Pick<LoadedConfig, 'secrets'>, client: ApiClient): Secret[] {
+  const found = client.concealed?.() ?? [];
+  return found.length === 0 ? config.secrets : [...config.secrets, ...found];
 }
 
 export async function planOrgs(config: LoadedConfig, client: ApiClient, options: PlanOptions): Promise<Plan> {

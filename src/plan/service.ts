@@ -12,7 +12,7 @@ import { loadBaseConfig } from './base-source.js';
 import { formatConfigIssue } from '../core/errors.js';
 import { checkSteps } from '../policy/run.js';
 import { readPlanFile } from './file.js';
-import { planOrgs } from './run.js';
+import { planOrgs, runSecrets } from './run.js';
 import type { Plan } from './types.js';
 
 export interface RunPlanOptions {
@@ -33,7 +33,7 @@ export interface RunPlanOptions {
 
 export interface RunPlanResult {
   plan: Plan;
-  /** The config's secret values, for masking and for the plan file's placeholders. */
+  /** The config's secret values and those the reads found, for masking and for the plan file's placeholders. */
   secrets: Secret[];
 }
 
@@ -67,8 +67,9 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
       ...(base ? { base: { from: base.from, ...(base.whole !== undefined ? { whole: base.whole } : {}) } } : {}),
     });
     // The steps policies (DESIGN §11), and the resource policies' warnings as notes for the reviewer.
-    const plan = withNotes(checkSteps(planned, config.policies, config.secrets), (config.warnings ?? []).map((w) => `warning: ${formatConfigIssue(w)}`));
-    return { plan, secrets: config.secrets };
+    const secrets = runSecrets(config, client);
+    const plan = withNotes(checkSteps(planned, config.policies, secrets), (config.warnings ?? []).map((w) => `warning: ${formatConfigIssue(w)}`));
+    return { plan, secrets };
   } finally {
     options.progress?.done();
     await client.close();

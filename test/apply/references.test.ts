@@ -116,6 +116,8 @@ const BY_FIELD: Record<string, string> = {
   'sites access.users': `${INVITE}sites:\n  - title: Handbook\n    access: { users: { zoe@acme.com: admin } }\n`,
   'saml defaultTeam': `${TEAM}saml:\n  - { label: Okta, entityID: "urn:okta", ssoURL: "https://idp.example/sso", defaultTeam: Legal }\n`,
   'translations source.space': `${SPACE}translations:\n  - { source: { space: Policies/Terms, language: en }, language: fr }\n`,
+  'inviteLinks space': `${SPACE}inviteLinks:\n  - { space: Policies/Terms, level: comment }\n`,
+  'inviteLinks collection': `${SPACE}inviteLinks:\n  - { collection: Policies, level: read }\n`,
 };
 
 const FIELDS = UNITS.flatMap((u) => (u.references ?? []).map((r) => `${u.configKey} ${r.field}`));

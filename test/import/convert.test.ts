@@ -56,6 +56,7 @@ function convert(s: RemoteOrgState, files: FileNamer): OrgImport {
     ['translations', s.translations],
     ['glossary', []],
     ['openapiSpecs', { specs: [], texts: {} }],
+    ['inviteLinks', { links: [], collections: [] }],
   ]);
   return convertOrg({ org: s.org, states, notFound: s.missingSites }, files);
 }

@@ -48,8 +48,8 @@ describe('runImport', () => {
     // redirects, customization, publishing auth, agent settings, MCP servers and adaptive schema of 2 sites
     // (16); members of 3 teams (3); the team and user grants of every collection, space and site
     // (2 × (5 + 7 + 2): docs/benchmarks.md); the Git Sync installation of the one synchronised space (1);
-    // the custom fonts (1: one answer).
-    expect(emulator.requestCount() - before).toBe(13 + 16 + 3 + 2 * (5 + 7 + 2) + 1 + 1);
+    // the custom fonts (1: one answer); the invite links (1).
+    expect(emulator.requestCount() - before).toBe(13 + 16 + 3 + 2 * (5 + 7 + 2) + 1 + 1 + 1);
   });
 
   it('imports every site of the organization without --site, and --site narrows it', async () => {

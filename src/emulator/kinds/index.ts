@@ -12,6 +12,7 @@ import { glossaryKind } from './translations/glossary.js';
 import { installationsKind } from './installations.js';
 import { fontsKind } from './fonts.js';
 import { integrationsKind } from './integrations.js';
+import { inviteLinksKind } from './invite-links.js';
 import { membersKind } from './members.js';
 import { openapiSpecsKind } from './openapi-specs.js';
 import { agentInstructionsKind, organizationKind } from './organization.js';
@@ -36,6 +37,7 @@ export const EMULATOR_KINDS = [
   installationsKind,
   fontsKind,
   openapiSpecsKind,
+  inviteLinksKind,
   agentInstructionsKind,
   accessKind,
 ] as const;
