@@ -55,20 +55,30 @@ export function leastReads(c: WorldCounts, made: boolean): ReadCost {
  */
 export function leastImportReads(c: WorldCounts): ReadCost {
   const cost = withAccessReads(c, baseReads(c, true, true), c.collections, c.spaces, c.sites + c.newSites + c.rootSites, 'every');
-  // The organization's installations: one page (the bench world installs nothing, so no installation's
-  // spaces or sites are listed). Its custom fonts: one answer (the list has no pages). A plan reads
-  // the fonts only when the config has `fonts` or a customization names a `customFont`, which the
-  // bench's config does not. Its OpenAPI specs and its translation glossary: a page each (the bench
-  // world has no spec, so no spec's text is read: one GET per spec without a source URL).
+  // Its custom fonts: one answer (the list has no pages). A plan reads the fonts only when the config
+  // has `fonts` or a customization names a `customFont`, which the bench's config does not.
+  return { ...cost, requests: formula([...cost.requests.terms, { what: 'custom fonts: 1 (one answer)', n: 1 }]) };
+}
+
+/**
+ * The organization's installations (one list), and the spaces and sites of an installation: a plan
+ * lists those its config gives a list of, an import those whose selection is not `all` (with `all`,
+ * there is no list to write). Its OpenAPI specs (one list) and the raw text of each spec made from a
+ * text (a plan compares the config's text with it; an import writes it to a file; a spec from a URL
+ * has none to read). The translation glossary: one list.
+ */
+function orgExtraReads(c: WorldCounts, made: boolean, importing: boolean): { terms: Array<{ what: string; n: number }>; criticalPath: number } {
+  const lists = made ? (importing ? c.installationSelectedLists : c.installationLists) : 0;
+  const listPages = pages(c.installationTargetsPerList);
+  const texts = made ? c.openapiTextSpecs : 0;
+  const entries = made ? c.glossaryEntries : 0;
   return {
-    ...cost,
-    requests: formula([
-      ...cost.requests.terms,
-      { what: 'installations: 1 (the organization\'s list)', n: 1 },
-      { what: 'custom fonts: 1 (one answer)', n: 1 },
-      { what: 'OpenAPI specs: pages(0) + 0 texts', n: 1 },
-      { what: 'translation glossary: pages(0)', n: 1 },
-    ]),
+    terms: [
+      { what: `installations: pages(${made ? c.installations : 0}) + ${lists} lists of spaces or sites × pages(${c.installationTargetsPerList})`, n: pages(made ? c.installations : 0) + lists * listPages },
+      { what: `OpenAPI specs: pages(${made ? c.openapiSpecs : 0}) + ${texts} texts`, n: pages(made ? c.openapiSpecs : 0) + texts },
+      { what: `translation glossary: pages(${entries})`, n: pages(entries) },
+    ],
+    criticalPath: Math.max(pages(made ? c.installations : 0) + (lists > 0 ? listPages : 0), pages(made ? c.openapiSpecs : 0) + (texts > 0 ? 1 : 0), pages(entries)),
   };
 }
 
@@ -109,6 +119,7 @@ function siteExtraReads(c: WorldCounts, made: boolean, importing: boolean): Arra
 }
 
 function baseReads(c: WorldCounts, made: boolean, importing = false): ReadCost {
+  const extra = orgExtraReads(c, made, importing);
   const teams = made ? c.teams : 0;
   const collections = made ? c.collections : 0;
   const links = made ? c.shareLinksPerSite : 0;
@@ -129,6 +140,7 @@ function baseReads(c: WorldCounts, made: boolean, importing = false): ReadCost {
     { what: `${c.rootSites} sites without sections × (structure + share links page)`, n: c.rootSites * 2 },
     ...siteExtraReads(c, made, importing),
     { what: 'SAML, integrations, translations: a page each', n: 3 },
+    ...extra.terms,
   ]);
   // A site's structure, share links and redirects are read once the site list has matched it.
   const criticalPath = Math.max(
@@ -137,6 +149,7 @@ function baseReads(c: WorldCounts, made: boolean, importing = false): ReadCost {
     pages(collections),
     pages(c.spaces),
     pages(c.sites + c.rootSites + newSites) + Math.max(pages(links), pages(made ? c.redirectsPerSite : 0)),
+    extra.criticalPath,
   );
   return { requests, criticalPath };
 }
@@ -176,6 +189,10 @@ export function leastWritesFromEmpty(c: WorldCounts): Formula {
     { what: 'PUT SITE/adaptive-schema (the seed has none)', n: c.adaptiveSchemaSites },
     { what: 'POST ORG/saml', n: c.saml },
     { what: 'POST integration (publish)', n: c.integrations },
+    { what: 'POST + PATCH per installation (the POST takes only the organization: configuration, selection)', n: c.installations * 2 },
+    { what: 'POST + PATCH per space or site installation (the POST takes only the space or site: configuration)', n: c.installationTargets * 2 },
+    { what: 'PUT + PATCH per OpenAPI spec (the PUT takes only the source: visibility)', n: c.openapiSpecs * 2 },
+    { what: 'PUT ORG/translations-glossary (every entry in one batch)', n: c.glossaryEntries > 0 ? 1 : 0 },
     { what: 'POST ORG/translations', n: c.translations },
     { what: 'POST …/permissions (a grant the seed lacks)', n: c.accessGrants - c.accessGrantsSeeded - c.accessGrantsSeededOtherRole },
     { what: 'PATCH …/permissions/users/ID (a seeded grant with another role)', n: c.accessGrantsSeededOtherRole },
@@ -200,6 +217,10 @@ export function perResourceReads(c: WorldCounts): number {
     c.rootSites * c.rootSiteSpacesPerSite +
     c.saml +
     c.integrations +
+    c.installations +
+    c.installationTargets +
+    c.openapiSpecs +
+    c.glossaryEntries +
     c.translations +
     c.redirectSites * c.redirectsPerSite +
     c.customizationSites +

@@ -99,12 +99,12 @@ export function readTargets(ctx: Reader, integration: string, installation: stri
 }
 
 /** The installations, with the spaces and sites of those whose lists `wants` names. */
-export async function readInstallations(ctx: Reader, wants: (integration: string, target: Target) => boolean): Promise<RemoteOrgInstallation[]> {
+export async function readInstallations(ctx: Reader, wants: (r: RemoteOrgInstallation, target: Target) => boolean): Promise<RemoteOrgInstallation[]> {
   const list = await readOrgInstallations(ctx);
   return Promise.all(
     list.map(async (r) => {
       const [spaces, sites] = await Promise.all(
-        (['spaces', 'sites'] as const).map((t) => (wants(r.integration, t) ? readTargets(ctx, r.integration, r.installation.id, t) : Promise.resolve(undefined))),
+        (['spaces', 'sites'] as const).map((t) => (wants(r, t) ? readTargets(ctx, r.integration, r.installation.id, t) : Promise.resolve(undefined))),
       );
       return { ...r, ...(spaces ? { spaces } : {}), ...(sites ? { sites } : {}) };
     }),
@@ -142,7 +142,7 @@ export const installationsModule: KindSpec<RemoteOrgInstallation[] | undefined> 
     const desired = ctx.desired.installations;
     if (desired === undefined) return undefined;
     const lists = new Map(desired.map((d) => [d.integration, d]));
-    return ctx.shared('installations', () => readInstallations(ctx, (name, t) => Array.isArray(lists.get(name)?.[t])));
+    return ctx.shared('installations', () => readInstallations(ctx, (r, t) => Array.isArray(lists.get(r.integration)?.[t])));
   },
 
   plan(ctx, remote): KindPlan {
