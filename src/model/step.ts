@@ -48,7 +48,18 @@ export interface RequestSpec {
    * tree (a site's structure) and its items are every object in `structure` and their `children`.
    * With `single`, `path` is a list the API answers in one piece, without paging (its `items`).
    */
-  lookup?: { path: string; match: Record<string, JsonValue>; tree?: boolean; single?: boolean };
+  lookup?: {
+    path: string;
+    match: Record<string, JsonValue>;
+    tree?: boolean;
+    single?: boolean;
+    /**
+     * Fields of `match` that refer to another object: the answer gives its id, or the object with its
+     * `id` (the description's `oneOf [string, Space]` of a space installation's `space`). Either form
+     * matches the id; any other is the API's mismatch.
+     */
+    refs?: string[];
+  };
   /**
    * Sent once, never retried, whatever its method: a PUT whose body is not idempotent (a batch that
    * inserts). After an unclear outcome the step fails, and the next plan reads what is left to do.

@@ -283,8 +283,9 @@ function planTargets(
     const configure = w.configuration !== undefined ? { method: 'PATCH' as const, path: `${base}/${enc(id)}`, body: { configuration: w.configuration as JsonValue } } : undefined;
     if (!t) {
       // installIntegrationOnSpace takes `space`, installIntegrationOnSite takes `siteId`.
-      // After an unclear outcome, the target list says whether the install went through.
-      const install = { method: 'POST' as const, path: base, body: (target === 'spaces' ? { space: id } : { siteId: id }) as JsonObject, lookup: { path: base, match: { [one]: id } } };
+      // After an unclear outcome, the target list says whether the install went through: its
+      // `space` (`site`) is the id, or the object (IntegrationSpaceInstallation's oneOf).
+      const install = { method: 'POST' as const, path: base, body: (target === 'spaces' ? { space: id } : { siteId: id }) as JsonObject, lookup: { path: base, match: { [one]: id }, refs: [one] } };
       const after: JsonObject = { [one]: id, ...(w.configuration !== undefined ? { configuration: w.configuration as JsonValue } : {}) };
       kp.steps.push(step(address, 'create', null, after, [install, ...(configure ? [configure] : [])], needs));
       prints.push(print());
