@@ -2,7 +2,7 @@
  * A generator of large organizations for the benchmark and the robustness tests: one organization
  * with members, teams, collections, spaces, three sites with sections, site spaces, groups and share
  * links, plus a few SAML providers, translations and integrations (installed on the organization,
- * some spaces and a site), OpenAPI specs, a translation glossary, and direct access grants (teams
+ * some spaces and a site), OpenAPI specs, and direct access grants (teams
  * and users) on every third collection and space and on every site. At scale 1: 3,000 members, 300
  * teams of 10, 300 collections, 3 sites × 60 sections, 300 share links, access on 100 collections,
  * 134 spaces and 3 sites.
@@ -90,8 +90,6 @@ export interface WorldCounts {
   /** OpenAPI specs (each with a visibility: a PATCH after the PUT), and those made from a text (one raw read each once made). */
   openapiSpecs: number;
   openapiTextSpecs: number;
-  /** Entries of the translation glossary (one batch from empty). */
-  glossaryEntries: number;
   /** Sites without sections, their spaces at their root (beyond `sites`). */
   rootSites: number;
   rootSiteSpacesPerSite: number;
@@ -324,12 +322,13 @@ export function generate(scale: number, seed: number): BenchWorld {
     script: `export default { fetch: () => new Response('integration ${i + 1}') };\n`,
   }));
   // The first integration on the organization, a few spaces and the first site, each configured; the
-  // second on every space (its sites a selection of none).
+  // second on every space (its sites a selection of none). No configuration key names a secret (an
+  // import would write it as an ${env:…} reference, which the import round trip would then need set).
   const installSpaces = Array.from({ length: Math.max(2, Math.round(20 * scale)) }, (_, i) => spaceIds[i * 2]);
   const installations = [
     {
       integration: integrations[0].name,
-      configuration: { apiKey: 'bench-key-1', region: 'eu' },
+      configuration: { account: 'bench-1', region: 'eu' },
       spaces: installSpaces.map((space, i) => ({ space, configuration: { label: `space ${i}` } })),
       sites: [{ site: sectionSiteIds[0], configuration: { widget: 'chat' } }],
     },
@@ -339,7 +338,8 @@ export function generate(scale: number, seed: number): BenchWorld {
     { slug: 'bench-public-api', source: { url: 'https://specs.bench.example/public.json' }, visibility: 'public' as const },
     { slug: 'bench-internal-api', source: { text: 'openapi: 3.1.0\ninfo: { title: Internal, version: "1" }\npaths: {}\n' }, visibility: 'private' as const },
   ];
-  const glossary = Array.from({ length: Math.max(3, Math.round(30 * scale)) }, (_, g) => ({ translations: { en: `Term ${pad(g, 3)}`, fr: `Terme ${pad(g, 3)}`, ...(g % 2 === 0 ? { de: `Begriff ${pad(g, 3)}` } : {}) } }));
+  // No translation glossary: its batch is sent once (a lost answer fails the step rather than risk
+  // inserting twice), so the faults scenario's applies could not all succeed with one.
   const agentInstructions = 'Answer briefly.\n\nCite the page you found the answer on.';
 
   // ---- access: every third collection (by path, in config order) and space, every site ----------
@@ -417,7 +417,6 @@ export function generate(scale: number, seed: number): BenchWorld {
     installations,
     translations,
     openapiSpecs,
-    glossary,
   };
 
   // ---- the seed world, and the world as the config would leave it --------------------------------
@@ -484,7 +483,6 @@ export function generate(scale: number, seed: number): BenchWorld {
         integrations: integrations.map((i) => ({ ...i })),
         installations: installations.map((i) => ({ ...i })),
         openapiSpecs: openapiSpecs.map(({ source, ...s }) => ({ ...s, ...source })),
-        glossary: glossary.map((e) => ({ ...e })),
         access: fullAccess,
       },
     ],
@@ -533,7 +531,6 @@ export function generate(scale: number, seed: number): BenchWorld {
       installationTargetsPerList: installSpaces.length,
       openapiSpecs: openapiSpecs.length,
       openapiTextSpecs: openapiSpecs.filter((s) => 'text' in s.source).length,
-      glossaryEntries: glossary.length,
       accessCollections: collectionAccess.size,
       accessSpaces: spaceAccess.filter((a) => a !== undefined).length,
       accessSites: siteAccess.length,

@@ -56,8 +56,12 @@ export function leastReads(c: WorldCounts, made: boolean): ReadCost {
 export function leastImportReads(c: WorldCounts): ReadCost {
   const cost = withAccessReads(c, baseReads(c, true, true), c.collections, c.spaces, c.sites + c.newSites + c.rootSites, 'every');
   // Its custom fonts: one answer (the list has no pages). A plan reads the fonts only when the config
-  // has `fonts` or a customization names a `customFont`, which the bench's config does not.
-  return { ...cost, requests: formula([...cost.requests.terms, { what: 'custom fonts: 1 (one answer)', n: 1 }]) };
+  // has `fonts` or a customization names a `customFont`, which the bench's config does not. Its
+  // translation glossary: a page (the bench's config has no `glossary`, so a plan reads none).
+  return {
+    ...cost,
+    requests: formula([...cost.requests.terms, { what: 'custom fonts: 1 (one answer)', n: 1 }, { what: 'translation glossary: pages(0)', n: 1 }]),
+  };
 }
 
 /**
@@ -65,20 +69,18 @@ export function leastImportReads(c: WorldCounts): ReadCost {
  * lists those its config gives a list of, an import those whose selection is not `all` (with `all`,
  * there is no list to write). Its OpenAPI specs (one list) and the raw text of each spec made from a
  * text (a plan compares the config's text with it; an import writes it to a file; a spec from a URL
- * has none to read). The translation glossary: one list.
+ * has none to read).
  */
 function orgExtraReads(c: WorldCounts, made: boolean, importing: boolean): { terms: Array<{ what: string; n: number }>; criticalPath: number } {
   const lists = made ? (importing ? c.installationSelectedLists : c.installationLists) : 0;
   const listPages = pages(c.installationTargetsPerList);
   const texts = made ? c.openapiTextSpecs : 0;
-  const entries = made ? c.glossaryEntries : 0;
   return {
     terms: [
       { what: `installations: pages(${made ? c.installations : 0}) + ${lists} lists of spaces or sites × pages(${c.installationTargetsPerList})`, n: pages(made ? c.installations : 0) + lists * listPages },
       { what: `OpenAPI specs: pages(${made ? c.openapiSpecs : 0}) + ${texts} texts`, n: pages(made ? c.openapiSpecs : 0) + texts },
-      { what: `translation glossary: pages(${entries})`, n: pages(entries) },
     ],
-    criticalPath: Math.max(pages(made ? c.installations : 0) + (lists > 0 ? listPages : 0), pages(made ? c.openapiSpecs : 0) + (texts > 0 ? 1 : 0), pages(entries)),
+    criticalPath: Math.max(pages(made ? c.installations : 0) + (lists > 0 ? listPages : 0), pages(made ? c.openapiSpecs : 0) + (texts > 0 ? 1 : 0)),
   };
 }
 
@@ -192,7 +194,6 @@ export function leastWritesFromEmpty(c: WorldCounts): Formula {
     { what: 'POST + PATCH per installation (the POST takes only the organization: configuration, selection)', n: c.installations * 2 },
     { what: 'POST + PATCH per space or site installation (the POST takes only the space or site: configuration)', n: c.installationTargets * 2 },
     { what: 'PUT + PATCH per OpenAPI spec (the PUT takes only the source: visibility)', n: c.openapiSpecs * 2 },
-    { what: 'PUT ORG/translations-glossary (every entry in one batch)', n: c.glossaryEntries > 0 ? 1 : 0 },
     { what: 'POST ORG/translations', n: c.translations },
     { what: 'POST …/permissions (a grant the seed lacks)', n: c.accessGrants - c.accessGrantsSeeded - c.accessGrantsSeededOtherRole },
     { what: 'PATCH …/permissions/users/ID (a seeded grant with another role)', n: c.accessGrantsSeededOtherRole },
@@ -220,7 +221,6 @@ export function perResourceReads(c: WorldCounts): number {
     c.installations +
     c.installationTargets +
     c.openapiSpecs +
-    c.glossaryEntries +
     c.translations +
     c.redirectSites * c.redirectsPerSite +
     c.customizationSites +
