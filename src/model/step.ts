@@ -55,8 +55,8 @@ export interface RequestSpec {
     single?: boolean;
     /**
      * Fields of `match` that refer to another object: the answer gives its id, or the object with its
-     * `id` (the description's `oneOf [string, Space]` of a space installation's `space`). Either form
-     * matches the id; any other is the API's mismatch.
+     * `id` (a description's `oneOf [string, Space]`). Either form matches the id; any other is the
+     * API's mismatch.
      */
     refs?: string[];
   };
