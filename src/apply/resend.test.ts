@@ -227,6 +227,32 @@ describe('applyPlan: retries of creates', () => {
     expect(client.calls.map((c) => c.path)).toEqual(['/cols', '/cols', '/c/col_top']);
   });
 
+  it('lookup: a field of `refs` matches the id, or an object with that id; another shape is the API\'s mismatch', async () => {
+    const answers: unknown[][] = [
+      [{ space: 'space_other' }, { space: 'space_api' }],
+      [{ space: { object: 'space', id: 'space_other' } }, { space: { object: 'space', id: 'space_api' } }],
+      [{ space: 42 }],
+    ];
+    const run = async (items: unknown[]) => {
+      const client = new FakeClient((call) => {
+        if (call.method === 'GET') return ok({ items });
+        throw apiError(call, 0, 'connection reset');
+      });
+      const enable = makeStep(ORG, 'things["t"].spaces["space_api"]', 'create', [
+        { method: 'POST', path: '/things/spaces', body: { space: 'space_api' }, lookup: { path: '/things/spaces', match: { space: 'space_api' }, refs: ['space'] } },
+      ], [], 'sections');
+      const result = await applyPlan(makePlan([enable]), client, { ...fast, concurrency: 1 });
+      return { result, posts: client.calls.filter((c) => c.method === 'POST').length };
+    };
+    for (const items of answers.slice(0, 2)) {
+      const { result, posts } = await run(items);
+      expect(result.failed).toEqual([]);
+      expect(posts).toBe(1); // found by the lookup: not sent twice
+    }
+    const bad = await run(answers[2]);
+    expect(bad.result.failed.map((f) => f.message)).toEqual(['GET /things/spaces answered 200 with an unexpected body: items[0].space: expected an id or an object with an id, got a number']);
+  });
+
   it('lookup of a list answered in one piece (`single`): one GET without limit nor page', async () => {
     const client = new FakeClient((call) => {
       if (call.method === 'GET') return ok({ items: [{ id: 'font_1', fontFamily: 'Acme Sans' }] });

@@ -139,9 +139,10 @@ async function lookup(io: GuardedIo, step: Step, spec: RequestSpec): Promise<Api
   const { path: rawPath, match } = spec.lookup!;
   const path = resolveString(rawPath, io.captures, true) as string;
   const wanted = Object.entries(resolveValue(match, io.captures) as Record<string, JsonValue>);
-  const { tree, single } = spec.lookup!;
+  const { tree, single, refs = [] } = spec.lookup!;
   const items = tree && io.get ? treeItems(await io.get(path)) : single && io.get ? listItems(await io.get(path)) : await io.listAll(path);
-  const item = items.find((it) => wanted.every(([field, value]) => sameValue(fieldAt(it, field), value)));
+  const at = (it: unknown, n: number, field: string): unknown => (refs.includes(field) ? refId(path, n, field, fieldAt(it, field)) : fieldAt(it, field));
+  const item = items.find((it, n) => wanted.every(([field, value]) => sameValue(at(it, n, field), value)));
   if (item === undefined) return undefined;
   const id = item && typeof item === 'object' && spec.lookup!.secretId !== true ? (item as Record<string, unknown>).id : undefined;
   io.emit?.({ type: 'lookup-found', step, method: spec.method, path: io.shownPath(), ...(typeof id === 'string' ? { id } : {}) });
@@ -166,6 +167,19 @@ function treeItems(body: unknown): unknown[] {
   };
   walk(body && typeof body === 'object' ? (body as Record<string, unknown>).structure : undefined);
   return out;
+}
+
+/** The id a reference field holds: the id itself, or the object's `id`; anything else is the API's mismatch. */
+function refId(path: string, n: number, field: string, value: unknown): JsonValue | undefined {
+  if (value === undefined || value === null || typeof value === 'string') return value;
+  if (typeof value === 'object' && typeof (value as Record<string, unknown>).id === 'string') return (value as Record<string, string>).id;
+  const what = `items[${n}].${field}: expected an id or an object with an id, got ${Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object without an id' : `a ${typeof value}`}`;
+  const shown = path.split('?')[0];
+  throw new ApiError('GET', shown, 200, `unexpected body: ${what}`, {
+    code: 'API_BAD_RESPONSE',
+    line: `GET ${shown} answered 200 with an unexpected body: ${what}`,
+    hint: 'The answer lacks what docplane relies on; check that --api-url points at the platform API, and report the answer if it does.',
+  });
 }
 
 function fieldAt(value: unknown, dotted: string): unknown {

@@ -1,7 +1,8 @@
 /**
  * A generator of large organizations for the benchmark and the robustness tests: one organization
  * with members, teams, collections, spaces, three sites with sections, site spaces, groups and share
- * links, plus a few SAML providers, translations and integrations, and direct access grants (teams
+ * links, plus a few SAML providers, translations and integrations (installed on the organization,
+ * some spaces and a site), OpenAPI specs, and direct access grants (teams
  * and users) on every third collection and space and on every site. At scale 1: 3,000 members, 300
  * teams of 10, 300 collections, 3 sites × 60 sections, 300 share links, access on 100 collections,
  * 134 spaces and 3 sites.
@@ -76,6 +77,19 @@ export interface WorldCounts {
   saml: number;
   translations: number;
   integrations: number;
+  /** Installations of the integrations (each with a configuration: a PATCH after the create, which takes only the organization). */
+  installations: number;
+  /** Lists of spaces or sites the installations' config gives (a plan reads each of an existing installation). */
+  installationLists: number;
+  /** Lists an import reads: the spaces or sites of every installation whose selection is not `all`. */
+  installationSelectedLists: number;
+  /** Spaces and sites the installations are installed on, each with its configuration (POST, then PATCH). */
+  installationTargets: number;
+  /** The most targets in one list (its pages). */
+  installationTargetsPerList: number;
+  /** OpenAPI specs (each with a visibility: a PATCH after the PUT), and those made from a text (one raw read each once made). */
+  openapiSpecs: number;
+  openapiTextSpecs: number;
   /** Sites without sections, their spaces at their root (beyond `sites`). */
   rootSites: number;
   rootSiteSpacesPerSite: number;
@@ -114,6 +128,9 @@ export interface BenchWorld {
   config: ConfigDocumentT;
   counts: WorldCounts;
 }
+
+/** 1 for a list of spaces or sites whose selection is not `all` (an absent one keeps the API's selection of none). */
+const selected = (targets: unknown): number => (targets === 'all' ? 0 : 1);
 
 const pad = (n: number, width = 4) => String(n).padStart(width, '0');
 
@@ -304,6 +321,25 @@ export function generate(scale: number, seed: number): BenchWorld {
     scopes: ['space:content:read' as const],
     script: `export default { fetch: () => new Response('integration ${i + 1}') };\n`,
   }));
+  // The first integration on the organization, a few spaces and the first site, each configured; the
+  // second on every space (its sites a selection of none). No configuration key names a secret (an
+  // import would write it as an ${env:…} reference, which the import round trip would then need set).
+  const installSpaces = Array.from({ length: Math.max(2, Math.round(20 * scale)) }, (_, i) => spaceIds[i * 2]);
+  const installations = [
+    {
+      integration: integrations[0].name,
+      configuration: { account: 'bench-1', region: 'eu' },
+      spaces: installSpaces.map((space, i) => ({ space, configuration: { label: `space ${i}` } })),
+      sites: [{ site: sectionSiteIds[0], configuration: { widget: 'chat' } }],
+    },
+    { integration: integrations[1].name, configuration: { tracking: true }, spaces: 'all' as const },
+  ];
+  const openapiSpecs = [
+    { slug: 'bench-public-api', source: { url: 'https://specs.bench.example/public.json' }, visibility: 'public' as const },
+    { slug: 'bench-internal-api', source: { text: 'openapi: 3.1.0\ninfo: { title: Internal, version: "1" }\npaths: {}\n' }, visibility: 'private' as const },
+  ];
+  // No translation glossary: its batch is sent once (a lost answer fails the step rather than risk
+  // inserting twice), so the faults scenario's applies could not all succeed with one.
   const agentInstructions = 'Answer briefly.\n\nCite the page you found the answer on.';
 
   // ---- access: every third collection (by path, in config order) and space, every site ----------
@@ -378,7 +414,9 @@ export function generate(scale: number, seed: number): BenchWorld {
     ],
     saml,
     integrations,
+    installations,
     translations,
+    openapiSpecs,
   };
 
   // ---- the seed world, and the world as the config would leave it --------------------------------
@@ -443,6 +481,8 @@ export function generate(scale: number, seed: number): BenchWorld {
         saml: saml.map((p) => ({ ...p })),
         translations: translations.map((t) => ({ ...t })),
         integrations: integrations.map((i) => ({ ...i })),
+        installations: installations.map((i) => ({ ...i })),
+        openapiSpecs: openapiSpecs.map(({ source, ...s }) => ({ ...s, ...source })),
         access: fullAccess,
       },
     ],
@@ -483,6 +523,14 @@ export function generate(scale: number, seed: number): BenchWorld {
       saml: saml.length,
       translations: translations.length,
       integrations: integrations.length,
+      installations: installations.length,
+      installationLists: installations.reduce((n, i) => n + (Array.isArray(i.spaces) ? 1 : 0) + (Array.isArray(i.sites) ? 1 : 0), 0),
+      // An installation without `sites` in the config keeps the API's selection: a selection of none.
+      installationSelectedLists: installations.reduce((n, i) => n + selected(i.spaces) + selected('sites' in i ? i.sites : undefined), 0),
+      installationTargets: installations.reduce((n, i) => n + (Array.isArray(i.spaces) ? i.spaces.length : 0) + (i.sites?.length ?? 0), 0),
+      installationTargetsPerList: installSpaces.length,
+      openapiSpecs: openapiSpecs.length,
+      openapiTextSpecs: openapiSpecs.filter((s) => 'text' in s.source).length,
       accessCollections: collectionAccess.size,
       accessSpaces: spaceAccess.filter((a) => a !== undefined).length,
       accessSites: siteAccess.length,

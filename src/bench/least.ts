@@ -55,21 +55,33 @@ export function leastReads(c: WorldCounts, made: boolean): ReadCost {
  */
 export function leastImportReads(c: WorldCounts): ReadCost {
   const cost = withAccessReads(c, baseReads(c, true, true), c.collections, c.spaces, c.sites + c.newSites + c.rootSites, 'every');
-  // The organization's installations: one page (the bench world installs nothing, so no installation's
-  // spaces or sites are listed). Its custom fonts: one answer (the list has no pages). A plan reads
-  // the fonts only when the config has `fonts` or a customization names a `customFont`, which the
-  // bench's config does not. Its OpenAPI specs, its translation glossary and its invite links: a page
-  // each (the bench world has no spec, so no spec's text is read: one GET per spec without a source URL).
+  // Its custom fonts: one answer (the list has no pages). A plan reads the fonts only when the config
+  // has `fonts` or a customization names a `customFont`, which the bench's config does not. Its
+  // translation glossary and its invite links: a page each (the bench's config has neither
+  // `glossary` nor `inviteLinks`, so a plan reads none).
   return {
     ...cost,
-    requests: formula([
-      ...cost.requests.terms,
-      { what: 'installations: 1 (the organization\'s list)', n: 1 },
-      { what: 'custom fonts: 1 (one answer)', n: 1 },
-      { what: 'OpenAPI specs: pages(0) + 0 texts', n: 1 },
-      { what: 'translation glossary: pages(0)', n: 1 },
-      { what: 'invite links: pages(0)', n: 1 },
-    ]),
+    requests: formula([...cost.requests.terms, { what: 'custom fonts: 1 (one answer)', n: 1 }, { what: 'translation glossary: pages(0)', n: 1 }, { what: 'invite links: pages(0)', n: 1 }]),
+  };
+}
+
+/**
+ * The organization's installations (one list), and the spaces and sites of an installation: a plan
+ * lists those its config gives a list of, an import those whose selection is not `all` (with `all`,
+ * there is no list to write). Its OpenAPI specs (one list) and the raw text of each spec made from a
+ * text (a plan compares the config's text with it; an import writes it to a file; a spec from a URL
+ * has none to read).
+ */
+function orgExtraReads(c: WorldCounts, made: boolean, importing: boolean): { terms: Array<{ what: string; n: number }>; criticalPath: number } {
+  const lists = made ? (importing ? c.installationSelectedLists : c.installationLists) : 0;
+  const listPages = pages(c.installationTargetsPerList);
+  const texts = made ? c.openapiTextSpecs : 0;
+  return {
+    terms: [
+      { what: `installations: pages(${made ? c.installations : 0}) + ${lists} lists of spaces or sites × pages(${c.installationTargetsPerList})`, n: pages(made ? c.installations : 0) + lists * listPages },
+      { what: `OpenAPI specs: pages(${made ? c.openapiSpecs : 0}) + ${texts} texts`, n: pages(made ? c.openapiSpecs : 0) + texts },
+    ],
+    criticalPath: Math.max(pages(made ? c.installations : 0) + (lists > 0 ? listPages : 0), pages(made ? c.openapiSpecs : 0) + (texts > 0 ? 1 : 0)),
   };
 }
 
@@ -110,6 +122,7 @@ function siteExtraReads(c: WorldCounts, made: boolean, importing: boolean): Arra
 }
 
 function baseReads(c: WorldCounts, made: boolean, importing = false): ReadCost {
+  const extra = orgExtraReads(c, made, importing);
   const teams = made ? c.teams : 0;
   const collections = made ? c.collections : 0;
   const links = made ? c.shareLinksPerSite : 0;
@@ -130,6 +143,7 @@ function baseReads(c: WorldCounts, made: boolean, importing = false): ReadCost {
     { what: `${c.rootSites} sites without sections × (structure + share links page)`, n: c.rootSites * 2 },
     ...siteExtraReads(c, made, importing),
     { what: 'SAML, integrations, translations: a page each', n: 3 },
+    ...extra.terms,
   ]);
   // A site's structure, share links and redirects are read once the site list has matched it.
   const criticalPath = Math.max(
@@ -138,6 +152,7 @@ function baseReads(c: WorldCounts, made: boolean, importing = false): ReadCost {
     pages(collections),
     pages(c.spaces),
     pages(c.sites + c.rootSites + newSites) + Math.max(pages(links), pages(made ? c.redirectsPerSite : 0)),
+    extra.criticalPath,
   );
   return { requests, criticalPath };
 }
@@ -177,6 +192,9 @@ export function leastWritesFromEmpty(c: WorldCounts): Formula {
     { what: 'PUT SITE/adaptive-schema (the seed has none)', n: c.adaptiveSchemaSites },
     { what: 'POST ORG/saml', n: c.saml },
     { what: 'POST integration (publish)', n: c.integrations },
+    { what: 'POST + PATCH per installation (the POST takes only the organization: configuration, selection)', n: c.installations * 2 },
+    { what: 'POST + PATCH per space or site installation (the POST takes only the space or site: configuration)', n: c.installationTargets * 2 },
+    { what: 'PUT + PATCH per OpenAPI spec (the PUT takes only the source: visibility)', n: c.openapiSpecs * 2 },
     { what: 'POST ORG/translations', n: c.translations },
     { what: 'POST …/permissions (a grant the seed lacks)', n: c.accessGrants - c.accessGrantsSeeded - c.accessGrantsSeededOtherRole },
     { what: 'PATCH …/permissions/users/ID (a seeded grant with another role)', n: c.accessGrantsSeededOtherRole },
@@ -201,6 +219,9 @@ export function perResourceReads(c: WorldCounts): number {
     c.rootSites * c.rootSiteSpacesPerSite +
     c.saml +
     c.integrations +
+    c.installations +
+    c.installationTargets +
+    c.openapiSpecs +
     c.translations +
     c.redirectSites * c.redirectsPerSite +
     c.customizationSites +

@@ -171,6 +171,7 @@ export function resolveOrg(draft: OrgDraft, problems: Problems, options: { cross
     entries: (configKey) => draft.lists.get(configKey),
     fieldOrigin: (field) => draft.fieldOrigins.get(field),
     organizationOrigin: draft.origin,
+    organization: draft.organization,
     prunes: (kind) => draft.prune.has(kind),
   };
   const lists: Record<string, unknown[]> = {};

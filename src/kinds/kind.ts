@@ -132,6 +132,8 @@ export interface ResolveContext {
   entries(configKey: string): readonly Item<unknown>[] | undefined;
   /** The organization mapping's field origins (`agentInstructions`, …). */
   fieldOrigin(field: string): Origin | undefined;
+  /** The organization mapping's values (`mergeRules`, …), when the loader has them. */
+  organization?: Readonly<Record<string, unknown>>;
   /** Where the `organization` mapping is. */
   organizationOrigin: Origin;
   prunes(kind: Kind): boolean;

@@ -49,7 +49,19 @@ export interface RequestSpec {
    * With `single`, `path` is a list the API answers in one piece, without paging (its `items`).
    * With `secretId`, the id of what it finds is itself a credential, never shown.
    */
-  lookup?: { path: string; match: Record<string, JsonValue>; tree?: boolean; single?: boolean; secretId?: boolean };
+  lookup?: {
+    path: string;
+    match: Record<string, JsonValue>;
+    tree?: boolean;
+    single?: boolean;
+    /**
+     * Fields of `match` that refer to another object: the answer gives its id, or the object with its
+     * `id` (a description's `oneOf [string, Space]`). Either form matches the id; any other is the
+     * API's mismatch.
+     */
+    refs?: string[];
+    secretId?: boolean;
+  };
   /**
    * Sent once, never retried, whatever its method: a PUT whose body is not idempotent (a batch that
    * inserts). After an unclear outcome the step fails, and the next plan reads what is left to do.

@@ -35,7 +35,7 @@ const RequestSpecSchema = z.looseObject({
   query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   body: z.json().optional(),
   capture: z.boolean().optional(),
-  lookup: z.looseObject({ path: z.string(), match: z.record(z.string(), z.json()) }).optional(),
+  lookup: z.looseObject({ path: z.string(), match: z.record(z.string(), z.json()), refs: z.array(z.string()).optional() }).optional(),
 });
 
 const StepSchema = z.looseObject({

@@ -130,6 +130,20 @@ describe('integration installations against the emulator', () => {
   });
 });
 
+describe('a space or site installation\'s space or site: the id, or the object with `extended`', () => {
+  it('answers the id by default and the Space or Site object with extended=true, as the description says', async () => {
+    await converge(`${HEAD}installations:\n  - integration: acme-chat\n    spaces: [{ space: space_api }]\n    sites: [{ site: site_docs }]\n`);
+    const i = installation()!;
+    const base = `/v1/integrations/acme-chat/installations/${i.id}`;
+    const list = (target: string, query: Record<string, string> = {}) => client.listAll<Record<string, unknown>>(`${base}/${target}`, query);
+    expect((await list('spaces')).map((t) => t.space)).toEqual(['space_api']);
+    expect((await list('spaces', { extended: 'true' })).map((t) => t.space)).toEqual([expect.objectContaining({ object: 'space', id: 'space_api' })]);
+    expect((await list('sites', { extended: 'true' })).map((t) => t.site)).toEqual([expect.objectContaining({ object: 'site', id: 'site_docs' })]);
+    const one = await client.request<Record<string, unknown>>('GET', `${base}/spaces/space_api`, { query: { extended: true } });
+    expect(one.body.space).toMatchObject({ object: 'space', id: 'space_api' });
+  });
+});
+
 describe('bad installation configs', () => {
   const cases: Array<[string, string, string[]]> = [
     [

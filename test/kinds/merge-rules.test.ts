@@ -24,13 +24,13 @@ organization:
     type: rules
     rules:
       - rule: require_at_least_one_approved_review
-      - { rule: allow_bypass, users: [u_bob, u_alice] }
+      - { rule: allow_bypass, users: [u_bob, alice@acme.com] }
 spaces:
   - id: space_api
     mergeRules:
       type: rules
       rules:
-        - { rule: require_specific_reviewers, users: [u_carol] }
+        - { rule: require_specific_reviewers, users: [Carol@Acme.com] }
         - { rule: custom, expression: "changeRequest.subject != ''", message: Give the change a subject }
   - id: space_guides
     mergeRules: { type: none }
@@ -87,6 +87,8 @@ describe('review rules against the emulator', () => {
     const orgStep = p.steps.find((s) => s.address === 'organization')!;
     // Only mergeRules is sent: the config sets no other organization setting.
     expect(orgStep.requests).toEqual([{ method: 'PATCH', path: '/v1/orgs/org_acme', body: { mergeRules: expect.objectContaining({ type: 'rules' }) } }]);
+    // Reviewers named by email are sent as the members' user ids, and shown by email.
+    expect(orgStep.after).toEqual({ mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }, { rule: 'allow_bypass', users: ['bob@acme.com', 'alice@acme.com'] }] } });
     expect(org().mergeRules).toEqual({ type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }, { rule: 'allow_bypass', users: ['u_bob', 'u_alice'] }] });
     expect(space('space_guides').mergeRules).toEqual({ type: 'none' });
     expect(space('space_api').mergeRules).toEqual({
@@ -103,8 +105,8 @@ describe('review rules against the emulator', () => {
 
   it('compares rules and their users in any order', async () => {
     const reordered = CONFIG.replace(
-      '      - rule: require_at_least_one_approved_review\n      - { rule: allow_bypass, users: [u_bob, u_alice] }',
-      '      - { rule: allow_bypass, users: [u_alice, u_bob] }\n      - rule: require_at_least_one_approved_review',
+      '      - rule: require_at_least_one_approved_review\n      - { rule: allow_bypass, users: [u_bob, alice@acme.com] }',
+      '      - { rule: allow_bypass, users: [u_alice, bob@acme.com] }\n      - rule: require_at_least_one_approved_review',
     );
     expect(reordered).not.toBe(CONFIG);
     expect(shown(await plan(reordered))).toEqual([]);
@@ -118,6 +120,10 @@ describe('review rules against the emulator', () => {
     expect(p.steps[0]!.before).toEqual({ mergeRules: { type: 'none' } });
     expect(p.steps[1]!.before).toEqual({ mergeRules: { type: 'inherit' } });
     expect(space('space_api').mergeRules).toMatchObject({ type: 'rules' });
+    space('space_api').mergeRules = { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: ['u_bob'] }] };
+    const other = await converge(CONFIG);
+    // The API's reviewers are shown by email too.
+    expect(other.steps.map((s) => s.before)).toEqual([{ mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: ['bob@acme.com'] }] } }]);
   });
 
   it('leaves review rules alone when the config does not set them', async () => {
@@ -135,12 +141,36 @@ describe('review rules against the emulator', () => {
     expect(text).toContain('rule: require_specific_reviewers');
     const config = await loadConfig({ path: file });
     const organization = config.orgs[0]!.organization;
-    expect(organization.mergeRules).toEqual(org().mergeRules);
+    // Reviewers by email: the ids the API answers, through the members list.
+    expect(organization.mergeRules).toEqual({ type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }, { rule: 'allow_bypass', users: ['bob@acme.com', 'alice@acme.com'] }] });
+    expect(spaces_(config).find((s) => s.id === 'space_api')?.mergeRules).toMatchObject({ rules: [{ rule: 'require_specific_reviewers', users: ['carol@acme.com'] }, { rule: 'custom' }] });
     const spaces = config.orgs[0]!.spaces ?? [];
     expect(spaces.find((s) => s.id === 'space_guides')?.mergeRules).toEqual({ type: 'none' });
     expect(spaces.find((s) => s.id === 'space_handbook')?.mergeRules).toEqual({ type: 'inherit' });
     const again = await planOrgs(config, client, { toolVersion: 'test' });
     expect(again.steps.filter((s) => s.kind === 'organization' || s.kind === 'spaces').map((s) => s.address)).toEqual([]);
+  });
+});
+
+const spaces_ = (config: Awaited<ReturnType<typeof loadConfig>>) => config.orgs[0]!.spaces ?? [];
+
+describe('reviewers by email', () => {
+  it('a reviewer who is not a member is a plan problem at their place in the config', async () => {
+    const yaml = `version: 1\norganization:\n  id: org_acme\nspaces:\n  - id: space_api\n    mergeRules:\n      type: rules\n      rules:\n        - { rule: allow_bypass, users: [u_bob, nobody@acme.com] }\n`;
+    const p = await plan(yaml);
+    expect(p.steps).toEqual([]);
+    expect(p.problems.map((x) => `${x.location?.file.replace(/^.*\//, '')}:${x.location?.line}:${x.location?.column}: ${x.message}`)).toEqual([
+      'docplane.yaml:9:48: "nobody@acme.com" is not a member of organization org_acme: a reviewer must be a member (list their email under members to invite them), or remove them from the rule',
+    ]);
+  });
+
+  it('a reviewer the same plan invites is named by the id the invite answers', async () => {
+    const yaml = `version: 1\norganization:\n  id: org_acme\nmembers:\n  - { user: newcomer@acme.com, role: review }\nspaces:\n  - id: space_guides\n    mergeRules: { type: rules, rules: [{ rule: require_one_of_specific_reviewers, users: [newcomer@acme.com] }] }\n`;
+    const p = await converge(yaml);
+    expect(shown(p)).toEqual(['create members["newcomer@acme.com"]', 'update spaces["space_guides"]']);
+    const invited = [...emulator.world.users.values()].find((u) => u.email === 'newcomer@acme.com')!;
+    expect(space('space_guides').mergeRules).toEqual({ type: 'rules', rules: [{ rule: 'require_one_of_specific_reviewers', users: [invited.id] }] });
+    space('space_guides').mergeRules = { type: 'none' };
   });
 });
 
@@ -167,6 +197,7 @@ describe('bad review rules', () => {
     ['specific reviewers without users', `${HEAD}spaces:\n  - id: space_api\n    mergeRules: { type: rules, rules: [{ rule: require_specific_reviewers }] }\n`, /^docplane\.yaml:6:\d+: spaces\[0\]\.mergeRules\.rules\[0\]\.users: /],
     ['users on a rule that takes none', `${HEAD}spaces:\n  - id: space_api\n    mergeRules: { type: rules, rules: [{ rule: require_at_least_one_review, users: [u_bob] }] }\n`, /^docplane\.yaml:6:\d+: spaces\[0\]\.mergeRules\.rules\[0\]/],
     ['rules missing', `${HEAD}spaces:\n  - id: space_api\n    mergeRules: { type: rules }\n`, /^docplane\.yaml:6:\d+: spaces\[0\]\.mergeRules/],
+    ['a reviewer that is not an email address', `${HEAD}  mergeRules: { type: rules, rules: [{ rule: allow_bypass, users: [bob@] }] }\n`, /^docplane\.yaml:4:68: organization\.mergeRules\.rules\[0\]\.users\[0\]: "bob@" is not an email address/],
   ];
   it.each(cases)('%s', async (_name, yaml, expected) => {
     const problems = await withFiles({ 'docplane.yaml': yaml }, (t) => problemsOf({ path: t.dir, cwd: t.dir }));

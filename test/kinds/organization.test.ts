@@ -15,7 +15,7 @@ describe('organization settings', () => {
     ['a field the remote lacks reads as null', { organization: { sso: true } }, { sso: true }],
   ];
   it.each(cases)('%s', (_name, config, body) => {
-    const kp = planKind(organizationModule, orgConfig(config), remoteOrg);
+    const kp = planKind(organizationModule, orgConfig(config), { organization: remoteOrg });
     if (body === null) {
       expect(kp.steps).toEqual([]);
       return;
@@ -25,7 +25,7 @@ describe('organization settings', () => {
   });
 
   it('shows before and after of the differing fields', () => {
-    const kp = planKind(organizationModule, orgConfig({ organization: { title: 'Acme Inc', ai: false } }), remoteOrg);
+    const kp = planKind(organizationModule, orgConfig({ organization: { title: 'Acme Inc', ai: false } }), { organization: remoteOrg });
     expect(kp.steps[0]).toMatchObject({ before: { title: 'Acme' }, after: { title: 'Acme Inc' }, changes: [{ path: 'title', kind: 'change', before: 'Acme', after: 'Acme Inc' }] });
   });
 });

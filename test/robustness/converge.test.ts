@@ -65,7 +65,7 @@ async function roundTrip(current: EmulatorState, desired: ConfigDocumentT, emula
  * What the generator must reach in the random runs: creates, updates, deletes, moves and sorts of
  * most kinds, and a delete left out by `protect`. A property that planned nothing would prove nothing.
  */
-const EXPECTED = ['teams:create', 'teams:delete', 'teamMembers:update', 'collections:create', 'collections:delete', 'spaces:move', 'sections:create', 'sections:sort', 'siteSpaces:create', 'sectionGroups:create', 'shareLinks:update', 'saml:create', 'translations:update', 'integrations:publish', 'members:update', 'collectionAccess:create', 'spaceAccess:create', 'spaceAccess:update', 'spaceAccess:delete', 'spaceGitSync:update', 'violation:protect'];
+const EXPECTED = ['teams:create', 'teams:delete', 'teamMembers:update', 'collections:create', 'collections:delete', 'spaces:move', 'sections:create', 'sections:sort', 'siteSpaces:create', 'sectionGroups:create', 'shareLinks:update', 'saml:create', 'translations:update', 'integrations:publish', 'members:update', 'collectionAccess:create', 'spaceAccess:create', 'spaceAccess:update', 'spaceAccess:delete', 'spaceGitSync:update', 'installations:create', 'installations:update', 'installations:delete', 'installationTargets:create', 'installationTargets:update', 'installationTargets:delete', 'openapiSpecs:create', 'openapiSpecs:update', 'openapiSpecs:delete', 'glossary:update', 'violation:protect'];
 
 /** Runs per round, and rounds at most: more rounds only while a case of EXPECTED is still missing. */
 const RUNS = 150;

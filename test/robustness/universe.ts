@@ -45,7 +45,18 @@ const FONT_FAMILIES = ['Font A', 'Font B'];
 const fontKey = (family: string, weight: number, version: string) => `fonts/${family.replace(' ', '-')}-${weight}-${version}.woff2`;
 const LANGUAGES = ['fr', 'de'];
 const INTEGRATIONS = ['int-a', 'int-b'];
-const PRUNABLE = ['teams', 'collections', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'redirects', 'mcpServers', 'saml', 'translations', 'fonts'] as const;
+/** The spaces an integration may be installed on, and the configurations of installations and their targets. */
+const INSTALL_SPACES = [SPACES[0].id, SPACES[1].id, SPACES[2].id];
+const CONFIGURATIONS = [{ apiKey: 'k1' }, { apiKey: 'k2', region: 'eu' }, { tracking: { enabled: true, sample: 0.5 } }];
+const TARGET_CONFIGURATIONS = [{ label: 'one' }, { label: 'two', beta: true }];
+const EXTERNAL_IDS = [['x1'], ['x1', 'x2']];
+const SPEC_SLUGS = ['spec-a', 'spec-b'];
+const SPEC_URLS = ['https://specs.r.example/a.json', 'https://specs.r.example/b.json'];
+const SPEC_TEXTS = ['openapi: 3.0.0\ninfo: { title: A, version: "1" }\npaths: {}\n', 'openapi: 3.1.0\ninfo: { title: A, version: "2" }\npaths: {}\n'];
+/** Glossary entries by their English term (which names them), and how other languages write them. */
+const GLOSSARY_TERMS = ['API', 'Workspace', 'Change request'];
+const GLOSSARY_FR = ['Terme un', 'Terme deux'];
+const PRUNABLE = ['teams', 'collections', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'redirects', 'mcpServers', 'saml', 'translations', 'fonts', 'installations', 'openapiSpecs'] as const;
 /** What a config may protect: a few keys of each prunable kind, exact or by glob. */
 const PROTECTABLE = [
   'teams["Red"]',
@@ -58,6 +69,8 @@ const PROTECTABLE = [
   `sites["${SITE}"].sectionGroups["Group A"]`,
   'saml["IdP A"]',
   'translations["**"]',
+  'installations["int-b"]',
+  'openapiSpecs["spec-b"]',
 ];
 
 /** A subset of `items`, in a random order. */
@@ -65,6 +78,7 @@ function subsetOf<T>(items: readonly T[], max = items.length): fc.Arbitrary<T[]>
   return fc.shuffledSubarray([...items], { minLength: 0, maxLength: max });
 }
 
+const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 3 });
 const role = fc.constantFrom(...ROLES);
 /** A member's role: null is a guest. */
 const memberRole = fc.option(role, { nil: null, freq: 8 });
@@ -110,6 +124,44 @@ const collectionsArb = subsetOf(TOP_COLLECTIONS).chain((tops) =>
   fc.tuple(...tops.map((title) => fc.record({ title: fc.constant(title), children: subsetOf(CHILD_COLLECTIONS) }))),
 ) as fc.Arbitrary<Array<{ title: string; children: string[] }>>;
 
+/** An installation of an integration: its configuration, and the spaces and sites it covers (`all` or a list, each with its own). */
+function installationArb(optionalLists: boolean) {
+  const targets = <K extends string>(one: K, ids: readonly string[]) => {
+    const list = fc.oneof(
+      fc.constant('all' as const),
+      subsetOf(ids).chain((xs) => fc.tuple(...xs.map((id) => fc.record({ [one]: fc.constant(id), configuration: maybe(fc.constantFrom(...TARGET_CONFIGURATIONS)) })))),
+    );
+    return optionalLists ? maybe(list) : list;
+  };
+  return fc.record({
+    configuration: maybe(fc.constantFrom(...CONFIGURATIONS)),
+    externalIds: maybe(fc.constantFrom(...EXTERNAL_IDS)),
+    spaces: targets('space', INSTALL_SPACES),
+    sites: targets('site', [SITE]),
+  });
+}
+
+interface InstallationShape {
+  configuration?: Record<string, unknown>;
+  externalIds?: string[];
+  spaces?: 'all' | Array<{ space: string; configuration?: Record<string, unknown> }>;
+  sites?: 'all' | Array<{ site: string; configuration?: Record<string, unknown> }>;
+}
+
+/** An installation without its absent fields (the seed and the config refuse an `undefined`). */
+function installationOf(integration: string, i: InstallationShape): Record<string, unknown> {
+  const clean = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+  const targets = (t: InstallationShape['spaces'] | InstallationShape['sites']) => (Array.isArray(t) ? t.map((x) => clean(x)) : t);
+  return clean({ integration, configuration: i.configuration, externalIds: i.externalIds, spaces: targets(i.spaces), sites: targets(i.sites) });
+}
+
+/** Glossary entries: a subset of the English terms, each with a French term or none. */
+const glossaryArb = subsetOf(GLOSSARY_TERMS).chain((terms) => fc.tuple(...terms.map((en) => fc.record({ en: fc.constant(en), fr: maybe(fc.constantFrom(...GLOSSARY_FR)) }))));
+
+function glossaryOf(entries: ReadonlyArray<{ en: string; fr?: string }>): Array<{ translations: { en: string; fr?: string } }> {
+  return entries.map((e) => ({ translations: { en: e.en, ...(e.fr !== undefined ? { fr: e.fr } : {}) } }));
+}
+
 function collectionPaths(tree: Array<{ title: string; children: string[] }>): string[] {
   return tree.flatMap((c) => [c.title, ...c.children.map((k) => `${c.title}/${k}`)]);
 }
@@ -138,7 +190,13 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
     samlTeam: fc.nat(4),
     fonts: subsetOf(FONT_FAMILIES).chain((families) => fc.tuple(...families.map((family) => fc.record({ family: fc.constant(family), bold: fc.boolean() })))),
     translations: subsetOf(LANGUAGES),
-    integrations: subsetOf(INTEGRATIONS),
+    // The organization publishes int-a always (so that a config may install it), int-b sometimes.
+    integrations: subsetOf(INTEGRATIONS.slice(1)).map((rest) => [INTEGRATIONS[0], ...rest]),
+    installations: fc.record({ 'int-a': maybe(installationArb(false)), 'int-b': maybe(installationArb(false)) }),
+    specs: subsetOf(SPEC_SLUGS).chain((slugs) =>
+      fc.tuple(...slugs.map((slug) => fc.record({ slug: fc.constant(slug), url: maybe(fc.constantFrom(...SPEC_URLS)), text: fc.constantFrom(...SPEC_TEXTS), visibility: fc.constantFrom('private', 'public') }))),
+    ),
+    glossary: glossaryArb,
     // Grants made earlier: never admin, so that a desired access never has to keep a remote admin.
     grants: fc.array(fc.record({ space: fc.nat(SPACES.length - 1), team: fc.nat(4), user: fc.nat(5), role: fc.constantFrom('edit', 'read', 'comment') }), { maxLength: 4 }),
   })
@@ -201,6 +259,13 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
             fontFaces: [{ weight: 400, storageKey: fontKey(f.family, 400, 'v1') }, ...(f.bold ? [{ weight: 700, storageKey: fontKey(f.family, 700, 'v1') }] : [])],
           })),
           integrations: r.integrations.map((name) => ({ name, title: `Old ${name}`, description: 'Old', scopes: ['space:content:read'], script: 'old' })),
+          // Only integrations the organization publishes can be installed on it.
+          installations: Object.entries(r.installations as Record<string, InstallationShape | undefined>)
+            .filter(([name, i]) => i !== undefined && r.integrations.includes(name))
+            .map(([name, i]) => installationOf(name, i!)),
+          // A spec from a URL or from a text.
+          openapiSpecs: (r.specs as Array<{ slug: string; url?: string; text: string; visibility: string }>).map((s) => ({ slug: s.slug, ...(s.url !== undefined ? { url: s.url } : { text: s.text }), visibility: s.visibility })),
+          glossary: glossaryOf(r.glossary as Array<{ en: string; fr?: string }>),
           access: r.grants.map((g) => ({
             space: SPACES[g.space].id,
             teams: g.team < teams.length ? { [teams[g.team].title]: g.role } : {},
@@ -218,8 +283,6 @@ function dedupe(members: Array<{ user: string; owner: boolean }>): Array<{ user:
 }
 
 // ---- the desired state ------------------------------------------------------------------------------
-
-const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 3 });
 
 /**
  * Sometimes a `renamedFrom` naming a key of the pool that the config does not use itself (the loader
@@ -305,6 +368,21 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
     saml: maybe(subsetOf(SAML_LABELS).chain((labels) => fc.tuple(...labels.map((label) => fc.record({ label: fc.constant(label), team: fc.nat(4), role: maybe(role), entity: fc.constantFrom('a', 'b') }))))),
     translations: maybe(subsetOf(LANGUAGES).chain((langs) => fc.tuple(...langs.map((language) => fc.record({ language: fc.constant(language), instructions: maybe(fc.constantFrom('Formal.', 'Casual.')) }))))),
     integrations: maybe(subsetOf(INTEGRATIONS).chain((names) => fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), title: fc.constantFrom(`Old ${name}`, `New ${name}`) }))))),
+    installations: maybe(fc.record({ 'int-a': maybe(installationArb(true)), 'int-b': maybe(installationArb(true)) })),
+    openapiSpecs: maybe(
+      subsetOf(SPEC_SLUGS).chain((slugs) =>
+        fc.tuple(
+          ...slugs.map((slug) =>
+            fc.record({
+              slug: fc.constant(slug),
+              source: fc.oneof(fc.constantFrom(...SPEC_URLS).map((url) => ({ url })), fc.constantFrom(...SPEC_TEXTS).map((text) => ({ text }))),
+              visibility: maybe(fc.constantFrom('private', 'public')),
+            }),
+          ),
+        ),
+      ),
+    ),
+    glossary: maybe(glossaryArb),
     // The site's own fields, and a site made from nothing (by title) with one section, published or not.
     siteFields: maybe(fc.record({ visibility: maybe(fc.constantFrom('public', 'unlisted', 'share-link')), published: maybe(fc.boolean()), basename: maybe(fc.constantFrom('docs', 'help')) })),
     newSite: maybe(fc.boolean()),
@@ -516,6 +594,24 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
             })),
           }
         : {}),
+      ...(r.installations !== undefined
+        ? {
+            // int-a is always published; int-b only when this config publishes it.
+            installations: Object.entries(r.installations as Record<string, InstallationShape | undefined>)
+              .filter(([name, i]) => i !== undefined && (name === INTEGRATIONS[0] || (r.integrations as Array<{ name: string }> | undefined)?.some((x) => x.name === name)))
+              .map(([name, i]) => installationOf(name, i!)) as ConfigDocumentT['installations'],
+          }
+        : {}),
+      ...(r.openapiSpecs !== undefined
+        ? {
+            openapiSpecs: (r.openapiSpecs as Array<{ slug: string; source: { url: string } | { text: string }; visibility?: 'private' | 'public' }>).map((s) => ({
+              slug: s.slug,
+              source: s.source,
+              ...(s.visibility !== undefined ? { visibility: s.visibility } : {}),
+            })),
+          }
+        : {}),
+      ...(r.glossary !== undefined ? { glossary: glossaryOf(r.glossary as Array<{ en: string; fr?: string }>) } : {}),
       prune: r.prune,
       ...(r.protect !== undefined && r.protect.length > 0 ? { protect: r.protect } : {}),
       safety: { maxDeletes: 1000, maxDeletePercent: 100, keepSsoMembers: true },
@@ -563,7 +659,7 @@ export async function loadDocument(doc: ConfigDocumentT): Promise<LoadedConfig> 
 export async function duplicates(client: ApiClient): Promise<string[]> {
   const org = `/v1/orgs/${ORG}`;
   const site = `${org}/sites/${SITE}`;
-  const [teams, collections, sections, groups, links, saml, translations, redirects, mcpServers] = await Promise.all([
+  const [teams, collections, sections, groups, links, saml, translations, redirects, mcpServers, installations] = await Promise.all([
     client.listAll<{ title: string }>(`${org}/teams`),
     client.listAll<{ title: string; parent?: string | null }>(`${org}/collections`, { nested: true }),
     client.listAll<{ path: string; siteSpaces: Array<{ space: { id: string } }> }>(`${site}/sections`),
@@ -573,6 +669,7 @@ export async function duplicates(client: ApiClient): Promise<string[]> {
     client.listAll<{ language: string; source: { space: string } }>(`${org}/translations`),
     client.listAll<{ source: string }>(`${site}/redirects`),
     client.listAll<{ name: string }>(`${site}/mcp-servers`),
+    client.listAll<{ integration: { name: string } }>(`${org}/installations`),
   ]);
   const keys: string[] = [
     ...teams.map((t) => `team: ${t.title}`),
@@ -585,6 +682,7 @@ export async function duplicates(client: ApiClient): Promise<string[]> {
     ...translations.map((t) => `translation: ${t.source.space}/${t.language}`),
     ...redirects.map((r) => `redirect: ${r.source}`),
     ...mcpServers.map((m) => `MCP server: ${m.name}`),
+    ...installations.map((i) => `installation: ${i.integration.name}`),
   ];
   const seen = new Set<string>();
   return keys.filter((k) => (seen.has(k) ? true : (seen.add(k), false)));

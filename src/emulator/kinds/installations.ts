@@ -11,6 +11,8 @@ import { canReach, location, nowIso, orgOf, viewCtx } from '../routing.js';
 import { apiUrl, appUrl, compact } from '../views.js';
 import type { Obj, ViewContext } from '../views.js';
 import { integrationView } from './integrations.js';
+import { siteView } from './sites/site-routes.js';
+import { spaceView } from './spaces.js';
 
 type Configuration = Record<string, unknown>;
 
@@ -91,8 +93,20 @@ function installationView(ctx: ViewContext, i: InstallationRec): Obj {
   };
 }
 
-function targetView(ctx: ViewContext, i: InstallationRec, one: 'space' | 'site', id: string, t: TargetRec): Obj {
+/**
+ * A space or site installation. `space` (`site`) is the id, or with `extended` the Space (Site) object
+ * (IntegrationSpaceInstallation's oneOf; the string is deprecated in favour of the object's id).
+ */
+function targetView(req: RouteRequest, i: InstallationRec, one: 'space' | 'site', id: string, t: TargetRec): Obj {
+  const ctx = viewCtx(req);
   const rest = `/${one}s/${id}`;
+  let ref: string | Obj = id;
+  if (req.query.get('extended') === 'true') {
+    const space = one === 'space' ? req.world.spaces.get(id) : undefined;
+    const site = one === 'site' ? req.world.orgs.get(i.org)?.sites.get(id) : undefined;
+    if (space) ref = spaceView(ctx, space);
+    if (site) ref = siteView(ctx, site);
+  }
   return compact({
     integration: i.integration,
     installation: i.id,
@@ -104,7 +118,7 @@ function targetView(ctx: ViewContext, i: InstallationRec, one: 'space' | 'site',
       publicEndpoint: endpoint(i, rest),
       publicContentEndpoint: endpoint(i, rest),
     },
-    [one]: id,
+    [one]: ref,
   });
 }
 
@@ -143,7 +157,7 @@ function targetRoutes(router: Router, target: 'spaces' | 'sites'): void {
   };
   router.add('GET', base, (req) => {
     const i = installationOf(req);
-    return listReply(req.query, [...i[target].entries()], ([id, t]) => targetView(viewCtx(req), i, one, id, t));
+    return listReply(req.query, [...i[target].entries()], ([id, t]) => targetView(req, i, one, id, t));
   });
   router.add('POST', base, (req) => {
     const i = installationOf(req);
@@ -155,11 +169,11 @@ function targetRoutes(router: Router, target: 'spaces' | 'sites'): void {
     const t = i[target].get(id) ?? { configuration: {}, externalIds: [] };
     i[target].set(id, t);
     i.updatedAt = nowIso(req);
-    return created(targetView(viewCtx(req), i, one, id, t), location(req, `/integrations/${i.integration}/installations/${i.id}/${target}/${id}`));
+    return created(targetView(req, i, one, id, t), location(req, `/integrations/${i.integration}/installations/${i.id}/${target}/${id}`));
   });
   router.add('GET', `${base}/:target`, (req) => {
     const i = installationOf(req);
-    return ok(targetView(viewCtx(req), i, one, req.params.target, targetOf(req, i)));
+    return ok(targetView(req, i, one, req.params.target, targetOf(req, i)));
   });
   router.add('PATCH', `${base}/:target`, (req) => {
     const i = installationOf(req);
@@ -167,7 +181,7 @@ function targetRoutes(router: Router, target: 'spaces' | 'sites'): void {
     const body = validate(UpdateTarget, bodyObject(req));
     if (body.configuration !== undefined) t.configuration = structuredClone(body.configuration);
     if (body.externalIds !== undefined) t.externalIds = [...body.externalIds];
-    return ok(targetView(viewCtx(req), i, one, req.params.target, t));
+    return ok(targetView(req, i, one, req.params.target, t));
   });
   router.add('DELETE', `${base}/:target`, (req) => deleted(installationOf(req)[target].delete(req.params.target)));
 }

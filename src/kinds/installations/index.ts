@@ -51,8 +51,9 @@ function configurationDraft(value: unknown, path: readonly string[], names: stri
 }
 
 const importInstallations: Importer<RemoteOrgInstallation[]> = {
-  // The spaces and sites of an installation are listed only when it covers a selection of them.
-  read: (ctx) => readInstallations(ctx, () => true),
+  // The spaces and sites of an installation are listed only when it covers a selection of them
+  // (`all` is written as it is).
+  read: (ctx) => readInstallations(ctx, (r, t) => (t === 'spaces' ? r.installation.space_selection : r.installation.site_selection) !== 'all'),
   write(remote, sink) {
     const written = sortBy(remote, (r) => r.integration).map((r) => convertInstallation(r, sink));
     sink.count(installationsModule.label, written.length);

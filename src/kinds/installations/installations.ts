@@ -99,12 +99,12 @@ export function readTargets(ctx: Reader, integration: string, installation: stri
 }
 
 /** The installations, with the spaces and sites of those whose lists `wants` names. */
-export async function readInstallations(ctx: Reader, wants: (integration: string, target: Target) => boolean): Promise<RemoteOrgInstallation[]> {
+export async function readInstallations(ctx: Reader, wants: (r: RemoteOrgInstallation, target: Target) => boolean): Promise<RemoteOrgInstallation[]> {
   const list = await readOrgInstallations(ctx);
   return Promise.all(
     list.map(async (r) => {
       const [spaces, sites] = await Promise.all(
-        (['spaces', 'sites'] as const).map((t) => (wants(r.integration, t) ? readTargets(ctx, r.integration, r.installation.id, t) : Promise.resolve(undefined))),
+        (['spaces', 'sites'] as const).map((t) => (wants(r, t) ? readTargets(ctx, r.integration, r.installation.id, t) : Promise.resolve(undefined))),
       );
       return { ...r, ...(spaces ? { spaces } : {}), ...(sites ? { sites } : {}) };
     }),
@@ -142,7 +142,7 @@ export const installationsModule: KindSpec<RemoteOrgInstallation[] | undefined> 
     const desired = ctx.desired.installations;
     if (desired === undefined) return undefined;
     const lists = new Map(desired.map((d) => [d.integration, d]));
-    return ctx.shared('installations', () => readInstallations(ctx, (name, t) => Array.isArray(lists.get(name)?.[t])));
+    return ctx.shared('installations', () => readInstallations(ctx, (r, t) => Array.isArray(lists.get(r.integration)?.[t])));
   },
 
   plan(ctx, remote): KindPlan {
@@ -283,8 +283,9 @@ function planTargets(
     const configure = w.configuration !== undefined ? { method: 'PATCH' as const, path: `${base}/${enc(id)}`, body: { configuration: w.configuration as JsonValue } } : undefined;
     if (!t) {
       // installIntegrationOnSpace takes `space`, installIntegrationOnSite takes `siteId`.
-      // After an unclear outcome, the target list says whether the install went through.
-      const install = { method: 'POST' as const, path: base, body: (target === 'spaces' ? { space: id } : { siteId: id }) as JsonObject, lookup: { path: base, match: { [one]: id } } };
+      // After an unclear outcome, the target list says whether the install went through: its
+      // `space` (`site`) is the id, or the object (IntegrationSpaceInstallation's oneOf).
+      const install = { method: 'POST' as const, path: base, body: (target === 'spaces' ? { space: id } : { siteId: id }) as JsonObject, lookup: { path: base, match: { [one]: id }, refs: [one] } };
       const after: JsonObject = { [one]: id, ...(w.configuration !== undefined ? { configuration: w.configuration as JsonValue } : {}) };
       kp.steps.push(step(address, 'create', null, after, [install, ...(configure ? [configure] : [])], needs));
       prints.push(print());

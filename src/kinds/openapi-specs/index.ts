@@ -6,8 +6,9 @@ import { openapiSpecsModule, readSpecsWithTexts, specAddress, type RemoteSpec, t
 import { OpenAPISpec, type OpenAPISpecT } from './schema.js';
 
 const importSpecs: Importer<RemoteSpecs> = {
-  // The text of a spec without a source URL is written to a file beside the YAML.
-  read: (ctx) => readSpecsWithTexts(ctx, () => true),
+  // The text of a spec without a source URL is written to a file beside the YAML (one from a URL has
+  // none to read).
+  read: (ctx) => readSpecsWithTexts(ctx, (s) => s.sourceURL === undefined),
   write(remote, sink) {
     const written = sortBy(remote.specs, (s) => s.slug)
       .map((s) => convertSpec(s, remote.texts[s.slug], sink))

@@ -62,11 +62,11 @@ export async function readSpecText(ctx: Reader, slug: string): Promise<string | 
 }
 
 /** The specs, and the texts of those `wantsText` names (a text source compares with them). */
-export async function readSpecsWithTexts(ctx: Reader, wantsText: (slug: string) => boolean): Promise<RemoteSpecs> {
+export async function readSpecsWithTexts(ctx: Reader, wantsText: (spec: RemoteSpec) => boolean): Promise<RemoteSpecs> {
   const specs = await readSpecs(ctx);
   const texts: Record<string, string | null> = {};
   await Promise.all(
-    specs.filter((s) => wantsText(s.slug)).map(async (s) => {
+    specs.filter(wantsText).map(async (s) => {
       texts[s.slug] = await readSpecText(ctx, s.slug);
     }),
   );
@@ -101,7 +101,7 @@ export const openapiSpecsModule: KindSpec<RemoteSpecs | undefined> = {
     const desired = ctx.desired.openapiSpecs;
     if (desired === undefined) return undefined;
     const textual = new Set(desired.filter((d) => 'text' in d.source).map((d) => d.slug));
-    return ctx.shared('openapiSpecs', () => readSpecsWithTexts(ctx, (slug) => textual.has(slug)));
+    return ctx.shared('openapiSpecs', () => readSpecsWithTexts(ctx, (s) => textual.has(s.slug)));
   },
 
   plan(ctx, remote): KindPlan {

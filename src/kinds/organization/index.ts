@@ -4,7 +4,8 @@
  */
 import { bool, compare, instructions, str, strOrNull, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
-import { MergeRules, importMergeRules } from '../common/merge-rules.js';
+import { MergeRules, emailsOf, importMergeRules, namesReviewers, resolveReviewers } from '../common/merge-rules.js';
+import { readMembers, type RemoteMember } from '../members/members.js';
 import { AGENT_INSTRUCTIONS_ADDRESS, agentInstructionsModule, readAgentInstructions, type RemoteAgentInstructions } from './agent-instructions.js';
 import { organizationModule, organizationSettings, readOrganization, type RemoteOrganization } from './organization.js';
 import { Organization } from './schema.js';
@@ -15,6 +16,8 @@ interface OrganizationState {
   org: string;
   organization: RemoteOrganization;
   agentInstructions: RemoteAgentInstructions;
+  /** The members, when the review rules name users (import writes them by email): the members' own list, read once. */
+  members?: RemoteMember[];
 }
 
 const importOrganization: Importer<OrganizationState> = {
@@ -22,7 +25,8 @@ const importOrganization: Importer<OrganizationState> = {
   async read(ctx) {
     // The organization alone first: a wrong id (or one the token cannot reach) is one clear error.
     const organization = await readOrganization(ctx);
-    return { org: ctx.org, organization, agentInstructions: await readAgentInstructions(ctx) };
+    const [agentInstructions, members] = await Promise.all([readAgentInstructions(ctx), namesReviewers(organization.mergeRules) ? readMembers(ctx) : undefined]);
+    return { org: ctx.org, organization, agentInstructions, ...(members ? { members } : {}) };
   },
   write(state, sink) {
     const o = state.organization;
@@ -37,7 +41,7 @@ const importOrganization: Importer<OrganizationState> = {
       sso: bool(o.sso),
       ai: bool(o.ai),
       inviteLinks: bool(o.inviteLinks),
-      mergeRules: importMergeRules(o.mergeRules, MergeRules, 'organization', (m) => sink.warn(m)),
+      mergeRules: importMergeRules(o.mergeRules, MergeRules, 'organization', (m) => sink.warn(m), emailsOf(state.members)),
       // Written when set: absent leaves them unmanaged, which plans no change either way.
       logo: str(settings.logo),
       defaultContent: settings.defaultContent ? { ...(settings.defaultContent as { site: string }) } : undefined,
@@ -57,6 +61,8 @@ export const organizationUnit: KindUnit = {
     ctx.locate('organization', ctx.organizationOrigin);
     const agent = ctx.fieldOrigin('agentInstructions');
     if (agent) ctx.locate(AGENT_INSTRUCTIONS_ADDRESS, agent);
+    const rules = ctx.fieldOrigin('mergeRules');
+    if (rules) resolveReviewers(ctx.organization?.mergeRules, 'organization', rules, ctx);
   },
   importer: importOrganization,
 };

@@ -2,7 +2,8 @@
 import { fingerprint } from '../../core/json.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { compact, pickManaged, sameJson } from '../common/match.js';
-import { normalizeMergeRules } from '../common/merge-rules.js';
+import { emailsOf, namesReviewers, normalizeMergeRules, reviewersShown, reviewersToIds } from '../common/merge-rules.js';
+import { indexMembers, memberRefs, readMembers, type RemoteMember } from '../members/members.js';
 import { emptyKindPlan, type KindSpec, type Reader } from '../kind.js';
 import { orgPath } from '../common/paths.js';
 import { step } from '../common/step.js';
@@ -50,30 +51,53 @@ export function readOrganization(ctx: Reader): Promise<RemoteOrganization> {
   return ctx.shared('organization', async () => (await ctx.client.request<RemoteOrganization>('GET', orgPath(ctx.org), { schema: OrganizationAnswer })).body);
 }
 
-export const organizationModule: KindSpec<RemoteOrganization | undefined> = {
+/** The organization, and its members when the config's review rules name users (to resolve them to ids). */
+export interface RemoteOrganizationState {
+  organization: RemoteOrganization;
+  members?: RemoteMember[];
+}
+
+export const organizationModule: KindSpec<RemoteOrganizationState | undefined> = {
   kind: 'organization',
   label: { one: 'organization setting', many: 'organization settings' },
 
   async read(ctx) {
     // Nothing to compare when the config gives only the id: no request.
     if (!FIELDS.some((f) => ctx.desired.organization[f] !== undefined)) return undefined;
-    return readOrganization(ctx);
+    const [organization, members] = await Promise.all([readOrganization(ctx), namesReviewers(ctx.desired.organization.mergeRules) ? readMembers(ctx) : undefined]);
+    return { organization, ...(members ? { members } : {}) };
   },
 
-  plan(ctx, remote) {
+  plan(ctx, state) {
     const { id: _id, agentInstructions: _ai, ...settings } = ctx.desired.organization;
     const desired = compact(settings) as JsonObject;
     const kp = emptyKindPlan();
-    if (remote === undefined) return kp;
+    if (state === undefined) return kp;
+    const remote = state.organization;
     kp.remoteCount = 1;
+    // Reviewers by email or id, as the user ids the API takes (and the emails a plan shows).
+    let needs: string[] = [];
+    const body: JsonObject = {};
+    if (namesReviewers(desired.mergeRules)) {
+      const memberOf = memberRefs(ctx.org, ctx.desired.members, indexMembers(state.members ?? []));
+      const rules = reviewersToIds(desired.mergeRules, memberOf, ctx.org, 'organization');
+      kp.problems.push(...rules.problems);
+      if (rules.problems.length > 0) return kp;
+      body.mergeRules = rules.body;
+      desired.mergeRules = rules.shown;
+      needs = rules.needs;
+    }
     const managed = Object.keys(desired).filter((k) => (FIELDS as readonly string[]).includes(k));
     if (managed.length === 0) return kp;
     const current = pickManaged(organizationSettings(remote), desired);
+    // The API's reviewers (user ids) as the plan shows them: by email where the member is known.
+    const shownRules = state.members ? reviewersShown(current.mergeRules, emailsOf(state.members)) : current.mergeRules;
     const before: JsonObject = {};
     const after: JsonObject = {};
     for (const field of managed) {
-      if (!sameJson(normalizeField(field, current[field]), normalizeField(field, desired[field]))) {
-        before[field] = current[field];
+      const want = field === 'mergeRules' && body.mergeRules !== undefined ? body.mergeRules : desired[field];
+      if (!sameJson(normalizeField(field, current[field]), normalizeField(field, want))) {
+        before[field] = field === 'mergeRules' ? (shownRules as JsonValue) : current[field];
         after[field] = desired[field];
       }
     }
@@ -84,7 +108,8 @@ export const organizationModule: KindSpec<RemoteOrganization | undefined> = {
       action: 'update',
       before,
       after,
-      requests: [{ method: 'PATCH', path: orgPath(ctx.org), body: patchBody(after) }],
+      requests: [{ method: 'PATCH', path: orgPath(ctx.org), body: patchBody({ ...after, ...(after.mergeRules !== undefined && body.mergeRules !== undefined ? { mergeRules: body.mergeRules } : {}) }) }],
+      needs,
       remoteId: ctx.org }));
     kp.fingerprints.organization = fingerprint(Object.fromEntries(managed.map((f) => [f, normalizeField(f, current[f])])));
     return kp;

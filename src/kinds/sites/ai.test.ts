@@ -147,6 +147,13 @@ describe('claims named by conditions', () => {
     // Text in quotes is not a path; a claim named twice is reported once.
     ['"visitor.claims.nope" == visitor.claims.plan', []],
     ['visitor.claims.x || visitor.claims.x', ['names claim "x" (visitor.claims.x), which the site\'s adaptiveSchema does not define']],
+    // A claim compared with a literal: its type, and a string's enum.
+    ['visitor.claims.plan === \'free\' || visitor.claims.plan != "pro"', []],
+    ['visitor.claims.plan == "gold"', ['compares claim plan (visitor.claims.plan) with "gold", which is not one of its values in the site\'s adaptiveSchema (free, pro)']],
+    ['visitor.claims.plan == "prro"', ['compares claim plan (visitor.claims.plan) with "prro", which is not one of its values in the site\'s adaptiveSchema (free, pro) — did you mean "pro"?']],
+    ['visitor.claims.plan == 2', ['compares claim plan (visitor.claims.plan), a string in the site\'s adaptiveSchema, with a number (2)']],
+    ['visitor.claims.account.tier >= 2 && visitor.claims.account.tier !== "2"', ['compares claim account.tier (visitor.claims.account.tier), a number in the site\'s adaptiveSchema, with a string ("2")']],
+    ['visitor.claims.unsigned.bucket == true', ['compares claim unsigned.bucket (visitor.claims.unsigned.bucket), a string in the site\'s adaptiveSchema, with a boolean (true)']],
   ];
   for (const [condition, expected] of cases) it(condition, () => expect(unknownClaims(condition, claims)).toEqual(expected));
 });

@@ -7,23 +7,29 @@ import { sortBy, str, strOrNull, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
 import { ACCESS_REFERENCES, resolveAccess } from '../access/resolve.js';
 import { readSpaceList, type RemoteSpace } from './read.js';
-import { SpaceMergeRules, importMergeRules } from '../common/merge-rules.js';
+import { SpaceMergeRules, emailsOf, importMergeRules, namesReviewers, resolveReviewers } from '../common/merge-rules.js';
+import { readMembers, type RemoteMember } from '../members/members.js';
 import { Space, spaceKey, type SpaceT } from './schema.js';
 import { spacesModule } from './spaces.js';
 
 interface SpacesState {
   spaces: RemoteSpace[];
   collections: RemoteCollection[];
+  /** The members, when a space's review rules name users (written by email): the members' own list, read once. */
+  members?: RemoteMember[];
 }
 
 const importSpaces: Importer<SpacesState> = {
   async read(ctx) {
     const [spaces, collections] = await Promise.all([readSpaceList(ctx), readCollections(ctx)]);
-    return { spaces: spaces.filter((s) => !s.deletedAt), collections };
+    const live = spaces.filter((s) => !s.deletedAt);
+    const members = live.some((s) => namesReviewers(s.mergeRules)) ? await readMembers(ctx) : undefined;
+    return { spaces: live, collections, ...(members ? { members } : {}) };
   },
   write(state, sink) {
     // The collections' own import warns about what it leaves out; here only the paths count.
     const { pathOf } = collectionTree(state.collections, () => undefined);
+    const emailOf = emailsOf(state.members);
     const collectionIds = new Set(state.collections.map((c) => c.id));
     const spaces = sortBy(state.spaces, (s) => s.id).map((s): Draft => {
       let collection: string | null | undefined = null;
@@ -46,7 +52,7 @@ const importSpaces: Importer<SpacesState> = {
         editMode: str(s.editMode),
         defaultLevel: strOrNull(s.defaultLevel),
         language: str(s.language),
-        mergeRules: importMergeRules(s.mergeRules, SpaceMergeRules, `spaces${key(s.id)}`, (m) => sink.warn(m)),
+        mergeRules: importMergeRules(s.mergeRules, SpaceMergeRules, `spaces${key(s.id)}`, (m) => sink.warn(m), emailOf),
         collection,
       };
     });
@@ -69,6 +75,7 @@ export const spacesUnit: KindUnit = {
       const address = `spaces${key(spaceKey(value))}`;
       if (!ctx.claim(`space:${spaceKey(value)}`, address, origin)) continue;
       resolveAccess(value.access, address, child(origin, 'access'), ctx);
+      resolveReviewers(value.mergeRules, address, child(origin, 'mergeRules'), ctx);
       const target = value.collection;
       if (target === undefined || target === null) continue;
       ctx.reference({

@@ -10,7 +10,8 @@ import { fingerprint } from '../../core/json.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection, type ResolvedCollections } from '../collections/collections.js';
 import { sameJson } from '../common/match.js';
-import { normalizeMergeRules } from '../common/merge-rules.js';
+import { emailsOf, namesReviewers, normalizeMergeRules, reviewersShown, reviewersToIds } from '../common/merge-rules.js';
+import { indexMembers, memberRefs, readMembers, type RemoteMember } from '../members/members.js';
 import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
 import { lookAlikeNote } from '../common/text.js';
 import { enc, orgPath } from '../common/paths.js';
@@ -31,6 +32,8 @@ export interface RemoteSpaces {
   missing: string[];
   /** Present only when a space of the config is placed in a collection. */
   collections?: RemoteCollection[];
+  /** Present only when a space's review rules name users (resolved to user ids through it). */
+  members?: RemoteMember[];
 }
 
 const SETTINGS = ['title', 'emoji', 'icon', 'editMode', 'defaultLevel', 'language', 'mergeRules'] as const;
@@ -113,9 +116,10 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
     const desired = ctx.desired.spaces;
     if (desired === undefined) return undefined;
     const placed = placesInCollections(desired);
-    const [listed, collections] = await Promise.all([
+    const [listed, collections, members] = await Promise.all([
       readSpaceList(ctx),
       placed ? readCollections(ctx) : Promise.resolve(undefined),
+      desired.some((s) => namesReviewers(s.mergeRules)) ? readMembers(ctx) : Promise.resolve(undefined),
     ]);
     const known = new Set(listed.map((s) => s.id));
     const missing: string[] = [];
@@ -134,7 +138,7 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
         }),
     );
     extra.sort((a, b) => (a.id < b.id ? -1 : 1));
-    return { spaces: [...listed, ...extra], listed: listed.length, missing: missing.sort(), collections };
+    return { spaces: [...listed, ...extra], listed: listed.length, missing: missing.sort(), collections, ...(members ? { members } : {}) };
   },
 
   plan(ctx, remote): KindPlan {
@@ -144,6 +148,8 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
     kp.remoteCount = remote.listed;
     const resolved = resolveCollections(ctx.desired.collections, remote.collections ?? []);
     const pairs = matchSpaces(desired, remote.spaces, remote.listed, resolved);
+    const memberOf = memberRefs(ctx.org, ctx.desired.members, indexMembers(remote.members ?? []));
+    const emailOf = emailsOf(remote.members);
     const named = new Set(pairs.flatMap((p) => (p.remote ? [p.remote.id] : [])));
     const others = remote.spaces.slice(0, remote.listed).filter((s) => !named.has(s.id));
     if (ctx.prunes('spaces')) {
@@ -166,8 +172,14 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
     }
 
     for (const { desired: d, address, remote: r } of pairs) {
+      // Reviewers by email or id, as the user ids the API takes.
+      const rules = namesReviewers(d.mergeRules) ? reviewersToIds(d.mergeRules, memberOf, ctx.org, address) : undefined;
+      if (rules && rules.problems.length > 0) {
+        kp.problems.push(...rules.problems);
+        continue;
+      }
       if (!r && d.id === undefined) {
-        planCreate(ctx.org, d, address, resolved, kp, remote.spaces);
+        planCreate(ctx.org, d, address, resolved, kp, remote.spaces, rules);
         continue;
       }
       if (!r) {
@@ -199,13 +211,16 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
 
       const before: JsonObject = {};
       const after: JsonObject = {};
+      const body: JsonObject = {};
       for (const f of SETTINGS) {
-        const want = d[f] as JsonValue | undefined;
+        const want = (f === 'mergeRules' && rules ? rules.body : d[f]) as JsonValue | undefined;
         if (want === undefined) continue;
         const have = (r[f] ?? null) as JsonValue;
         if (!sameJson(comparable(f, have), comparable(f, want))) {
-          before[f] = have;
-          after[f] = want;
+          // Review rules shown with their reviewers by email.
+          before[f] = f === 'mergeRules' && rules ? reviewersShown(have, emailOf) : have;
+          after[f] = f === 'mergeRules' && rules ? rules.shown : want;
+          body[f] = want;
         }
       }
       if (Object.keys(after).length > 0) {
@@ -215,8 +230,8 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
           action: 'update',
           before,
           after,
-          requests: [{ method: 'PATCH', path: `/v1/spaces/${enc(sid)}`, body: after }],
-          needs: afterRestore,
+          requests: [{ method: 'PATCH', path: `/v1/spaces/${enc(sid)}`, body }],
+          needs: [...afterRestore, ...(body.mergeRules !== undefined ? (rules?.needs ?? []) : [])],
           remoteId: sid }));
         touched = true;
       }
@@ -259,7 +274,15 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
   } };
 
 /** The create of a space without id that matches no remote space (createSpace), and its defaultLevel after. */
-function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedCollections, kp: KindPlan, existing: readonly RemoteSpace[]): void {
+function planCreate(
+  org: string,
+  d: SpaceT,
+  address: string,
+  resolved: ResolvedCollections,
+  kp: KindPlan,
+  existing: readonly RemoteSpace[],
+  rules: { body: JsonValue; shown: JsonValue; needs: string[] } | undefined,
+): void {
   const target = typeof d.collection === 'string' ? collectionIdOrRef(org, d.collection, resolved) : undefined;
   if (typeof d.collection === 'string' && target === undefined) {
     kp.problems.push({ org, address, message: `collection "${d.collection}" of space "${d.title}" exists neither in the config nor in organization ${org}`, reference: { field: 'collection', key: d.collection } });
@@ -272,6 +295,7 @@ function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedC
   if (d.editMode !== undefined) body.editMode = d.editMode;
   const after: JsonObject = { title: d.title ?? '' };
   for (const f of ['emoji', 'icon', 'editMode', 'language', 'defaultLevel', 'mergeRules'] as const) if (d[f] !== undefined) after[f] = d[f] as JsonValue;
+  if (rules) after.mergeRules = rules.shown;
   if (d.collection !== undefined) after.collection = d.collection;
   kp.steps.push(step({
     address,
@@ -297,8 +321,8 @@ function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedC
       kind: 'spaces',
       action: 'update',
       before: Object.fromEntries(Object.keys(later).map((f) => [f, f === 'mergeRules' ? { type: 'inherit' } : null])),
-      after: later,
-      requests: [{ method: 'PATCH', path: `/v1/spaces/${ref(org, address)}`, body: later }],
-      needs: [`${address}:create`] }));
+      after: rules && later.mergeRules !== undefined ? { ...later, mergeRules: rules.shown } : later,
+      requests: [{ method: 'PATCH', path: `/v1/spaces/${ref(org, address)}`, body: rules && later.mergeRules !== undefined ? { ...later, mergeRules: rules.body } : later }],
+      needs: [`${address}:create`, ...(rules && later.mergeRules !== undefined ? rules.needs : [])] }));
   }
 }
