@@ -95,13 +95,15 @@ describe('rate limit', () => {
   });
 
   it('answers 429 over the limit with Retry-After and X-RateLimit-*, and sends X-RateLimit-* on normal answers', async () => {
-    const api = await start({ state: demoState(), rateLimit: 5 });
+    // The emulator's clock stands still until the test moves it past the window.
+    let now = Date.now();
+    const api = await start({ state: demoState(), rateLimit: 5, now: () => new Date(now) });
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => api.put(`${ORG}/teams`, { title: `T${i}` })));
     const ok = answers.filter((a) => a.status === 201);
     const limited = answers.filter((a) => a.status === 429);
     expect(ok).toHaveLength(5);
     expect(limited).toHaveLength(3);
-    const nowSec = Date.now() / 1000;
+    const nowSec = now / 1000;
     for (const a of limited) {
       expect(a.body).toEqual({ error: { code: 429, message: expect.stringMatching(/rate limit/) } });
       const retryAfter = a.headers.get('retry-after')!;
@@ -119,8 +121,10 @@ describe('rate limit', () => {
     }
     // A limited request changed nothing.
     expect(teamTitles(api)).toHaveLength(5);
-    // After the window, requests pass again.
-    await new Promise((r) => setTimeout(r, 1100));
+    // Within the window, a request is still refused; after it, requests pass again.
+    now += 999;
+    expect((await api.get(ORG)).status).toBe(429);
+    now += 1;
     expect((await api.get(ORG)).status).toBe(200);
   });
 });
