@@ -363,6 +363,13 @@ async function installedVersion(bin, env) {
   return m[1];
 }
 
+/** The version of docplane that made a saved plan: the plan file says it (`toolVersion`), as `docplane --version` would. */
+function planVersion(file) {
+  const version = JSON.parse(readFileSync(file, 'utf8')).toolVersion;
+  if (typeof version !== 'string') throw new ActionError(`${file} does not say which docplane made it (toolVersion); is docplane installed?`);
+  return version;
+}
+
 /** The inputs of every step, from the environment the action's steps set. */
 export function inputsFrom(env) {
   const repo = env.GITHUB_REPOSITORY;
@@ -459,7 +466,7 @@ export async function planStep(i, log = console.log) {
   }
   writeFileSync(join(dir, 'plan.md'), result.stdout);
   writeSummary(env, result.code === 0 || result.code === 2 ? result.stdout : `### docplane plan failed (exit ${result.code})\n\n${fenced(result.stderr.trim() || '(docplane printed nothing on stderr)')}`);
-  const version = result.code === 0 || result.code === 2 ? await installedVersion(bin, docplaneEnv(env)) : undefined;
+  const version = result.code === 0 || result.code === 2 ? planVersion(join(dir, 'plan.json')) : undefined;
   const artifact = pr ? artifactName(pr.number) : 'docplane-plan';
   if (version) {
     const meta = { version, commit, tree, pr: pr?.number ?? null, headSha: pr?.headSha ?? commit, config, exitCode: result.code, createdAt: new Date().toISOString() };

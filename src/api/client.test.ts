@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiError } from '../core/errors.js';
 import { createClient } from './client.js';
 import { clientTests, failure, sendJson, startTestServer } from './test-server.js';
+import { virtualClock } from './virtual-clock.test-support.js';
 
 const TOKEN = 'tok-5ecret-XYZ-123456';
 
@@ -288,78 +289,94 @@ describe('retries', () => {
     expect(server.arrivals).toHaveLength(1);
   });
 
-  it('honours Retry-After on 429 (measured wait)', async () => {
-    const { server, client } = await setup((_req, res, _a, i) =>
-      i === 0 ? sendJson(res, 429, { error: { code: 429, message: 'slow down' } }, { 'retry-after': '1' }) : sendJson(res, 200, {}),
+  // The waits below are measured on a virtual clock: the client asks for them, nothing waits.
+  it('honours Retry-After on 429', async () => {
+    const clock = virtualClock();
+    const { server, client } = await setup(
+      (_req, res, _a, i) => (i === 0 ? sendJson(res, 429, { error: { code: 429, message: 'slow down' } }, { 'retry-after': '1' }) : sendJson(res, 200, {})),
+      { clock },
     );
     await client.request('GET', '/v1/x');
     expect(server.arrivals).toHaveLength(2);
-    expect(server.arrivals[1].at - server.arrivals[0].at).toBeGreaterThanOrEqual(950);
+    expect(server.arrivals[1].at - server.arrivals[0].at).toBe(1000);
+    expect(clock.sleeps.map((s) => s.ms)).toEqual([1000]);
   });
 
   it('honours Retry-After given as an HTTP date', async () => {
-    const { server, client } = await setup((_req, res, _a, i) =>
-      i === 0 ? sendJson(res, 429, {}, { 'retry-after': new Date(Date.now() + 2000).toUTCString() }) : sendJson(res, 200, {}),
+    const clock = virtualClock();
+    const { server, client } = await setup(
+      (_req, res, _a, i) => (i === 0 ? sendJson(res, 429, {}, { 'retry-after': new Date(clock.now() + 2000).toUTCString() }) : sendJson(res, 200, {})),
+      { clock },
     );
     await client.request('GET', '/v1/x');
-    // The date has whole seconds, so the wait is between 1 and 2 seconds.
-    expect(server.arrivals[1].at - server.arrivals[0].at).toBeGreaterThanOrEqual(900);
+    expect(server.arrivals[1].at - server.arrivals[0].at).toBe(2000);
   });
 
   it('honours X-RateLimit-Reset as seconds to wait on 429 without Retry-After', async () => {
-    const { server, client } = await setup((_req, res, _a, i) =>
-      i === 0 ? sendJson(res, 429, {}, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' }) : sendJson(res, 200, {}),
+    const clock = virtualClock();
+    const { server, client } = await setup(
+      (_req, res, _a, i) => (i === 0 ? sendJson(res, 429, {}, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' }) : sendJson(res, 200, {})),
+      { clock },
     );
     await client.request('GET', '/v1/x');
-    expect(server.arrivals[1].at - server.arrivals[0].at).toBeGreaterThanOrEqual(950);
+    expect(server.arrivals[1].at - server.arrivals[0].at).toBe(3000);
   });
 
   it('honours X-RateLimit-Reset as an epoch time', async () => {
-    const { server, client } = await setup((_req, res, _a, i) =>
-      i === 0
-        ? sendJson(res, 429, {}, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1) })
-        : sendJson(res, 200, {}),
+    const clock = virtualClock();
+    const { server, client } = await setup(
+      (_req, res, _a, i) =>
+        i === 0
+          ? sendJson(res, 429, {}, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(clock.now() / 1000) + 2) })
+          : sendJson(res, 200, {}),
+      { clock },
     );
     await client.request('GET', '/v1/x');
-    expect(server.arrivals[1].at - server.arrivals[0].at).toBeGreaterThanOrEqual(950);
+    expect(server.arrivals[1].at - server.arrivals[0].at).toBe(2000);
   });
 
   it('holds later requests back after X-RateLimit-Remaining: 0 on a success', async () => {
-    const { server, client } = await setup((_req, res, _a, i) =>
-      sendJson(res, 200, {}, i === 0 ? { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' } : { 'x-ratelimit-remaining': '99' }),
+    const clock = virtualClock();
+    const { server, client } = await setup(
+      (_req, res, _a, i) => sendJson(res, 200, {}, i === 0 ? { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' } : { 'x-ratelimit-remaining': '99' }),
+      { clock },
     );
     await client.request('GET', '/v1/a');
     await client.request('GET', '/v1/b');
-    expect(server.arrivals[1].at - server.arrivals[0].at).toBeGreaterThanOrEqual(950);
+    // The reset, and the gate's margin of 20 ms for the two clocks.
+    expect(server.arrivals[1].at - server.arrivals[0].at).toBe(1020);
     expect(client.stats().retries).toBe(0);
   });
 
   it('makes every concurrent caller wait out a 429', async () => {
-    const { server, client } = await setup((_req, res, a) =>
-      a.url === '/v1/first' && server.arrivals.length === 1 ? sendJson(res, 429, {}, { 'retry-after': '1' }) : sendJson(res, 200, {}),
+    const clock = virtualClock();
+    const { server, client } = await setup(
+      (_req, res, a) => (a.url === '/v1/first' && server.arrivals.length === 1 ? sendJson(res, 429, {}, { 'retry-after': '1' }) : sendJson(res, 200, {})),
+      { clock },
     );
-    const first = client.request('GET', '/v1/first');
-    while (server.arrivals.length === 0) await sleep(5);
-    await sleep(50);
-    // /v1/first got its 429 and waits; a caller starting now waits with it.
-    await client.request('GET', '/v1/second');
-    await first;
+    // The second caller waits for the first answer (the window's size is unknown until then), a 429
+    // that asks for a second: it waits that second too, though its own request was never refused.
+    await Promise.all([client.request('GET', '/v1/first'), client.request('GET', '/v1/second')]);
+    expect(server.arrivals.map((a) => a.url).sort()).toEqual(['/v1/first', '/v1/first', '/v1/second']);
+    // An arrival is timed as it comes in, at or after its send: the pause is a lower bound.
     const second = server.arrivals.find((a) => a.url === '/v1/second');
-    expect(second && second.at - server.arrivals[0].at).toBeGreaterThanOrEqual(900);
-    expect(server.arrivals.filter((a) => a.url === '/v1/first')).toHaveLength(2);
+    expect(second && second.at - server.arrivals[0].at).toBeGreaterThanOrEqual(1000);
   });
 
   it('holds back the requests waiting for a connection when a 429 asks for a pause', async () => {
     // One connection: x0 goes, x1–x3 wait for it. x1's 429 asks for a second's pause: x2 and x3,
     // still waiting for the connection then, are sent after it, not as the connection frees.
+    const clock = virtualClock();
     const { server, client } = await setup(
       (_req, res, a, i) => (a.url === '/v1/x1' && i === 1 ? sendJson(res, 429, {}, { 'retry-after': '1' }) : sendJson(res, 200, {})),
-      { connections: 1 },
+      { connections: 1, clock },
     );
     await Promise.all(['/v1/x0', '/v1/x1', '/v1/x2', '/v1/x3'].map((path) => client.request('GET', path)));
     const at = (url: string) => server.arrivals.find((a) => a.url === url)?.at ?? Number.NaN;
-    expect(server.arrivals.map((a) => a.url)).toEqual(['/v1/x0', '/v1/x1', '/v1/x2', '/v1/x3', '/v1/x1']);
-    expect(at('/v1/x2') - at('/v1/x1')).toBeGreaterThanOrEqual(900);
+    expect(server.arrivals.map((a) => a.url).slice(0, 2)).toEqual(['/v1/x0', '/v1/x1']);
+    expect(server.arrivals.map((a) => a.url).sort()).toEqual(['/v1/x0', '/v1/x1', '/v1/x1', '/v1/x2', '/v1/x3']);
+    expect(at('/v1/x2') - at('/v1/x1')).toBeGreaterThanOrEqual(1000);
+    expect(at('/v1/x3') - at('/v1/x1')).toBeGreaterThanOrEqual(1000);
     expect(client.stats()).toMatchObject({ requests: 5, rateLimited: 1 });
   });
 
@@ -374,7 +391,9 @@ describe('retries', () => {
   });
 
   it('keeps concurrent requests within what the window has left', async () => {
-    // A fixed window of 5 requests per second, told in the headers as the live service does.
+    // A fixed window of 5 requests per second, told in the headers as the live service does. On the
+    // system's clock: the server counts requests as they arrive, which a virtual clock would move
+    // between a request's send and its arrival.
     let windowStart = Date.now();
     let used = 0;
     let refused = 0;
@@ -392,19 +411,20 @@ describe('retries', () => {
       used++;
       sendJson(res, 200, {}, { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': String(5 - used), 'x-ratelimit-reset': reset });
     });
-    await Promise.all(Array.from({ length: 12 }, (_, i) => client.request('GET', `/v1/x${i}`)));
+    // Eight requests: more than the window allows, so the second window's renewal is waited for.
+    await Promise.all(Array.from({ length: 8 }, (_, i) => client.request('GET', `/v1/x${i}`)));
     expect(refused).toBe(0);
   });
 
   it('waits as long as the server asks, up to maxWaitMs', async () => {
+    const clock = virtualClock();
     const { server, client } = await setup(
       (_req, res, _a, i) => (i === 0 ? sendJson(res, 429, {}, { 'retry-after': '0.2' }) : sendJson(res, 200, {})),
-      { maxWaitMs: 1000 },
+      { maxWaitMs: 1000, clock },
     );
-    const t0 = performance.now();
     await client.request('GET', '/v1/x');
     expect(server.arrivals).toHaveLength(2);
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(190);
+    expect(server.arrivals[1].at - server.arrivals[0].at).toBe(200);
   });
 });
 
@@ -576,6 +596,7 @@ describe('errors', () => {
 });
 
 describe('maxRps', () => {
+  // On the system's clock: the spacing is checked on the arrivals, which a virtual clock would move.
   it('spaces request starts across concurrent callers', async () => {
     const { server, client } = await setup((_req, res) => sendJson(res, 200, {}), { maxRps: 20 });
     const t0 = performance.now();

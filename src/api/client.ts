@@ -12,11 +12,11 @@
  * this module (errors, log lines) is built from our own words plus the API's answer, and scrubbed.
  */
 import { setMaxListeners } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError, BugError, DocplaneError } from '../core/errors.js';
 import { maskSecrets, type Secret } from '../core/secrets.js';
+import { systemClock } from './clock.js';
 import { createRateGate, TooLongWait } from './gate.js';
 import { backoffDelay, describeAskedWait, describeNetworkError, isRetryableStatus, requestedWait, type NetworkFailure } from './retry.js';
 import type { ApiClient, ApiResponse, ClientOptions, ClientStats, HttpMethod, ListEnvelope, ListOptions, Query, RequestOptions } from './types.js';
@@ -77,7 +77,8 @@ export function createClient(options: ClientOptions): ApiClient {
   const maxRateLimitWaits = options.maxRateLimitWaits ?? DEFAULTS.maxRateLimitWaits;
   const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULTS.maxAnswerBytes;
   const silenceLimitMs = options.silenceLimitMs ?? Math.round(timeoutMs * 1.5);
-  const gate = createRateGate({ maxRps: options.maxRps, maxWaitMs });
+  const clock = options.clock ?? systemClock;
+  const gate = createRateGate({ maxRps: options.maxRps, maxWaitMs, clock });
   /** Values the API answered that are credentials (ApiClient.conceal): hidden like the token. */
   const concealed: Secret[] = [];
   const scrub = (text: string): string => maskSecrets(text.includes(token) ? text.split(token).join('(token)') : text, concealed);
@@ -174,7 +175,7 @@ export function createClient(options: ClientOptions): ApiClient {
     signal?: AbortSignal,
   ): Promise<Outcome> {
     if (fatal.failure) return Promise.resolve({ kind: 'no-answer', failure: fatal.failure });
-    const cancel = () => aborted(method, pathOnly(target.slice(prefix.length)));
+    const cancel = () => aborted(method, scrub(pathOnly(target.slice(prefix.length))));
     if (signal?.aborted) return Promise.reject(cancel());
     return new Promise<Outcome>((resolve, reject) => {
       let settled = false;
@@ -215,7 +216,7 @@ export function createClient(options: ClientOptions): ApiClient {
           else if (!(outcome instanceof Error) && outcome.kind === 'no-answer' && outcome.failure.timedOut) breaker.timedOut(timing.sentAt ?? performance.now());
           // A wait the API asks for (429, 503 with Retry-After) concerns every caller of the client:
           // the gate holds them back before the connection goes to the next one.
-          const asked = answer && requestedWait(answer.status, answer.headers, Date.now());
+          const asked = answer && requestedWait(answer.status, answer.headers, clock.now());
           if (answer && asked !== undefined) {
             if (asked > maxWaitMs) {
               // More than the client waits: the command ends with what the server asked, now.
@@ -224,7 +225,7 @@ export function createClient(options: ClientOptions): ApiClient {
             } else {
               answer.wait = asked;
               gate.pause(asked);
-              lastAsked = { until: Date.now() + asked, why: `${answer.status}, ${describeAskedWait(answer.status, answer.headers)}` };
+              lastAsked = { until: clock.now() + asked, why: `${answer.status}, ${describeAskedWait(answer.status, answer.headers)}` };
             }
           }
           // Every answer teaches the gate what is left of the window; no answer frees the unit.
@@ -404,14 +405,14 @@ export function createClient(options: ClientOptions): ApiClient {
         // When the wait came from the API it is already a pause of the gate, which acquire() honours.
         if (wait === undefined && delay > 0) {
           const key = Symbol('backoff');
-          backoffs.set(key, { until: Date.now() + delay, why: `after ${what}` });
+          backoffs.set(key, { until: clock.now() + delay, why: `after ${what}` });
+          const signal = opts.signal ? AbortSignal.any([opts.signal, closing.signal]) : closing.signal;
           try {
-            await sleep(delay, undefined, { signal: opts.signal ? AbortSignal.any([opts.signal, closing.signal]) : closing.signal });
-          } catch {
-            throw aborted(method, scrub(bare));
+            await clock.sleep(delay, signal);
           } finally {
             backoffs.delete(key);
           }
+          if (signal.aborted) throw aborted(method, scrub(bare));
         }
         continue;
       }
@@ -456,7 +457,7 @@ export function createClient(options: ClientOptions): ApiClient {
 
   /** What the client waits for now, in words, when it waits on the server (the progress line). */
   function waiting(): string | undefined {
-    const now = Date.now();
+    const now = clock.now();
     const held = gate.holding();
     if (held?.why === 'pause') {
       const why = lastAsked && lastAsked.until >= held.until - 1000 ? `the API asked for it (${lastAsked.why})` : 'the API asked for it';

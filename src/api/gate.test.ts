@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRateGate } from './gate.js';
+import { virtualClock } from './virtual-clock.test-support.js';
 
 /** Resolves to whether `p` settled within `ms`. */
 async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
@@ -24,8 +25,8 @@ describe('rate gate', () => {
   });
 
   it('starts no more than the window has left, the requests in flight counted, and waits for the reset', async () => {
-    let t = 1_000_000;
-    const gate = createRateGate({ now: () => t, resetMarginMs: 0, shortWindowMs: 0 });
+    const clock = virtualClock();
+    const gate = createRateGate({ clock, resetMarginMs: 0, shortWindowMs: 0 });
     await gate.acquire();
     gate.observe({ 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '1' });
     await gate.acquire();
@@ -35,23 +36,26 @@ describe('rate gate', () => {
     // An answer in the same window counts what is still in flight against what it says is left.
     gate.observe({ 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '2', 'x-ratelimit-reset': '1' });
     expect(gate.budget().left).toBe(0);
-    const next = gate.acquire();
-    expect(await settlesWithin(next, 30)).toBe(false);
-    t += 1000; // the reset (the fake clock moves; the gate's sleep is real and short)
-    expect(await settlesWithin(next, 1100)).toBe(true);
+    const before = clock.now();
+    expect(await gate.acquire()).toBe(true);
+    // It waited for the reset, a second after the answer that told it.
+    expect(clock.sleeps).toEqual([{ at: before, ms: 1000 }]);
+    expect(clock.now()).toBe(before + 1000);
   });
 
   it('keeps a short window by spacing starts evenly: window ÷ limit', async () => {
-    const gate = createRateGate();
+    const clock = virtualClock();
+    const gate = createRateGate({ clock });
     await gate.acquire();
     gate.observe({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1' });
-    const t0 = performance.now();
+    const starts: number[] = [];
     for (let i = 0; i < 5; i++) {
       await gate.acquire();
+      starts.push(clock.now());
       gate.observe({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1' });
     }
-    // 1 s per 10 requests: 100 ms apart (the first at once).
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(380);
+    // 1 s per 10 requests, 2% under the limit: 102 ms apart.
+    expect(starts.slice(1).map((t, i) => t - starts[i])).toEqual([102, 102, 102, 102]);
   });
 
   it('without rate-limit headers, only the ceiling and the pauses hold requests back', async () => {

@@ -13,7 +13,7 @@
  *
  * An API that sends no rate-limit headers leaves only the ceiling and the pauses.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { systemClock, type Clock } from './clock.js';
 import { parseRateLimitReset, type Headers } from './retry.js';
 
 export interface RateGate {
@@ -65,7 +65,8 @@ export interface Budget {
 export interface RateGateOptions {
   /** Requests per second at most; undefined or 0 for no ceiling. */
   maxRps?: number;
-  now?: () => number;
+  /** What the waits are measured in (default the system's clock). */
+  clock?: Clock;
   /**
    * Added to a wait for the reset: the reset comes in whole seconds and the two clocks differ a
    * little; starting a few milliseconds late costs less than a 429 (default 20).
@@ -81,7 +82,8 @@ export interface RateGateOptions {
 const SHORT_WINDOW_MS = 2000;
 
 export function createRateGate(options: RateGateOptions = {}): RateGate {
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
   const ceiling = options.maxRps && options.maxRps > 0 ? 1000 / options.maxRps : 0;
   const margin = options.resetMarginMs ?? 20;
   const shortWindow = options.shortWindowMs ?? SHORT_WINDOW_MS;
@@ -128,6 +130,7 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
         const wait = hold(now());
         if (wait === undefined) return held;
         await wait(signal);
+        if (signal?.aborted) throw signal.reason;
         held = true;
       }
     },
@@ -164,7 +167,7 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
    * spacing. Nothing is waited for here, so that a caller may try without queueing.
    */
   function hold(t: number): ((signal?: AbortSignal) => Promise<void>) | undefined {
-    if (pausedUntil > t) return (signal) => sleep(pausedUntil - t, undefined, { signal });
+    if (pausedUntil > t) return (signal) => clock.sleep(pausedUntil - t, signal);
     renewIfDue(t);
     // The first answer says the window's size: until then one request is enough of a guess.
     if (!answered && inFlight > 0) return nextAnswer;
@@ -178,7 +181,7 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
           const asked = `the rate limit's window renews in ${Math.ceil((reset - t) / 1000)} s (X-RateLimit-Remaining: 0, X-RateLimit-Reset)`;
           return () => Promise.reject(new TooLongWait(asked, wait));
         }
-        return (signal) => sleep(wait, undefined, { signal });
+        return (signal) => clock.sleep(wait, signal);
       }
       // The answers in flight will say how much is left.
       if (inFlight > 0) return nextAnswer;
@@ -186,7 +189,7 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
       left = undefined;
     }
     const interval = Math.max(ceiling, spacing());
-    if (interval > 0 && lastStart + interval > t) return (signal) => sleep(lastStart + interval - t, undefined, { signal });
+    if (interval > 0 && lastStart + interval > t) return (signal) => clock.sleep(lastStart + interval - t, signal);
     lastStart = t;
     if (left !== undefined) left -= 1;
     inFlight += 1;

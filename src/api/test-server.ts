@@ -15,7 +15,7 @@ export interface Arrival {
   url: string;
   headers: IncomingMessage['headers'];
   body: string;
-  /** When it arrived (performance.now()). */
+  /** When it arrived (performance.now(), or the client's clock when the test gives it one). */
   at: number;
   /** Remote port of the connection it came on. */
   port: number;
@@ -29,7 +29,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(handler: Handler): Promise<TestServer> {
+export async function startTestServer(handler: Handler, now: () => number = () => performance.now()): Promise<TestServer> {
   const arrivals: Arrival[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -40,7 +40,7 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
         url: req.url ?? '',
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
-        at: performance.now(),
+        at: now(),
         port: req.socket.remotePort ?? 0,
       };
       arrivals.push(arrival);
@@ -80,7 +80,7 @@ export interface ClientSetup {
 /**
  * The set-up of a client test file: `setup(handler)` starts a test server and a client on it with
  * `defaults` (and the test's options), both closed after each test; `afterTest` adds what a test
- * set up itself.
+ * set up itself. With a `clock` in the options, arrivals are timed on it.
  */
 export function clientTests(defaults: Partial<ClientOptions> & { token: string }): {
   setup(handler: Handler, options?: Partial<ClientOptions>): Promise<ClientSetup>;
@@ -92,7 +92,8 @@ export function clientTests(defaults: Partial<ClientOptions> & { token: string }
   });
   return {
     async setup(handler, options = {}) {
-      const server = await startTestServer(handler);
+      const clock = options.clock;
+      const server = await startTestServer(handler, clock ? () => clock.now() : undefined);
       const lines: string[] = [];
       const client = createClient({ baseUrl: server.url, backoffBaseMs: 5, log: (l) => lines.push(l), ...defaults, ...options });
       cleanups.push(() => server.close(), () => client.close());

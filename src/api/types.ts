@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { Secret } from '../core/secrets.js';
 import type { HttpMethod } from '../model/step.js';
+import type { Clock } from './clock.js';
 
 export type { HttpMethod } from '../model/step.js';
 
@@ -119,4 +120,6 @@ export interface ClientOptions {
   backoffCapMs?: number;
   /** 429s a request waits out before it fails (default 30). */
   maxRateLimitWaits?: number;
+  /** What the waits (backoffs, pauses a 429 asks for, a window's reset) are measured in (default the system's clock); tests give a virtual one. */
+  clock?: Clock;
 }

@@ -4,7 +4,8 @@
  * (RequestSpec.lookup). A POST whose action is idempotent is resent after an unclear outcome. Any
  * other request is either retried by the client (GET, PUT, PATCH, DELETE) or sent once.
  */
-import { backoffDelay, requestedWait, sleep } from '../api/retry.js';
+import { systemClock, type Clock } from '../api/clock.js';
+import { backoffDelay, requestedWait } from '../api/retry.js';
 import type { ApiResponse } from '../api/types.js';
 import { ApiError } from '../core/errors.js';
 import { stableStringify } from '../core/json.js';
@@ -76,6 +77,8 @@ export interface ResendPolicy {
   backoffBaseMs?: number;
   maxWaitMs?: number;
   random?: () => number;
+  /** What the waits are measured in (default the system's clock). */
+  clock?: Clock;
 }
 
 /** No clear answer: the request may or may not have been acted upon. */
@@ -95,6 +98,7 @@ function isUnclear(err: unknown): err is ApiError {
  */
 export async function sendGuarded(io: GuardedIo, step: Step, spec: RequestSpec, mode: 'create' | 'idempotent', policy: ResendPolicy = {}): Promise<ApiResponse> {
   const maxWaitMs = policy.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  const clock = policy.clock ?? systemClock;
   const retry = (attempt: number, reason: string, waitMs: number) =>
     io.emit?.({ type: 'retry', step, method: spec.method, path: io.shownPath(), attempt, reason, waitMs });
   let attempt = 0;
@@ -108,9 +112,9 @@ export async function sendGuarded(io: GuardedIo, step: Step, spec: RequestSpec, 
       if (err instanceof ApiError && err.status === 429 && rateLimited < MAX_RATE_LIMIT_WAITS) {
         rateLimited += 1;
         attempt -= 1; // The API refused before acting: this was no attempt.
-        const waitMs = rateLimitWait(err, maxWaitMs, rateLimited);
+        const waitMs = rateLimitWait(err, maxWaitMs, rateLimited, clock.now());
         retry(attempt + 1, 'rate limited (429)', waitMs);
-        await sleep(waitMs, io.signal);
+        await clock.sleep(waitMs, io.signal);
         continue;
       }
       if (mode === 'idempotent' && unclearBefore && MAY_BE_REFUSED_AS_DONE.has(step.action) && err instanceof ApiError && REFUSED_AS_DONE.has(err.status)) {
@@ -129,7 +133,7 @@ export async function sendGuarded(io: GuardedIo, step: Step, spec: RequestSpec, 
       const waitMs = backoffDelay(attempt + 1, policy.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS, Math.min(maxWaitMs, BACKOFF_CAP_MS), policy.random);
       const what = err.status === 0 ? 'no answer' : String(err.status);
       retry(attempt + 1, mode === 'create' ? `${what}, and not found by lookup` : what, waitMs);
-      await sleep(waitMs, io.signal);
+      await clock.sleep(waitMs, io.signal);
     }
   }
 }
@@ -204,9 +208,9 @@ function sameValue(a: unknown, b: unknown): boolean {
  * `cause`); without them, a short growing wait — the client itself also holds later requests for
  * as long as the API asked.
  */
-function rateLimitWait(err: ApiError, max: number, nth: number): number {
+function rateLimitWait(err: ApiError, max: number, nth: number, now: number): number {
   const headers = headersOf(err);
-  const asked = headers ? requestedWait(429, headers, Date.now()) : undefined;
+  const asked = headers ? requestedWait(429, headers, now) : undefined;
   if (asked !== undefined) return Math.min(Math.max(Math.ceil(asked), 0), max);
   return Math.min(250 * nth, max);
 }

@@ -3,6 +3,7 @@
  * the events a progress display listens to. Types only, so that the scheduler, the request runner
  * and the renderers share them without importing one another.
  */
+import type { Clock } from '../api/clock.js';
 import type { Action, Step } from '../plan/types.js';
 
 export interface ApplyOptions {
@@ -22,6 +23,8 @@ export interface ApplyOptions {
   maxWaitMs?: number;
   /** Source of jitter, for reproducible tests (default Math.random). */
   random?: () => number;
+  /** What the waits of a create's resends are measured in (default the system's clock): the client's, in tests that give it one. */
+  clock?: Clock;
 }
 
 /** What happened to one step. */

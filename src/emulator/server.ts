@@ -70,7 +70,7 @@ export interface EmulatorOptions {
   logFile?: string;
   /** Seed of the faults and of generated ids; the same seed gives the same sequence. */
   seed?: number;
-  /** The emulator's clock (tests of the 7-day restore window). */
+  /** The emulator's clock: the world's times (tests of the 7-day restore window) and the rate limit's window. */
   now?: () => Date;
   /**
    * Called once per exchange, 429s, injected faults and resets (status 0) included, after the
@@ -275,7 +275,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
     let limitHeaders: Record<string, string> = {};
     if (rateLimit) {
-      const decision = rateLimit(Date.now());
+      const decision = rateLimit(options.now ? options.now().getTime() : Date.now());
       limitHeaders = decision.headers;
       if (!decision.allowed) {
         // The live service's message.

@@ -1,13 +1,15 @@
 /**
  * The executor against the emulator's injected faults: 5xx answers and connection resets that strike
  * before or after the write (the change kept, the answer lost), and a rate limit. A lost answer must
- * never become a duplicate, and every step must end applied.
+ * never become a duplicate, and every step must end applied. The waits (backoffs, the rate limit's)
+ * are on a virtual clock that the client, the apply and the emulator share: asked for, not waited.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
+import { virtualClock } from '../../src/api/virtual-clock.test-support.js';
 import { applyPlan, type ApplyEvent } from '../../src/apply/executor.js';
 import { makePlan, makeStep, teamCreate } from '../../src/apply/fake-client.test-support.js';
 import { startEmulator, type EmulatorState } from '../../src/emulator/server.js';
@@ -42,11 +44,12 @@ describe('apply under injected faults', () => {
     let foundByLookup = 0;
     let resent = 0;
     for (let seed = 1; seed <= 20; seed++) {
+      const clock = virtualClock();
       const emulator = await startEmulator({ port: 0, state, faultRate: 0.1, resetRate: 0.1, seed });
-      const client = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 2, maxAttempts: 8, timeoutMs: 5000 });
+      const client = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 2, maxAttempts: 8, timeoutMs: 5000, clock });
       try {
         const events: ApplyEvent[] = [];
-        const result = await applyPlan(teamsPlan(50), client, { concurrency: 8, backoffBaseMs: 2, onEvent: (e) => events.push(e) });
+        const result = await applyPlan(teamsPlan(50), client, { concurrency: 8, backoffBaseMs: 2, onEvent: (e) => events.push(e), clock });
         expect(result.failed, `seed ${seed}`).toEqual([]);
         expect(result.skipped).toEqual([]);
         expect(result.applied).toHaveLength(100);
@@ -71,9 +74,12 @@ describe('apply under injected faults', () => {
   it('a rate-limited run finishes with no failed step', async () => {
     const logFile = join(tmp, 'rate.log');
     let met = 0;
+    const clock = virtualClock();
+    const start = clock.now();
     const emulator = await startEmulator({
       port: 0,
       state,
+      now: () => new Date(clock.now()),
       // Fewer requests per window than apply sends at once (--concurrency 8) before it has read a
       // rate-limit header: the first burst meets the limit however slowly the machine runs.
       rateLimit: { limit: 6, windowSeconds: 2 },
@@ -83,14 +89,16 @@ describe('apply under injected faults', () => {
         if (x.status === 429 || x.responseHeaders['x-ratelimit-remaining'] === '0') met++;
       },
     });
-    const client = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 2 });
+    const client = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 2, clock });
     try {
-      const result = await applyPlan(teamsPlan(10), client, { concurrency: 8, backoffBaseMs: 2 });
+      const result = await applyPlan(teamsPlan(10), client, { concurrency: 8, backoffBaseMs: 2, clock });
       expect(result.failed).toEqual([]);
       expect(result.applied).toHaveLength(20);
       const titles = [...emulator.world.orgs.get(ORG)!.teams.values()].map((t) => t.title);
       expect(new Set(titles).size).toBe(10);
       expect(titles).toHaveLength(10);
+      // 20 requests at 6 per 2 s: the run spans at least three windows of the clock.
+      expect(clock.now() - start).toBeGreaterThanOrEqual(6000);
     } finally {
       await client.close();
       await emulator.close();

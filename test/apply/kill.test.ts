@@ -7,25 +7,25 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { startEmulator } from '../../src/emulator/server.js';
 import { builtCli, demoState, duplicates, naturalKeys, ROOT, runCli } from './cli-helpers.js';
 
-/** Runs the CLI and kills it (SIGKILL) once the emulator has received `requests` requests. */
-function killedApply(args: string[], env: Record<string, string>, cwd: string, emulator: RunningEmulator, requests: number): Promise<{ output: string; killed: boolean }> {
+/**
+ * Runs the CLI and kills it (SIGKILL) as the emulator answers its `requests`-th request (an event,
+ * not a delay): the requests sent after it are in flight, their answers lost.
+ */
+function killedApply(args: string[], env: Record<string, string>, cwd: string, answered: { on?: (count: number) => void }, requests: number): Promise<{ output: string; killed: boolean }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [builtCli(), ...args], { cwd, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     let killed = false;
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const poll = setInterval(() => {
-      if (emulator.requestCount() >= requests) {
-        killed = child.kill('SIGKILL');
-        clearInterval(poll);
-      }
-    }, 1);
+    answered.on = (count) => {
+      if (!killed && count >= requests) killed = child.kill('SIGKILL');
+    };
     child.on('exit', () => {
-      clearInterval(poll);
+      answered.on = undefined;
       resolve({ output, killed });
     });
   });
@@ -37,10 +37,12 @@ describe('apply killed at random points, then run again', () => {
   it.each([26, 38, 50])('killed after %i requests: the next apply converges with no duplicates', async (requests) => {
     const dir = mkdtempSync(join(tmpdir(), 'docplane-kill-'));
     for (const part of ['docplane.yaml', 'certs', 'integrations']) cpSync(join(ROOT, 'examples', part), join(dir, part), { recursive: true });
-    const emulator = await startEmulator({ port: 0, state: demoState(), latencyMs: 20, seed: requests });
+    const answered: { on?: (count: number) => void } = {};
+    let count = 0;
+    const emulator = await startEmulator({ port: 0, state: demoState(), latencyMs: 20, seed: requests, onExchange: () => answered.on?.(++count) });
     const env = { DOCPLANE_API_URL: emulator.url, DOCPLANE_TOKEN: 'dev-token' };
     try {
-      const first = await killedApply(['apply', '-c', 'docplane.yaml', '--auto-approve'], env, dir, emulator, requests);
+      const first = await killedApply(['apply', '-c', 'docplane.yaml', '--auto-approve'], env, dir, answered, requests);
       expect(first.killed, first.output).toBe(true);
       expect(first.output).not.toContain('Apply:'); // it died before its summary
       const again = await runCli(['apply', '-c', 'docplane.yaml', '--auto-approve'], env, dir);

@@ -84,7 +84,9 @@ describe('a saved plan interrupted, then applied again', () => {
 
       const plan = await runCli(['plan', '--detailed-exitcode'], env, dir);
       expect(plan.code, plan.stdout).toBe(0);
-      // Applied once more: already applied, nothing sent.
+      // Applied once more: already applied, nothing sent. Once, after the interruption that leaves
+      // the least behind (a killed process cleans nothing up): the check does not depend on the signal.
+      if (signal !== 'SIGKILL') return;
       const count = exchanges.filter(isWrite).length;
       const third = await runCli(['apply', 'plan.json'], env, dir);
       expect(third.code, third.stderr).toBe(0);

@@ -217,10 +217,16 @@ afterAll(async () => {
 });
 
 describe('the action script: plan', () => {
-  it('posts one comment with the plan, stores plan.json with the version and the commit, and updates the comment on the next run', async () => {
+  it('posts one comment with the plan, stores plan.json with the version and the commit, writes the plan to the job summary, and updates the comment on the next run', async () => {
     const dir = join(work, 'plan-1');
-    const first = await step('plan', { GITHUB_EVENT_PATH: prEvent(), INPUT_DIR: dir });
+    const summary = join(work, 'summary-plan.md');
+    writeFileSync(summary, '');
+    const first = await step('plan', { GITHUB_EVENT_PATH: prEvent(), INPUT_DIR: dir, GITHUB_STEP_SUMMARY: summary });
     expect(first.code, first.stdout + first.stderr).toBe(0);
+    // The job summary: the plan (markdown), as stored beside plan.json.
+    const plan = readFileSync(join(dir, 'plan.md'), 'utf8');
+    expect(plan).toMatch(/^### /);
+    expect(readFileSync(summary, 'utf8')).toBe(`${plan.replace(/\n+$/, '')}\n\n`);
     expect(first.outputs).toMatchObject({ 'exit-code': '2', saved: 'true', 'artifact-name': 'docplane-plan-pr-7' });
     expect(planComments()).toHaveLength(1);
     const [comment] = planComments();
@@ -455,16 +461,6 @@ describe('the action script: the loop closes', () => {
     writeFileSync(file, '');
     return file;
   };
-
-  it('writes the plan (markdown) to the job summary', async () => {
-    const dir = join(work, 'plan-summary');
-    const summary = summaryFile('plan');
-    const r = await step('plan', { GITHUB_EVENT_PATH: prEvent(), INPUT_DIR: dir, GITHUB_STEP_SUMMARY: summary });
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    const plan = readFileSync(join(dir, 'plan.md'), 'utf8');
-    expect(plan).toMatch(/^### /);
-    expect(readFileSync(summary, 'utf8')).toBe(`${plan.replace(/\n+$/, '')}\n\n`);
-  });
 
   it('after apply on merge, puts the result on the pull request\'s comment (and the job summary), replacing an earlier result', async () => {
     git('checkout', '-q', 'main');

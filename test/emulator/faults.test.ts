@@ -65,9 +65,12 @@ describe('faults', () => {
   it('does the work when a request arrives and answers it the latency after: the handler runs within the latency, not after it', async () => {
     const api = await start({ state: demoState(), latencyMs: 300 });
     const t0 = performance.now();
-    const answer = api.put(`${ORG}/teams`, { title: 'T-early' });
-    // Well before the answer leaves, the team is there: the write was done on arrival.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    let answered = false;
+    const answer = api.put(`${ORG}/teams`, { title: 'T-early' }).finally(() => (answered = true));
+    // The team is there while the answer is still held back: the write was done on arrival. (Looked
+    // at on every turn of the event loop: the turn after the handler ran comes before the latency's timer.)
+    while (teamTitles(api).length === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
     expect(teamTitles(api)).toEqual(['T-early']);
     expect(api.emu.requestCount()).toBe(1);
     expect((await answer).status).toBe(201);
@@ -95,13 +98,15 @@ describe('rate limit', () => {
   });
 
   it('answers 429 over the limit with Retry-After and X-RateLimit-*, and sends X-RateLimit-* on normal answers', async () => {
-    const api = await start({ state: demoState(), rateLimit: 5 });
+    // The emulator's clock stands still until the test moves it past the window.
+    let now = Date.now();
+    const api = await start({ state: demoState(), rateLimit: 5, now: () => new Date(now) });
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => api.put(`${ORG}/teams`, { title: `T${i}` })));
     const ok = answers.filter((a) => a.status === 201);
     const limited = answers.filter((a) => a.status === 429);
     expect(ok).toHaveLength(5);
     expect(limited).toHaveLength(3);
-    const nowSec = Date.now() / 1000;
+    const nowSec = now / 1000;
     for (const a of limited) {
       expect(a.body).toEqual({ error: { code: 429, message: expect.stringMatching(/rate limit/) } });
       const retryAfter = a.headers.get('retry-after')!;
@@ -119,8 +124,10 @@ describe('rate limit', () => {
     }
     // A limited request changed nothing.
     expect(teamTitles(api)).toHaveLength(5);
-    // After the window, requests pass again.
-    await new Promise((r) => setTimeout(r, 1100));
+    // Within the window, a request is still refused; after it, requests pass again.
+    now += 999;
+    expect((await api.get(ORG)).status).toBe(429);
+    now += 1;
     expect((await api.get(ORG)).status).toBe(200);
   });
 });
