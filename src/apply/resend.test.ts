@@ -265,4 +265,54 @@ describe('applyPlan: retries of creates', () => {
     expect(result.failed).toEqual([]);
     expect(client.calls.map((c) => `${c.method} ${c.path} ${JSON.stringify(c.query ?? {})}`)).toEqual(['PUT /fonts {}', 'GET /fonts {}']);
   });
+
+  describe('a batch sent once that says how to check it (`verify`)', () => {
+    /** A glossary answering its list, whose batch PUT fails as `fault` says for the nth PUT. */
+    const glossary = (fault: (n: number) => 'before' | 'after' | 'elsewhere' | undefined) => {
+      let entries = [{ id: 'g1', translations: { en: 'Old' } }];
+      let puts = 0;
+      const client = new FakeClient((call) => {
+        if (call.method === 'GET') return ok({ items: entries });
+        puts += 1;
+        const f = fault(puts);
+        if (f === 'before') throw apiError(call, 503, 'unavailable');
+        entries = f === 'elsewhere' ? [{ id: 'g9', translations: { en: 'Someone else' } }] : [{ id: 'g2', translations: { en: 'New' } }];
+        if (f !== undefined) throw apiError(call, 0, 'connection reset');
+        return ok({}, 200);
+      });
+      const step = makeStep(ORG, 'glossary', 'update', [
+        {
+          method: 'PUT',
+          path: '/glossary',
+          body: { operations: [{ type: 'delete', id: 'g1' }, { type: 'insert', translations: { en: 'New' } }] },
+          once: true,
+          verify: { path: '/glossary', fields: ['translations'], before: [{ translations: { en: 'Old' } }], after: [{ translations: { en: 'New' } }] },
+        },
+      ], [], 'glossary');
+      return { client, step, puts: () => puts };
+    };
+
+    it('an answer lost after the batch went through: the list shows its outcome, the step is done, nothing sent twice', async () => {
+      const g = glossary((n) => (n === 1 ? 'after' : undefined));
+      const events: ApplyEvent[] = [];
+      const result = await applyPlan(makePlan([g.step]), g.client, { ...fast, concurrency: 1, onEvent: (e) => events.push(e) });
+      expect(result.failed).toEqual([]);
+      expect(g.puts()).toBe(1);
+      expect(events.filter((e) => e.type === 'taken-as-done')).toHaveLength(1);
+    });
+
+    it('a batch that was not acted on (the list as before) is sent again', async () => {
+      const g = glossary((n) => (n === 1 ? 'before' : undefined));
+      const result = await applyPlan(makePlan([g.step]), g.client, { ...fast, concurrency: 1 });
+      expect(result.failed).toEqual([]);
+      expect(g.puts()).toBe(2);
+    });
+
+    it('a list in another state fails the step with the unclear answer, without sending again', async () => {
+      const g = glossary((n) => (n === 1 ? 'elsewhere' : undefined));
+      const result = await applyPlan(makePlan([g.step]), g.client, { ...fast, concurrency: 1 });
+      expect(result.failed.map((f) => f.message)).toEqual([expect.stringContaining('connection reset')]);
+      expect(g.puts()).toBe(1);
+    });
+  });
 });

@@ -42,14 +42,16 @@ const IDEMPOTENT_ACTIONS: ReadonlySet<Action> = new Set(['move', 'restore', 'sor
  * How a request is sent:
  * - create: it says how to find what it made (`lookup`), so it is never sent blindly twice;
  * - idempotent: a POST of an IDEMPOTENT_ACTIONS step, resent with care after an unclear outcome;
+ * - verified: a request marked `once` that says how to check its outcome (`verify`): after an
+ *   unclear outcome the list it names shows whether it went through;
  * - once: any other POST, and a request marked `once` (a batch that inserts);
  * - retried: GET, PUT, PATCH and DELETE, retried by the client.
  */
-export type SendMode = 'create' | 'idempotent' | 'once' | 'retried';
+export type SendMode = 'create' | 'idempotent' | 'verified' | 'once' | 'retried';
 
 export function sendModeOf(step: Step, spec: RequestSpec): SendMode {
   if (spec.lookup !== undefined) return 'create';
-  if (spec.once === true) return 'once';
+  if (spec.once === true) return spec.verify !== undefined ? 'verified' : 'once';
   if (spec.method !== 'POST') return 'retried';
   return IDEMPOTENT_ACTIONS.has(step.action) ? 'idempotent' : 'once';
 }
@@ -93,10 +95,12 @@ function isUnclear(err: unknown): err is ApiError {
  * - an idempotent POST (IDEMPOTENT_ACTIONS): sent again after an unclear outcome; when the resend
  *   of a move or restore is refused as a bad request (the API refuses a move that "would not result
  *   in any update"), the lost first attempt is what made it pointless: the step is done (and the
- *   re-plan after the apply checks it).
+ *   re-plan after the apply checks it);
+ * - a verified request (`verify`): after an unclear outcome its list is read; showing the request's
+ *   outcome, the step is done; showing the state before it, it is sent again; anything else fails.
  * At most `maxGuardedAttempts` (default MAX_GUARDED_ATTEMPTS) in all. A 429 means the API did not act: wait as asked and resend.
  */
-export async function sendGuarded(io: GuardedIo, step: Step, spec: RequestSpec, mode: 'create' | 'idempotent', policy: ResendPolicy = {}): Promise<ApiResponse> {
+export async function sendGuarded(io: GuardedIo, step: Step, spec: RequestSpec, mode: 'create' | 'idempotent' | 'verified', policy: ResendPolicy = {}): Promise<ApiResponse> {
   const maxWaitMs = policy.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   const clock = policy.clock ?? systemClock;
   const retry = (attempt: number, reason: string, waitMs: number) =>
@@ -127,12 +131,20 @@ export async function sendGuarded(io: GuardedIo, step: Step, spec: RequestSpec, 
         const found = await lookup(io, step, spec);
         if (found) return found;
       }
+      if (mode === 'verified') {
+        const outcome = await verify(io, spec);
+        if (outcome === 'other') throw err;
+        if (outcome === 'done') {
+          io.emit?.({ type: 'taken-as-done', step, method: spec.method, path: io.shownPath(), message: `${err.message}; the list shows it went through` });
+          return { status: 200, headers: {}, body: undefined };
+        }
+      }
       if (attempt >= (policy.maxGuardedAttempts ?? MAX_GUARDED_ATTEMPTS)) throw err;
       // One step further along the client's curve (a wait of up to base·2^attempt): the lookup in
       // between already took a round trip.
       const waitMs = backoffDelay(attempt + 1, policy.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS, Math.min(maxWaitMs, BACKOFF_CAP_MS), policy.random);
       const what = err.status === 0 ? 'no answer' : String(err.status);
-      retry(attempt + 1, mode === 'create' ? `${what}, and not found by lookup` : what, waitMs);
+      retry(attempt + 1, mode === 'create' ? `${what}, and not found by lookup` : mode === 'verified' ? `${what}, and not acted on` : what, waitMs);
       await clock.sleep(waitMs, io.signal);
     }
   }
@@ -151,6 +163,20 @@ async function lookup(io: GuardedIo, step: Step, spec: RequestSpec): Promise<Api
   const id = item && typeof item === 'object' && spec.lookup!.secretId !== true ? (item as Record<string, unknown>).id : undefined;
   io.emit?.({ type: 'lookup-found', step, method: spec.method, path: io.shownPath(), ...(typeof id === 'string' ? { id } : {}) });
   return { status: 200, headers: {}, body: item };
+}
+
+/** Whether a verified request went through ('done'), did not ('before'), or left another state. */
+async function verify(io: GuardedIo, spec: RequestSpec): Promise<'done' | 'before' | 'other'> {
+  const { path, fields, before, after } = spec.verify!;
+  const items = await io.listAll(resolveString(path, io.captures, true) as string);
+  const seen = sortedShapes(items.map((item) => Object.fromEntries(fields.map((f) => [f, fieldAt(item, f) ?? null]))));
+  if (seen === sortedShapes(after)) return 'done';
+  return seen === sortedShapes(before) ? 'before' : 'other';
+}
+
+/** A list of values as one string, in no particular order (each value's keys sorted). */
+function sortedShapes(values: readonly unknown[]): string {
+  return JSON.stringify(values.map((v) => stableStringify(v)).sort());
 }
 
 /** The items of a list answered in one piece (no `limit`, no `page`). */

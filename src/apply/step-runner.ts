@@ -75,7 +75,7 @@ export function createStepRunner(client: ApiClient, steps: readonly Step[], opti
       for (const spec of step.requests) {
         const mode = sendModeOf(step, spec);
         const response =
-          mode === 'create' || mode === 'idempotent'
+          mode === 'create' || mode === 'idempotent' || mode === 'verified'
             ? await sendGuarded(
                 {
                   send: () => send(step, limit, spec, false),

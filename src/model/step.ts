@@ -67,6 +67,13 @@ export interface RequestSpec {
    * inserts). After an unclear outcome the step fails, and the next plan reads what is left to do.
    */
   once?: boolean;
+  /**
+   * For a request sent `once`: how to tell, after an unclear outcome, whether it was acted on. `path`
+   * is a list; each item is taken as its `fields`. The list equal (in any order) to `after` means it
+   * went through (the step is done); equal to `before`, it did not (it is sent again); anything else
+   * fails the step, as a `once` request without `verify` does.
+   */
+  verify?: { path: string; fields: string[]; before: JsonValue[]; after: JsonValue[] };
 }
 
 /** One field-level difference; `path` is dotted (`members.alice@acme.com.role`). */

@@ -35,11 +35,18 @@ describe('glossary', () => {
             { type: 'delete', id: 'g2' },
           ],
         },
-        // A batch that inserts is not idempotent: never retried after a lost answer.
+        // A batch that inserts is not idempotent: never resent blindly after a lost answer; the
+        // list of entries tells whether it went through.
         once: true,
+        verify: {
+          path: '/v1/orgs/org_acme/translations-glossary',
+          fields: ['translations'],
+          before: remote.map((r) => ({ translations: r.translations })),
+          after: [{ translations: { de: 'Kübel' } }, { translations: { en: 'Workspace', fr: 'Espace de travail' } }, { translations: { en: 'Space' } }],
+        },
       },
     ]);
-    expect(sendModeOf(kp.steps[0] as unknown as Step, kp.steps[0].requests[0])).toBe('once');
+    expect(sendModeOf(kp.steps[0] as unknown as Step, kp.steps[0].requests[0])).toBe('verified');
     // Changes per entry, by its name in the config (an entry matched by id shows under its new name).
     expect(kp.steps[0].changes.map((c) => [c.kind, c.path, c.before, c.after])).toEqual([
       ['change', 'de:Kübel.de', 'Eimer', 'Kübel'],

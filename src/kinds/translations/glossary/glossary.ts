@@ -130,8 +130,23 @@ export const glossaryModule: KindSpec<RemoteGlossaryEntry[] | undefined> = {
         before,
         after,
         changes: diffFields(before, after),
-        // Sent once: a batch resent after a lost answer would insert its entries twice.
-        requests: [{ method: 'PUT', path: glossaryPath(ctx.org), body: { operations: operations as unknown as JsonValue }, once: true }],
+        // Sent once: a batch resent after a lost answer would insert its entries twice. After an
+        // unclear answer the glossary is listed: the entries as this batch leaves them mean it went
+        // through, the entries as they were mean it did not (then it is sent again).
+        requests: [
+          {
+            method: 'PUT',
+            path: glossaryPath(ctx.org),
+            body: { operations: operations as unknown as JsonValue },
+            once: true,
+            verify: {
+              path: glossaryPath(ctx.org),
+              fields: ['translations'],
+              before: remote.map((r) => ({ translations: termsOf(r.translations) })),
+              after: wanted.map((w) => ({ translations: w.terms })),
+            },
+          },
+        ],
         notes: [`glossary entries: ${counts.map(([t, n]) => `${n} to ${t}`).join(', ')}, in one request`],
       }),
     );
