@@ -319,13 +319,12 @@ describe('a failure to reach the API: one error line and exit 1, on plan, apply 
   });
 
   // --max-wait 1: the backoff between retries is at most 1 s, so the retries are over sooner.
-  // The three commands are processes of their own: they wait out their retries side by side (runs in
-  // the worker take turns), Node reads NODE_EXTRA_CA_CERTS when it starts, and a process shows that
-  // no promise is left unsettled (Node's exit 13) where undici used to leave one.
+  // Node reads NODE_EXTRA_CA_CERTS when it starts: a run that sets it is a process of its own, which
+  // also shows that no promise is left unsettled (Node's exit 13) where undici used to leave one.
   async function everyCommand(url: string, extraEnv: Record<string, string>, first: RegExp): Promise<void> {
     const runEnv = { ...env, ...extraEnv, DOCPLANE_API_URL: url };
     const bounds = ['--timeout', '1', '--max-wait', '1'];
-    const options = { spawn: true };
+    const options = { spawn: 'NODE_EXTRA_CA_CERTS' in extraEnv };
     const [plan, apply, imported] = await Promise.all([
       cli(['plan', '-c', 'docplane.yaml', ...bounds], runEnv, dir, options),
       cli(['apply', '-c', 'docplane.yaml', '--auto-approve', ...bounds], runEnv, dir, options),
