@@ -4,21 +4,13 @@
  * planned and restored by apply; every exchange passes the conformance check against the live
  * description.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/api/client.js';
-import type { ApiClient } from '../../src/api/types.js';
+import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/apply/executor.js';
-import { loadConfig } from '../../src/config/load.js';
-import { parseEmulatorState, startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { convertOrg, fileNamer } from '../../src/import/convert.js';
 import { readOrgState } from '../../src/import/read.js';
 import { configYaml } from '../../src/import/yaml.js';
-import { planOrgs } from '../../src/plan/run.js';
-import { createRecorder } from '../conformance/recorder.js';
 import { client as testClient } from '../emulator/helpers.js';
+import { emulatorScenario } from './scenario.js';
 
 const STATE = {
   tokens: [{ token: 'dev-token', access: 'write', user: 'u_alice' }],
@@ -65,33 +57,14 @@ spaces:
 `;
 
 describe('access, invites and spaces created, through the emulator', () => {
-  let emulator: RunningEmulator;
-  let client: ApiClient;
-  let dir: string;
-  const recorder = createRecorder();
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, state: parseEmulatorState(STATE), onExchange: recorder.record });
-    client = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 2 });
-    dir = mkdtempSync(join(tmpdir(), 'docplane-access-'));
-  });
-  afterAll(async () => {
-    await client.close();
-    await emulator.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function planFor(yaml: string) {
-    const path = join(dir, 'docplane.yaml');
-    writeFileSync(path, yaml);
-    const config = await loadConfig({ path });
-    return { config, plan: await planOrgs(config, client, { toolVersion: 'test' }) };
-  }
+  const sc = emulatorScenario(STATE, 'access');
+  const { recorder } = sc;
+  const planFor = sc.planFor;
 
   async function converge(yaml: string) {
     const { plan } = await planFor(yaml);
     expect(plan.problems).toEqual([]);
-    const result = await applyPlan(plan, client, { concurrency: 8, backoffBaseMs: 2 });
+    const result = await applyPlan(plan, sc.client, { concurrency: 8, backoffBaseMs: 2 });
     expect(result.failed).toEqual([]);
     expect(result.skipped).toEqual([]);
     const again = await planFor(yaml);
@@ -100,11 +73,11 @@ describe('access, invites and spaces created, through the emulator', () => {
   }
 
   const grantsOf = (key: string) => {
-    const g = emulator.world.grants.get(key);
-    const org = emulator.world.orgs.get('org_acme')!;
+    const g = sc.emulator.world.grants.get(key);
+    const org = sc.emulator.world.orgs.get('org_acme')!;
     return {
       teams: Object.fromEntries([...(g?.teams ?? [])].map(([id, r]) => [org.teams.get(id)?.title, r])),
-      users: Object.fromEntries([...(g?.users ?? [])].map(([id, r]) => [emulator.world.users.get(id)?.email, r])),
+      users: Object.fromEntries([...(g?.users ?? [])].map(([id, r]) => [sc.emulator.world.users.get(id)?.email, r])),
     };
   };
 
@@ -121,18 +94,18 @@ describe('access, invites and spaces created, through the emulator', () => {
         'create collections["New"].access.teams["Docs"]',
       ]),
     );
-    const org = emulator.world.orgs.get('org_acme')!;
-    const dave = [...emulator.world.users.values()].find((u) => u.email === 'dave@acme.com');
+    const org = sc.emulator.world.orgs.get('org_acme')!;
+    const dave = [...sc.emulator.world.users.values()].find((u) => u.email === 'dave@acme.com');
     expect(dave && org.members.get(dave.id)?.role).toBe('read');
-    const handbook = [...emulator.world.spaces.values()].find((s) => s.title === 'Handbook')!;
-    expect(emulator.world.collections.get(handbook.parent!)?.title).toBe('New');
+    const handbook = [...sc.emulator.world.spaces.values()].find((s) => s.title === 'Handbook')!;
+    expect(sc.emulator.world.collections.get(handbook.parent!)?.title).toBe('New');
     expect(grantsOf('space:space_api')).toEqual({ teams: { Engineering: 'admin' }, users: { 'bob@acme.com': 'read' } });
     expect(grantsOf(`space:${handbook.id}`)).toEqual({ teams: { Docs: 'edit' }, users: {} });
     expect(grantsOf('collection:c_prod')).toEqual({ teams: { Engineering: 'edit' }, users: {} });
   });
 
   it('plans and restores a grant changed or removed through the API behind its back', async () => {
-    const api = testClient(emulator);
+    const api = testClient(sc.emulator);
     expect((await api.patch('/v1/spaces/space_api/permissions/teams/t_eng', { role: 'read' })).status).toBe(204);
     expect((await api.del('/v1/spaces/space_api/permissions/users/u_bob')).status).toBe(205);
     const { plan } = await planFor(STAGE_1);
@@ -160,9 +133,9 @@ describe('access, invites and spaces created, through the emulator', () => {
 
   it('imports the grants of every collection and space, and the import plans no changes', async () => {
     let state: Awaited<ReturnType<typeof readOrgState>> | undefined;
-    const reads = await permissionReads(async () => (state = await readOrgState(client, 'org_acme', [])));
+    const reads = await permissionReads(async () => (state = await readOrgState(sc.client, 'org_acme', [])));
     // Import reads every object: 2 collections + 2 spaces, two lists each.
-    expect(reads).toHaveLength(2 * (emulator.world.collections.size + emulator.world.spaces.size));
+    expect(reads).toHaveLength(2 * (sc.emulator.world.collections.size + sc.emulator.world.spaces.size));
     const written = convertOrg(state!, fileNamer());
     const doc = written.document as Record<string, Array<Record<string, unknown>>>;
     expect(doc.spaces.find((s) => s.id === 'space_api')?.access).toEqual({ teams: { Engineering: 'admin' }, users: { 'bob@acme.com': 'read' } });
@@ -173,11 +146,11 @@ describe('access, invites and spaces created, through the emulator', () => {
   });
 
   it('a grant changed behind the back of an imported config is planned as that change', async () => {
-    const written = convertOrg(await readOrgState(client, 'org_acme', []), fileNamer());
+    const written = convertOrg(await readOrgState(sc.client, 'org_acme', []), fileNamer());
     const yaml = configYaml('org_acme', written.document);
-    const teamId = [...emulator.world.orgs.get('org_acme')!.teams.values()].find((t) => t.title === 'Docs')!.id;
-    const api = testClient(emulator);
-    const newId = [...emulator.world.collections.values()].find((c) => c.title === 'New')!.id;
+    const teamId = [...sc.emulator.world.orgs.get('org_acme')!.teams.values()].find((t) => t.title === 'Docs')!.id;
+    const api = testClient(sc.emulator);
+    const newId = [...sc.emulator.world.collections.values()].find((c) => c.title === 'New')!.id;
     expect((await api.del(`/v1/collections/${newId}/permissions/teams/${teamId}`)).status).toBe(205);
     const { plan } = await planFor(yaml);
     expect(plan.steps.map((s) => `${s.action} ${s.address}`)).toEqual(['create collections["New"].access.teams["Docs"]']);

@@ -5,21 +5,13 @@
  * docplane's back is planned and restored; import plans no changes; every exchange of these
  * endpoints passes the conformance check against the live description.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/api/client.js';
-import type { ApiClient } from '../../src/api/types.js';
+import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/apply/executor.js';
-import { loadConfig } from '../../src/config/load.js';
-import { parseEmulatorState, startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { convertOrg, fileNamer } from '../../src/import/convert.js';
 import { readOrgState } from '../../src/import/read.js';
 import { configYaml } from '../../src/import/yaml.js';
-import { planOrgs } from '../../src/plan/run.js';
-import { createRecorder } from '../conformance/recorder.js';
 import { client as testClient } from '../emulator/helpers.js';
+import { emulatorScenario } from './scenario.js';
 
 const STATE = {
   tokens: [{ token: 'dev-token', access: 'write', user: 'u_alice' }],
@@ -61,35 +53,16 @@ sites:
 `;
 
 describe('branding through the emulator', () => {
-  let emulator: RunningEmulator;
-  let client: ApiClient;
-  let dir: string;
-  const recorder = createRecorder();
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, state: parseEmulatorState(STATE), onExchange: recorder.record });
-    client = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 2 });
-    dir = mkdtempSync(join(tmpdir(), 'docplane-branding-'));
-  });
-  afterAll(async () => {
-    await client.close();
-    await emulator.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function planFor(yaml: string) {
-    const path = join(dir, 'docplane.yaml');
-    writeFileSync(path, yaml);
-    const config = await loadConfig({ path });
-    return { config, plan: await planOrgs(config, client, { toolVersion: 'test' }) };
-  }
+  const sc = emulatorScenario(STATE, 'branding');
+  const { recorder } = sc;
+  const planFor = sc.planFor;
 
   const rowsOf = (plan: Awaited<ReturnType<typeof planFor>>['plan']) => plan.steps.map((s) => `${s.action} ${s.address}`);
 
   async function converge(yaml: string) {
     const { plan } = await planFor(yaml);
     expect(plan.problems).toEqual([]);
-    const result = await applyPlan(plan, client, { concurrency: 8, backoffBaseMs: 2 });
+    const result = await applyPlan(plan, sc.client, { concurrency: 8, backoffBaseMs: 2 });
     expect(result.failed).toEqual([]);
     expect(result.skipped).toEqual([]);
     const again = await planFor(yaml);
@@ -97,7 +70,7 @@ describe('branding through the emulator', () => {
     return plan;
   }
 
-  const org = () => emulator.world.orgs.get('org_acme')!;
+  const org = () => sc.emulator.world.orgs.get('org_acme')!;
   const fontByFamily = (family: string) => [...org().fonts.values()].find((f) => f.fontFamily === family);
   const customization = () => (org().sites.get('site_docs')!.customization as unknown as { doc: { styling: { font: unknown } } }).doc;
 
@@ -119,14 +92,14 @@ describe('branding through the emulator', () => {
     expect(customization().styling.font).toMatchObject({ id: font.id, custom: true, fontFamily: 'Acme Sans' });
     expect(org().logo).toBe('https://cdn.acme.test/logo.png');
     expect(org().defaultContent).toEqual({ type: 'site', site: 'site_docs' });
-    expect(emulator.world.spaces.get('space_guides')).toMatchObject({ icon: 'https://cdn.acme.test/guides.png', emoji: undefined });
+    expect(sc.emulator.world.spaces.get('space_guides')).toMatchObject({ icon: 'https://cdn.acme.test/guides.png', emoji: undefined });
     expect(org().sites.get('site_docs')!.settings.styleguide).toBe('space_style');
     // Unpruned: the other font is left alone.
     expect(fontByFamily('Old Serif')).toBeDefined();
   });
 
   it('plans and restores what changed behind its back', async () => {
-    const api = testClient(emulator);
+    const api = testClient(sc.emulator);
     const font = fontByFamily('Acme Sans')!;
     expect((await api.post(`/v1/orgs/org_acme/fonts/${font.id}`, { fontFaces: [{ weight: 700, storageKey: null }] })).status).toBe(201);
     expect((await api.patch('/v1/orgs/org_acme', { logo: null })).status).toBe(200);
@@ -152,7 +125,7 @@ describe('branding through the emulator', () => {
   });
 
   it('imports fonts, logo, default content, icon and style guide; the import plans no changes', async () => {
-    const written = convertOrg(await readOrgState(client, 'org_acme', []), fileNamer());
+    const written = convertOrg(await readOrgState(sc.client, 'org_acme', []), fileNamer());
     const doc = written.document as Record<string, unknown> & { organization: Record<string, unknown>; fonts: unknown[] };
     expect(doc.organization).toMatchObject({ logo: 'https://cdn.acme.test/logo.png', defaultContent: { site: 'site_docs' } });
     expect(doc.fonts).toEqual([

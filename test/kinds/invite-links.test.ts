@@ -8,22 +8,21 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
-import type { ApiClient } from '../../src/api/types.js';
 import { applyPlan } from '../../src/apply/executor.js';
 import { loadConfig } from '../../src/config/load.js';
 import { runValidate } from '../../src/config/validate.js';
 import { formatConfigIssue } from '../../src/core/errors.js';
-import { parseEmulatorState, startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { parseEmulatorState, startEmulator } from '../../src/emulator/server.js';
 import { convertOrg, fileNamer } from '../../src/import/convert.js';
 import { readOrgState } from '../../src/import/read.js';
 import { configYaml } from '../../src/import/yaml.js';
 import { planOrgs, runSecrets } from '../../src/plan/run.js';
 import { serializePlan } from '../../src/plan/file.js';
 import { renderPlan } from '../../src/render/index.js';
-import { createRecorder } from '../conformance/recorder.js';
 import { client as testClient } from '../emulator/helpers.js';
+import { emulatorScenario } from './scenario.js';
 
 const STATE = {
   tokens: [{ token: 'dev-token', access: 'write', user: 'u_alice' }],
@@ -62,28 +61,12 @@ inviteLinks:
 `;
 
 describe('invite links through the emulator', () => {
-  let emulator: RunningEmulator;
-  let client: ApiClient;
-  let dir: string;
-  const recorder = createRecorder();
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, state: parseEmulatorState(STATE), onExchange: recorder.record });
-    client = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 2 });
-    dir = mkdtempSync(join(tmpdir(), 'docplane-invites-'));
-  });
-  afterAll(async () => {
-    await client.close();
-    await emulator.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const sc = emulatorScenario(STATE, 'invites');
+  const { recorder } = sc;
 
   async function planFor(yaml: string) {
-    const path = join(dir, 'docplane.yaml');
-    writeFileSync(path, yaml);
-    const config = await loadConfig({ path });
-    const plan = await planOrgs(config, client, { toolVersion: 'test' });
-    return { config, plan, secrets: runSecrets(config, client) };
+    const { config, plan } = await sc.planFor(yaml);
+    return { config, plan, secrets: runSecrets(config, sc.client) };
   }
 
   const rowsOf = (plan: Awaited<ReturnType<typeof planFor>>['plan']) => plan.steps.map((s) => `${s.action} ${s.address}`);
@@ -91,7 +74,7 @@ describe('invite links through the emulator', () => {
   async function converge(yaml: string) {
     const planned = await planFor(yaml);
     expect(planned.plan.problems).toEqual([]);
-    const result = await applyPlan(planned.plan, client, { concurrency: 8, backoffBaseMs: 2 });
+    const result = await applyPlan(planned.plan, sc.client, { concurrency: 8, backoffBaseMs: 2 });
     expect(result.failed).toEqual([]);
     expect(result.skipped).toEqual([]);
     const again = await planFor(yaml);
@@ -99,11 +82,11 @@ describe('invite links through the emulator', () => {
     return planned;
   }
 
-  const links = () => [...emulator.world.orgs.get('org_acme')!.linkInvites.values()];
+  const links = () => [...sc.emulator.world.orgs.get('org_acme')!.linkInvites.values()];
   const ids = () => links().map((l) => l.id);
   const linkTo = (where: { space?: string; collection?: string }) =>
     links().find((l) => (where.space ? l.space === where.space : where.collection ? l.collection === where.collection : l.space === undefined && l.collection === undefined));
-  const collectionId = (title: string) => [...emulator.world.collections.values()].find((c) => c.title === title)!.id;
+  const collectionId = (title: string) => [...sc.emulator.world.collections.values()].find((c) => c.title === title)!.id;
 
   it('creates links to the organization, a space, and a space and collection the same plan creates; keeps the others', async () => {
     const { plan } = await converge(STAGE_1);
@@ -126,7 +109,7 @@ describe('invite links through the emulator', () => {
   });
 
   it('restores a link deleted behind its back, and a level or role changed', async () => {
-    const api = testClient(emulator);
+    const api = testClient(sc.emulator);
     const guides = linkTo({ space: 'space_guides' })!;
     expect((await api.del(`/v1/orgs/org_acme/link-invites/${guides.id}`)).status).toBe(205);
     const org = linkTo({})!;
@@ -146,12 +129,12 @@ describe('invite links through the emulator', () => {
 
   it('plans one link with --target, reading no more than its kind needs', async () => {
     const org = linkTo({})!;
-    await testClient(emulator).patch(`/v1/orgs/org_acme/link-invites/${org.id}`, { role: 'comment' });
-    const path = join(dir, 'docplane.yaml');
+    await testClient(sc.emulator).patch(`/v1/orgs/org_acme/link-invites/${org.id}`, { role: 'comment' });
+    const path = join(sc.dir, 'docplane.yaml');
     writeFileSync(path, STAGE_1);
     const config = await loadConfig({ path });
     const from = recorder.exchanges.length;
-    const plan = await planOrgs(config, client, { toolVersion: 'test', targets: ['inviteLinks["organization"]'] });
+    const plan = await planOrgs(config, sc.client, { toolVersion: 'test', targets: ['inviteLinks["organization"]'] });
     expect(rowsOf(plan)).toEqual(['update inviteLinks["organization"]']);
     expect(recorder.exchanges.slice(from).filter((e) => e.path.includes('/link-invites'))).toHaveLength(1);
     await converge(STAGE_1);
@@ -159,7 +142,7 @@ describe('invite links through the emulator', () => {
 
   it('never shows an id: not in the rendered plan, its JSON, the saved plan, nor its addresses', async () => {
     const org = linkTo({})!;
-    await testClient(emulator).patch(`/v1/orgs/org_acme/link-invites/${org.id}`, { role: 'edit' });
+    await testClient(sc.emulator).patch(`/v1/orgs/org_acme/link-invites/${org.id}`, { role: 'edit' });
     const { plan, secrets } = await planFor(`${STAGE_1}prune: [inviteLinks]\n`);
     expect(rowsOf(plan)).toEqual(['update inviteLinks["organization"]', 'delete inviteLinks["space:space_old"]']);
     // In memory, the requests hold the ids (apply sends them); every output hides them.
@@ -178,7 +161,7 @@ describe('invite links through the emulator', () => {
   });
 
   it('a second link to one target: unmanaged and named by a hash, or deleted when pruned', async () => {
-    const api = testClient(emulator);
+    const api = testClient(sc.emulator);
     const answer = await api.post('/v1/orgs/org_acme/link-invites', { level: 'read', space: 'space_guides' });
     expect(answer.status).toBe(201);
     const twin = answer.body.id as string;
@@ -196,8 +179,8 @@ describe('invite links through the emulator', () => {
   });
 
   it('imports the links by target, without ids; the import plans no changes, and two links to a target are one entry and a warning', async () => {
-    await testClient(emulator).post('/v1/orgs/org_acme/link-invites', { role: 'admin' });
-    const written = convertOrg(await readOrgState(client, 'org_acme', []), fileNamer());
+    await testClient(sc.emulator).post('/v1/orgs/org_acme/link-invites', { role: 'admin' });
+    const written = convertOrg(await readOrgState(sc.client, 'org_acme', []), fileNamer());
     const doc = written.document as Record<string, unknown> & { inviteLinks: unknown[] };
     expect(doc.inviteLinks).toEqual(
       expect.arrayContaining([
