@@ -8,29 +8,10 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorState } from '../../src/emulator/server.js';
+import { INVITE_LINKS_STATE, SEEDED_LINK_IDS } from '../kinds/invite-links-state.js';
 import { sandbox, type CliResult, type Sandbox } from './cli-helpers.js';
 
-const STATE = {
-  tokens: [{ token: 'dev-token', access: 'write' }],
-  users: [{ id: 'u_alice', email: 'alice@acme.com', displayName: 'Alice' }],
-  organizations: [
-    {
-      id: 'org_acme',
-      title: 'Acme',
-      inviteLinks: true,
-      members: [{ user: 'u_alice', role: 'admin' }],
-      collections: [{ title: 'Archive' }],
-      spaces: [
-        { id: 'space_guides', title: 'Guides' },
-        { id: 'space_old', title: 'Old' },
-      ],
-      linkInvites: [
-        { id: 'invite_Kq3vOrgJoinSecret01', role: 'read' },
-        { id: 'invite_Zt8wOldSpaceSecret2', space: 'space_old', level: 'comment' },
-      ],
-    },
-  ],
-} as unknown as EmulatorState;
+const STATE = INVITE_LINKS_STATE as unknown as EmulatorState;
 
 const CONFIG = `version: 1
 organization: { id: org_acme }
@@ -56,7 +37,7 @@ describe('invite link ids in the output of plan, apply and import (CLI)', () => 
     const config = join(b.dir, 'invites.yaml');
     writeFileSync(config, CONFIG);
     const org = () => b.emulator.world.orgs.get('org_acme')!;
-    const seen = new Set<string>(['invite_Kq3vOrgJoinSecret01', 'invite_Zt8wOldSpaceSecret2']);
+    const seen = new Set<string>(SEEDED_LINK_IDS);
     const outputs: Array<[string, string]> = [];
     const run = async (args: string[], code = 0) => {
       const res = await b.cli(args);

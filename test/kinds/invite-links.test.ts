@@ -22,29 +22,9 @@ import { planOrgs, runSecrets } from '../../src/plan/run.js';
 import { serializePlan } from '../../src/plan/file.js';
 import { renderPlan } from '../../src/render/index.js';
 import { client as testClient } from '../emulator/helpers.js';
+import { INVITE_LINKS_STATE as STATE } from './invite-links-state.js';
 import { emulatorScenario } from './scenario.js';
 
-const STATE = {
-  tokens: [{ token: 'dev-token', access: 'write', user: 'u_alice' }],
-  users: [{ id: 'u_alice', email: 'alice@acme.com', displayName: 'Alice' }],
-  organizations: [
-    {
-      id: 'org_acme',
-      title: 'Acme',
-      inviteLinks: true,
-      members: [{ user: 'u_alice', role: 'admin' }],
-      collections: [{ title: 'Archive' }],
-      spaces: [
-        { id: 'space_guides', title: 'Guides' },
-        { id: 'space_old', title: 'Old' },
-      ],
-      linkInvites: [
-        { id: 'invite_seededOrgLink0001', role: 'read' },
-        { id: 'invite_seededOldSpace002', space: 'space_old', level: 'comment' },
-      ],
-    },
-  ],
-};
 
 const HEAD = 'version: 1\norganization: { id: org_acme }\n';
 const STAGE_1 = `${HEAD}collections:
