@@ -281,17 +281,32 @@ export function createConformance(options: ConformanceOptions = {}): Conformance
     for (const name of ['emoji', 'icon']) ajv.addFormat(name, true);
     ajv.addSchema(doc, DESCRIPTION_ID);
   }
+  // Compiling is most of a check's cost. Validators are compiled on first use, and once per distinct
+  // schema: operations that share a parameter or a component share its validator.
   const compiled = new Map<string, ValidateFunction>();
+  const bySchema = new Map<Ajv2020, Map<string, ValidateFunction>>([
+    [bodies, new Map()],
+    [params, new Map()],
+  ]);
   const compile = (ajv: Ajv2020, key: string, schema: () => object): ValidateFunction => {
     let fn = compiled.get(key);
     if (!fn) {
-      fn = ajv.compile(schema());
+      const built = schema();
+      const same = bySchema.get(ajv)!;
+      const text = JSON.stringify(built);
+      fn = same.get(text);
+      if (!fn) {
+        fn = ajv.compile(built);
+        same.set(text, fn);
+      }
       compiled.set(key, fn);
     }
     return fn;
   };
   // `pointer` is already JSON-pointer escaped; the fragment of a URI percent-encodes it too.
   const refTo = (pointer: string) => ({ $ref: `${DESCRIPTION_ID}#${pointer.split('/').map(encodeURIComponent).join('/')}` });
+  /** A reference to the schema at `pointer`, or to the component it only refers to. */
+  const refToTarget = (pointer: string) => refTo(deref(doc, valueAt(doc, pointer), pointer).pointer);
 
   // Routes are sorted most specific first (buildRoutes): the first with this method wins.
   const route = (method: string, segments: string[]): { operation: Operation } | undefined => {
@@ -324,7 +339,7 @@ export function createConformance(options: ConformanceOptions = {}): Conformance
   };
 
   const checkBody = (operation: Operation, where: 'request' | 'response', key: string, pointer: string, body: unknown): ConformanceProblem[] => {
-    const validate = compile(bodies, `${operation.pointer} ${key}`, () => refTo(pointer));
+    const validate = compile(bodies, `${operation.pointer} ${key}`, () => refToTarget(pointer));
     if (validate(body)) return [];
     return explainErrors(validate.errors, body, branchErrors).map((x) => ({ operation: operation.id, where, ...x }));
   };
@@ -340,7 +355,7 @@ export function createConformance(options: ConformanceOptions = {}): Conformance
     if (typeof name !== 'string' || !tag) return undefined;
     const names: unknown[] = Array.isArray(tag.enum) ? tag.enum : 'const' in tag ? [tag.const] : [];
     if (!names.includes(name)) return undefined;
-    const validate = compile(bodies, `branch ${ref}`, () => refTo(ref.slice(1)));
+    const validate = compile(bodies, `branch ${ref}`, () => refToTarget(ref.slice(1)));
     if (validate(value)) return [];
     return explainErrors(validate.errors, value, branchErrors);
   };
