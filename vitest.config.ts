@@ -8,7 +8,7 @@ const OTHER_NODE_FILES = ['test/cli/demo.test.ts', 'test/plan/cli.test.ts', 'tes
 // again in the same run, with that binary running the CLI (test/cli-node.ts).
 const otherNode = process.env.DOCPLANE_OTHER_NODE;
 const otherNodeProject: TestProjectInlineConfiguration[] = otherNode
-  ? [{ extends: true, test: { name: 'other-node', include: OTHER_NODE_FILES, env: { DOCPLANE_TEST_NODE: otherNode } } }]
+  ? [{ extends: true, test: { name: 'other-node', isolate: false, include: OTHER_NODE_FILES, env: { DOCPLANE_TEST_NODE: otherNode } } }]
   : [];
 
 export default defineConfig({
