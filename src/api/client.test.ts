@@ -127,7 +127,8 @@ describe('requests', () => {
     const { client, lines } = await setup((_req, res) => sendJson(res, 200, { items: [] }));
     await client.listAll('/v1/orgs/x/teams');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^GET \/v1\/orgs\/x\/teams\?limit=1000 → 200 \(\d+ ms\)$/);
+    // A loaded machine may keep the request waiting for a connection a few milliseconds: the line says so.
+    expect(lines[0]).toMatch(/^GET \/v1\/orgs\/x\/teams\?limit=1000 → 200 \(\d+ ms(, after waiting \d+ ms for a connection)?\)$/);
   });
 
   it('refuses an empty token or one with a line break', () => {
