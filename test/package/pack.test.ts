@@ -1,7 +1,8 @@
 /**
  * The npm package as users get it: a clean copy of the repository (its tracked and new files, no
- * dist/) is packed with `npm pack` (so `prepack` must build), the tarball is installed into an empty
- * project, and the README's five-minute walk-through runs with the installed `docplane` only, far
+ * dist/) with the build the suite runs (dist/bundle, the declarations, the manifest: what `prepack`'s
+ * `npm run build` makes of the same sources) is packed with `npm pack`, the tarball is installed into
+ * an empty project, and the README's five-minute walk-through runs with the installed `docplane` only, far
  * from the repository: `--version`, `emulator --demo --port 0`, import, plan, an edit, plan --out,
  * apply of the saved plan, and a last plan with no changes. Every relative link of the shipped
  * markdown points to a file the tarball holds. Talks only to 127.0.0.1 (and to the npm cache or
@@ -9,7 +10,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
@@ -69,7 +70,11 @@ beforeAll(() => {
   symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
   const dest = join(work, 'pack');
   mkdirSync(dest);
-  const report = timed('npm pack (prepack build included)', () => sh(NPM, ['pack', '--json', '--pack-destination', dest], clone));
+  // The suite's build, not a second one: `prepack` (empty dist/, then `npm run build`) is checked
+  // apart, below, with a stand-in build.
+  cpSync(join(ROOT, 'dist'), join(clone, 'dist'), { recursive: true });
+  copyFileSync(join(ROOT, 'oclif.manifest.json'), join(clone, 'oclif.manifest.json'));
+  const report = timed('npm pack', () => sh(NPM, ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], clone));
   const json = JSON.parse(report.slice(report.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = join(dest, json[0].filename);
   packed = json[0].files.map((f) => f.path);
@@ -87,6 +92,23 @@ afterAll(async () => {
   }
   if (work) rmSync(work, { recursive: true, force: true });
   console.log(`pack test timings: ${Object.entries(timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join('; ')}`);
+});
+
+describe('npm pack', () => {
+  it('empties dist/ and builds first (prepack): nothing left from an earlier build is packed', () => {
+    // A copy whose build is a stand-in that writes one file: what is packed is what that build made.
+    const copy = join(work, 'prepack');
+    mkdirSync(copy);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    pkg.scripts.build = `node -e "fs.mkdirSync('dist/bundle', { recursive: true }); fs.writeFileSync('dist/bundle/fresh.js', '')"`;
+    writeFileSync(join(copy, 'package.json'), JSON.stringify(pkg));
+    mkdirSync(join(copy, 'dist', 'bundle'), { recursive: true });
+    writeFileSync(join(copy, 'dist', 'bundle', 'stale.js'), '');
+    const report = sh(NPM, ['pack', '--dry-run', '--json'], copy);
+    const files = (JSON.parse(report.slice(report.indexOf('['))) as Array<{ files: Array<{ path: string }> }>)[0].files.map((f) => f.path);
+    expect(files).toContain('dist/bundle/fresh.js');
+    expect(files).not.toContain('dist/bundle/stale.js');
+  });
 });
 
 describe('the npm package', () => {
