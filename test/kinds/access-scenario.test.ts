@@ -5,7 +5,6 @@
  * description.
  */
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../src/apply/executor.js';
 import { convertOrg, fileNamer } from '../../src/import/convert.js';
 import { readOrgState } from '../../src/import/read.js';
 import { configYaml } from '../../src/import/yaml.js';
@@ -61,16 +60,7 @@ describe('access, invites and spaces created, through the emulator', () => {
   const { recorder } = sc;
   const planFor = sc.planFor;
 
-  async function converge(yaml: string) {
-    const { plan } = await planFor(yaml);
-    expect(plan.problems).toEqual([]);
-    const result = await applyPlan(plan, sc.client, { concurrency: 8, backoffBaseMs: 2 });
-    expect(result.failed).toEqual([]);
-    expect(result.skipped).toEqual([]);
-    const again = await planFor(yaml);
-    expect(again.plan.steps.map((s) => `${s.action} ${s.address}`)).toEqual([]);
-    return plan;
-  }
+  const converge = sc.converge;
 
   const grantsOf = (key: string) => {
     const g = sc.emulator.world.grants.get(key);

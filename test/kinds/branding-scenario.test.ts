@@ -6,7 +6,6 @@
  * endpoints passes the conformance check against the live description.
  */
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../src/apply/executor.js';
 import { convertOrg, fileNamer } from '../../src/import/convert.js';
 import { readOrgState } from '../../src/import/read.js';
 import { configYaml } from '../../src/import/yaml.js';
@@ -59,16 +58,7 @@ describe('branding through the emulator', () => {
 
   const rowsOf = (plan: Awaited<ReturnType<typeof planFor>>['plan']) => plan.steps.map((s) => `${s.action} ${s.address}`);
 
-  async function converge(yaml: string) {
-    const { plan } = await planFor(yaml);
-    expect(plan.problems).toEqual([]);
-    const result = await applyPlan(plan, sc.client, { concurrency: 8, backoffBaseMs: 2 });
-    expect(result.failed).toEqual([]);
-    expect(result.skipped).toEqual([]);
-    const again = await planFor(yaml);
-    expect(rowsOf(again.plan)).toEqual([]);
-    return plan;
-  }
+  const converge = sc.converge;
 
   const org = () => sc.emulator.world.orgs.get('org_acme')!;
   const fontByFamily = (family: string) => [...org().fonts.values()].find((f) => f.fontFamily === family);

@@ -1,14 +1,16 @@
 /**
  * The set-up of a scenario test through the emulator, in process: an emulator seeded with `state`
  * (every exchange recorded), a client of it and a scratch folder for the configs, made before the
- * file's tests and closed after them; `planFor` writes a config there, loads it and plans it.
+ * file's tests and closed after them; `planFor` writes a config there, loads it and plans it;
+ * `converge` plans, applies (no step failed or skipped) and plans again (no changes left).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
+import { applyPlan } from '../../src/apply/executor.js';
 import type { LoadedConfig } from '../../src/config/types.js';
 import { loadConfig } from '../../src/config/load.js';
 import { parseEmulatorState, startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
@@ -23,6 +25,8 @@ export interface EmulatorScenario {
   dir: string;
   recorder: Recorder;
   planFor(yaml: string): Promise<{ config: LoadedConfig; plan: Plan }>;
+  /** The plan that was applied. */
+  converge(yaml: string): Promise<Plan>;
 }
 
 export function emulatorScenario(state: Parameters<typeof parseEmulatorState>[0], name: string): EmulatorScenario {
@@ -42,6 +46,16 @@ export function emulatorScenario(state: Parameters<typeof parseEmulatorState>[0]
     writeFileSync(path, yaml);
     const config = await loadConfig({ path });
     return { config, plan: await planOrgs(config, scenario.client, { toolVersion: 'test' }) };
+  };
+  scenario.converge = async (yaml) => {
+    const { plan } = await scenario.planFor(yaml);
+    expect(plan.problems).toEqual([]);
+    const result = await applyPlan(plan, scenario.client, { concurrency: 8, backoffBaseMs: 2 });
+    expect(result.failed).toEqual([]);
+    expect(result.skipped).toEqual([]);
+    const again = await scenario.planFor(yaml);
+    expect(again.plan.steps.map((s) => `${s.action} ${s.address}`)).toEqual([]);
+    return plan;
   };
   return scenario;
 }
