@@ -8,16 +8,16 @@
 import { key } from '../../model/address.js';
 import { readCollections, resolveCollections, collectionAddress } from '../collections/collections.js';
 import type { KindSpec, ReadContext } from '../kind.js';
-import { readMembers, type RemoteMember } from '../members/members.js';
+import { readMembers, type RemoteMember } from '../shared/members.js';
 import { readSpaceList } from '../spaces/read.js';
 import { matchSpaces, placesInCollections } from '../spaces/spaces.js';
 import { readSites } from '../sites/remote.js';
 import { siteKey } from '../sites/schema.js';
 import { matchSites } from '../sites/site-remote.js';
-import { readTeams, type RemoteTeam } from '../teams/teams.js';
+import { readTeams, type RemoteTeam } from '../shared/teams.js';
 import { readAllGrants, namesTeams, namesUsers, type AccessTarget } from './grants.js';
 import { planAccess, type AccessObject, type RemoteAccess } from './plan.js';
-import type { AccessT } from './schema.js';
+import type { AccessT } from '../shared/access-schema.js';
 
 /** How many grants the `access` of some objects gives (`docplane validate`). */
 function grants(objects: ReadonlyArray<{ access?: AccessT }>): number {

@@ -3,7 +3,7 @@ import { key } from '../../model/address.js';
 import { child, type Item, type Origin } from '../../source/origin.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer, KindUnit, ResolveContext } from '../kind.js';
-import { ACCESS_REFERENCES, resolveAccess } from '../access/resolve.js';
+import { ACCESS_REFERENCES, resolveAccess } from '../shared/access.js';
 import { collectionsModule, readCollections, type RemoteCollection } from './collections.js';
 import { Collection, type CollectionT } from './schema.js';
 

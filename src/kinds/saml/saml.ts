@@ -12,7 +12,7 @@ import { collisionMessage, keyCollisions, matchResources, sameJson } from '../co
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { planUnmatched } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
-import { readTeams, teamAddress, teamIdsOrRefs, type RemoteTeam } from '../teams/teams.js';
+import { readTeams, teamAddress, teamIdsOrRefs, type RemoteTeam } from '../shared/teams.js';
 import { step } from '../common/step.js';
 import { lookAlikeNotes } from '../common/text.js';
 import { SamlProviderAnswer } from './answers.js';

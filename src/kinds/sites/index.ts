@@ -6,7 +6,7 @@
  * keeps the steps, counts, problems and fingerprints of its own. The structure sort step belongs to
  * `sections`, a holder's site-space sort step to `siteSpaces`.
  */
-import { ACCESS_REFERENCES } from '../access/resolve.js';
+import { ACCESS_REFERENCES } from '../shared/access.js';
 import type { KindSpec, KindUnit } from '../kind.js';
 import { CUSTOMIZATION_FLOW_MAPS } from './customization-read.js';
 import { importSites } from './import.js';

@@ -1,6 +1,6 @@
 /** A `sites` entry: a site's own fields, its sections, site spaces, section groups, external links and share links. */
 import { z } from 'zod';
-import { Access } from '../access/schema.js';
+import { Access } from '../shared/access-schema.js';
 import { Id, Language, RenamedFrom, renamedFromNotOwn } from '../common/fields.js';
 import { AdaptiveSchema, AgentSettings, McpServer } from './ai-read.js';
 import { Customization } from './customization-read.js';

@@ -5,10 +5,10 @@ import { collectionTree, configCollectionPaths } from '../collections/index.js';
 import { readCollections, type RemoteCollection } from '../collections/collections.js';
 import { sortBy, str, strOrNull, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
-import { ACCESS_REFERENCES, resolveAccess } from '../access/resolve.js';
+import { ACCESS_REFERENCES, resolveAccess } from '../shared/access.js';
 import { readSpaceList, type RemoteSpace } from './read.js';
-import { SpaceMergeRules, emailsOf, importMergeRules, namesReviewers, resolveReviewers } from '../common/merge-rules.js';
-import { readMembers, type RemoteMember } from '../members/members.js';
+import { SpaceMergeRules, emailsOf, importMergeRules, namesReviewers, resolveReviewers } from '../shared/merge-rules.js';
+import { readMembers, type RemoteMember } from '../shared/members.js';
 import { Space, spaceKey, type SpaceT } from './schema.js';
 import { spacesModule } from './spaces.js';
 

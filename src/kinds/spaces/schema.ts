@@ -1,8 +1,8 @@
 /** A `spaces` entry: a space's settings, placement and access; created when it has no id and matches no remote space. */
 import { z } from 'zod';
-import { Access } from '../access/schema.js';
+import { Access } from '../shared/access-schema.js';
 import { Emoji, Id, Language, Level } from '../common/fields.js';
-import { SpaceMergeRules } from '../common/merge-rules.js';
+import { SpaceMergeRules } from '../shared/merge-rules.js';
 import { GitSync } from '../git-sync/schema.js';
 
 export const Space = z

@@ -6,20 +6,14 @@ import type { TeamT } from './schema.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject } from '../../model/step.js';
 import { collisionMessage, keyCollisions, matchResources, type MatchResult } from '../common/match.js';
-import { indexMembers, memberRefs, readMembers, type MemberRef, type RemoteMember } from '../members/members.js';
+import { indexMembers, memberRefs, readMembers, type MemberRef, type RemoteMember } from '../shared/members.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { planUnmatched } from '../common/skeleton.js';
 import { lookAlikeNote } from '../common/text.js';
 import { enc, orgPath } from '../common/paths.js';
 import { key, ref } from '../../model/address.js';
 import { step } from '../common/step.js';
-import { TeamAnswer } from './answers.js';
-
-export interface RemoteTeam {
-  id: string;
-  title: string;
-  members?: number;
-}
+import { matchTeams, readTeams, teamAddress, type RemoteTeam } from '../shared/teams.js';
 
 export interface RemoteTeams {
   teams: RemoteTeam[];
@@ -27,24 +21,6 @@ export interface RemoteTeams {
   members?: RemoteMember[];
 }
 
-export function teamAddress(title: string): string {
-  return `teams${key(title)}`;
-}
-
-/** Every team of the organization, read once per plan (and shared with every kind that names a team). */
-export function readTeams(ctx: Reader): Promise<RemoteTeam[]> {
-  return ctx.shared('teams', () => ctx.client.listAll<RemoteTeam>(`${orgPath(ctx.org)}/teams`, {}, { schema: TeamAnswer }));
-}
-
-/** Config teams matched to remote ones: by id, then renamedFrom, then title. */
-export function matchTeams(desired: readonly TeamT[], remote: readonly RemoteTeam[]): MatchResult<TeamT, RemoteTeam> {
-  return matchResources(desired, remote, {
-    desiredKey: (d) => d.title,
-    remoteKey: (r) => r.title,
-    remoteId: (r) => r.id,
-    desiredId: (d) => d.id,
-    renamedFrom: (d) => d.renamedFrom });
-}
 
 /** A team member entry of the config as `{user, role}`. */
 export function teamMemberEntry(m: NonNullable<TeamT['members']>[number]): { user: string; role: 'owner' | 'member' } {
@@ -147,17 +123,3 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
     return kp;
   } };
 
-/**
- * The id of a team for a request, by title: a config team's remote id, or a ref to its create in this
- * plan; else the id of the organization's team of that title. The teams are matched once, for every
- * title asked.
- */
-export function teamIdsOrRefs(org: string, desired: readonly TeamT[] | undefined, remote: readonly RemoteTeam[]): (title: string) => string | undefined {
-  const inConfig = new Map<string, string>();
-  for (const { desired: d, remote: r } of matchTeams(desired ?? [], remote).pairs) {
-    if (!inConfig.has(d.title)) inConfig.set(d.title, r ? r.id : ref(org, teamAddress(d.title)));
-  }
-  const inOrganization = new Map<string, string>();
-  for (const t of remote) if (!inOrganization.has(t.title)) inOrganization.set(t.title, t.id);
-  return (title) => inConfig.get(title) ?? inOrganization.get(title);
-}
