@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { ConfigDocument } from '../../src/config/schema.js';
 import { convertOrg, fileNamer, slug, type FileNamer, type OrgImport } from '../../src/import/convert.js';
 import { configYaml } from '../../src/import/yaml.js';
-import type { RemoteCollection } from '../../src/kinds/collections/collections.js';
+import type { RemoteCollection } from '../../src/kinds/shared/collections.js';
 import type { RemoteIntegration } from '../../src/kinds/integrations/integrations.js';
 import type { RemoteMember } from '../../src/kinds/shared/members.js';
 import type { RemoteAgentInstructions } from '../../src/kinds/organization/agent-instructions.js';

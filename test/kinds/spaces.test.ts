@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeClient, orgConfig, planKind, readContext, type OrgConfigInput } from '../plan/fixtures.js';
-import type { RemoteCollection } from '../../src/kinds/collections/collections.js';
+import type { RemoteCollection } from '../../src/kinds/shared/collections.js';
 import { spacesModule, type RemoteSpace, type RemoteSpaces } from '../../src/kinds/spaces/spaces.js';
 
 const collections: RemoteCollection[] = [

@@ -6,7 +6,7 @@
  * collection's grants) is not read.
  */
 import { key } from '../../model/address.js';
-import { readCollections, resolveCollections, collectionAddress } from '../collections/collections.js';
+import { readCollections, resolveCollections, collectionAddress } from '../shared/collections.js';
 import type { KindSpec, ReadContext } from '../kind.js';
 import { readMembers, type RemoteMember } from '../shared/members.js';
 import { readSpaceList } from '../spaces/read.js';

@@ -9,7 +9,7 @@
 import { key } from '../../model/address.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue, PlanProblem } from '../../model/step.js';
-import { readCollections, resolveCollections } from '../collections/collections.js';
+import { readCollections, resolveCollections } from '../shared/collections.js';
 import { enc } from '../common/paths.js';
 import { step } from '../common/step.js';
 import { emptyKindPlan, type KindPlan, type KindSpec, type PlanContext, type Reader, type ReadContext } from '../kind.js';
@@ -19,8 +19,8 @@ import { matchSites } from '../sites/site-remote.js';
 import { readSpaceList } from '../spaces/read.js';
 import { matchSpaces, placesInCollections } from '../spaces/spaces.js';
 import { GitSyncInstallationAnswer } from './answers.js';
-import { GIT_SYNC_FIELDS, INHERITED_FIELDS, type GitSyncT } from './schema.js';
-import { parseGitSyncState, repositoryOf, type RemoteGitSyncState } from './state.js';
+import { GIT_SYNC_FIELDS, INHERITED_FIELDS, type GitSyncT } from '../shared/git-sync-schema.js';
+import { parseGitSyncState, repositoryOf, type RemoteGitSyncState } from '../shared/git-sync-state.js';
 
 export type GitSyncTarget = 'space' | 'site';
 

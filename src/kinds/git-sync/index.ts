@@ -14,11 +14,11 @@ import { readSiteInfos, type listSites } from '../sites/site-remote.js';
 import { readSpaceList } from '../spaces/read.js';
 import { spaceKey, type SpaceT } from '../spaces/schema.js';
 import { gitSyncAddress, readInstallation, siteGitSyncModule, spaceGitSyncModule, currentOf, type RemoteGitSyncInstallation } from './git-sync.js';
-import { SITE_OWNED_FIELDS } from './owned.js';
-import { GIT_SYNC_FIELDS, INHERITED_FIELDS } from './schema.js';
-import { parseGitSyncState } from './state.js';
+import { SITE_OWNED_FIELDS } from '../shared/git-sync-owned.js';
+import { GIT_SYNC_FIELDS, INHERITED_FIELDS } from '../shared/git-sync-schema.js';
+import { parseGitSyncState } from '../shared/git-sync-state.js';
 
-export { SITE_OWNED_FIELDS, SITE_FILE, ownedSiteProblems, SITE_STRUCTURE_KINDS } from './owned.js';
+export { SITE_OWNED_FIELDS, SITE_FILE, ownedSiteProblems, SITE_STRUCTURE_KINDS } from '../shared/git-sync-owned.js';
 export { siteGitSyncModule, spaceGitSyncModule } from './git-sync.js';
 
 export interface GitSyncOf {

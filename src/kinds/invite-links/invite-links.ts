@@ -16,7 +16,7 @@ import { key } from '../../model/address.js';
 import { fingerprint } from '../../core/json.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { collectionAddress, collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection } from '../collections/collections.js';
+import { collectionAddress, collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection } from '../shared/collections.js';
 import { enc, orgPath } from '../common/paths.js';
 import { step } from '../common/step.js';
 import { emptyKindPlan, type DraftStep, type KindPlan, type KindSpec, type Reader } from '../kind.js';

@@ -7,7 +7,7 @@ import { Customization } from './customization-read.js';
 import { PublishingAuth } from './publishing-auth-read.js';
 import { Redirect } from './redirects-read.js';
 import { siteFields, siteIdentity } from './site-schema.js';
-import { GitSync } from '../git-sync/schema.js';
+import { GitSync } from '../shared/git-sync-schema.js';
 
 /** `LocalizedString128/256`: title or description overrides for languages other than the site's default. */
 const Localized = (max: number) => z.partialRecord(Language, z.string().max(max)).describe('Overrides by language code');

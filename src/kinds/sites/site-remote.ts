@@ -9,7 +9,7 @@ import { matchResources, type MatchResult } from '../common/match.js';
 import { orgPath } from '../common/paths.js';
 import type { SiteT } from './schema.js';
 import { SiteAnswer } from './answers.js';
-import { parseGitSyncState, type RemoteGitSyncState } from '../git-sync/state.js';
+import { parseGitSyncState, type RemoteGitSyncState } from '../shared/git-sync-state.js';
 
 export interface RemoteSiteInfo {
   id: string;

@@ -18,7 +18,7 @@ import { matchSites, type RemoteSiteInfo } from './site-remote.js';
 import { differing, emptySitePlans, handle, SITE_KINDS, type SectionEntry, type SiteContext, type SitePlans } from './steps.js';
 import { step } from '../common/step.js';
 import { lookAlikeNote } from '../common/text.js';
-import { ownedSiteProblems, SITE_STRUCTURE_KINDS } from '../git-sync/owned.js';
+import { ownedSiteProblems, SITE_STRUCTURE_KINDS } from '../shared/git-sync-owned.js';
 
 /** Why a site's delete needs `--force`, whatever the safety thresholds. */
 export const SITE_DELETE_REASON = 'a site carries published content: deleting it takes the published site down';

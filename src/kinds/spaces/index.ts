@@ -1,8 +1,8 @@
 /** Spaces (`spaces:` in the config): spaces' settings, the collection each is placed in, spaces to create. */
 import { key } from '../../model/address.js';
 import { child, type Item } from '../../source/origin.js';
-import { collectionTree, configCollectionPaths } from '../collections/index.js';
-import { readCollections, type RemoteCollection } from '../collections/collections.js';
+import { collectionTree, configCollectionPaths } from '../shared/collections.js';
+import { readCollections, type RemoteCollection } from '../shared/collections.js';
 import { sortBy, str, strOrNull, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
 import { ACCESS_REFERENCES, resolveAccess } from '../shared/access.js';

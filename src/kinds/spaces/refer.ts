@@ -6,7 +6,7 @@
 import { ref } from '../../model/address.js';
 import type { OrgConfig } from '../../model/desired.js';
 import type { Origin } from '../../source/origin.js';
-import { readCollections, resolveCollections } from '../collections/collections.js';
+import { readCollections, resolveCollections } from '../shared/collections.js';
 import type { Reader, ResolveContext } from '../kind.js';
 import { readSpaceList } from './read.js';
 import { spaceKey } from './schema.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Access } from '../shared/access-schema.js';
 import { Emoji, Id, Language, Level } from '../common/fields.js';
 import { SpaceMergeRules } from '../shared/merge-rules.js';
-import { GitSync } from '../git-sync/schema.js';
+import { GitSync } from '../shared/git-sync-schema.js';
 
 export const Space = z
   .strictObject({

@@ -8,7 +8,7 @@
 import { ApiError } from '../../core/errors.js';
 import { fingerprint } from '../../core/json.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection, type ResolvedCollections } from '../collections/collections.js';
+import { collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection, type ResolvedCollections } from '../shared/collections.js';
 import { sameJson } from '../common/match.js';
 import { emailsOf, namesReviewers, normalizeMergeRules, reviewersShown, reviewersToIds } from '../shared/merge-rules.js';
 import { indexMembers, memberRefs, readMembers, type RemoteMember } from '../shared/members.js';
