@@ -18,7 +18,7 @@ import type { RemoteAgentInstructions } from '../../src/kinds/organization/agent
 import type { RemoteOrganization } from '../../src/kinds/organization/organization.js';
 import type { RemoteSamlProvider } from '../../src/kinds/saml/saml.js';
 import type { RemoteSite } from '../../src/kinds/sites/remote.js';
-import type { RemoteSpace } from '../../src/kinds/spaces/read.js';
+import type { RemoteSpace } from '../../src/kinds/shared/space-list.js';
 import type { RemoteTeamMember } from '../../src/kinds/teams/team-members.js';
 import type { RemoteTeam } from '../../src/kinds/shared/teams.js';
 import type { RemoteTranslation } from '../../src/kinds/translations/translations.js';

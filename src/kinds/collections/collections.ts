@@ -11,7 +11,7 @@ import { collisionMessage, sameJson } from '../common/match.js';
 import { emptyKindPlan, type Reader, type DraftStep, type KindPlan, type KindSpec } from '../kind.js';
 import { unmatchedAddresses } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
-import { readSpaceList, type RemoteSpace } from '../spaces/read.js';
+import { readSpaceList, type RemoteSpace } from '../shared/space-list.js';
 import { key, ref } from '../../model/address.js';
 import { step } from '../common/step.js';
 import { lookAlikeNotes } from '../common/text.js';

@@ -16,8 +16,8 @@ import { emptyKindPlan, type KindPlan, type KindSpec, type PlanContext, type Rea
 import { readSites } from '../sites/remote.js';
 import { siteKey } from '../sites/schema.js';
 import { matchSites } from '../sites/site-remote.js';
-import { readSpaceList } from '../spaces/read.js';
-import { matchSpaces, placesInCollections } from '../spaces/spaces.js';
+import { readSpaceList } from '../shared/space-list.js';
+import { matchSpaces, placesInCollections } from '../shared/spaces.js';
 import { GitSyncInstallationAnswer } from './answers.js';
 import { GIT_SYNC_FIELDS, INHERITED_FIELDS, type GitSyncT } from '../shared/git-sync-schema.js';
 import { parseGitSyncState, repositoryOf, type RemoteGitSyncState } from '../shared/git-sync-state.js';

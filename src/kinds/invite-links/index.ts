@@ -7,7 +7,7 @@ import { collectionTree, configCollectionPaths } from '../shared/collections.js'
 import { readCollections, type RemoteCollection } from '../shared/collections.js';
 import { compare, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
-import { referSpace } from '../spaces/refer.js';
+import { referSpace } from '../shared/spaces.js';
 import { inviteLinkAddress, inviteLinksModule, readInviteLinks, targetOf, type RemoteInviteLink } from './invite-links.js';
 import { InviteLink, type InviteLinkT } from './schema.js';
 

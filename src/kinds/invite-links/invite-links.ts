@@ -20,8 +20,8 @@ import { collectionAddress, collectionIdOrRef, readCollections, resolveCollectio
 import { enc, orgPath } from '../common/paths.js';
 import { step } from '../common/step.js';
 import { emptyKindPlan, type DraftStep, type KindPlan, type KindSpec, type Reader } from '../kind.js';
-import { readSpaceIds, spaceNames, type SpaceIds } from '../spaces/refer.js';
-import { spaceAddress } from '../spaces/spaces.js';
+import { readSpaceIds, spaceNames, type SpaceIds } from '../shared/spaces.js';
+import { spaceAddress } from '../shared/spaces.js';
 import { InviteLinkAnswer } from './answers.js';
 import type { InviteLinkT } from './schema.js';
 

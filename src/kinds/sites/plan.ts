@@ -38,7 +38,7 @@ import { TreeChain } from './moves.js';
 import { lookAlikeNote, lookAlikeNotes } from '../common/text.js';
 import { pathCycle, pathNeed } from './paths.js';
 import { type RemoteExternalLink, type RemoteGroup, type RemoteSection, type RemoteSite, type RemoteSiteSpace, type SitesRemote } from './remote.js';
-import { spaceNames, type SpaceNames } from '../spaces/refer.js';
+import { spaceNames, type SpaceNames } from '../shared/spaces.js';
 import { siteKey, type OrderItemT, type SectionT, type SiteT } from './schema.js';
 import { planShareLinks } from './share-links.js';
 import { planSiteItself, planSiteList } from './site.js';

@@ -15,7 +15,7 @@ import { readFonts, type RemoteFont } from '../fonts/index.js';
 import { readPublishingAuth, type RemotePublishingAuth } from './publishing-auth-read.js';
 import { readRedirects, type RemoteRedirect } from './redirects-read.js';
 import type { SiteT } from './schema.js';
-import { readSpaceIds, type SpaceIds } from '../spaces/refer.js';
+import { readSpaceIds, type SpaceIds } from '../shared/spaces.js';
 import { ShareLinkAnswer, StructureAnswer } from './answers.js';
 
 export interface RemoteSiteSpace {

@@ -10,7 +10,7 @@ import { sameJson } from '../common/match.js';
 import type { DraftStep, KindPlan } from '../kind.js';
 import { idOfKey, pointerType, type ItemKey } from './layout.js';
 import type { RemoteExternalLink, RemoteGroup, RemoteSection, RemoteShareLink, RemoteSite, RemoteSiteSpace } from './remote.js';
-import type { SpaceNames } from '../spaces/refer.js';
+import type { SpaceNames } from '../shared/spaces.js';
 import type { FontChoice } from '../fonts/index.js';
 import type { ExternalLinkT, SectionGroupT, SectionT, SiteT } from './schema.js';
 

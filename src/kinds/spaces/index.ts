@@ -6,10 +6,11 @@ import { readCollections, type RemoteCollection } from '../shared/collections.js
 import { sortBy, str, strOrNull, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
 import { ACCESS_REFERENCES, resolveAccess } from '../shared/access.js';
-import { readSpaceList, type RemoteSpace } from './read.js';
+import { readSpaceList, type RemoteSpace } from '../shared/space-list.js';
 import { SpaceMergeRules, emailsOf, importMergeRules, namesReviewers, resolveReviewers } from '../shared/merge-rules.js';
 import { readMembers, type RemoteMember } from '../shared/members.js';
-import { Space, spaceKey, type SpaceT } from './schema.js';
+import { Space, type SpaceT } from './schema.js';
+import { spaceKey } from '../shared/spaces.js';
 import { spacesModule } from './spaces.js';
 
 interface SpacesState {

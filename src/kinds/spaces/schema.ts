@@ -32,15 +32,6 @@ export const Space = z
 
 export type SpaceT = z.infer<typeof Space>;
 
-/** The natural key of a space without id: its collection path and its title (`Product/API/Reference`). */
-export function spaceNaturalKey(s: { collection?: string | null; title?: string }): string {
-  return s.collection ? `${s.collection}/${s.title ?? ''}` : (s.title ?? '');
-}
-
-/** The config key of a space: its id, else its natural key. */
-export function spaceKey(s: SpaceT): string {
-  return s.id ?? spaceNaturalKey(s);
-}
 
 declare module '../../model/desired.js' {
   interface DesiredLists {

@@ -15,13 +15,12 @@ import { indexMembers, memberRefs, readMembers, type RemoteMember } from '../sha
 import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
 import { lookAlikeNote } from '../common/text.js';
 import { enc, orgPath } from '../common/paths.js';
-import { spaceKey, type SpaceT } from './schema.js';
-import { readSpaceList, type RemoteSpace } from './read.js';
-
-export type { RemoteSpace } from './read.js';
+import type { SpaceT } from './schema.js';
+import { readSpaceList, type RemoteSpace } from '../shared/space-list.js';
+import { matchSpaces, placesInCollections, spaceAddress } from '../shared/spaces.js';
 import { key, ref } from '../../model/address.js';
 import { step } from '../common/step.js';
-import { SpaceAnswer } from './answers.js';
+import { SpaceAnswer } from '../shared/space-answers.js';
 
 export interface RemoteSpaces {
   /** The organization's spaces (the list), plus the deleted ones the config names. */
@@ -38,50 +37,6 @@ export interface RemoteSpaces {
 
 const SETTINGS = ['title', 'emoji', 'icon', 'editMode', 'defaultLevel', 'language', 'mergeRules'] as const;
 
-export function spaceAddress(id: string): string {
-  return `spaces${key(id)}`;
-}
-
-/** A config space and the remote space it names (by id, else by title within its collection). */
-export interface SpacePair {
-  desired: SpaceT;
-  address: string;
-  remote?: RemoteSpace;
-}
-
-/** Whether a config's spaces need the collections list (a space placed in a collection by path). */
-export function placesInCollections(desired: readonly SpaceT[]): boolean {
-  return desired.some((s) => typeof s.collection === 'string');
-}
-
-/** Whether a remote space stands where a config space without id says: any collection when unmanaged. */
-function placement(collection: string | null | undefined, resolved: ResolvedCollections): (s: RemoteSpace) => boolean {
-  if (collection === undefined) return () => true;
-  if (collection === null) return (s) => !s.parent;
-  const entry = resolved.byPath.get(collection);
-  // A collection this plan creates holds no space yet.
-  const id = entry ? entry.remote?.id : [...resolved.remotePath].find(([, p]) => p === collection)?.[0];
-  return (s) => id !== undefined && s.parent === id;
-}
-
-/**
- * Config spaces matched to remote ones: by id where given; a space without id by title within its
- * collection (any collection when the config leaves placement unmanaged), among listed spaces no
- * id claimed.
- */
-export function matchSpaces(desired: readonly SpaceT[], spaces: readonly RemoteSpace[], listed: number, resolved: ResolvedCollections): SpacePair[] {
-  const byId = new Map(spaces.map((s) => [s.id, s]));
-  const taken = new Set(desired.flatMap((d) => (d.id === undefined ? [] : [d.id])));
-  const candidates = spaces.slice(0, listed).filter((s) => !s.deletedAt && !taken.has(s.id));
-  return desired.map((d): SpacePair => {
-    const address = spaceAddress(spaceKey(d));
-    if (d.id !== undefined) return { desired: d, address, remote: byId.get(d.id) };
-    const inPlace = placement(d.collection, resolved);
-    const r = candidates.find((s) => !taken.has(s.id) && s.title === d.title && inPlace(s));
-    if (r) taken.add(r.id);
-    return { desired: d, address, remote: r };
-  });
-}
 
 function withNotes(notes: string[]): { notes?: string[] } {
   return notes.length > 0 ? { notes } : {};

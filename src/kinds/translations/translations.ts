@@ -11,7 +11,7 @@ import { planUnmatched } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
 import { key } from '../../model/address.js';
 import { step } from '../common/step.js';
-import { readSpaceIds, spaceNames, type SpaceIds } from '../spaces/refer.js';
+import { readSpaceIds, spaceNames, type SpaceIds } from '../shared/spaces.js';
 import { TranslationAnswer } from './answers.js';
 
 export interface RemoteTranslation {
