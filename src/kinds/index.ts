@@ -5,6 +5,7 @@
  * derived from this one list. Adding a kind: docs/adding-a-kind.md.
  */
 import { type AddressVocabulary, addressSyntaxProblem } from '../model/address.js';
+import type { OrgConfig } from '../model/desired.js';
 import type { Kind } from '../model/step.js';
 import { collectionAccess, siteAccess, spaceAccess, withAccess } from './access/index.js';
 import { collectionsUnit } from './collections/index.js';
@@ -82,6 +83,11 @@ export function addressProblem(pattern: string): string | undefined {
 /** The unit of a top-level config key. */
 export function unitOf(configKey: string): KindUnit | undefined {
   return UNITS.find((u) => u.configKey === configKey);
+}
+
+/** What `docplane validate` warns of in an organization's config: every unit's warnings, in the units' order. */
+export function configWarnings(org: OrgConfig): Array<{ address: string; message: string }> {
+  return UNITS.flatMap((u) => u.warnings?.(org) ?? []);
 }
 
 /** The kind spec of a kind name. */

@@ -8,7 +8,7 @@ import type { CollectionT } from './schema.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue, RequestSpec } from '../../model/step.js';
 import { collisionMessage, sameJson } from '../common/match.js';
-import { emptyKindPlan, type Reader, type DraftStep, type KindPlan, type KindSpec } from '../kind.js';
+import { emptyKindPlan, type DraftStep, type KindPlan, type KindSpec } from '../kind.js';
 import { unmatchedAddresses } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
 import { readSpaceList, type RemoteSpace } from '../shared/space-list.js';

@@ -1,8 +1,7 @@
 /** Collections (`collections:` in the config): nested collections, each by its path of titles. */
 import { key } from '../../model/address.js';
-import { child, type Item, type Origin } from '../../source/origin.js';
-import { sortBy, unique, type Draft } from '../common/import.js';
-import type { Importer, KindUnit, ResolveContext } from '../kind.js';
+import { child, type Item } from '../../source/origin.js';
+import type { Importer, KindUnit } from '../kind.js';
 import { ACCESS_REFERENCES, resolveAccess } from '../shared/access.js';
 import { collectionsModule } from './collections.js';
 import { collectionTree, flattenCollections, readCollections, type RemoteCollection } from '../shared/collections.js';

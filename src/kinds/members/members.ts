@@ -6,9 +6,9 @@
  * except SSO members while `safety.keepSsoMembers`; the organization always keeps an admin.
  */
 import { fingerprint } from '../../core/json.js';
-import { matchesAny, key, ref } from '../../model/address.js';
+import { matchesAny, key } from '../../model/address.js';
 import type { JsonObject } from '../../model/step.js';
-import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
+import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
 import { deleteAddresses } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
 import { step } from '../common/step.js';

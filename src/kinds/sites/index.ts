@@ -13,7 +13,8 @@ import { importSites } from './import.js';
 import { planSites, type SiteKind } from './plan.js';
 import { readSites, type SitesRemote } from './remote.js';
 import { resolveSites } from './resolve.js';
-import { readSiteInfos } from './site-remote.js';
+import { deprecationWarnings } from './deprecated.js';
+import { readSiteInfos } from '../shared/sites.js';
 import { Site } from './schema.js';
 import { SITE_DELETE_REASON } from './site.js';
 
@@ -79,6 +80,7 @@ export const sitesUnit: KindUnit = {
   ],
   existing: readSiteInfos,
   resolve: resolveSites,
+  warnings: deprecationWarnings,
   importer: importSites,
 };
 

@@ -130,7 +130,6 @@ declare module '../../model/desired.js' {
   }
 }
 
-/** The config key of a site: the name in its addresses (`sites["KEY"]`): its id, else its title. */
-export function siteKey(site: { id?: string; title?: string }): string {
-  return site.id ?? site.title ?? '';
-}
+
+/** The config key of a site, for the unit's own files (the layer below holds it: other units name sites too). */
+export { siteKey } from '../shared/sites.js';

@@ -14,7 +14,7 @@ import type { PlanContext } from '../kind.js';
 import { siteAddress } from './addresses.js';
 import type { RemoteSite, SitesRemote } from './remote.js';
 import { siteKey, type SiteT } from './schema.js';
-import { matchSites, type RemoteSiteInfo } from './site-remote.js';
+import { matchSites, type RemoteSiteInfo } from '../shared/sites.js';
 import { differing, emptySitePlans, handle, SITE_KINDS, type SectionEntry, type SiteContext, type SitePlans } from './steps.js';
 import { step } from '../common/step.js';
 import { lookAlikeNote } from '../common/text.js';

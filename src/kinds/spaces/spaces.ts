@@ -18,7 +18,7 @@ import { enc, orgPath } from '../common/paths.js';
 import type { SpaceT } from './schema.js';
 import { readSpaceList, type RemoteSpace } from '../shared/space-list.js';
 import { matchSpaces, placesInCollections, spaceAddress } from '../shared/spaces.js';
-import { key, ref } from '../../model/address.js';
+import { ref } from '../../model/address.js';
 import { step } from '../common/step.js';
 import { SpaceAnswer } from '../shared/space-answers.js';
 

@@ -2,7 +2,7 @@
 import { key } from '../../model/address.js';
 import { child, where, type Item, type Origin } from '../../source/origin.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
-import type { Importer, KindUnit, ResolveContext } from '../kind.js';
+import type { Importer, KindUnit } from '../kind.js';
 import { lowerIfEmail } from '../shared/members.js';
 import { prunedList } from '../shared/access.js';
 import { userProblem } from '../common/text.js';
@@ -10,7 +10,7 @@ import { memberLabel, type RemoteMember } from '../shared/members.js';
 import { Team, type TeamT } from './schema.js';
 import { readTeamsAndLists, teamMembersModule, type RemoteTeamMember } from './team-members.js';
 import { teamsModule } from './teams.js';
-import { teamAddress, writtenTeams, type RemoteTeam } from '../shared/teams.js';
+import { writtenTeams, type RemoteTeam } from '../shared/teams.js';
 
 interface TeamsState {
   teams: RemoteTeam[];

@@ -5,13 +5,12 @@
 import type { TeamT } from './schema.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject } from '../../model/step.js';
-import { collisionMessage, keyCollisions, matchResources, type MatchResult } from '../common/match.js';
+import { collisionMessage, keyCollisions } from '../common/match.js';
 import { indexMembers, memberRefs, readMembers, type MemberRef, type RemoteMember } from '../shared/members.js';
-import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
+import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
 import { planUnmatched } from '../common/skeleton.js';
 import { lookAlikeNote } from '../common/text.js';
 import { enc, orgPath } from '../common/paths.js';
-import { key, ref } from '../../model/address.js';
 import { step } from '../common/step.js';
 import { matchTeams, readTeams, teamAddress, type RemoteTeam } from '../shared/teams.js';
 

@@ -2,10 +2,10 @@
  * The layers of src/ (docs/architecture.md, "The layers"), checked by `npm run lint:deps`. Every
  * import counts, type-only ones included: a cycle through types is still a cycle to remove.
  */
-const UNIT = '^src/kinds/(?!(?:common|fields)/)([^/]+)/';
+const UNIT = '^src/kinds/(?!(?:common|shared)/)([^/]+)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
-module.exports = {
+export default {
   forbidden: [
     {
       name: 'no-circular',
@@ -36,34 +36,42 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(source|model|core)/' },
     },
     {
-      name: 'kinds-shared-layers-below-units',
+      name: 'kinds-shared-below-units',
       severity: 'error',
       comment:
-        'src/kinds/common (what every kind shares) and src/kinds/fields (the fields and reads several units share) import no unit and not the registry: only each other, the contract, src/model, src/core and src/source.',
-      from: { path: '^src/kinds/(common|fields)/' },
-      to: { path: '^src/', pathNot: '^src/(kinds/(common|fields)/|kinds/kind\\.ts$|model/|core/|source/)' },
+        'src/kinds/shared (the fields several kinds carry and the reads several units share) imports no unit and not the registry: only itself, src/kinds/common, the contract, src/model, src/core and src/source.',
+      from: { path: '^src/kinds/shared/' },
+      to: { path: '^src/', pathNot: '^src/(kinds/(common|shared)/|kinds/kind\\.ts$|model/|core/|source/)' },
+    },
+    {
+      name: 'kinds-common-below-shared',
+      severity: 'error',
+      comment: 'src/kinds/common (what every kind shares: matching, steps, paths, import helpers) imports only itself, the contract, src/model, src/core and src/source.',
+      from: { path: '^src/kinds/common/' },
+      to: { path: '^src/', pathNot: '^src/(kinds/common/|kinds/kind\\.ts$|model/|core/|source/)' },
     },
     {
       name: 'unit-imports-allowed-layers',
       severity: 'error',
       comment:
-        'A unit (src/kinds/<unit>/) imports its own folder, src/kinds/fields, src/kinds/common, the contract (src/kinds/kind.ts), src/model, src/core and src/source: never another unit, the registry or a layer above.',
+        'A unit (src/kinds/<unit>/) imports its own folder, src/kinds/shared, src/kinds/common, the contract (src/kinds/kind.ts), src/model, src/core and src/source: never another unit, the registry or a layer above.',
       from: { path: UNIT },
-      to: { path: '^src/', pathNot: ['^src/kinds/$1/', '^src/kinds/(common|fields)/', '^src/kinds/kind\\.ts$', '^src/(model|core|source)/'] },
+      to: { path: '^src/', pathNot: ['^src/kinds/$1/', '^src/kinds/(common|shared)/', '^src/kinds/kind\\.ts$', '^src/(model|core|source)/'] },
     },
     {
       name: 'kind-contract-below-units',
       severity: 'error',
       comment: "The contract (src/kinds/kind.ts) names the types a unit fills: it imports the shared layers, src/model, src/core, src/source and the client's interface (src/api/types.ts).",
       from: { path: '^src/kinds/kind\\.ts$' },
-      to: { path: '^src/', pathNot: '^src/(kinds/(common|fields)/|model/|core/|source/|api/types\\.ts$)' },
+      to: { path: '^src/', pathNot: '^src/(kinds/(common|shared)/|model/|core/|source/|api/types\\.ts$)' },
     },
     {
       name: 'kinds-through-the-registry',
       severity: 'error',
-      comment: "Outside src/kinds, code reaches a kind through the registry (src/kinds/index.ts) and the contract (src/kinds/kind.ts), never a unit's own files.",
+      comment:
+        "Outside src/kinds, code reaches a kind through the registry (src/kinds/index.ts), the contract (src/kinds/kind.ts) and what every kind shares (src/kinds/common), never a unit's own files.",
       from: { path: '^src/', pathNot: ['^src/kinds/', '\\.test\\.ts$', '\\.test-support\\.ts$'] },
-      to: { path: '^src/kinds/', pathNot: '^src/kinds/(index|kind)\\.ts$' },
+      to: { path: '^src/kinds/', pathNot: ['^src/kinds/(index|kind)\\.ts$', '^src/kinds/common/'] },
     },
     {
       name: 'api-imports-only-below',
