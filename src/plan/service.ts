@@ -66,7 +66,7 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
       unmatchedTargets: 'error',
       ...(base ? { base: { from: base.from, ...(base.whole !== undefined ? { whole: base.whole } : {}) } } : {}),
     });
-    // The steps policies (DESIGN §11), and the resource policies' warnings as notes for the reviewer.
+    // The steps policies (docs/policies.md), and the resource policies' warnings as notes for the reviewer.
     const secrets = runSecrets(config, client);
     const plan = withNotes(checkSteps(planned, config.policies, secrets), (config.warnings ?? []).map((w) => `warning: ${formatConfigIssue(w)}`));
     return { plan, secrets };
