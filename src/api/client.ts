@@ -15,7 +15,7 @@ import { setMaxListeners } from 'node:events';
 import { Pool, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError, BugError, DocplaneError } from '../core/errors.js';
-import { maskSecrets, type Secret } from '../core/secrets.js';
+import { createSecretRegistry, type Secret } from '../core/secrets.js';
 import { systemClock } from './clock.js';
 import { createRateGate, TooLongWait } from './gate.js';
 import { backoffDelay, describeAskedWait, describeNetworkError, isRetryableStatus, requestedWait, type NetworkFailure } from './retry.js';
@@ -79,9 +79,14 @@ export function createClient(options: ClientOptions): ApiClient {
   const silenceLimitMs = options.silenceLimitMs ?? Math.round(timeoutMs * 1.5);
   const clock = options.clock ?? systemClock;
   const gate = createRateGate({ maxRps: options.maxRps, maxWaitMs, clock });
-  /** Values the API answered that are credentials (ApiClient.conceal): hidden like the token. */
-  const concealed: Secret[] = [];
-  const scrub = (text: string): string => maskSecrets(text.includes(token) ? text.split(token).join('(token)') : text, concealed);
+  /**
+   * The run's secrets (the config's, and the values the API answered that are credentials,
+   * ApiClient.conceal): every log line and error is masked through them, and through the token, in
+   * every form the API may quote them (raw, percent-encoded, in another case, base64).
+   */
+  const secrets = options.secrets ?? createSecretRegistry();
+  const tokenSecret: Secret[] = [{ name: 'token', value: token }];
+  const scrub = (text: string): string => secrets.scrub(text.includes(token) ? text.split(token).join('(token)') : text, tokenSecret);
   const log = options.log ? (line: string) => options.log?.(scrub(line)) : undefined;
 
   const connections = options.connections ?? DEFAULTS.connections;
@@ -482,10 +487,8 @@ export function createClient(options: ClientOptions): ApiClient {
       for await (const items of pages<T>(path, query, options?.schema)) all = all ? all.concat(items) : items;
       return all ?? [];
     },
-    conceal(secret: Secret): void {
-      if (!concealed.some((s) => s.name === secret.name && s.value === secret.value)) concealed.push(secret);
-    },
-    concealed: () => [...concealed],
+    conceal: (secret: Secret) => secrets.conceal(secret),
+    concealed: () => secrets.concealed(),
     stats(): ClientStats {
       const stats: ClientStats = { requests: counters.requests, retries: counters.retries, rateLimited: counters.rateLimited, byMethod: { ...counters.byMethod } };
       const now = waiting();

@@ -9,7 +9,7 @@ import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
 import { DocplaneError } from '../core/errors.js';
-import { fromSecretPlaceholders, maskSecrets, type Secret } from '../core/secrets.js';
+import { createSecretRegistry, fromSecretPlaceholders, maskSecrets, type Secret, type SecretRegistry } from '../core/secrets.js';
 import { readPlanFile } from '../plan/file.js';
 import { assertApplicable, assertNoProblems } from '../plan/refusal.js';
 import { checkTargets } from '../plan/fingerprint.js';
@@ -43,7 +43,7 @@ export interface RunApplyOptions {
   interactive: boolean;
   confirm: (question: string) => Promise<boolean>;
   /** An API client for the config's `api.url` (the flags decide the rest). */
-  connect: (configApiUrl?: string) => Promise<ApiClient>;
+  connect: (configApiUrl?: string, secrets?: SecretRegistry) => Promise<ApiClient>;
   /** Stops the run (no new requests) when aborted, e.g. on Ctrl+C. */
   signal?: AbortSignal;
   /** Whether to plan the touched resources again after applying, to say whether it converged (default true). */
@@ -107,7 +107,7 @@ function withNewline(text: string): string {
 
 async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
   const config = await loadConfig({ path: options.configPath });
-  const client = await options.connect(config.apiUrl);
+  const client = await options.connect(config.apiUrl, createSecretRegistry(config.secrets));
   try {
     const planned = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets });
     const secrets = runSecrets(config, client);
@@ -159,7 +159,7 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
   const total = saved.steps.length;
   const multiOrg = saved.orgs.length > 1;
   saved = undefined;
-  const client = await options.connect(config.apiUrl);
+  const client = await options.connect(config.apiUrl, createSecretRegistry(config.secrets));
   try {
     // The file is not trusted: its steps are planned again from the config and the remote objects
     // they touch (read anyway to see whether the plan is stale), with the plan's own --replace, and

@@ -69,7 +69,7 @@ export default class Apply extends BaseCommand {
         color: format === 'json' ? stderrColor : stdoutColor,
         interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
         confirm: (question) => ask(question),
-        connect: (apiUrl) => clientFromFlags(flags, apiUrl),
+        connect: (apiUrl, secrets) => clientFromFlags(flags, apiUrl, undefined, secrets),
         signal: controller.signal,
         verify: flags.verify,
       });

@@ -51,7 +51,7 @@ export default class Plan extends BaseCommand {
       targets: flags.target,
       replace: flags.replace,
       base: flags.base,
-      connect: (apiUrl) => clientFromFlags(flags, apiUrl),
+      connect: (apiUrl, secrets) => clientFromFlags(flags, apiUrl, undefined, secrets),
       // --verbose logs every request: no spinner over it.
       progress: createReadProgress({ stream: process.stderr, interactive: process.stderr.isTTY === true && !flags.verbose }),
     });

@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
 import { DocplaneError } from '../core/errors.js';
-import type { Secret } from '../core/secrets.js';
+import { createSecretRegistry, type Secret, type SecretRegistry } from '../core/secrets.js';
 import { baseDifference } from './base.js';
 import { loadBaseConfig } from './base-source.js';
 import { formatConfigIssue } from '../core/errors.js';
@@ -25,8 +25,8 @@ export interface RunPlanOptions {
    * reads only what the difference touches (src/plan/base.ts).
    */
   base?: string;
-  /** Makes the client, given the config's `api.url` (the command builds it from its flags). */
-  connect(configApiUrl: string | undefined): Promise<ApiClient>;
+  /** Makes the client, given the config's `api.url` and the run's secrets (the command builds it from its flags). */
+  connect(configApiUrl: string | undefined, secrets?: SecretRegistry): Promise<ApiClient>;
   /** Told when reading starts (with the count of requests sent so far) and when it ends. */
   progress?: { reading(requests: () => number, waiting?: () => string | undefined): void; done(): void };
 }
@@ -56,7 +56,7 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   const config = await loadConfig({ path: options.configPath });
   // The base is read before any request: a base that cannot be read costs nothing.
   const base = await baseNarrowing(config, options);
-  const client = await options.connect(config.apiUrl);
+  const client = await options.connect(config.apiUrl, createSecretRegistry(config.secrets));
   options.progress?.reading(() => client.stats().requests, () => client.stats().waiting);
   try {
     const planned = await planOrgs(config, client, {
