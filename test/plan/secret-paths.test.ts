@@ -68,8 +68,8 @@ describe('a concealed id in a request path', () => {
   ])('%s is masked in the JSON plan and the markdown requests', (_what, id, path) => {
     const plan = planDeleting(id);
     const secrets = secretsConcealing(id);
-    const json = renderPlan(plan, { format: 'json', secrets });
-    const markdown = renderPlan(plan, { format: 'markdown', secrets });
+    const json = renderPlan(plan, { format: 'json', color: false, secrets });
+    const markdown = renderPlan(plan, { format: 'markdown', color: false, secrets });
     for (const out of [json, markdown]) {
       expect(out).not.toContain(path);
       expect(out).toContain('/v1/orgs/org_acme/invite-links/(sensitive)');
@@ -91,7 +91,7 @@ describe('a concealed id in a request path', () => {
     expect(text).toContain('/invite-links/{{secret');
     const saved = readPlanFile(file);
     // `show` renders the file as it is: the placeholder, never the id.
-    expect(renderPlan(saved, { format: 'markdown', secrets: [] })).not.toContain(`/invite-links/${encodeURIComponent(id)}`);
+    expect(renderPlan(saved, { format: 'markdown', color: false, secrets: [] })).not.toContain(`/invite-links/${encodeURIComponent(id)}`);
     const restored = fromSecretPlaceholders(saved, secrets);
     expect(restored.steps[0].requests[0].path).toBe(`/v1/orgs/org_acme/invite-links/${encodeURIComponent(id)}`);
   });
