@@ -8,6 +8,7 @@ import type { Clock } from '../api/clock.js';
 import { retryPolicy, sendWrite } from '../api/policy.js';
 import type { ApiResponse } from '../api/types.js';
 import { ApiError } from '../core/errors.js';
+import type { Secret } from '../core/secrets.js';
 import { stableStringify } from '../core/json.js';
 import type { Action, JsonValue, RequestSpec, Step } from '../plan/types.js';
 import { resolveString, resolveValue, type Captures } from './tokens.js';
@@ -58,6 +59,8 @@ export interface GuardedIo {
   get?(path: string): Promise<unknown>;
   /** What the create steps have produced so far, to resolve the lookup's tokens. */
   captures: Captures;
+  /** Makes a value a lookup found a secret of the run (ApiClient.conceal). */
+  conceal?(secret: Secret): void;
   /** The request's path for messages, with the tokens resolved where they can be. */
   shownPath(): string;
   emit?: (event: ApplyEvent) => void;
@@ -126,12 +129,16 @@ async function lookup(io: GuardedIo, step: Step, spec: RequestSpec): Promise<Api
   const { path: rawPath, match } = spec.lookup!;
   const path = resolveString(rawPath, io.captures, true) as string;
   const wanted = Object.entries(resolveValue(match, io.captures) as Record<string, JsonValue>);
-  const { tree, single, refs = [] } = spec.lookup!;
-  const items = tree && io.get ? treeItems(await io.get(path)) : single && io.get ? listItems(await io.get(path)) : await io.listAll(path);
+  const { reads = 'pages', refs = [], secrets = [] } = spec.lookup!;
+  const items = reads === 'tree' && io.get ? treeItems(await io.get(path)) : reads === 'one' && io.get ? listItems(await io.get(path)) : await io.listAll(path);
   const at = (it: unknown, n: number, field: string): unknown => (refs.includes(field) ? refId(path, n, field, fieldAt(it, field)) : fieldAt(it, field));
   const item = items.find((it, n) => wanted.every(([field, value]) => sameValue(at(it, n, field), value)));
   if (item === undefined) return undefined;
-  const id = item && typeof item === 'object' && spec.lookup!.secretId !== true ? (item as Record<string, unknown>).id : undefined;
+  for (const field of secrets) {
+    const value = fieldAt(item, field);
+    if (typeof value === 'string') io.conceal?.({ name: `lookup:${step.org}/${step.address}#${field}`, value });
+  }
+  const id = item && typeof item === 'object' && !secrets.includes('id') ? (item as Record<string, unknown>).id : undefined;
   io.emit?.({ type: 'lookup-found', step, method: spec.method, path: io.shownPath(), ...(typeof id === 'string' ? { id } : {}) });
   return { status: 200, headers: {}, body: item };
 }

@@ -93,7 +93,7 @@ export const fontsModule: KindSpec<RemoteFont[] | undefined> = {
           action: 'create',
           before: null,
           after: body,
-          requests: [{ method: 'PUT', path: base, body, capture: true, lookup: { path: base, match: { fontFamily: d.fontFamily }, single: true } }],
+          requests: [{ method: 'PUT', path: base, body, capture: true, lookup: { path: base, reads: 'one', match: { fontFamily: d.fontFamily } } }],
           ...lookAlikeNotes('custom font', d.fontFamily, remote.map((f) => f.fontFamily)),
         }));
         prints.push([address, null]);

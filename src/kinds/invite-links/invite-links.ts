@@ -223,7 +223,7 @@ export const inviteLinksModule: KindSpec<RemoteInviteLinks | undefined> = {
         before: null,
         after: shown(target, want),
         // After an unclear answer, the list says whether the link was made; its id is never shown.
-        requests: [{ method: 'POST', path: base, body, lookup: { path: base, match, secretId: true } }],
+        requests: [{ method: 'POST', path: base, body, lookup: { path: base, match, secrets: ['id'] } }],
         needs,
       }));
       prints.push([address, null]);

@@ -845,7 +845,7 @@ function planLinks(ctx: SiteContext, items: SiteItems, order: SiteOrder, sim: Si
               path: `${base}/external-links`,
               body: compact({ ...wanted, parent: parent?.id }) as JsonObject,
               capture: true,
-              lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, tree: true } },
+              lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, reads: 'tree' } },
           ],
           needs: [...(chainNeeds.get(l.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
           ...lookAlikeNotes('external link', c.title, ctx.remote.links.map((r) => r.title)) }),
