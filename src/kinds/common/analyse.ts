@@ -16,11 +16,14 @@ export type MatchedBy = 'id' | 'renamedFrom' | 'key';
 
 export interface Pair<D, R> {
   desired: D;
-  /** The entry's address (the kind's `address(key(d))` unless it gives `desiredAddress`). */
+  /** The entry's address (the kind's `address` of its addressKey, else of its natural key). */
   address: string;
   remote?: R;
   matchedBy?: MatchedBy;
 }
+
+/** What an entry gives: its steps, or the problems that stop it. */
+export type Outcome = DraftStep[] | { problems: PlanProblem[] };
 
 export interface ResourceSpec<D, R> {
   kind: Kind;
@@ -28,8 +31,11 @@ export interface ResourceSpec<D, R> {
   what: string;
   /** The address of a natural key (`teams["Ops"]`). */
   address(natural: string): string;
-  /** The entry's address, where it is not the address of its natural key (a space named by id). */
-  desiredAddress?(d: D): string;
+  /**
+   * The key in the entry's address, where it is not its natural key (a space's id, else its collection
+   * path and title); its twins are named by it too (`KEY#ID`).
+   */
+  addressKey?(d: D): string;
   /** Natural key of an entry and of a remote object, as written (addresses show it so). */
   desiredKey(d: D): string;
   remoteKey(r: R): string;
@@ -57,10 +63,10 @@ export interface ResourceSpec<D, R> {
    * held against (every field the create sets must be there at its value).
    */
   observe?(r: R): JsonObject;
-  /** The steps of an entry nothing matches (usually one create), or a problem. */
-  create(d: D, address: string): DraftStep[] | PlanProblem;
-  /** The steps of a matched entry (none when it is as the config says), or a problem. */
-  update(d: D, r: R, address: string, matchedBy: MatchedBy): DraftStep[] | PlanProblem;
+  /** The steps of an entry nothing matches (usually one create), or its problems. */
+  create(d: D, address: string): Outcome;
+  /** The steps of a matched entry (none when it is as the config says), or its problems. */
+  update(d: D, r: R, address: string, matchedBy: MatchedBy): Outcome;
   /** A pruned remote object's delete. */
   remove(r: R, address: string): { before: JsonObject; requests: RequestSpec[]; needs?: string[]; notes?: string[] };
   /** Address key of a remote object no entry matched, when not its natural key (spaces are named by id). */
@@ -88,7 +94,7 @@ export interface Analysis<D, R> {
 export function matchPairs<D, R>(
   desired: readonly D[],
   remote: readonly R[],
-  o: Pick<ResourceSpec<D, R>, 'address' | 'desiredAddress' | 'desiredKey' | 'remoteKey' | 'normalize' | 'remoteId' | 'desiredId' | 'renamedFrom' | 'keyMatches'>,
+  o: Pick<ResourceSpec<D, R>, 'address' | 'addressKey' | 'desiredKey' | 'remoteKey' | 'normalize' | 'remoteId' | 'desiredId' | 'renamedFrom' | 'keyMatches'>,
 ): { pairs: Pair<D, R>[]; unmatched: R[]; twice: Array<{ entry: Pair<D, R>; other: Pair<D, R> }> } {
   const norm = o.normalize ?? ((k: string) => k);
   const byId = new Map<string, R>();
@@ -99,7 +105,7 @@ export function matchPairs<D, R>(
     byKey.set(k, [...(byKey.get(k) ?? []), r]);
   }
   const takenBy = new Map<R, Pair<D, R>>();
-  const pairs: Pair<D, R>[] = desired.map((d) => ({ desired: d, address: o.desiredAddress?.(d) ?? o.address(o.desiredKey(d)) }));
+  const pairs: Pair<D, R>[] = desired.map((d) => ({ desired: d, address: o.address(o.addressKey?.(d) ?? o.desiredKey(d)) }));
   const twice: Array<{ entry: Pair<D, R>; other: Pair<D, R> }> = [];
   const take = (p: Pair<D, R>, r: R, how: MatchedBy) => {
     takenBy.set(r, p);
@@ -145,13 +151,14 @@ export function analyse<D, R>(org: string, desired: readonly D[], remote: readon
       message: `${entry.address} and ${other.address} name one object (${o.remoteId(other.remote as R)}, by ${other.matchedBy === 'id' ? 'id' : 'renamedFrom'} and by its key): keep one entry, or the plan would create a second object`,
     });
   }
-  // Two entries whose keys normalise the same would name one object.
+  // Two entries whose keys differ but normalise the same would name one object (the loader's claims
+  // catch keys written alike).
   const firstOfKey = new Map<string, Pair<D, R>>();
   for (const p of pairs) {
-    if (o.desiredId?.(p.desired) !== undefined) continue;
-    const k = norm(o.desiredKey(p.desired));
+    if (o.normalize === undefined || o.desiredId?.(p.desired) !== undefined) continue;
+    const k = norm(o.addressKey?.(p.desired) ?? o.desiredKey(p.desired));
     const earlier = firstOfKey.get(k);
-    if (earlier && earlier.address !== p.address && (o.keyMatches === undefined || p.remote === undefined || earlier.remote === undefined)) {
+    if (earlier && earlier.address !== p.address) {
       kp.problems.push({ org, address: p.address, message: `${p.address} and ${earlier.address} name one object: their keys differ only as ${o.what} keys are not told apart` });
       twiceEntries.add(p);
     } else if (!earlier) firstOfKey.set(k, p);
@@ -169,7 +176,7 @@ export function analyse<D, R>(org: string, desired: readonly D[], remote: readon
     if (twiceEntries.has(p)) continue;
     const out = p.remote ? o.update(p.desired, p.remote, p.address, p.matchedBy as MatchedBy) : o.create(p.desired, p.address);
     if (!Array.isArray(out)) {
-      kp.problems.push(out);
+      for (const problem of out.problems) kp.problems.push(problem);
       continue;
     }
     for (const s of out) kp.steps.push(s);
@@ -182,7 +189,7 @@ export function analyse<D, R>(org: string, desired: readonly D[], remote: readon
     const twin = pairs.find((p) => p.remote && (o.twinsOf === 'key' ? p.matchedBy === 'key' : true) && norm(o.remoteKey(p.remote)) === norm(o.remoteKey(r)) && (o.keyMatches?.(p.desired, r) ?? true));
     let address: string;
     if (twin) {
-      address = o.address(`${o.desiredKey(twin.desired)}#${o.remoteId(r)}`);
+      address = o.address(`${o.addressKey?.(twin.desired) ?? o.desiredKey(twin.desired)}#${o.remoteId(r)}`);
       (kp.duplicates ??= []).push(address);
       (kp.notes ??= []).push(duplicateNote(o.kind, twin.address, o.remoteId(twin.remote as R), address, o.remoteId(r), o.prune));
     } else {
