@@ -20,6 +20,7 @@ import { renderPlan, summaryLine } from '../render/index.js';
 import { applyPlan, type ApplyResult } from './executor.js';
 import { createProgressReporter } from './progress.js';
 import { checkSaved, refusalError } from './saved.js';
+import { observeDoneCreates } from './done.js';
 import { narrowToTargets } from './targets.js';
 import { stopLine, type Convergence } from './summary.js';
 
@@ -169,7 +170,8 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
     // The values the reads found to be secrets stand as placeholders in the file as well: the
     // re-derivation read them again, so the file's placeholders are compared with their values.
     const secrets = runSecrets(config, client);
-    const fresh = checkSteps(replanned, config.policies, secrets);
+    // A create found done is held to what it sets, read by every kind of its unit (src/apply/done.ts).
+    const fresh = await observeDoneCreates(selected, checkSteps(replanned, config.policies, secrets), (narrow) => planOrgs(config, client, { toolVersion: options.toolVersion, replace: selected.replace ?? [], ...narrow }));
     assertNoProblems(fresh, { for: 'apply' });
     const checked = checkSaved(selected, fresh, secrets);
     if ('kind' in checked) throw refusalError(checked, file);

@@ -16,6 +16,7 @@ import { DocplaneError } from '../core/errors.js';
 import { stableStringify } from '../core/json.js';
 import { toSecretPlaceholders, type Secret } from '../core/secrets.js';
 import type { JsonValue, Plan, RequestSpec, SafetyViolation, Step } from '../plan/types.js';
+import { preEmptedCreates, preEmptedLine } from './done.js';
 
 export interface SavedCheck {
   /** The re-derived steps left to run, in plan order, with what the plan needs around them. */
@@ -28,8 +29,11 @@ export interface SavedCheck {
   total: number;
 }
 
-/** Why a file is refused: it shows something the re-derivation does not give (edited), or the organization moved (stale). */
-export type SavedRefusal = { kind: 'mismatch'; step: string; field: string } | { kind: 'stale'; addresses: string[] };
+/**
+ * Why a file is refused: it shows something the re-derivation does not give (edited), or the
+ * organization moved (stale; `reasons` say how, where a line can: a create someone else made).
+ */
+export type SavedRefusal = { kind: 'mismatch'; step: string; field: string } | { kind: 'stale'; addresses: string[]; reasons?: string[] };
 
 const REF_OPEN = '{{ref:';
 
@@ -168,6 +172,9 @@ export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[]):
   const fileAt = group(file.steps);
   const nowAt = group(now.steps);
   const changed = (address: string) => file.fingerprints[address] === undefined || now.fingerprints[address] !== file.fingerprints[address];
+  // A create is done only when the object is as the create leaves it (src/apply/done.ts).
+  const preEmpted = preEmptedCreates(file, now);
+  if (preEmpted.length > 0) return { kind: 'stale', addresses: [...new Set(preEmpted.map((p) => p.address))].sort(), reasons: preEmpted.map(preEmptedLine) };
 
   const doneCreates = new Set<string>();
   for (const s of file.steps) if (s.action === 'create' && !(nowAt.get(at(s)) ?? []).some((n) => n.action === 'create')) doneCreates.add(at(s));
@@ -306,7 +313,8 @@ export function refusalError(refusal: SavedRefusal, file: string): DocplaneError
   const shown = refusal.addresses.slice(0, 10).join(', ');
   const more = refusal.addresses.length > 10 ? ` and ${refusal.addresses.length - 10} more` : '';
   const n = refusal.addresses.length;
-  return new DocplaneError('PLAN_STALE', `the plan ${file} is stale: ${n} remote ${n === 1 ? 'object' : 'objects'} changed since it was made: ${shown}${more}`, {
+  const why = refusal.reasons?.length ? ` (${refusal.reasons.slice(0, 3).join('; ')}${refusal.reasons.length > 3 ? '; …' : ''}); nothing was sent` : '';
+  return new DocplaneError('PLAN_STALE', `the plan ${file} is stale: ${n} remote ${n === 1 ? 'object' : 'objects'} changed since it was made: ${shown}${more}${why}`, {
     hint: 'Make a new plan (docplane plan --out FILE), review it, and apply that one.',
   });
 }

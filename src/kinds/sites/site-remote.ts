@@ -28,6 +28,8 @@ export interface RemoteSiteInfo {
   gitSync?: RemoteGitSyncState;
   /** The id of its style guide space. */
   styleguide: string | null;
+  /** Its ads (a SiteAds of the description), for the siteAds kind. */
+  ads?: { status?: string; topic?: string };
 }
 
 function str(value: unknown): string | null {
@@ -53,6 +55,7 @@ export function parseSiteInfo(raw: unknown): RemoteSiteInfo {
     proxy: str(obj(o.proxy).origin),
     ...gitSyncOf(o.gitSync),
     styleguide: str(obj(o.styleguide).space),
+    ...(o.ads === undefined ? {} : { ads: { ...(str(obj(o.ads).status) ? { status: str(obj(o.ads).status) as string } : {}), ...(str(obj(o.ads).topic) ? { topic: str(obj(o.ads).topic) as string } : {}) } }),
   };
 }
 

@@ -1,0 +1,97 @@
+/**
+ * Done means done: a saved plan's create is counted as done only when the object, read now, has every
+ * field the create sets at the create's value. A create someone else made with other values (a team
+ * "Ops" with carol where the reviewed plan creates it with bob) makes the plan stale, naming the
+ * object and the field; nothing is sent.
+ *
+ * The kinds report what they observed of each matched object in a create's terms (`KindPlan.observed`).
+ * A check of known steps reads only the kinds of the file's steps; a create found done is observed by
+ * every kind of its unit (a team's members are its membership kind's read), in a second, small read of
+ * those addresses only, which a first apply (nothing done yet) never sends.
+ */
+import { stableStringify } from '../core/json.js';
+import { unitOfAddress } from '../plan/narrow.js';
+import type { JsonObject, JsonValue, Kind, Plan, Step } from '../plan/types.js';
+
+const at = (s: Pick<Step, 'org' | 'address'>) => `${s.org}/${s.address}`;
+
+/** The file's creates that the re-derivation no longer gives: the object exists now. */
+export function doneCreates(file: Pick<Plan, 'steps'>, fresh: Pick<Plan, 'steps'>): Step[] {
+  const created = new Set(fresh.steps.filter((s) => s.action === 'create').map(at));
+  return file.steps.filter((s) => s.action === 'create' && !created.has(at(s)));
+}
+
+/**
+ * The targets and kinds that observe the done creates of `file` whole (every kind of their units);
+ * undefined when no create is done.
+ */
+export function observeTargets(file: Pick<Plan, 'steps'>, fresh: Pick<Plan, 'steps'>): { targets: string[]; checkKinds: Kind[] } | undefined {
+  const done = doneCreates(file, fresh);
+  if (done.length === 0) return undefined;
+  const kinds = new Set<Kind>();
+  for (const s of done) for (const k of unitOfAddress(s.address)?.kinds ?? []) kinds.add(k.kind);
+  return { targets: [...new Set(done.map(at))], checkKinds: [...kinds] };
+}
+
+/**
+ * `fresh` with what every kind of their units observes of the file's done creates, planned again by
+ * `replan` at their addresses only; `fresh` itself when no create is done.
+ */
+export async function observeDoneCreates(file: Pick<Plan, 'steps'>, fresh: Plan, replan: (narrow: { targets: string[]; checkKinds: Kind[] }) => Promise<Plan>): Promise<Plan> {
+  const narrow = observeTargets(file, fresh);
+  return narrow ? withObserved(fresh, await replan(narrow)) : fresh;
+}
+
+function withObserved(fresh: Plan, more: Pick<Plan, 'observed'>): Plan {
+  if (!more.observed) return fresh;
+  const observed: Record<string, JsonObject> = { ...fresh.observed };
+  for (const [address, fields] of Object.entries(more.observed)) observed[address] = { ...observed[address], ...fields };
+  return { ...fresh, observed };
+}
+
+/** A value as compared: lists in any order (a team's members), tokens (refs, secrets) not at all. */
+function comparable(v: JsonValue): string | undefined {
+  if (typeof v === 'string' && v.includes('{{')) return undefined;
+  if (Array.isArray(v)) {
+    if (v.some((x) => comparable(x) === undefined)) return undefined;
+    return stableStringify([...v].map((x) => stableStringify(x)).sort());
+  }
+  return stableStringify(v);
+}
+
+export interface PreEmpted {
+  /** `ORG/ADDRESS` of the object. */
+  address: string;
+  field: string;
+  now: JsonValue;
+  planned: JsonValue;
+}
+
+/**
+ * The done creates whose object, as observed now, differs from what the create sets (first field
+ * each). A field the kinds do not observe (a secret, a reference by title) is not compared.
+ */
+export function preEmptedCreates(file: Pick<Plan, 'steps'>, fresh: Pick<Plan, 'steps' | 'observed'>): PreEmpted[] {
+  const out: PreEmpted[] = [];
+  for (const s of doneCreates(file, fresh)) {
+    const now = fresh.observed?.[at(s)];
+    if (!now || s.after === null) continue;
+    // Fields a step still to run sets (the update after a create, what is left of a cut step) are
+    // that step's to check.
+    const later = new Set(fresh.steps.filter((n) => at(n) === at(s) && n.after !== null).flatMap((n) => Object.keys(n.after as JsonObject)));
+    for (const [field, planned] of Object.entries(s.after)) {
+      if (!(field in now) || later.has(field)) continue;
+      const want = comparable(planned);
+      if (want !== undefined && want !== comparable(now[field])) {
+        out.push({ address: at(s), field, now: now[field], planned });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** One line per pre-empted create, for the stale plan's message. */
+export function preEmptedLine(p: PreEmpted): string {
+  return `${p.address} was created by someone else with ${p.field} ${JSON.stringify(p.now)}; the plan creates it with ${JSON.stringify(p.planned)}`;
+}
