@@ -68,6 +68,19 @@ export interface PreEmpted {
 }
 
 /**
+ * The fields of a create that the reviewed plan sets after the create itself: by the create's own
+ * later requests (a PATCH of what the create request does not take) or by a later step at its address
+ * (a space's defaultLevel). An interrupted apply leaves them to those requests, which the saved
+ * check holds as what is left of the step.
+ */
+function laterFields(file: Pick<Plan, 'steps'>, create: Step): Set<string> {
+  const out = new Set<string>();
+  for (const r of create.requests.slice(1)) if (r.body && typeof r.body === 'object' && !Array.isArray(r.body)) for (const k of Object.keys(r.body)) out.add(k);
+  for (const f of file.steps) if (f !== create && at(f) === at(create) && f.after !== null) for (const k of Object.keys(f.after)) out.add(k);
+  return out;
+}
+
+/**
  * The done creates whose object, as observed now, differs from what the create sets (first field
  * each). A field the kinds do not observe (a secret, a reference by title) is not compared.
  */
@@ -76,9 +89,7 @@ export function preEmptedCreates(file: Pick<Plan, 'steps'>, fresh: Pick<Plan, 's
   for (const s of doneCreates(file, fresh)) {
     const now = fresh.observed?.[at(s)];
     if (!now || s.after === null) continue;
-    // Fields a step still to run sets (the update after a create, what is left of a cut step) are
-    // that step's to check.
-    const later = new Set(fresh.steps.filter((n) => at(n) === at(s) && n.after !== null).flatMap((n) => Object.keys(n.after as JsonObject)));
+    const later = laterFields(file, s);
     for (const [field, planned] of Object.entries(s.after)) {
       if (!(field in now) || later.has(field)) continue;
       const want = comparable(planned);

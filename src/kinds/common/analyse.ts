@@ -128,8 +128,10 @@ export function matchPairs<D, R>(
         take(p, free, how);
         continue;
       }
-      // Every object of that name is held by an entry that names it by id or by rename.
-      const holder = found.map((r) => takenBy.get(r)).find((h) => h !== undefined && h.matchedBy !== 'key' && h !== p);
+      // Every object of that name is held by an entry that names it by id or by rename, and keeps
+      // that name (one that renames it frees the name for this entry's create).
+      const keeps = (h: Pair<D, R>, r: R) => o.desiredKey(h.desired) === '' || norm(o.desiredKey(h.desired)) === norm(o.remoteKey(r));
+      const holder = found.flatMap((r) => { const h = takenBy.get(r); return h && h.matchedBy !== 'key' && h !== p && keeps(h, r) ? [h] : []; })[0];
       if (holder && how === 'key') twice.push({ entry: p, other: holder });
     }
   }
