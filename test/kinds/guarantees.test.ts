@@ -149,7 +149,22 @@ const singleton: Row = { twins: SINGLETON, twice: SINGLETON, rename: SINGLETON, 
 const SCENARIOS: Record<string, Row> = {
   organization: singleton,
   agentInstructions: singleton,
-  members: { ...notYet, preempt: 'members are invited, not created: an invitation is its own step' },
+  members: {
+    twins: 'a member is one user: the organization lists a user once',
+    twice: { yaml: 'members:\n  - { user: bob@acme.com, role: create }\n  - { user: u_bob, role: read }\n', at: 'plan', addresses: ['members["bob@acme.com"]', 'members["u_bob"]'] },
+    rename: 'a member is named by the user\'s email or id, which the config cannot change',
+    prune: { yaml: 'prune: [members]\nmembers: [{ user: alice@acme.com, role: admin }, { user: Bob@Acme.com, role: read }]\n', deletes: ['members["carol@acme.com"]'] },
+    import: IMPORT,
+    resume: { yaml: 'members: [{ user: bob@acme.com, role: create }, { user: carol@acme.com, role: edit }, { user: dan@acme.com, role: read }]\n' },
+    preempt: {
+      yaml: 'members: [{ user: dan@acme.com, role: read }]\n',
+      other: async (client) => {
+        await client.request('POST', `${ORG_PATH}/invites`, { body: { emails: [{ email: 'dan@acme.com', role: 'edit' }], sso: false } });
+      },
+      address: 'members["dan@acme.com"]',
+      field: 'role',
+    },
+  },
   teams: teamsRow,
   teamMembers: { ...singleton, twins: 'one membership list per team', preempt: 'a membership is set with its team: the team\'s create is held to its members (teams, preempt)' },
   collections: notYet,

@@ -58,6 +58,8 @@ export interface ResourceSpec<D, R> {
   owned?(r: R): boolean;
   /** Whether the config prunes the kind. */
   prune: boolean;
+  /** A remote object a prune leaves alone all the same (an SSO member while safety keeps them): unmanaged. */
+  keep?(r: R): boolean;
   /** The remote object as fingerprinted. */
   fingerprint(r: R): unknown;
   /**
@@ -163,7 +165,7 @@ export function analyse<D, R>(org: string, desired: readonly D[], remote: readon
     const k = norm(o.addressKey?.(p.desired) ?? o.desiredKey(p.desired));
     const earlier = firstOfKey.get(k);
     if (earlier && earlier.address !== p.address) {
-      kp.problems.push({ org, address: p.address, message: `${p.address} and ${earlier.address} name one object: their keys differ only as ${o.what} keys are not told apart` });
+      kp.problems.push({ org, address: p.address, message: `${p.address} and ${earlier.address} name one object: ${o.what} keys that differ only so are one key` });
       twiceEntries.add(p);
     } else if (!earlier) firstOfKey.set(k, p);
   }
@@ -199,7 +201,7 @@ export function analyse<D, R>(org: string, desired: readonly D[], remote: readon
     } else {
       address = addressOf(o.unmatchedKey?.(r) ?? o.remoteKey(r), o.remoteId(r));
     }
-    if (!o.prune) {
+    if (!o.prune || o.keep?.(r)) {
       kp.unmanaged.push(address);
       continue;
     }
