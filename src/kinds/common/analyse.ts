@@ -192,7 +192,11 @@ export function analyse<D, R>(org: string, desired: readonly D[], remote: readon
   // Twins: a remote object no entry matched, with the (normalised) key of one an entry manages.
   const addressOf = deleteAddresses(o.address, pairs.map((p) => p.address));
   for (const r of unmatched.filter(owned)) {
-    const twin = pairs.find((p) => p.remote && (o.twinsOf === 'key' ? p.matchedBy === 'key' : true) && norm(o.remoteKey(p.remote)) === norm(o.remoteKey(r)) && (o.keyMatches?.(p.desired, r) ?? true));
+    // (A managed object that the plan renames away from this key is not its twin: this one is the
+    // key's old occupant, deleted first or a collision problem.)
+    const twin = pairs.find(
+      (p) => p.remote && (o.twinsOf === 'key' ? p.matchedBy === 'key' : true) && norm(o.remoteKey(p.remote)) === norm(o.remoteKey(r)) && norm(o.desiredKey(p.desired)) === norm(o.remoteKey(r)) && (o.keyMatches?.(p.desired, r) ?? true),
+    );
     let address: string;
     if (twin) {
       address = o.address(`${o.addressKey?.(twin.desired) ?? o.desiredKey(twin.desired)}#${o.remoteId(r)}`);
@@ -212,4 +216,16 @@ export function analyse<D, R>(org: string, desired: readonly D[], remote: readon
   kp.fingerprints = fingerprintEntries(prints);
   if (Object.keys(kp.observed!).length === 0) delete kp.observed;
   return { plan: kp, pairs, unmatched };
+}
+
+/** Adds a kind's plan to another of the same kind (a unit planning several objects' parts at once). */
+export function mergeKindPlan(into: KindPlan, kp: KindPlan): void {
+  for (const s of kp.steps) into.steps.push(s);
+  for (const u of kp.unmanaged) into.unmanaged.push(u);
+  into.remoteCount += kp.remoteCount;
+  for (const p of kp.problems) into.problems.push(p);
+  for (const [address, hash] of Object.entries(kp.fingerprints)) if (!(address in into.fingerprints)) into.fingerprints[address] = hash;
+  if (kp.notes) (into.notes ??= []).push(...kp.notes);
+  if (kp.duplicates) (into.duplicates ??= []).push(...kp.duplicates);
+  if (kp.observed) into.observed = { ...into.observed, ...kp.observed };
 }
