@@ -46,8 +46,12 @@ export interface ResourceSpec<D, R> {
   normalize?(natural: string): string;
   remoteId(r: R): string;
   desiredId?(d: D): string | undefined;
-  /** Whether an entry whose id names no remote object is matched by its key still (else by its id only). */
-  keyAfterId?: boolean;
+  /**
+   * Whether an entry with an id is matched by that id only (a space, a site: an id the organization
+   * lacks is a problem); else an id that names nothing falls back to the key (import writes ids, and
+   * what a plan re-creates after someone deleted it has a new id).
+   */
+  idOnly?: boolean;
   renamedFrom?(d: D): string | undefined;
   /**
    * Whether the natural key of an entry may match this remote object (a space without id matches
@@ -98,7 +102,7 @@ export interface Analysis<D, R> {
 export function matchPairs<D, R>(
   desired: readonly D[],
   remote: readonly R[],
-  o: Pick<ResourceSpec<D, R>, 'address' | 'addressKey' | 'desiredKey' | 'remoteKey' | 'normalize' | 'remoteId' | 'desiredId' | 'keyAfterId' | 'renamedFrom' | 'keyMatches'>,
+  o: Pick<ResourceSpec<D, R>, 'address' | 'addressKey' | 'desiredKey' | 'remoteKey' | 'normalize' | 'remoteId' | 'desiredId' | 'idOnly' | 'renamedFrom' | 'keyMatches'>,
 ): { pairs: Pair<D, R>[]; unmatched: R[]; twice: Array<{ entry: Pair<D, R>; other: Pair<D, R> }> } {
   const norm = o.normalize ?? ((k: string) => k);
   const byId = new Map<string, R>();
@@ -125,7 +129,7 @@ export function matchPairs<D, R>(
   const byName = (d: D, k: string | undefined): R[] => (k === undefined ? [] : (byKey.get(norm(k)) ?? []).filter((r) => o.keyMatches?.(d, r) ?? true));
   for (const [how, keyOf] of [['renamedFrom', (d: D) => o.renamedFrom?.(d)], ['key', (d: D) => o.desiredKey(d)]] as const) {
     for (const p of pairs) {
-      if (p.remote || (!o.keyAfterId && o.desiredId?.(p.desired) !== undefined)) continue;
+      if (p.remote || (o.idOnly && o.desiredId?.(p.desired) !== undefined)) continue;
       const found = byName(p.desired, keyOf(p.desired));
       const free = found.find((r) => !takenBy.has(r));
       if (free) {

@@ -88,6 +88,7 @@ export function matchSites(desired: readonly SiteT[], list: readonly RemoteSiteI
     remoteKey: (r) => r.title,
     remoteId: (r) => r.id,
     desiredId: (d) => d.id,
+    idOnly: true,
     renamedFrom: (d) => d.renamedFrom,
   });
 }

@@ -73,6 +73,7 @@ function spaceKeys(spaces: readonly RemoteSpace[], listed: number, resolved: Res
     remoteKey: (r: RemoteSpace) => r.title ?? '',
     remoteId: (r: RemoteSpace) => r.id,
     desiredId: (d: SpaceT) => d.id,
+    idOnly: true,
     keyMatches: (d: SpaceT, r: RemoteSpace) => live.has(r) && placement(d.collection, resolved)(r),
   };
 }

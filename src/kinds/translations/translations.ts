@@ -80,7 +80,6 @@ export const translationsModule: KindSpec<RemoteTranslations | undefined> = {
       remoteKey: (r) => `${r.source?.space}/${r.language}`,
       remoteId: (r) => r.id,
       desiredId: (d) => d.id,
-      keyAfterId: true,
       prune: ctx.prunes('translations'),
       fingerprint: normalized,
       observe: (r) => ({ language: r.language, source: { space: r.source?.space ?? null, language: r.source?.language ?? null }, ...(r.instructions ? { instructions: shown(r.instructions) } : {}) }),
