@@ -194,7 +194,9 @@ export function analyse<D, R>(org: string, desired: readonly D[], remote: readon
     if (out.length > 0) prints.push([p.address, p.remote ? o.fingerprint(p.remote) : null]);
   }
   // Twins: a remote object no entry matched, with the (normalised) key of one an entry manages.
-  const addressOf = deleteAddresses(o.address, pairs.map((p) => p.address));
+  // The old occupant of a key the plan renames an object onto keeps that key's address: its delete
+  // comes first there, and a protect entry naming the key protects it.
+  const addressOf = deleteAddresses(o.address);
   for (const r of unmatched.filter(owned)) {
     // (A managed object that the plan renames away from this key is not its twin: this one is the
     // key's old occupant, deleted first or a collision problem.)
