@@ -15,7 +15,7 @@ import { checkTargets } from '../plan/fingerprint.js';
 import type { Plan } from '../plan/types.js';
 import { applyPlan, type ApplyResult } from './executor.js';
 import { createProgressReporter } from './progress.js';
-import { checkFileSteps, checkSaved, refusalError, reviewedScope } from './saved.js';
+import { checkFileSteps, checkSaved, configAddresses, refusalError, reviewedScope } from './saved.js';
 import { narrowToTargets } from './targets.js';
 import { stopLine, type Convergence } from './summary.js';
 
@@ -191,7 +191,7 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
     const fresh = narrowToTargets(made.plan, options.targets);
     const secrets = made.secrets;
     assertNoProblems(fresh, { for: 'apply' });
-    const checked = checkSaved(selected, fresh, secrets);
+    const checked = checkSaved(selected, fresh, secrets, configAddresses(config.orgs, secrets));
     if ('kind' in checked) throw refusalError(checked, file);
     let plan: Plan | undefined = checked.plan;
     assertApplicable(plan, { force: options.force });

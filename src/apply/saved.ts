@@ -20,6 +20,7 @@
 import { DocplaneError } from '../core/errors.js';
 import { stableStringify } from '../core/json.js';
 import { toSecretPlaceholders, type Secret } from '../core/secrets.js';
+import { stepId } from '../model/address.js';
 import type { RunConfig, RunPlanOptions } from '../plan/context.js';
 import type { JsonValue, Plan, RequestSpec, SafetyViolation, Step } from '../plan/types.js';
 
@@ -123,6 +124,26 @@ export async function reviewedScope(file: Plan, run: Pick<RunConfig, 'baseScope'
 }
 
 /**
+ * Whether the config defines an address of an organization, or a resource it lies under (a grant of
+ * a collection the config lists): each address's prefixes that end before a `.` or `[` are looked up
+ * among the config's addresses, with secret values as the file holds them (placeholders).
+ */
+export function configAddresses(orgs: readonly { organization: { id: string }; locations: Record<string, unknown> }[], secrets: readonly Secret[]): (org: string, address: string) => boolean {
+  const defined = new Set<string>();
+  for (const o of orgs) {
+    defined.add(`${o.organization.id}/organization`);
+    for (const a of Object.keys(o.locations)) defined.add(`${o.organization.id}/${toSecretPlaceholders(a, secrets)}`);
+  }
+  return (org, address) => {
+    for (let i = 1; i <= address.length; i++) {
+      if (i < address.length && address[i] !== '.' && address[i] !== '[') continue;
+      if (defined.has(`${org}/${address.slice(0, i)}`)) return true;
+    }
+    return false;
+  };
+}
+
+/**
  * What the file must be before anything is compared: every step for an organization the config
  * manages, and its id what its organization, address and action make (ids key the comparison).
  */
@@ -130,7 +151,7 @@ export function checkFileSteps(file: Pick<Plan, 'steps'>, orgs: readonly string[
   const managed = new Set(orgs);
   for (const s of file.steps) {
     if (!managed.has(s.org)) return { kind: 'mismatch', step: s.id, field: `org (${s.org} is not an organization of the config)` };
-    if (s.id !== `${s.org}/${s.address}:${s.action}`) return { kind: 'mismatch', step: s.id, field: 'id' };
+    if (s.id !== stepId(s.org, s.address, s.action)) return { kind: 'mismatch', step: s.id, field: 'id' };
   }
   return undefined;
 }
@@ -260,7 +281,7 @@ function violationKey(v: SafetyViolation): string {
  * Holds the saved plan `file` (as read, secrets as placeholders, after --target) against `fresh`,
  * planned again at its steps' addresses, and gives the steps to run, or the refusal.
  */
-export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[]): SavedCheck | SavedRefusal {
+export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[], defines: (org: string, address: string) => boolean = () => true): SavedCheck | SavedRefusal {
   // Compared as the file holds them: secret values as their placeholders.
   const now = toSecretPlaceholders(fresh, secrets);
   const at = (s: Pick<Step, 'org' | 'address'>) => `${s.org}/${s.address}`;
@@ -276,9 +297,11 @@ export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[]):
   /**
    * Whether a file step with nothing left of it in the re-derivation is done: a create whose resource
    * exists now, or a change at an address whose object the file fingerprinted and that has moved
-   * since (a step without a fingerprint cannot be shown done).
+   * since (a step without a fingerprint cannot be shown done); either at an address the config has.
    */
-  const isDone = (f: Step) => (f.action === 'create' ? createDone(f) : file.fingerprints[at(f)] !== undefined && changed(at(f)));
+  const isDone = (f: Step) =>
+    // What is done is what the config asks for: a step elsewhere (but a delete of what it prunes) is not the reviewed plan's.
+    (f.action === 'delete' || defines(f.org, f.address)) && (f.action === 'create' ? createDone(f) : file.fingerprints[at(f)] !== undefined && changed(at(f)));
 
   const doneCreates = new Set<string>();
   for (const s of file.steps) if (s.action === 'create' && createDone(s)) doneCreates.add(at(s));
