@@ -24,7 +24,7 @@ async function savePlan(b: Sandbox): Promise<string> {
 }
 
 describe('docplane apply PLANFILE (CLI)', () => {
-  it('applies a saved plan (the config found from the plan); applied again, it is already applied: nothing to do, no write', async () => {
+  it('applies a saved plan (the config found as plan finds it); applied again, it is already applied: nothing to do, no write', async () => {
     box = await sandbox();
     const file = await savePlan(box);
     // From another folder: the config is found through the paths kept in the plan.
