@@ -116,7 +116,7 @@ export async function runApply(options: RunApplyOptions): Promise<RunApplyReport
 async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
   const run = await loadRun({ configPath: options.configPath, toolVersion: options.toolVersion });
   return run.connect(options.connect, async (ctx) => {
-    const made = await ctx.plan({ targets: options.targets });
+    const made = await ctx.plan({ targets: options.targets, warnings: true });
     let plan: Plan | undefined = made.plan;
     // Shown and let go: at scale the text is megabytes, and the apply does not need it.
     options.notify({ type: 'plan', plan, secrets: made.secrets });
