@@ -293,6 +293,7 @@ export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[], 
   const fileAt = group(file.steps);
   const nowAt = group(now.steps);
   const changed = (address: string) => file.fingerprints[address] === undefined || now.fingerprints[address] !== file.fingerprints[address];
+  // Where a create is judged done: the re-derivation creates nothing at its address any more.
   const createDone = (f: Step) => !(nowAt.get(at(f)) ?? []).some((n) => n.action === 'create');
   /**
    * Whether a file step with nothing left of it in the re-derivation is done: a create whose resource
