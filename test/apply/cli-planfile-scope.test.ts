@@ -115,6 +115,9 @@ describe('apply PLANFILE never does more than the reviewed plan', () => {
     expect(extra.map((s) => s.id).sort()).toEqual(['org_acme/openapiSpecs["petstore"]:update', 'org_acme/saml["Okta"]:update']);
     writeFileSync(file, JSON.stringify({ ...plan, replace: ['saml["Okta"]', 'openapiSpecs["petstore"]'], steps: [...plan.steps, ...extra] }));
     await refused(box, [file], /is not applied: it was made with --replace saml\["Okta"\], openapiSpecs\["petstore"\], which apply's own command line does not confirm/);
+    // Apply's own --replace cannot widen a plan made without it either.
+    const plain = await savePlan(box, [], 'plain.json');
+    await refused(box, [plain, '--replace', 'saml["Okta"]'], /is not applied: apply's --replace saml\["Okta"\] is not in the plan/);
     // The plan made with --replace, applied with the same --replace: the resends are asked for twice, and sent.
     const before = box.exchanges.length;
     const apply = await box.cli(['apply', widened, '--replace', 'saml["Okta"]', '--replace', 'openapiSpecs["petstore"]']);
