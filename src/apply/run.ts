@@ -44,6 +44,8 @@ export interface RunApplyOptions {
   targets: string[];
   /** `--replace`: with a plan file, confirms the forced resends the file was made with. */
   replace?: string[];
+  /** `--base`: with a pull request's plan file, the base its scope is derived from (else the one the file records). */
+  base?: string;
   toolVersion: string;
   concurrency: number;
   /** Told what happens (the plan, resuming, …); the command renders it. */
@@ -114,6 +116,11 @@ export async function runApply(options: RunApplyOptions): Promise<RunApplyReport
 }
 
 async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
+  if (options.base !== undefined) {
+    throw new DocplaneError('USAGE', '--base is for applying a saved pull-request plan (docplane apply PLANFILE --base BASE)', {
+      hint: 'To plan and apply what changed since a base, save the plan first: docplane plan --base BASE --out plan.json, then docplane apply plan.json.',
+    });
+  }
   const run = await loadRun({ configPath: options.configPath, toolVersion: options.toolVersion });
   return run.connect(options.connect, async (ctx) => {
     const made = await ctx.plan({ targets: options.targets, warnings: true });
@@ -175,7 +182,7 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
   const shapeRefusal = checkFileSteps(saved, config.orgs.map((o) => o.organization.id));
   if (shapeRefusal) throw refusalError(shapeRefusal, file);
   // The scope to re-derive: the file's whole scope, derived again (never read from the file).
-  const scope = await reviewedScope(saved, run, { targets: options.targets, replace: options.replace ?? [] }, file);
+  const scope = await reviewedScope(saved, run, { targets: options.targets, replace: options.replace ?? [], ...(options.base === undefined ? {} : { base: options.base }) }, file);
   if ('kind' in scope) throw refusalError(scope, file);
   // With --target, only the selected steps (and what they need) are checked and applied.
   const selected = narrowToTargets(saved, options.targets);

@@ -55,6 +55,12 @@ export interface ConfirmedScope {
   targets: readonly string[];
   /** `apply --replace`: the forced publishes and resends the file may hold. */
   replace: readonly string[];
+  /**
+   * `apply --base`: the base a pull request's plan was compared with, as the applying side knows it
+   * (in CI, the merge's first parent); its scope is then derived from this base, not the one the file
+   * records, and the file's recorded base config must be this one.
+   */
+  base?: string;
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -76,7 +82,7 @@ function quoted(patterns: readonly string[], flag: string): string {
  * - `--target` makes a partial plan: a file made with targets is applied only when apply's command
  *   line gives targets too; those are the scope, and a step they give that the file lacks refuses it.
  * - a `--base` plan's targets are derived again from its base (the commit and config hash it
- *   records) and the config; targets other than those refuse the file.
+ *   records, or apply's own `--base`) and the config; targets other than those refuse the file.
  * - else the scope is the whole organization, read whole (as a fresh plan reads it).
  */
 export async function reviewedScope(file: Plan, run: Pick<RunConfig, 'baseScope'>, confirmed: ConfirmedScope, name: string): Promise<RunPlanOptions | SavedRefusal> {
@@ -92,23 +98,29 @@ export async function reviewedScope(file: Plan, run: Pick<RunConfig, 'baseScope'
         };
   }
   const selection = confirmed.targets.length > 0 ? { targets: [...confirmed.targets] } : {};
+  if (confirmed.base !== undefined && file.base === undefined) {
+    return { kind: 'scope', why: `apply's --base ${confirmed.base} is for a pull request's plan, and this one was made without --base`, hint: `Apply it without --base (docplane apply ${name}), or make the plan with --base.` };
+  }
   if (file.base !== undefined) {
     const recorded = file.base;
+    const source = confirmed.base ?? recorded.commit ?? recorded.from;
     let derived;
     try {
-      derived = await run.baseScope(recorded.commit ?? recorded.from);
+      derived = await run.baseScope(source);
     } catch (err) {
-      return { kind: 'scope', why: `its scope is what changed since the base ${recorded.from}, which cannot be read here (${(err as Error).message})`, hint: 'Apply where the base can be read (in a shallow clone, fetch the base commit first), or make a whole plan (without --base).' };
+      return { kind: 'scope', why: `its scope is what changed since the base ${source}, which cannot be read here (${(err as Error).message})`, hint: 'Apply where the base can be read (in a shallow clone, fetch the base commit first), or make a whole plan (without --base).' };
     }
     if (recorded.configHash !== derived.configHash) {
-      return { kind: 'scope', why: `its base ${recorded.from} is not the config the plan was compared with (its config hash differs)`, hint: 'Make a new plan, review it, and apply that one.' };
+      return confirmed.base === undefined
+        ? { kind: 'scope', why: `its base ${recorded.from} is not the config the plan was compared with (its config hash differs)`, hint: 'Make a new plan, review it, and apply that one.' }
+        : { kind: 'scope', why: `it was compared with the base ${recorded.from}, whose config is not that of apply's --base ${confirmed.base}`, hint: 'Make a new plan with --base the base this apply names, review it, and apply that one.' };
     }
     const targets = recorded.whole === undefined ? [...(file.targets ?? [])].sort() : [];
     if ((recorded.whole === undefined) !== (derived.whole === undefined) || !sameSet(targets, derived.targets)) {
       const lost = derived.targets.find((t) => !targets.includes(t));
       const added = targets.find((t) => !derived.targets.includes(t));
       const what = derived.whole !== undefined && recorded.whole === undefined ? `the whole organization (${derived.whole})` : lost !== undefined ? `${lost}, which the plan leaves out` : added !== undefined ? `not ${added}, which the plan adds` : 'another scope';
-      return { kind: 'scope', why: `its scope is not what its base ${recorded.from} and the config give: they give ${what}`, hint: 'Make a new plan (docplane plan --base BASE --out FILE), review it, and apply that one.' };
+      return { kind: 'scope', why: `its scope is not what its base ${confirmed.base ?? recorded.from} and the config give: they give ${what}`, hint: 'Make a new plan (docplane plan --base BASE --out FILE), review it, and apply that one.' };
     }
     return { base: derived, ...(replace.length > 0 ? { replace: [...replace] } : {}), ...selection };
   }

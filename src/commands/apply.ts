@@ -32,6 +32,10 @@ export default class Apply extends BaseCommand {
     force: Flags.boolean({ description: 'Apply even when the plan breaks a safety rule (maxDeletes, maxDeletePercent)', default: false }),
     format: Flags.string({ description: 'Format of the final summary', options: ['text', 'json'], default: 'text' }),
     target: Flags.string({ description: 'Limit the plan to this address (glob or prefix); repeatable. With PLANFILE: the part of it to apply (a plan made with --target needs them here too)', multiple: true }),
+    base: Flags.string({
+      description:
+        "With PLANFILE of a pull request's plan (plan --base): the base to derive its scope from (a path or a git revision, such as the merge's first parent), instead of the one the file records; the file's recorded base config must be this one",
+    }),
     replace: Flags.string({ description: 'With PLANFILE: confirm the --replace patterns the plan was made with (a forced resend is applied only when apply asks for it too); repeatable', multiple: true }),
     verify: Flags.boolean({ description: 'After applying, read the touched resources again and say whether the apply converged (--no-verify skips it)', default: true, allowNo: true }),
   };
@@ -68,6 +72,7 @@ export default class Apply extends BaseCommand {
         force: flags.force,
         targets: flags.target ?? [],
         replace: flags.replace ?? [],
+        ...(flags.base === undefined ? {} : { base: flags.base }),
         toolVersion: this.config.version,
         concurrency: flags.concurrency,
         notify,

@@ -151,6 +151,8 @@ describe('apply PLANFILE never does more than the reviewed plan', () => {
     const resend = read(more).steps;
     writeFileSync(join(box.dir, 'more.json'), JSON.stringify({ ...plan, targets: [...plan.targets!, 'org_acme/saml["Okta"]'], steps: [...plan.steps, ...resend] }));
     await refused(box, [join(box.dir, 'more.json')], /is not applied: its scope is not what its base base and the config give: they give not org_acme\/saml\["Okta"\], which the plan adds/);
+    // Apply's own --base pins the base: a file compared with another base is refused.
+    await refused(box, [file, '--base', 'docplane.yaml'], /is not applied: it was compared with the base base, whose config is not that of apply's --base docplane\.yaml/);
     // As made: applied, reading only what the three entries need.
     const before = box.emulator.requestCount();
     const apply = await box.cli(['apply', file]);
