@@ -4,14 +4,12 @@
  * "Ops" with carol where the reviewed plan creates it with bob) makes the plan stale, naming the
  * object and the field; nothing is sent.
  *
- * The kinds report what they observed of each matched object in a create's terms (`KindPlan.observed`).
- * A check of known steps reads only the kinds of the file's steps; a create found done is observed by
- * every kind of its unit (a team's members are its membership kind's read), in a second, small read of
- * those addresses only, which a first apply (nothing done yet) never sends.
+ * The kinds report what they observed of each matched object in a create's terms (`KindPlan.observed`),
+ * several kinds one object (a team's title is the teams kind's, its members the membership kind's);
+ * the re-derivation of a saved plan's scope plans every kind of its entries, so each is observed.
  */
 import { stableStringify } from '../core/json.js';
-import { unitOfAddress } from '../plan/narrow.js';
-import type { JsonObject, JsonValue, Kind, Plan, Step } from '../plan/types.js';
+import type { JsonValue, Plan, Step } from '../plan/types.js';
 
 const at = (s: Pick<Step, 'org' | 'address'>) => `${s.org}/${s.address}`;
 
@@ -19,34 +17,6 @@ const at = (s: Pick<Step, 'org' | 'address'>) => `${s.org}/${s.address}`;
 export function doneCreates(file: Pick<Plan, 'steps'>, fresh: Pick<Plan, 'steps'>): Step[] {
   const created = new Set(fresh.steps.filter((s) => s.action === 'create').map(at));
   return file.steps.filter((s) => s.action === 'create' && !created.has(at(s)));
-}
-
-/**
- * The targets and kinds that observe the done creates of `file` whole (every kind of their units);
- * undefined when no create is done.
- */
-export function observeTargets(file: Pick<Plan, 'steps'>, fresh: Pick<Plan, 'steps'>): { targets: string[]; checkKinds: Kind[] } | undefined {
-  const done = doneCreates(file, fresh);
-  if (done.length === 0) return undefined;
-  const kinds = new Set<Kind>();
-  for (const s of done) for (const k of unitOfAddress(s.address)?.kinds ?? []) kinds.add(k.kind);
-  return { targets: [...new Set(done.map(at))], checkKinds: [...kinds] };
-}
-
-/**
- * `fresh` with what every kind of their units observes of the file's done creates, planned again by
- * `replan` at their addresses only; `fresh` itself when no create is done.
- */
-export async function observeDoneCreates(file: Pick<Plan, 'steps'>, fresh: Plan, replan: (narrow: { targets: string[]; checkKinds: Kind[] }) => Promise<Plan>): Promise<Plan> {
-  const narrow = observeTargets(file, fresh);
-  return narrow ? withObserved(fresh, await replan(narrow)) : fresh;
-}
-
-function withObserved(fresh: Plan, more: Pick<Plan, 'observed'>): Plan {
-  if (!more.observed) return fresh;
-  const observed: Record<string, JsonObject> = { ...fresh.observed };
-  for (const [address, fields] of Object.entries(more.observed)) observed[address] = { ...observed[address], ...fields };
-  return { ...fresh, observed };
 }
 
 /** A value as compared: lists in any order (a team's members), tokens (refs, secrets) not at all. */
