@@ -11,6 +11,7 @@ import { baseDifference } from './base.js';
 import { loadBaseConfig } from './base-source.js';
 import { formatConfigIssue } from '../core/errors.js';
 import { checkSteps } from '../policy/run.js';
+import { checkDriftOptions, sinceWindow, withAttribution, withSinceChanges } from '../drift/plan.js';
 import { readPlanFile } from './file.js';
 import { planOrgs, runSecrets } from './run.js';
 import type { Plan } from './types.js';
@@ -25,6 +26,13 @@ export interface RunPlanOptions {
    * reads only what the difference touches (src/plan/base.ts).
    */
   base?: string;
+  /**
+   * `--since`: a drift check that reads the audit log from this time (RFC 3339 or a duration such as
+   * `70m`) and only what its events touch (src/drift/).
+   */
+  since?: string;
+  /** `--attribute`: a full plan with steps names who changed them, from the audit log this far back. */
+  attribute?: string;
   /** Makes the client, given the config's `api.url` (the command builds it from its flags). */
   connect(configApiUrl: string | undefined): Promise<ApiClient>;
   /** Told when reading starts (with the count of requests sent so far) and when it ends. */
@@ -55,17 +63,28 @@ async function baseNarrowing(config: LoadedConfig, options: RunPlanOptions): Pro
 export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   const config = await loadConfig({ path: options.configPath });
   // The base is read before any request: a base that cannot be read costs nothing.
+  const drift = checkDriftOptions({
+    since: options.since,
+    attribute: options.attribute,
+    ...(options.since !== undefined && options.targets?.length ? { narrowedBy: '--target' } : options.since !== undefined && options.base !== undefined ? { narrowedBy: '--base' } : {}),
+  });
   const base = await baseNarrowing(config, options);
   const client = await options.connect(config.apiUrl);
   options.progress?.reading(() => client.stats().requests, () => client.stats().waiting);
   try {
-    const planned = await planOrgs(config, client, {
+    const window = drift.since ? await sinceWindow(config, client, drift.since) : undefined;
+    const since = window ? { from: window.from.toISOString(), ...(window.whole !== undefined ? { whole: window.whole } : {}) } : undefined;
+    let planned = await planOrgs(config, client, {
       toolVersion: options.toolVersion,
-      targets: base && base.whole === undefined ? base.targets : options.targets,
+      targets: base && base.whole === undefined ? base.targets : window?.targets ?? options.targets,
       replace: options.replace,
       unmatchedTargets: 'error',
       ...(base ? { base: { from: base.from, ...(base.whole !== undefined ? { whole: base.whole } : {}) } } : {}),
+      ...(since ? { since } : {}),
     });
+    // Who changed what: the window's events, or a full plan's own read of the log (--attribute).
+    if (window) planned = withSinceChanges(planned, window);
+    else if (drift.attribute) planned = await withAttribution(planned, client, drift.attribute);
     // The steps policies (DESIGN §11), and the resource policies' warnings as notes for the reviewer.
     const secrets = runSecrets(config, client);
     const plan = withNotes(checkSteps(planned, config.policies, secrets), (config.warnings ?? []).map((w) => `warning: ${formatConfigIssue(w)}`));
