@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
-import type { ApiClient } from '../../src/api/types.js';
 import { applyPlan } from '../../src/apply/executor.js';
 import { startEmulator, type EmulatorState, type RunningEmulator } from '../../src/emulator/server.js';
 import { runPlan } from '../../src/plan/service.js';
