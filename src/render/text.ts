@@ -43,7 +43,8 @@ function changeColor(c: Colors, kind: FieldChange['kind']): (s: string) => strin
 function stepBlock(step: Step, c: Colors, requests = false): string[] {
   const color = actionColor(c, step.action);
   const suffix = isOtherAction(step.action) ? c.dim(` (${step.action})`) : '';
-  const lines = [`${color(`${ACTION_SYMBOL[step.action]} ${step.address}`)}${suffix}${c.dim(changedBySuffix(step))}`];
+  const who = changedBySuffix(step);
+  const lines = [`${color(`${ACTION_SYMBOL[step.action]} ${step.address}`)}${suffix}${who === '' ? '' : c.dim(who)}`];
   for (const change of changesOf(step)) {
     lines.push(`  ${changeColor(c, change.kind)(`${CHANGE_SYMBOL[change.kind]} ${formatChange(change)}`)}`);
   }
