@@ -73,8 +73,10 @@ export interface Plan {
   /**
    * A pull request's plan (`plan --base`): the base its targets were drawn from, and how many entries
    * of the config it did not read; or why it read everything (`whole`: a setting of the whole config changed).
+   * `commit` (the revision `from` named) and `configHash` (the base config's) let apply PLANFILE load
+   * the same base and derive the same targets again.
    */
-  base?: { from: string; unread?: number; whole?: string };
+  base?: { from: string; unread?: number; whole?: string; commit?: string; configHash?: string };
   /**
    * A drift check's window (`plan --since`): when it starts, how many changed objects were read and
    * how many config entries were not; or why everything was read (`whole`).
