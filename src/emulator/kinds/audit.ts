@@ -223,7 +223,7 @@ export function recordAudit(world: World, pending: PendingAudit, reply: Reply): 
       : { type: 'user' as const, id: user?.id ?? TOKEN_USER.id, label: user?.displayName ?? TOKEN_USER.label };
   world.auditCount = (world.auditCount ?? 0) + 1;
   const n = world.auditCount;
-  pending.org.auditEvents.push({
+  (pending.org.auditEvents ??= []).push({
     id: uuidOf(n),
     occurredAt: world.now().toISOString(),
     action,
@@ -256,7 +256,7 @@ function eventView(req: RouteRequest, org: OrgRec, e: AuditEventRec): Record<str
 /** The audit log of a path's organization: 403 without an Enterprise plan, or for a token whose user is not an admin. */
 function auditOrg(req: RouteRequest): OrgRec {
   const org = orgOf(req);
-  if (!org.auditLog) throw new HttpError(403, `the audit log of organization ${org.id} needs an Enterprise plan`);
+  if (org.auditLog === false) throw new HttpError(403, `the audit log of organization ${org.id} needs an Enterprise plan`);
   if (req.userId !== undefined) {
     const members = (org as unknown as { members?: Map<string, { role?: unknown }> }).members;
     if (members?.get(req.userId)?.role !== 'admin') throw new HttpError(403, 'the audit log is for the organization\'s administrators');
@@ -277,7 +277,7 @@ const DEFAULT_AUDIT_PAGE = 20;
 
 /** The action names the emulator records, with labels (the description does not list them). */
 function knownActions(org: OrgRec): Array<{ object: 'audit-event-action'; id: string; label: string }> {
-  const ids = [...new Set(org.auditEvents.map((e) => e.action))].sort();
+  const ids = [...new Set((org.auditEvents ?? []).map((e) => e.action))].sort();
   return ids.map((id) => ({ object: 'audit-event-action' as const, id, label: id.replace(/[.-]/g, ' ') }));
 }
 
@@ -317,7 +317,7 @@ export const auditKind = defineKind({
       const action = req.query.get('action');
       const actor = req.query.get('actor');
       const target = req.query.get('target');
-      const events = org.auditEvents
+      const events = (org.auditEvents ?? [])
         .filter((e) => {
           const t = Date.parse(e.occurredAt);
           return (
@@ -335,7 +335,7 @@ export const auditKind = defineKind({
     });
     router.add('GET', '/v1/orgs/:org/audit-events/:event', (req) => {
       const org = auditOrg(req);
-      const e = org.auditEvents.find((x) => x.id === req.params.event);
+      const e = (org.auditEvents ?? []).find((x) => x.id === req.params.event);
       if (!e) throw notFound(`no audit event ${req.params.event} in organization ${org.id}`);
       return ok({ ...eventView(req, org, e), executionId: `exec_${e.correlationId}`, correlationId: e.correlationId, schemaVersion: 1, payload: { fields: e.fields } });
     });
