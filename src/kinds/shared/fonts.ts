@@ -6,7 +6,7 @@ import { key, ref } from '../../model/address.js';
 import type { OrgConfig } from '../../model/desired.js';
 import type { JsonObject } from '../../model/step.js';
 import type { Reader } from '../kind.js';
-import { matchResources } from '../common/match.js';
+import { matchPairs } from '../common/analyse.js';
 import { orgPath } from '../common/paths.js';
 import { FontListAnswer } from './font-answers.js';
 
@@ -47,14 +47,18 @@ export function fontDefinition(r: RemoteFont): JsonObject {
 
 /** The remote font a config font matches (id, then renamedFrom, then family). */
 export function matchFonts(desired: readonly FontT[], remote: readonly RemoteFont[]) {
-  return matchResources(desired, remote, {
-    desiredKey: (d) => d.fontFamily,
-    remoteKey: (r) => r.fontFamily,
-    remoteId: (r) => r.id,
-    desiredId: (d) => d.id,
-    renamedFrom: (d) => d.renamedFrom,
-  });
+  return matchPairs(desired, remote, FONT_KEYS);
 }
+
+/** How a font is told apart: id, renamedFrom, family. */
+export const FONT_KEYS = {
+  address: (family: string) => fontAddress(family),
+  desiredKey: (d: FontT) => d.fontFamily,
+  remoteKey: (r: RemoteFont) => r.fontFamily,
+  remoteId: (r: RemoteFont) => r.id,
+  desiredId: (d: FontT) => d.id,
+  renamedFrom: (d: FontT) => d.renamedFrom,
+};
 
 /**
  * How a site customization names a custom font by family: the definition to send (the font as read,

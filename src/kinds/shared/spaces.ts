@@ -8,6 +8,7 @@ import type { OrgConfig } from '../../model/desired.js';
 import type { Origin } from '../../source/origin.js';
 import { readCollections, resolveCollections, type ResolvedCollections } from './collections.js';
 import type { Reader, ResolveContext } from '../kind.js';
+import { matchPairs, type Pair } from '../common/analyse.js';
 import { readSpaceList, type RemoteSpace } from './space-list.js';
 
 /** One `spaces:` entry of the config. */
@@ -88,11 +89,7 @@ export function spaceAddress(id: string): string {
 }
 
 /** A config space and the remote space it names (by id, else by title within its collection). */
-export interface SpacePair {
-  desired: SpaceT;
-  address: string;
-  remote?: RemoteSpace;
-}
+export type SpacePair = Pair<SpaceT, RemoteSpace>;
 
 /** Whether a config's spaces need the collections list (a space placed in a collection by path). */
 export function placesInCollections(desired: readonly SpaceT[]): boolean {
@@ -110,20 +107,24 @@ function placement(collection: string | null | undefined, resolved: ResolvedColl
 }
 
 /**
- * Config spaces matched to remote ones: by id where given; a space without id by title within its
- * collection (any collection when the config leaves placement unmanaged), among listed spaces no
- * id claimed.
+ * How a space is told apart: its id, else its title within its collection (any collection when the
+ * config leaves placement unmanaged), among the listed spaces that are not deleted.
  */
+export function spaceKeys(spaces: readonly RemoteSpace[], listed: number, resolved: ResolvedCollections) {
+  const live = new Set(spaces.slice(0, listed).filter((s) => !s.deletedAt));
+  return {
+    address: spaceAddress,
+    addressKey: spaceKey,
+    desiredKey: (d: SpaceT) => d.title ?? '',
+    remoteKey: (r: RemoteSpace) => r.title ?? '',
+    remoteId: (r: RemoteSpace) => r.id,
+    desiredId: (d: SpaceT) => d.id,
+    idOnly: true,
+    keyMatches: (d: SpaceT, r: RemoteSpace) => live.has(r) && placement(d.collection, resolved)(r),
+  };
+}
+
+/** Config spaces matched to remote ones: by id where given, else by title within its collection. */
 export function matchSpaces(desired: readonly SpaceT[], spaces: readonly RemoteSpace[], listed: number, resolved: ResolvedCollections): SpacePair[] {
-  const byId = new Map(spaces.map((s) => [s.id, s]));
-  const taken = new Set(desired.flatMap((d) => (d.id === undefined ? [] : [d.id])));
-  const candidates = spaces.slice(0, listed).filter((s) => !s.deletedAt && !taken.has(s.id));
-  return desired.map((d): SpacePair => {
-    const address = spaceAddress(spaceKey(d));
-    if (d.id !== undefined) return { desired: d, address, remote: byId.get(d.id) };
-    const inPlace = placement(d.collection, resolved);
-    const r = candidates.find((s) => !taken.has(s.id) && s.title === d.title && inPlace(s));
-    if (r) taken.add(r.id);
-    return { desired: d, address, remote: r };
-  });
+  return matchPairs(desired, spaces, spaceKeys(spaces, listed, resolved)).pairs;
 }

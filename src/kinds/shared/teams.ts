@@ -7,7 +7,8 @@ import type { OrgConfig } from '../../model/desired.js';
 import type { Item } from '../../source/origin.js';
 import type { Reader, ResolveContext } from '../kind.js';
 import { sortBy, unique } from '../common/import.js';
-import { matchResources, type MatchResult } from '../common/match.js';
+import type { MatchResult } from '../common/match.js';
+import { matchPairs } from '../common/analyse.js';
 import { orgPath } from '../common/paths.js';
 import { TeamAnswer } from './team-answers.js';
 
@@ -20,7 +21,6 @@ export interface RemoteTeam {
   members?: number;
 }
 
-
 export function teamAddress(title: string): string {
   return `teams${key(title)}`;
 }
@@ -32,13 +32,18 @@ export function readTeams(ctx: Reader): Promise<RemoteTeam[]> {
 
 /** Config teams matched to remote ones: by id, then renamedFrom, then title. */
 export function matchTeams(desired: readonly TeamT[], remote: readonly RemoteTeam[]): MatchResult<TeamT, RemoteTeam> {
-  return matchResources(desired, remote, {
-    desiredKey: (d) => d.title,
-    remoteKey: (r) => r.title,
-    remoteId: (r) => r.id,
-    desiredId: (d) => d.id,
-    renamedFrom: (d) => d.renamedFrom });
+  const { pairs, unmatched } = matchPairs(desired, remote, { address: teamAddress, ...TEAM_KEYS });
+  return { pairs, unmatched };
 }
+
+/** How a team is told apart: id, renamedFrom, title. */
+export const TEAM_KEYS = {
+  desiredKey: (d: TeamT) => d.title,
+  remoteKey: (r: RemoteTeam) => r.title,
+  remoteId: (r: RemoteTeam) => r.id,
+  desiredId: (d: TeamT) => d.id,
+  renamedFrom: (d: TeamT) => d.renamedFrom,
+};
 
 /**
  * The id of a team for a request, by title: a config team's remote id, or a ref to its create in this
