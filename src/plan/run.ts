@@ -64,6 +64,7 @@ function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
     fingerprints: { ...a.fingerprints, ...b.fingerprints },
     notes: [...(a.notes ?? []), ...(b.notes ?? [])],
     duplicates: [...(a.duplicates ?? []), ...(b.duplicates ?? [])],
+    observed: { ...a.observed, ...b.observed },
   };
 }
 

@@ -2,7 +2,7 @@
  * The plan is plain data: immutable, serialisable steps sorted deterministically. Building a plan
  * has no side effects; rendering and applying happen elsewhere.
  */
-import type { Kind, PlanProblem, StepBody } from '../model/step.js';
+import type { JsonObject, Kind, PlanProblem, StepBody } from '../model/step.js';
 
 export type { Action, FieldChange, JsonObject, JsonValue, Kind, PlanProblem, RequestSpec } from '../model/step.js';
 
@@ -68,6 +68,12 @@ export interface Plan {
    * key): a plan that has one never reads "No changes" (absent when there is none).
    */
   duplicates?: string[];
+  /**
+   * `ORG/ADDRESS` → the matched remote object as a create's `after` shows it, merged over the kinds
+   * that observe it: what a saved plan's done create is held against (src/apply/done.ts). In memory
+   * only: a plan file leaves it out.
+   */
+  observed?: Record<string, JsonObject>;
   /** The `--target` patterns a partial plan was limited to (absent for a whole plan). */
   targets?: string[];
   /**

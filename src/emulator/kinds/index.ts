@@ -4,6 +4,7 @@
  * router, the state schema, the seeding of the world and the masking of the exchange log are
  * derived from this list: adding a kind means adding its module and one line here.
  */
+import { siteAdsKind } from './site-ads.js';
 import type { EmulatorKind } from '../kind.js';
 import { accessKind } from './access.js';
 import { auditKind } from './audit.js';
@@ -29,6 +30,7 @@ export const EMULATOR_KINDS = [
   collectionsKind,
   spacesKind,
   sitesKind,
+  siteAdsKind,
   gitSyncKind,
   teamsKind,
   samlKind,
