@@ -216,6 +216,19 @@ describe('plan --since falls back to the full plan, saying why', () => {
     expect(plan.steps).toEqual([]);
   });
 
+  it('when the window holds more events than a few pages: reading what they touch would cost a full read', async () => {
+    const w = await appliedWorld(dir);
+    open.push(w.emulator, w.client);
+    w.at('2026-11-20T09:30:00Z');
+    await testApi(w.emulator, 'carol-app').patch('/v1/spaces/space_api', { title: 'Elsewhere' });
+    const org = w.emulator.world.orgs.get('org_acme')!;
+    const last = org.auditEvents[org.auditEvents.length - 1];
+    for (let n = 0; n < 500; n++) org.auditEvents.push({ ...last, id: `00000000-0000-4000-8000-${(0xa0000 + n).toString(16).padStart(12, '0')}` });
+    const { plan } = await w.plan({ since: '2026-11-20T09:00:00Z' });
+    expect(plan.since?.whole).toBe('more than 500 events since 2026-11-20 09:00 UTC in org_acme: reading what they touch costs about what a full read does');
+    expect(plan.steps.map((s) => s.address)).toEqual(['spaces["space_api"]']);
+  });
+
   it('refuses a time that is neither RFC 3339 nor a duration, before any request', async () => {
     const w = await appliedWorld(dir);
     open.push(w.emulator, w.client);
