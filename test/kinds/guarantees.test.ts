@@ -18,6 +18,7 @@ import type { ApiClient } from '../../src/api/types.js';
 import { applyPlan } from '../../src/apply/executor.js';
 import { runApply } from '../../src/apply/run.js';
 import { loadConfig } from '../../src/config/load.js';
+import { toDocument } from '../../src/core/richtext.js';
 import { parseEmulatorState, startEmulator, type Exchange } from '../../src/emulator/server.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { serializePlan } from '../../src/plan/file.js';
@@ -177,6 +178,26 @@ const fontsRow: Row = {
   preempt: NOT_YET,
 };
 
+const TR = (language: string, extra = '') => `{ source: { space: space_a, language: en }, language: ${language}${extra} }`;
+const trSeed = (...languages: string[]) => ({ spaces: [{ id: 'space_a', title: 'Guides' }], translations: languages.map((language) => ({ language, source: { space: 'space_a', language: 'en' } })) });
+const translationsRow: Row = {
+  twins: { seed: trSeed('fr', 'fr'), yaml: `translations: [${TR('fr')}]\n`, twin: 'translations["space_a/fr#' },
+  twice: { seed: trSeed(), yaml: `translations:\n  - ${TR('fr')}\n  - ${TR('fr')}\n`, at: 'config', lines: [4, 5] },
+  rename: 'a translation is its source space and language, which the API cannot change: nothing to rename',
+  prune: { seed: trSeed('fr', 'de'), yaml: `prune: [translations]\ntranslations: [${TR('fr')}]\n`, deletes: ['translations["space_a/de"]'] },
+  import: IMPORT,
+  resume: { seed: trSeed(), yaml: `translations: [${TR('fr')}, ${TR('de')}, ${TR('es')}]\n` },
+  preempt: {
+    seed: trSeed(),
+    yaml: `translations: [${TR('fr', ', instructions: Formal.')}]\n`,
+    other: async (client) => {
+      await client.request('POST', `${ORG_PATH}/translations`, { body: { language: 'fr', source: { space: 'space_a', language: 'en' }, instructions: toDocument('Casual.') } });
+    },
+    address: 'translations["space_a/fr"]',
+    field: 'instructions',
+  },
+};
+
 const notYet: Row = { twins: NOT_YET, twice: NOT_YET, rename: NOT_YET, prune: NOT_YET, import: IMPORT, resume: NOT_YET, preempt: NOT_YET };
 const singleton: Row = { twins: SINGLETON, twice: SINGLETON, rename: SINGLETON, prune: SINGLETON, import: IMPORT, resume: NOT_YET, preempt: NO_CREATE };
 
@@ -226,7 +247,7 @@ const SCENARIOS: Record<string, Row> = {
   integrations: notYet,
   installations: notYet,
   installationTargets: notYet,
-  translations: notYet,
+  translations: translationsRow,
   glossary: notYet,
   openapiSpecs: notYet,
   inviteLinks: notYet,
