@@ -198,6 +198,18 @@ const translationsRow: Row = {
   },
 };
 
+const SPEC = (slug: string) => `{ slug: ${slug}, source: { url: "https://specs.example/${slug}.json" } }`;
+const specSeed = (...slugs: string[]) => ({ openapiSpecs: slugs.map((slug) => ({ slug, url: `https://specs.example/${slug}.json` })) });
+const openapiSpecsRow: Row = {
+  twins: 'a slug names one spec: the API keys specs by it',
+  twice: { yaml: `openapiSpecs:\n  - ${SPEC('billing')}\n  - ${SPEC('billing')}\n`, at: 'config', lines: [4, 5] },
+  rename: 'a spec is named by its slug, which the API cannot change',
+  prune: { seed: specSeed('keep', 'gone'), yaml: `prune: [openapiSpecs]\nopenapiSpecs: [${SPEC('keep')}]\n`, deletes: ['openapiSpecs["gone"]'] },
+  import: IMPORT,
+  resume: { seed: specSeed('old'), yaml: `openapiSpecs: [${SPEC('billing')}, ${SPEC('users')}, { slug: old, source: { url: "https://specs.example/new.json" } }]\n` },
+  preempt: 'a spec\'s source cannot be read back to compare, and its visibility is set by a later request of the create, which finishes it',
+};
+
 const notYet: Row = { twins: NOT_YET, twice: NOT_YET, rename: NOT_YET, prune: NOT_YET, import: IMPORT, resume: NOT_YET, preempt: NOT_YET };
 const singleton: Row = { twins: SINGLETON, twice: SINGLETON, rename: SINGLETON, prune: SINGLETON, import: IMPORT, resume: NOT_YET, preempt: NO_CREATE };
 
@@ -249,7 +261,7 @@ const SCENARIOS: Record<string, Row> = {
   installationTargets: notYet,
   translations: translationsRow,
   glossary: notYet,
-  openapiSpecs: notYet,
+  openapiSpecs: openapiSpecsRow,
   inviteLinks: notYet,
   siteAds: siteAdsRow,
 };
