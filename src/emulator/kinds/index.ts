@@ -7,6 +7,7 @@
 import { siteAdsKind } from './site-ads.js';
 import type { EmulatorKind } from '../kind.js';
 import { accessKind } from './access.js';
+import { auditKind } from './audit.js';
 import { collectionsKind } from './collections.js';
 import { gitSyncKind } from './git-sync.js';
 import { glossaryKind } from './translations/glossary.js';
@@ -42,6 +43,7 @@ export const EMULATOR_KINDS = [
   inviteLinksKind,
   agentInstructionsKind,
   accessKind,
+  auditKind,
 ] as const;
 
 /** The seed fields of every kind, merged: the fields of an organization in the state file. */
