@@ -210,6 +210,18 @@ const openapiSpecsRow: Row = {
   preempt: 'a spec\'s source cannot be read back to compare, and its visibility is set by a later request of the create, which finishes it',
 };
 
+const REDIRECT = (source: string) => `{ source: ${source}, destination: { kind: external, url: "https://new.example${source}" } }`;
+const redirectSeed = (...sources: string[]) => siteSeed({ redirects: sources.map((source) => ({ source, destination: { kind: 'external', url: `https://old.example${source}` } })) });
+const redirectsRow: Row = {
+  twins: 'a source names one live redirect of a site: the API refuses a second',
+  twice: { seed: siteSeed({}), yaml: SITE(`    redirects:\n      - ${REDIRECT('/a')}\n      - ${REDIRECT('/a')}\n`), at: 'config', lines: [6, 7] },
+  rename: 'a redirect is named by its source: another source is another redirect',
+  prune: { seed: redirectSeed('/keep', '/gone'), yaml: `prune: [redirects]\n${SITE(`    redirects: [${REDIRECT('/keep')}]\n`)}`, deletes: ['sites["site_a"].redirects["/gone"]'] },
+  import: IMPORT,
+  resume: { seed: redirectSeed('/old'), yaml: SITE(`    redirects: [${REDIRECT('/a')}, ${REDIRECT('/b')}, ${REDIRECT('/old')}]\n`) },
+  preempt: NOT_YET,
+};
+
 const notYet: Row = { twins: NOT_YET, twice: NOT_YET, rename: NOT_YET, prune: NOT_YET, import: IMPORT, resume: NOT_YET, preempt: NOT_YET };
 const singleton: Row = { twins: SINGLETON, twice: SINGLETON, rename: SINGLETON, prune: SINGLETON, import: IMPORT, resume: NOT_YET, preempt: NO_CREATE };
 
@@ -247,7 +259,7 @@ const SCENARIOS: Record<string, Row> = {
   sectionGroups: notYet,
   externalLinks: notYet,
   shareLinks: shareLinksRow,
-  redirects: notYet,
+  redirects: redirectsRow,
   customization: { ...singleton, twins: 'one customization per site' },
   publishingAuth: { ...singleton, twins: 'one publishing authentication per site' },
   agentSettings: { ...singleton, twins: 'one agent settings object per site' },
