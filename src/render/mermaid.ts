@@ -10,6 +10,7 @@
  * changed items and their parents are drawn, so that the comment stays within GitHub's limit.
  */
 import type { Step } from '../plan/types.js';
+import { mermaidLabel as label } from './mermaid-label.js';
 import type { MaskedPlan } from './redact.js';
 
 type Status = 'added' | 'removed' | 'changed' | 'moved' | 'same';
@@ -277,11 +278,6 @@ function longestIncreasing(seq: number[]): number[] {
 const KIND_WORD: Record<NodeKind, string> = { site: 'site', section: 'section', group: 'group', space: 'space', link: 'link' };
 const STATUS_MARK: Record<Status, string> = { added: '+ ', removed: '- ', changed: '~ ', moved: '» ', same: '' };
 const STATUS_WORD: Record<Status, string> = { added: ' (added)', removed: ' (removed)', changed: ' (changed)', moved: ' (moved)', same: '' };
-
-/** Text in a Mermaid label: quotes and angle brackets as Mermaid's entities, no line breaks. */
-function label(text: string): string {
-  return text.replace(/#/g, '#35;').replace(/"/g, '#quot;').replace(/</g, '#lt;').replace(/>/g, '#gt;').replace(/\r?\n/g, ' ');
-}
 
 const CLASSES = [
   '  classDef added fill:#dafbe1,stroke:#1a7f37,color:#116329',
