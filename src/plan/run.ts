@@ -59,6 +59,7 @@ function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
     fingerprints: { ...a.fingerprints, ...b.fingerprints },
     notes: [...(a.notes ?? []), ...(b.notes ?? [])],
     duplicates: [...(a.duplicates ?? []), ...(b.duplicates ?? [])],
+    pictures: [...(a.pictures ?? []), ...(b.pictures ?? [])],
   };
 }
 

@@ -133,6 +133,18 @@ function warnings(plan: MaskedPlan, several: boolean): string[] {
   return out;
 }
 
+/** At most this many items in a collapsed structure list: a huge site's list says how many more. */
+const MAX_TREE = 400;
+
+/** A site's whole structure as it will be, as a nested list in a collapsed block. */
+function collapsedTree(tree: readonly { depth: number; text: string }[]): string[] {
+  const out = [`<details><summary>The whole structure as it will be (${tree.length} items)</summary>`, ''];
+  for (const t of tree.slice(0, MAX_TREE)) out.push(`${'  '.repeat(t.depth)}- ${escapeText(t.text)}`);
+  if (tree.length > MAX_TREE) out.push(`- … and ${tree.length - MAX_TREE} more`);
+  out.push('', '</details>', '');
+  return out;
+}
+
 /** The share of the limit the pictures may take: the steps' details keep the rest. */
 const PICTURES_SHARE = 0.4;
 
@@ -141,8 +153,10 @@ function pictures(plan: MaskedPlan, several: boolean, budget: number): string[] 
   const pieces: string[][] = [];
   for (const d of siteDiagrams(plan)) {
     const name = code(several ? `${d.org}/sites["${d.site}"]` : `sites["${d.site}"]`);
-    const left = d.omitted > 0 ? [`_A large site: only what changes and its parents are drawn (${d.omitted} other items left out)._`, ''] : [];
-    pieces.push([`#### Structure of ${name}`, '', ...left, '```mermaid', d.mermaid, '```', '']);
+    const heading = d.title !== undefined && d.title !== d.site ? `#### Structure of ${escapeText(d.title)} (${name})` : `#### Structure of ${name}`;
+    const caption = d.caption !== undefined ? [`_${escapeText(d.caption)}_`, ''] : d.omitted > 0 ? [`_A large site: only what changes and its parents are drawn (${d.omitted} other items left out)._`, ''] : [];
+    const tree = d.tree && d.tree.length > 0 ? collapsedTree(d.tree) : [];
+    pieces.push([heading, '', ...caption, '```mermaid', d.mermaid, '```', '', ...tree]);
   }
   const tables = accessTables(plan);
   tables.forEach((t, i) => {
