@@ -410,9 +410,9 @@ function countsOf(items: readonly PictureItem[]): string {
 }
 
 function drawPicture(p: PlanPicture, limit: number): SiteDiagram {
-  const lines = ['flowchart LR', `  n0(["${label(p.title)}${p.title !== p.site ? `<br><small>${label(p.site)}</small>` : ''}"])`];
+  const lines = ['flowchart LR', `  n0(["${label(p.created ? `+ site ${p.title} (added)` : p.title)}${p.title !== p.site ? `<br><small>${label(p.site)}</small>` : ''}"])${p.created ? ':::added' : ''}`];
   const edges: string[] = [];
-  const used = new Set<Exclude<PictureStatus, 'same'>>();
+  const used = new Set<Exclude<PictureStatus, 'same'>>(p.created ? ['added'] : []);
   const live = p.items.filter((i) => i.status !== 'removed');
   const rebuilt = live.length > 0 && live.filter((i) => i.status === 'added').length === live.length;
   const base = { org: p.org, site: p.site, title: p.title };

@@ -10,8 +10,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { KindPlan } from '../../src/kinds/kind.js';
-import { planSite } from '../../src/kinds/sites/plan.js';
-import { sitePath, structureSite } from '../../src/kinds/sites/remote.js';
+import { sharedPlans } from '../../src/kinds/kind.js';
+import { planSites } from '../../src/kinds/sites/plan.js';
+import { structureSite, type SitesRemote } from '../../src/kinds/sites/remote.js';
+import type { OrgConfig } from '../../src/model/desired.js';
 import type { SiteT } from '../../src/kinds/sites/schema.js';
 import type { RemoteSiteInfo } from '../../src/kinds/sites/site-remote.js';
 import { buildPlan } from '../../src/plan/build.js';
@@ -69,40 +71,36 @@ const info = (id: string, title: string): RemoteSiteInfo => ({
 
 interface SiteCase {
   site: SiteT;
+  /** The remote site spaces at the root of a site without sections, instead of `remote`. */
+  rootSpaces?: string[];
   /** The remote structure; absent for a site the plan creates. */
   remote?: Node[];
   title?: string;
 }
 
-/** One organization's plan of the given sites, built as `docplane plan` builds it. */
+/** One organization's plan of the given sites, through the sites' planner of a whole config (as `docplane plan` runs it). */
 function planOf(sites: SiteCase[]): Plan {
-  const kinds: Record<string, KindPlan> = {};
+  const remote: SitesRemote = { list: [], sites: [] };
   for (const c of sites) {
-    const id = c.site.id ?? c.site.title ?? '';
-    const remote = structureSite(id, { type: 'sections', structure: (c.remote ?? []).map((n) => raw(n)) }, []);
-    const plans = planSite({
-      org: 'org_acme',
-      site: c.site,
-      remote,
-      prunes: (k) => k === 'sections' || k === 'sectionGroups' || k === 'siteSpaces' || k === 'externalLinks',
-      base: sitePath('org_acme', id),
-      ...(c.remote ? { info: info(id, c.title ?? 'Docs') } : {}),
-    });
-    for (const [kind, kp] of Object.entries(plans)) {
-      const into = (kinds[kind] ??= { steps: [], unmanaged: [], remoteCount: 0, problems: [], fingerprints: {} });
-      into.steps.push(...kp.steps);
-      into.unmanaged.push(...kp.unmanaged);
-      into.problems.push(...kp.problems);
-      into.remoteCount += kp.remoteCount;
-      if (kp.pictures) into.pictures = [...(into.pictures ?? []), ...kp.pictures];
+    const id = c.site.id as string;
+    if (c.rootSpaces) {
+      remote.list.push(info(id, c.title ?? 'Docs'));
+      const structure = c.rootSpaces.map((space, i) => ({ object: 'site-space', id: `ss_${space}`, path: space, space: { object: 'space', id: space, title: space }, draft: false, hidden: false, default: i === 0 }));
+      remote.sites.push({ id, site: structureSite(id, { type: 'siteSpaces', structure }, []) });
+      continue;
     }
+    if (!c.remote) continue;
+    remote.list.push(info(id, c.title ?? 'Docs'));
+    remote.sites.push({ id, site: structureSite(id, { type: 'sections', structure: c.remote.map((n) => raw(n)) }, []) });
   }
+  const desired = { organization: { id: 'org_acme' }, sites: sites.map((c) => c.site), locations: {} } as unknown as OrgConfig;
+  const plans = planSites({ org: 'org_acme', desired, prunes: (k) => ['sections', 'sectionGroups', 'siteSpaces', 'externalLinks'].includes(k), shared: sharedPlans() }, remote);
   return buildPlan({
     toolVersion: '0.0.0-test',
     createdAt: '2030-01-01T00:00:00.000Z',
     configHash: 'h',
     configPaths: [],
-    orgs: [{ org: 'org_acme', kinds, safety: { maxDeletes: 1000, maxDeletePercent: 100 }, protect: [] }],
+    orgs: [{ org: 'org_acme', kinds: plans as Record<string, KindPlan>, safety: { maxDeletes: 1000, maxDeletePercent: 100 }, protect: [] }],
   });
 }
 
@@ -124,7 +122,7 @@ const section = (path: string, extra: Partial<NonNullable<SiteT['sections']>[num
 function largeNewSite(id: string, n: number): SiteCase {
   const paths = Array.from({ length: n }, (_, i) => `s${String(i).padStart(3, '0')}`);
   const groups = Array.from({ length: Math.ceil(n / 20) }, (_, g) => ({ title: `Part ${g + 1}`, sections: paths.slice(g * 20, g * 20 + 20) }));
-  return { site: { id, title: `Handbook ${id}`, sections: paths.map((p) => section(p)), sectionGroups: groups } };
+  return { site: { title: `Handbook ${id}`, sections: paths.map((p) => section(p)), sectionGroups: groups } };
 }
 
 describe('pictures of a site as it is and as it will be', () => {
@@ -232,6 +230,16 @@ describe('pictures of a site as it is and as it will be', () => {
     );
     golden('site-awkward-titles.md', md);
     expect(pictureOf(md)).toContain('#96;Beta#96; portal');
+  });
+
+  it('site spaces at the root of a site without sections: one of two swapped reordered, one added, one removed', () => {
+    const md = markdown(
+      planOf([{ site: { id: 'site_status', siteSpaces: [{ space: 'space_c' }, { space: 'space_a' }, { space: 'space_d' }] }, rootSpaces: ['space_a', 'space_b', 'space_c'], title: 'Status' }]),
+    );
+    const picture = pictureOf(md);
+    expect(picture.match(/space space_[ac] \(reordered\)/g)).toHaveLength(1);
+    expect(picture).toMatch(/space space_d \(added\)/);
+    expect(picture).toMatch(/space space_b \(removed\)/);
   });
 
   it('two items with one title show their ids', () => {

@@ -20,6 +20,8 @@ export interface PictureInput {
   /** The desired rank of each item the config places (the sort puts each level in this order). */
   rank: ReadonlyMap<ItemKey, number>;
   sections: readonly SectionEntry[];
+  /** The spaces the config lists at the root of a site without sections, in order (absent: not managed). */
+  rootSpaces?: readonly string[];
   groups: readonly GroupEntry[];
   links: readonly LinkEntry[];
   out: SitePlans;
@@ -146,6 +148,16 @@ export function sitePicture(input: PictureInput): SitePicture {
     if (spacesAfter.has(space)) continue;
     spaceItems.push({ key: `p:${space}`, type: 'space', title: space, status: 'removed', parent: section });
   }
+
+  // Site spaces at the root of a site without sections: added, removed, or reordered among themselves.
+  const rootBefore = remote.rootSiteSpaces.map((r) => r.space);
+  const rootAfter = input.rootSpaces ? [...new Set(input.rootSpaces)] : rootBefore;
+  const rootMoved = outOfOrder(rootBefore, rootAfter);
+  for (const space of rootAfter) {
+    const status: PictureStatus = !rootBefore.includes(space) ? 'added' : rootMoved.has(space) ? 'reordered' : 'same';
+    spaceItems.push({ key: `p:${space}`, type: 'space', title: space, status, parent: null });
+  }
+  for (const space of rootBefore) if (!rootAfter.includes(space)) spaceItems.push({ key: `p:${space}`, type: 'space', title: space, status: 'removed', parent: null });
 
   const all = [...items, ...spaceItems];
   const seen = new Map<string, number>();

@@ -200,7 +200,7 @@ export function planSite(input: SiteInput): SitePlans {
       ...out.externalLinks.steps.map((s) => s.address),
     ] });
 
-  const picture = sitePicture({ site: siteKey(site), title: input.info?.title ?? site.title ?? siteKey(site), created: input.info === undefined, remote, layout, rank, sections, groups, links: items.links, out });
+  const picture = sitePicture({ site: siteKey(site), title: input.info?.title ?? site.title ?? siteKey(site), created: input.info === undefined, remote, layout, rank, sections, ...(site.siteSpaces ? { rootSpaces: site.siteSpaces.map((s) => s.space) } : {}), groups, links: items.links, out });
   if (pictureChanges(picture)) out.sections.pictures = [picture];
 
   // ---- share links -----------------------------------------------------------------------------------
