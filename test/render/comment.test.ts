@@ -69,6 +69,15 @@ describe('the pull-request comment', () => {
     expect(body.trimEnd().endsWith('</sub>')).toBe(true);
   });
 
+  it('three new large sites (site-new-three.md) as a comment: well-formed and under the limit', () => {
+    const md = readFileSync(join(GOLDEN, 'site-new-three.md'), 'utf8');
+    const body = lib.planComment({ config: 'docplane/', exitCode: 2, markdown: md, error: '', commit: COMMIT, artifact: 'docplane-plan-pr-8' });
+    expect(body.length).toBeLessThan(lib.GITHUB_BODY_LIMIT);
+    expect(unclosed(body)).toEqual({ fence: false, details: 0 });
+    expect(body.match(/```mermaid/g)).toHaveLength(3);
+    expect(body).toMatch(/^> … \d+ more steps not shown/m);
+  });
+
   it('a plan with deletes and revocations names each at the top (plan-deletes-revocations.md)', () => {
     const plan = emptyPlan({
       steps: [
