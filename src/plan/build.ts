@@ -8,7 +8,7 @@ import { priorityQueue } from '../core/priority-queue.js';
 import type { DraftStep, KindPlan } from '../kinds/kind.js';
 import { stepId, parsePattern, patternMatches } from '../model/address.js';
 import { selectTargets } from './targets.js';
-import type { Action, Kind, Plan, PlanProblem, PlanSummary, SafetyViolation, Step } from './types.js';
+import type { Action, JsonObject, Kind, Plan, PlanProblem, PlanSummary, SafetyViolation, Step } from './types.js';
 import { KINDS, KIND_SPECS } from '../kinds/index.js';
 
 export interface OrgDraft {
@@ -323,6 +323,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const pictures: PlanPicture[] = [];
   const unmanaged: Plan['unmanaged'] = {};
   const fingerprintsByOrg = new Map<string, Record<string, string>>();
+  const observed: Record<string, JsonObject> = {};
   let steps: Step[] = [];
 
   orgs.forEach((o) => {
@@ -339,6 +340,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
       for (const d of kp.duplicates ?? []) duplicates.push(`${o.org}/${d}`);
       for (const p of kp.pictures ?? []) pictures.push({ org: o.org, ...p });
       for (const [address, hash] of Object.entries(kp.fingerprints)) if (!(address in fingerprints)) fingerprints[address] = hash;
+      for (const [address, fields] of Object.entries(kp.observed ?? {})) observed[`${o.org}/${address}`] = { ...observed[`${o.org}/${address}`], ...fields };
       if (kp.unmanaged.length > 0) counts[kind] = [...kp.unmanaged].sort();
     }
     for (const p of o.problems ?? []) problems.push(p);
@@ -380,6 +382,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     ...(notes.length > 0 ? { notes } : {}),
     ...(duplicates.length > 0 ? { duplicates: [...new Set(duplicates)].sort() } : {}),
     ...picturesOf(pictures, steps),
+    ...(Object.keys(observed).length > 0 ? { observed } : {}),
   };
 }
 
