@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { ApiClient } from '../api/types.js';
 import type { Secret } from '../core/secrets.js';
 import type { DeferredCheck, OrgConfig } from '../model/desired.js';
+import type { SitePicture } from '../model/picture.js';
 import type { JsonObject, Kind, PlanProblem, StepBody } from '../model/step.js';
 import type { Item, Origin, Problems } from '../source/origin.js';
 import type { LocateMode } from '../source/yaml.js';
@@ -71,6 +72,8 @@ export interface KindPlan {
    * manages: twins, as two applies at once can make. Each also has a note saying how to resolve it.
    */
   duplicates?: string[];
+  /** Pictures of the structures this kind changes, as they are and as they will be (the sites' sections). */
+  pictures?: SitePicture[];
 }
 
 export interface PlanContext {

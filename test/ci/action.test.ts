@@ -449,7 +449,7 @@ describe('the action script: pieces', () => {
     expect(body.length).toBeLessThanOrEqual(lib.GITHUB_BODY_LIMIT);
     expect(body).toContain("cut to fit GitHub's comment limit");
     const failed = lib.planComment({ config: 'docplane/', exitCode: 1, markdown: '', error: 'bad ``` fence\n', commit: 'f'.repeat(40), artifact: 'x' });
-    expect(failed).toContain('````\nbad ``` fence\n````');
+    expect(failed).toContain('> bad \\`\\`\\` fence');
     for (const version of ['0.1', '^0.1.0', 'latest', '']) {
       expect(() => lib.checkInputs({ INPUT_COMMAND: 'plan', INPUT_VERSION: version }), version).toThrow(/not an exact docplane version/);
     }
