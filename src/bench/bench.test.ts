@@ -224,5 +224,5 @@ describe('a measured CLI run', () => {
     } finally {
       await emulator.close();
     }
-  }, 60_000);
+  });
 });

@@ -208,7 +208,7 @@ beforeAll(async () => {
     { id: 1, body: 'Looks good' },
     { id: 2, body: 'One question' },
   ]);
-}, 60_000);
+});
 
 afterAll(async () => {
   await emulator?.close();

@@ -353,7 +353,7 @@ describe('a failure to reach the API: one error line and exit 1, on plan, apply 
   // three timeouts in a row (docs/bounds.md); the test allows for a loaded machine.
   it('timeout', async () => {
     await everyCommand(urls.timeout, {}, new RegExp(`${request}127\\.0\\.0\\.1:\\d+ answered nothing for \\d+ s \\(\\d+ requests? timed out\\); giving up on it`));
-  }, 180_000);
+  });
 
   it('a host name that does not resolve', async () => {
     await everyCommand(urls.dns, {}, new RegExp(`${request}host (not found|name lookup failed)`));
