@@ -51,7 +51,9 @@ for _ in $(seq 1 600); do grep -q 'listening on' "$work/emulator.log" && break; 
 url=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$work/emulator.log" | head -1)
 export DOCPLANE_API_URL="$url" DOCPLANE_TOKEN=dev-token NO_COLOR=1
 docplane import --org org_acme --out docplane/
-docplane validate -c docplane/
+docplane validate -c docplane/ 2>"$work/validate.err"
+cat "$work/validate.err"
+if grep -q 'warning' "$work/validate.err"; then echo "newcomer: a fresh import does not validate cleanly"; exit 1; fi
 docplane plan -c docplane/ --detailed-exitcode
 node -e '
   const fs = require("fs");

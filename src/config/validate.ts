@@ -1,7 +1,9 @@
 /**
  * `docplane validate` as a service: load and check the config (no network), count what it manages,
  * and list the references that name nothing in the config — the planner checks those against the
- * organization (OrgConfig.deferred), so they are warnings here, not errors.
+ * organization (OrgConfig.deferred), so they are warnings here, not errors. People named in teams,
+ * access or rules but not under `members:` are normal (members may be left unmanaged): they make one
+ * warning per organization that names them all, not one each; a likely typo keeps its own line.
  */
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { kindSpec } from '../kinds/index.js';
@@ -28,10 +30,15 @@ export async function runValidate(options: ValidateOptions): Promise<ValidateRes
   }
   const warnings: ConfigIssue[] = [...(config.warnings ?? [])];
   for (const org of config.orgs) {
+    const people = new Map<string, { at: ConfigIssue; path: string }>();
     for (const check of org.deferred ?? []) {
       // An id is how a config names what it does not manage: only the organization can say it is wrong.
       if (check.byId) continue;
       const at = check.location ?? org.locations[check.from] ?? { file: config.files[0] ?? '', line: 1, column: 1 };
+      if (check.kind === 'members' && check.near === undefined) {
+        if (!people.has(check.key)) people.set(check.key, { at: { ...at, path: '', message: '' }, path: check.from });
+        continue;
+      }
       const scope = check.site ? ` of site ${check.site}` : '';
       warnings.push({
         file: at.file,
@@ -39,6 +46,18 @@ export async function runValidate(options: ValidateOptions): Promise<ValidateRes
         column: at.column,
         path: check.from.endsWith(`.${check.field}`) ? check.from : `${check.from}.${check.field}`,
         message: `${JSON.stringify(check.key)} names no ${kindSpec(check.kind)?.label.one ?? check.kind}${scope} of the config; plan checks it against organization ${org.organization.id}${check.near === undefined ? '' : ` — did you mean "${check.near}"?`}`,
+      });
+    }
+    if (people.size > 0) {
+      const [first] = people.values();
+      const names = [...people.keys()].map((k) => JSON.stringify(k)).join(', ');
+      const count = people.size === 1 ? '1 person' : `${people.size} people`;
+      warnings.push({
+        file: first.at.file,
+        line: first.at.line,
+        column: first.at.column,
+        path: first.path,
+        message: `${count} named in the config but not under members (their roles stay unmanaged; plan checks they are members of organization ${org.organization.id}): ${names}`,
       });
     }
     for (const { address, message } of deprecationWarnings(org)) {

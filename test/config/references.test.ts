@@ -33,6 +33,15 @@ describe('references the organization settles', () => {
     ]);
   });
 
+  it('people not listed under members (members left unmanaged): one line per organization naming them all, with a count', async () => {
+    const warnings = await warningsOf(
+      `${HEAD}teams:\n  - title: Legal\n    members: [ann@acme.com, bob@acme.com]\n  - title: Ops\n    members: [bob@acme.com, cy@acme.com]\ncollections:\n  - { title: Policies, access: { users: { dee@acme.com: read } } }\n`,
+    );
+    expect(warnings).toEqual([
+      'docplane.yaml:6:15: teams["Legal"].members: 4 people named in the config but not under members (their roles stay unmanaged; plan checks they are members of organization org_acme): "ann@acme.com", "bob@acme.com", "cy@acme.com", "dee@acme.com"',
+    ]);
+  });
+
   it('a reference to what the config defines is no warning, whichever unit defines it', async () => {
     const warnings = await warningsOf(
       `${HEAD}members:\n  - { user: zoe@acme.com, role: read }\nteams:\n  - { title: Legal, members: [ZOE@acme.com] }\ncollections:\n  - { title: Policies, access: { teams: { Legal: edit }, users: { zoe@acme.com: read } } }\nspaces:\n  - { title: Terms, collection: Policies }\nsites:\n  - title: New\n    sections: [{ path: terms, title: Terms, space: Policies/Terms }]\n    sectionGroups: [{ title: G, sections: [terms] }]\nsaml:\n  - { label: Okta, entityID: "urn:x", ssoURL: "https://idp.example/sso", defaultTeam: Legal }\ntranslations:\n  - { source: { space: Policies/Terms, language: en }, language: fr }\n`,

@@ -11,6 +11,7 @@ import { ConfigDocument } from '../../src/config/schema.js';
 import { DocplaneError } from '../../src/core/errors.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { orgFileName, runImport, type ImportOptions } from '../../src/import/run.js';
+import { runValidate } from '../../src/config/validate.js';
 import { richState } from './helpers.js';
 
 let emulator: RunningEmulator;
@@ -128,5 +129,15 @@ describe('import --force over an existing config', () => {
     expect(err.message).toBe(`${join(dir, 'acme.yaml')} already defines organization org_rich: importing it into ${dir} would define it twice`);
     expect(err.hint).toContain('rename acme.yaml to org_rich.yaml');
     expect(emulator.requestCount()).toBe(before);
+  });
+});
+
+describe('a fresh import', () => {
+  it('validates with no warning: current fields only, never the deprecated ones', async () => {
+    const dir = mkdtempSync(join(work, 'fresh-'));
+    await run({ out: dir, force: true });
+    const result = await runValidate({ path: dir });
+    if (!result.valid) throw result.error;
+    expect(result.warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([]);
   });
 });
