@@ -192,6 +192,6 @@ describe('import', () => {
     writeFileSync(join(dir, 'broken-import/org_acme.yaml'), 'prune: [teams\n');
     const again = await cli(['import', '--org', 'org_acme', '--out', 'broken-import', '--force']);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('org_acme: the existing org_acme.yaml is not valid YAML: any prune, safety and protect it held are not written back');
+    expect(again.stderr).toContain('org_acme: the existing org_acme.yaml is not valid YAML: any prune, safety, protect or policies it held are not written back');
   });
 });
