@@ -37,6 +37,8 @@ npm ci --no-audit --no-fund --loglevel=error
 
 step "install from the clone: npm pack, npm i -g ./docplane-<version>.tgz"
 tarball=$(npm pack --silent | tail -1)
+# The route of docs/ci/gitlab-ci.md first: npx runs the tarball without installing it.
+(cd "$work" && npm_config_cache="$work/npx-cache" npx --yes --package="$work/docplane/$tarball" docplane --version)
 export npm_config_prefix="$work/global"
 npm i -g --no-audit --no-fund --loglevel=error "./$tarball"
 export PATH="$work/global/bin:$PATH"
