@@ -6,8 +6,10 @@
  * document: top-level shape and version, aliases, `${…}` interpolation, the zod schema → merge per
  * organization (fields set twice) → addresses (resources defined twice) → cross-references.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, DocplaneError, type ConfigIssue } from '../core/errors.js';
 import { sha256 } from '../core/json.js';
 import type { Secret } from '../core/secrets.js';
@@ -80,6 +82,23 @@ async function yamlFilesIn(dir: string): Promise<string[]> {
   return files;
 }
 
+/**
+ * Where the example config is in this copy of docplane (a clone, or an installed package: the folder
+ * of the package.json named docplane above this module, wherever the bundle put it).
+ */
+export function examplePath(from = fileURLToPath(import.meta.url)): string {
+  for (let dir = path.dirname(from); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (!existsSync(manifest)) continue;
+    try {
+      if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'docplane') return path.join(dir, 'examples', 'docplane.yaml');
+    } catch {
+      // Not a manifest that names a package: look further up.
+    }
+  }
+  return 'examples/docplane.yaml in the docplane package';
+}
+
 async function findFiles(options: LoadOptions, cwd: string): Promise<Located> {
   if (options.path !== undefined) {
     const given = path.resolve(cwd, options.path);
@@ -95,7 +114,7 @@ async function findFiles(options: LoadOptions, cwd: string): Promise<Located> {
   const dir = path.join(cwd, 'docplane');
   if ((await exists(dir)) === 'dir') return { root: dir, files: await yamlFilesIn(dir) };
   throw new DocplaneError('CONFIG_NOT_FOUND', `no config found: neither ./docplane.yaml nor ./docplane/ exists in ${cwd}`, {
-    hint: 'Write docplane.yaml (see examples/docplane.yaml), or pass -c with a file or folder.',
+    hint: `Start from the organization as it is: docplane import --org ID --out docplane/ — or from the example, ${examplePath()} — or pass -c with a file or folder.`,
   });
 }
 
