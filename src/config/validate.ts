@@ -8,7 +8,8 @@
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { kindSpec } from '../kinds/index.js';
 import { deprecationWarnings } from '../kinds/sites/deprecated.js';
-import { loadConfig } from './load.js';
+import type { OrgConfig } from '../model/desired.js';
+import { InvalidConfig, loadConfig } from './load.js';
 import { summarizeConfig, type ConfigSummary } from './summary.js';
 
 export interface ValidateOptions {
@@ -16,20 +17,28 @@ export interface ValidateOptions {
   path?: string;
 }
 
+/** With errors, the warnings of what could be read are shown beside them: one round. */
 export type ValidateResult =
   | { valid: true; summary: ConfigSummary; warnings: ConfigIssue[] }
-  | { valid: false; error: ConfigError };
+  | { valid: false; error: ConfigError; warnings: ConfigIssue[] };
 
 export async function runValidate(options: ValidateOptions): Promise<ValidateResult> {
   let config;
   try {
     config = await loadConfig({ path: options.path });
   } catch (err) {
-    if (err instanceof ConfigError) return { valid: false, error: err };
+    if (err instanceof InvalidConfig) return { valid: false, error: err, warnings: warningsOf(err.orgs, err.files, err.warnings) };
+    if (err instanceof ConfigError) return { valid: false, error: err, warnings: [] };
     throw err;
   }
-  const warnings: ConfigIssue[] = [...(config.warnings ?? [])];
-  for (const org of config.orgs) {
+  return { valid: true, summary: summarizeConfig(config), warnings: warningsOf(config.orgs, config.files, config.warnings ?? []) };
+}
+
+/** The loader's warnings, then references the organization settles and deprecated fields, per organization. */
+function warningsOf(orgs: readonly OrgConfig[], files: readonly string[], loaded: readonly ConfigIssue[]): ConfigIssue[] {
+  const config = { files };
+  const warnings: ConfigIssue[] = [...loaded];
+  for (const org of orgs) {
     const people = new Map<string, { at: ConfigIssue; path: string }>();
     for (const check of org.deferred ?? []) {
       // An id is how a config names what it does not manage: only the organization can say it is wrong.
@@ -65,5 +74,5 @@ export async function runValidate(options: ValidateOptions): Promise<ValidateRes
       warnings.push({ file: at.file, line: at.line, column: at.column, path: address, message });
     }
   }
-  return { valid: true, summary: summarizeConfig(config), warnings };
+  return warnings;
 }

@@ -91,3 +91,34 @@ describe('names a config gives', () => {
     ]);
   });
 });
+
+describe('one round of errors', () => {
+  async function validate(yaml: string) {
+    return withFiles({ 'docplane.yaml': yaml }, async (t) => {
+      const result = await runValidate({ path: path.join(t.dir, 'docplane.yaml') });
+      const show = (w: Parameters<typeof formatConfigIssue>[0]) => formatConfigIssue({ ...w, file: path.basename(w.file), message: w.message.replaceAll(`${t.dir}${path.sep}`, '') });
+      return { valid: result.valid, problems: result.valid ? [] : result.error.issues.map(show), warnings: result.warnings.map(show) };
+    });
+  }
+
+  it('reports schema errors, duplicates and references together, and the warnings beside them', async () => {
+    const r = await validate(
+      `${HEAD}members:\n  - { user: zoe@acme.com, role: read }\nteams:\n  - title: Legal\n    members: [zoee@acme.com]\n  - title: Legal\ncollections:\n  - title: Policies\n    defaultLevel: 3\nsaml:\n  - { label: Okta, entityID: "urn:x", ssoURL: "https://idp.example/sso", defaultTeam: Lgal }\n`,
+    );
+    expect(r.valid).toBe(false);
+    expect(r.problems).toEqual([
+      'docplane.yaml:9:5: teams[1]: teams["Legal"] is defined twice: here and at docplane.yaml:7:5',
+      'docplane.yaml:12:19: collections[0].defaultLevel: must be one of admin, create, review, edit, comment, read, inherit, not the number 3',
+    ]);
+    expect(r.warnings).toEqual([
+      'docplane.yaml:8:15: teams["Legal"].members: "zoee@acme.com" names no member of the config; plan checks it against organization org_acme — did you mean "zoe@acme.com"?',
+      'docplane.yaml:14:87: saml["Okta"].defaultTeam: "Lgal" names no team of the config; plan checks it against organization org_acme — did you mean "Legal"?',
+    ]);
+  });
+
+  it('leaves a key that fails its schema out of the later checks: a reference to its entries is not reported again', async () => {
+    const r = await validate(`${HEAD}teams:\n  - title: Legal\n    bogus: 1\nspaces:\n  - id: s1\n    access: { teams: { Legal: read } }\n`);
+    expect(r.problems).toEqual(['docplane.yaml:6:5: teams[0].bogus: unknown key "bogus"']);
+    expect(r.warnings).toEqual([]);
+  });
+});
