@@ -157,6 +157,7 @@ export function referenceMarkdown(input: ReferenceInput): string {
     else out.push(`Type: ${cell(typeText(node, root))}.`, '');
     const list = unit?.list ?? resolveRef(node, root).type === 'array';
     if (input.example[key] !== undefined) out.push('Example (examples/docplane.yaml):', '', ...yamlBlock(key, input.example[key], list && unit !== undefined), '');
+    else if (unit) out.push('examples/docplane.yaml has no entry of this key.', '');
     if (unit) {
       if (input.imported[key] !== undefined) out.push('What import writes (the demo world, its first entry):', '', ...yamlBlock(key, input.imported[key], unit.list), '');
       else out.push('Import of the demo world writes no entry of this key.', '');
