@@ -5,7 +5,8 @@
 // behaviour; each exported function is one decision, `main` wires them to the action's environment.
 //
 //   node docplane-action.mjs check-inputs  command, version (exact) and on-drift
-//   node docplane-action.mjs install-spec  what `npm install --global` installs: the version, or the `install` input
+//   node docplane-action.mjs install-spec  what `npm install --global` installs: the version, the `install` input,
+//                                        or the action's own checkout when the version is not on the registry
 //   node docplane-action.mjs plan        plan (--base: the pull request's base), store plan.json + meta.json, post/update the PR comment
 //   node docplane-action.mjs wait-turn   wait until earlier runs of this workflow have finished
 //   node docplane-action.mjs find-plan   find the merged pull request's reviewed plan artifact
@@ -69,6 +70,41 @@ export function installSpec(env) {
     throw new ActionError(`install "${given}" is neither a git reference (github:owner/docplane#ref, git+https://…#ref) nor an existing tarball or folder (looked for ${path})`);
   }
   return path;
+}
+
+/**
+ * Where the install step takes docplane from, for `install` left empty: `docplane@VERSION` from the
+ * registry when it holds that version, else the action's own checkout (`uses: owner/docplane@ref`
+ * checks the repository out) when its package.json is docplane at that version — so that the
+ * documented workflow runs as written before a release reaches the registry. `onRegistry(version)`
+ * says whether the registry holds the version (`npm view`; any failure counts as no).
+ */
+export function installSource(env, onRegistry) {
+  const given = (env.INPUT_INSTALL ?? '').trim();
+  if (given !== '') return { spec: installSpec(env), pack: false };
+  const version = checkVersion(env.INPUT_VERSION);
+  if (onRegistry(version)) return { spec: `docplane@${version}`, pack: false };
+  const checkout = env.GITHUB_ACTION_PATH;
+  let held;
+  try {
+    held = checkout ? JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) : undefined;
+  } catch {
+    held = undefined;
+  }
+  if (held?.name === 'docplane' && held.version === version) return { spec: checkout, pack: true };
+  throw new ActionError(
+    `docplane@${version} is not on the npm registry, and the action's checkout holds ${held?.name === 'docplane' ? `docplane ${held.version}` : 'no docplane'}: use the action at the ref of that version, or give install: (a tarball, a folder or a git reference)`,
+  );
+}
+
+/** Whether the npm registry holds docplane at `version` (npm's own client, so its config applies). */
+function registryHas(version) {
+  try {
+    const out = execFileSync('npm', ['view', `docplane@${version}`, 'version', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 });
+    return out.includes(version);
+  } catch {
+    return false;
+  }
 }
 
 /** Appends markdown to the job's summary page, when the runner gives one. */
@@ -823,9 +859,12 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
       case 'check-inputs':
         checkInputs(env);
         return 0;
-      case 'install-spec':
-        output(env, 'spec', installSpec(env));
+      case 'install-spec': {
+        const source = installSource(env, registryHas);
+        output(env, 'spec', source.spec);
+        output(env, 'pack', String(source.pack));
         return 0;
+      }
       case 'plan':
         return await planStep(i);
       case 'wait-turn':

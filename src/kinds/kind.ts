@@ -118,7 +118,7 @@ export interface KindSpec<Remote = unknown> {
 export interface ResolveContext {
   org: string;
   problems: Problems;
-  /** Whether cross-references are checked (only when every document passed the schema). */
+  /** Whether cross-references are checked (when every document could be read; a key that failed its schema is left out). */
   check: boolean;
   /** Claims a natural key for an address: a second claim is a duplicate, reported there. False on a duplicate. */
   claim(identity: string, address: string, origin: Origin, what?: string): boolean;

@@ -128,7 +128,7 @@ function warnings(plan: MaskedPlan, several: boolean): string[] {
   if (unmanaged.length > 0) {
     out.push(`<details><summary>Unmanaged: ${unmanaged.length} not in the config, left alone</summary>`, '');
     for (const a of unmanaged.slice(0, MAX_PROBLEMS)) out.push(`- ${code(a)}`);
-    if (unmanaged.length > MAX_PROBLEMS) out.push(`- … and ${unmanaged.length - MAX_PROBLEMS} more (see \`docplane plan\` output)`);
+    if (unmanaged.length > MAX_PROBLEMS) out.push(`- … and ${unmanaged.length - MAX_PROBLEMS} more (\`--format json\` lists them all)`);
     out.push('', '</details>', '');
   }
   return out;
