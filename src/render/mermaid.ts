@@ -9,6 +9,7 @@
  * item is drawn in its new place with a dotted edge from its old one. On a large site only the
  * changed items and their parents are drawn, so that the comment stays within GitHub's limit.
  */
+import { mermaidLabel } from './escape.js';
 import type { Step } from '../plan/types.js';
 import type { MaskedPlan } from './redact.js';
 
@@ -278,10 +279,8 @@ const KIND_WORD: Record<NodeKind, string> = { site: 'site', section: 'section', 
 const STATUS_MARK: Record<Status, string> = { added: '+ ', removed: '- ', changed: '~ ', moved: '» ', same: '' };
 const STATUS_WORD: Record<Status, string> = { added: ' (added)', removed: ' (removed)', changed: ' (changed)', moved: ' (moved)', same: '' };
 
-/** Text in a Mermaid label: quotes and angle brackets as Mermaid's entities, no line breaks. */
-function label(text: string): string {
-  return text.replace(/#/g, '#35;').replace(/"/g, '#quot;').replace(/</g, '#lt;').replace(/>/g, '#gt;').replace(/\r?\n/g, ' ');
-}
+/** Text in a Mermaid label: Mermaid's entities for its syntax, `%` included (no `%%{init}%%`), on one line. */
+const label = mermaidLabel;
 
 const CLASSES = [
   '  classDef added fill:#dafbe1,stroke:#1a7f37,color:#116329',
