@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
-import type Token from 'markdown-it/lib/token.mjs';
+/** What the tests read of markdown-it's tokens. */
+interface Token {
+  type: string;
+  content: string;
+  children: Token[] | null;
+}
 import { describe, expect, it } from 'vitest';
 import { renderAccessText } from './access.js';
 import { fencedLine, markdownCode, markdownFence, markdownText, mermaidLabel, terminalText } from './escape.js';
@@ -25,7 +30,7 @@ function flat(tokens: Token[]): Token[] {
 /** What a title must never become: a heading, a link, an image, HTML, a mention or a reference. */
 function forbidden(markdown: string): string[] {
   const found: string[] = [];
-  for (const t of flat(md.parse(markdown, {}))) {
+  for (const t of flat(md.parse(markdown, {}) as Token[])) {
     if (t.type === 'heading_open' || t.type === 'link_open' || t.type === 'image' || t.type.startsWith('html') || t.type === 'fence' || t.type === 'code_block') found.push(t.type);
     if (t.type === 'text' && /(^|[^\w`])@[A-Za-z0-9]/.test(t.content)) found.push(`mention in ${JSON.stringify(t.content)}`);
     if (t.type === 'text' && /(^|\W)#\d/.test(t.content)) found.push(`reference in ${JSON.stringify(t.content)}`);
@@ -45,7 +50,7 @@ describe('remote text in markdown', () => {
         const doc = [`> - ${markdownText(t)}: ${markdownCode(t, { table: false })}`, '', '| who | role |', '|---|---|', `| ${markdownText(t)} | ${markdownCode(t)} |`, ''].join('\n');
         expect(forbidden(doc)).toEqual([]);
         // The table keeps its two cells: no `|` of the title splits one.
-        const cells = flat(md.parse(doc, {})).filter((x) => x.type === 'td_open').length;
+        const cells = flat(md.parse(doc, {}) as Token[]).filter((x) => x.type === 'td_open').length;
         expect(cells).toBe(2);
       }),
       { numRuns: 400 },
@@ -57,7 +62,7 @@ describe('remote text in markdown', () => {
       fc.property(title, (t) => {
         const line = fencedLine(`+ teams[${JSON.stringify(t)}] # ${t}`);
         const fence = markdownFence([line]);
-        const fences = md.parse(`${fence}diff\n${line}\n${fence}\nafter`, {}).filter((x) => x.type === 'fence');
+        const fences = (md.parse(`${fence}diff\n${line}\n${fence}\nafter`, {}) as Token[]).filter((x) => x.type === 'fence');
         expect(fences).toHaveLength(1);
         expect(fences[0].content).toBe(`${line}\n`);
       }),

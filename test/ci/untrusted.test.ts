@@ -5,7 +5,12 @@
  */
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
-import type Token from 'markdown-it/lib/token.mjs';
+/** What the tests read of markdown-it's tokens. */
+interface Token {
+  type: string;
+  content: string;
+  children: Token[] | null;
+}
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -104,7 +109,7 @@ const flat = (tokens: Token[]): Token[] => tokens.flatMap((t) => [t, ...flat(t.c
 
 function forbidden(markdown: string): string[] {
   const found: string[] = [];
-  for (const t of flat(md.parse(markdown, {}))) {
+  for (const t of flat(md.parse(markdown, {}) as Token[])) {
     if (t.type === 'link_open' || t.type === 'image' || t.type.startsWith('html') || t.type === 'fence') found.push(t.type);
     if (t.type === 'text' && /(^|[^\w`])@[A-Za-z0-9]/.test(t.content)) found.push(`mention in ${JSON.stringify(t.content)}`);
   }
@@ -120,7 +125,7 @@ describe("remote text in the apply's comment", () => {
         const title = parts.join('').replace(/\n/g, '');
         const stdout = `  ✗ teams[x] ${title}\nApply: 0 applied, 1 failed, 0 skipped.\n`;
         const body = applyResultMarkdown({ commit: MERGE, outcome: applyOutcome(stdout, 1) });
-        const headings = flat(md.parse(body, {})).filter((t) => t.type === 'heading_open');
+        const headings = flat(md.parse(body, {}) as Token[]).filter((t) => t.type === 'heading_open');
         expect(headings).toHaveLength(1);
         expect(forbidden(body)).toEqual([]);
       }),
