@@ -7,16 +7,22 @@ interface Token {
   children: Token[] | null;
 }
 import { describe, expect, it } from 'vitest';
+import { renderApplySummary } from '../apply/summary.js';
 import { renderAccessText } from './access.js';
 import { fencedLine, markdownCode, markdownFence, markdownText, mermaidLabel, terminalText } from './escape.js';
 
+// GitHub's autolinks (GFM): `www.` and `http(s)://` links, as markdown-it's linkify finds them without
+// bare domains; e-mail addresses in ASCII, checked on the text below (linkify would also take
+// Unicode domains, which GFM does not).
 const md = new MarkdownIt({ html: true, linkify: true });
+md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
+const GFM_EMAIL = /[A-Za-z0-9._+-]+@[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+/;
 
 /** Titles built from the pieces that make markdown: line endings, fences, headings, links, mentions, HTML. */
 const title = fc
   .array(
     fc.oneof(
-      fc.constantFrom('\r', '\n', '\r\n', '```', '`', '#', '## ', '[ok](https://e.x/)', '![i](https://e.x/i.png)', '@victim', '#12', '<b>', '</details>', '|', '\\', 'https://e.x', 'www.e.x', '*', '_', '%%{init: {}}%%', '\u2028', ' '),
+      fc.constantFrom('\r', '\n', '\r\n', '```', '`', '#', '## ', '[ok](https://e.x/)', '![i](https://e.x/i.png)', '@victim', 'a@b.io', '#12', '<b>', '</details>', '|', '\\', 'https://e.x', 'www.e.x', '*', '_', '%%{init: {}}%%', '\u2028', ' '),
       fc.string({ maxLength: 4 }),
     ),
     { maxLength: 12 },
@@ -33,6 +39,7 @@ function forbidden(markdown: string): string[] {
   for (const t of flat(md.parse(markdown, {}) as Token[])) {
     if (t.type === 'heading_open' || t.type === 'link_open' || t.type === 'image' || t.type.startsWith('html') || t.type === 'fence' || t.type === 'code_block') found.push(t.type);
     if (t.type === 'text' && /(^|[^\w`])@[A-Za-z0-9]/.test(t.content)) found.push(`mention in ${JSON.stringify(t.content)}`);
+    if (t.type === 'text' && GFM_EMAIL.test(t.content)) found.push(`e-mail link in ${JSON.stringify(t.content)}`);
     if (t.type === 'text' && /(^|\W)#\d/.test(t.content)) found.push(`reference in ${JSON.stringify(t.content)}`);
   }
   return found;
@@ -102,5 +109,15 @@ describe('remote text on a terminal', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("remote text in apply's summary", () => {
+  it("an API error quoting a title with ESC, BEL and CR is shown with escapes", () => {
+    const failed = { id: 'org_a/teams["B"]:create', org: 'org_a', address: 'teams["B"]', action: 'create', kind: 'teams', message: 'POST /v1/orgs/org_a/teams → 400: title Ops\r\u001b]8;;https://e.x\u0007x exists' };
+    const text = renderApplySummary({ applied: [], failed: [failed], skipped: [], durationMs: 1 } as never, { format: 'text', secrets: [], color: false });
+    // eslint-disable-next-line no-control-regex -- control characters are what this looks for
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(text).toContain('title Ops\\x0d\\x1b]8;;https://e.x\\x07x exists');
   });
 });

@@ -104,7 +104,12 @@ describe('no workflow command from data', () => {
   });
 });
 
+// GitHub's autolinks (GFM): `www.` and `http(s)://` links, as markdown-it's linkify finds them without
+// bare domains; e-mail addresses in ASCII, checked on the text below (linkify would also take
+// Unicode domains, which GFM does not).
 const md = new MarkdownIt({ html: true, linkify: true });
+md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
+const GFM_EMAIL = /[A-Za-z0-9._+-]+@[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+/;
 const flat = (tokens: Token[]): Token[] => tokens.flatMap((t) => [t, ...flat(t.children ?? [])]);
 
 function forbidden(markdown: string): string[] {
@@ -112,6 +117,7 @@ function forbidden(markdown: string): string[] {
   for (const t of flat(md.parse(markdown, {}) as Token[])) {
     if (t.type === 'link_open' || t.type === 'image' || t.type.startsWith('html') || t.type === 'fence') found.push(t.type);
     if (t.type === 'text' && /(^|[^\w`])@[A-Za-z0-9]/.test(t.content)) found.push(`mention in ${JSON.stringify(t.content)}`);
+    if (t.type === 'text' && GFM_EMAIL.test(t.content)) found.push(`e-mail link in ${JSON.stringify(t.content)}`);
   }
   return found;
 }

@@ -17,7 +17,12 @@ interface Token {
   attrGet(name: string): string | null;
 }
 
+// GitHub's autolinks (GFM): `www.` and `http(s)://` links, as markdown-it's linkify finds them without
+// bare domains; e-mail addresses in ASCII, checked on the text below (linkify would also take
+// Unicode domains, which GFM does not).
 const md = new MarkdownIt({ html: true, linkify: true });
+md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
+const GFM_EMAIL = /[A-Za-z0-9._+-]+@[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+/;
 const flat = (tokens: Token[]): Token[] => tokens.flatMap((t) => [t, ...flat(t.children ?? [])]);
 
 const EVIL = 'Ops\r```\r## HEADING [ok](https://e.x/) ![i](https://e.x/i.png) @victim <img src=x> %%{init: {"theme":"dark"}}%%\u001b[2J\u0007';
@@ -45,6 +50,7 @@ describe('the issue\'s title in a whole plan', () => {
     expect(tokens.filter((t) => t.type === 'link_open' || t.type === 'image').map((t) => t.attrGet('href') ?? t.attrGet('src'))).toEqual([]);
     expect(tokens.filter((t) => t.type.startsWith('html') && /img|script/.test(t.content))).toEqual([]);
     expect(tokens.filter((t) => t.type === 'text' && /(^|[^\w`])@victim/.test(t.content))).toEqual([]);
+    expect(tokens.filter((t) => t.type === 'text' && GFM_EMAIL.test(t.content))).toEqual([]);
     const mermaid = tokens.filter((t) => t.type === 'fence' && t.info === 'mermaid');
     expect(mermaid).toHaveLength(1);
     expect(mermaid[0].content).toMatch(/^flowchart LR\n/);
