@@ -9,7 +9,8 @@ interface Token {
 import { describe, expect, it } from 'vitest';
 import { renderApplySummary } from '../apply/summary.js';
 import { renderAccessText } from './access.js';
-import { fencedLine, markdownCode, markdownFence, markdownText, mermaidLabel, terminalText } from './escape.js';
+import { fencedLine, markdownCode, markdownFence, markdownText, terminalText } from './escape.js';
+import { mermaidLabel } from './mermaid-label.js';
 
 // GitHub's autolinks (GFM): `www.` and `http(s)://` links, as markdown-it's linkify finds them without
 // bare domains; e-mail addresses in ASCII, checked on the text below (linkify would also take

@@ -1,7 +1,7 @@
 /**
  * Remote text (titles, names, messages) is data in every output: one escaping per output format, so a
- * title can neither start a heading, link, image, mention or HTML tag in markdown, nor a directive in
- * Mermaid, nor move the cursor or clear the screen of a terminal.
+ * title can neither start a heading, link, image, mention or HTML tag in markdown, nor move the cursor
+ * or clear the screen of a terminal. Mermaid labels have theirs in src/render/mermaid-label.ts.
  */
 
 /** CommonMark ends a line at LF, CR and CR LF; Unicode's line and paragraph separators break lines elsewhere. */
@@ -56,21 +56,6 @@ export function markdownFence(lines: readonly string[]): string {
 /** A line inside a fenced block: a CR would end the line there and could close the fence. */
 export function fencedLine(text: string): string {
   return oneLine(text);
-}
-
-/**
- * Text in a quoted Mermaid label: `#` first (Mermaid's entity mark), then quotes, angle brackets,
- * backticks (markdown strings) and `%` (so `%%` comments and `%%{init}%%` directives cannot form) as
- * Mermaid's entities; on one line (a line break would end the label and could close the fence).
- */
-export function mermaidLabel(text: string): string {
-  return oneLine(text)
-    .replace(/#/g, '#35;')
-    .replace(/"/g, '#quot;')
-    .replace(/</g, '#lt;')
-    .replace(/>/g, '#gt;')
-    .replace(/`/g, '#96;')
-    .replace(/%/g, '#37;');
 }
 
 /**

@@ -17,7 +17,7 @@ import { runImport } from '../../src/import/run.js';
 import { assertApplicable, problemText } from '../../src/plan/refusal.js';
 import { planOrgs } from '../../src/plan/run.js';
 import type { Plan } from '../../src/plan/types.js';
-import { ownedSiteProblems } from '../../src/kinds/git-sync/owned.js';
+import { ownedSiteProblems } from '../../src/kinds/shared/git-sync-owned.js';
 import { demoState } from '../apply/cli-helpers.js';
 import { problemsOf, withFiles } from '../config/helpers.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/json.js';
 import { orgConfig, planKind, type OrgConfigInput } from '../plan/fixtures.js';
-import { membersModule, type RemoteMember } from '../../src/kinds/members/members.js';
+import { membersModule } from '../../src/kinds/members/members.js';
+import type { RemoteMember } from '../../src/kinds/shared/members.js';
 
 const member = (id: string, role: string | null, extra: Partial<RemoteMember> = {}): RemoteMember => ({
   id,
@@ -108,7 +109,7 @@ const cases: Case[] = [
     name: 'reports a member named twice',
     config: { members: [{ user: 'alice@acme.com', role: 'admin' }, { user: 'u_alice', role: 'admin' }] },
     steps: [],
-    problems: ['members["u_alice"]: u_alice names the same member as alice@acme.com'],
+    problems: ['members["alice@acme.com"]: members["alice@acme.com"] and members["u_alice"] name one object (u_alice, by id and by its key): keep one entry, or the plan would create a second object'],
     unmanaged: 4,
   },
   {

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { stringify } from 'yaml';
 import type { ApiClient } from '../../src/api/types.js';
 import { loadConfig } from '../../src/config/load.js';
-import type { AccessT } from '../../src/kinds/access/schema.js';
+import type { AccessT } from '../../src/kinds/shared/access-schema.js';
 import type { TranslationT } from '../../src/kinds/translations/schema.js';
 import type { ConfigDocumentT } from '../../src/config/schema.js';
 import type { LoadedConfig } from '../../src/config/types.js';

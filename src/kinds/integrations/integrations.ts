@@ -6,7 +6,7 @@
  * config does not mention is unmanaged.
  */
 import type { IntegrationT } from './schema.js';
-import { fingerprint } from '../../core/json.js';
+import { analyse, type Outcome } from '../common/analyse.js';
 import { matchesAny, key } from '../../model/address.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { diffFields } from '../common/match.js';
@@ -85,18 +85,12 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
   },
 
   plan(ctx, remote): KindPlan {
-    const kp = emptyKindPlan();
     const desired = ctx.desired.integrations;
-    if (desired === undefined || remote === undefined) return kp;
-    kp.remoteCount = remote.length;
-    const byName = new Map(remote.map((r) => [r.name, r]));
-    const named = new Set(desired.map((d) => d.name));
-    kp.unmanaged = remote.filter((r) => !named.has(r.name)).map((r) => integrationAddress(r.name));
+    if (desired === undefined || remote === undefined) return emptyKindPlan();
     const unseen: string[] = [];
 
-    for (const d of desired) {
-      const address = integrationAddress(d.name);
-      const r = byName.get(d.name);
+    // Publishing is the create and the update: one step either way.
+    const entry = (d: IntegrationT, address: string, r?: RemoteIntegration): Outcome => {
       const forced = matchesAny(ctx.replace ?? [], ctx.org, address);
       const wanted: JsonObject = {};
       for (const f of COMPARABLE) if (d[f] !== undefined) wanted[f] = comparable(f, d[f]);
@@ -112,7 +106,7 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
 
       if (r && changes.length === 0 && !forced) {
         unseen.push(address);
-        continue;
+        return [];
       }
       const notes: string[] = [];
       if (!r) notes.push('new integration: published for the first time', ...lookAlikeNote('integration title', d.title, remote.flatMap((x) => (typeof x.title === 'string' ? [x.title] : []))));
@@ -124,15 +118,15 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
         if (reset.length > 0) notes.push(`publishing replaces the whole integration: ${reset.join(', ')} (not in the config) will be reset`);
       }
       if (d.script.startsWith(SCRIPT_STUB_MARKER)) {
-        kp.problems.push({
+        return { problems: [{
           org: ctx.org,
           address,
           message: 'its script is still the stub `docplane import` wrote; put the integration\'s real script in that file before anything publishes it',
-        });
+        }] };
       }
       const after: JsonObject = { ...wanted, script: d.script };
       if (d.secrets !== undefined) after.secrets = d.secrets;
-      kp.steps.push(step({
+      return [step({
         address,
         kind: 'integrations',
         action: 'publish',
@@ -142,9 +136,22 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
         requests: [{ method: 'POST', path: `/v1/integrations/${enc(d.name)}`, body: publishBody(ctx.org, d), capture: true }],
         ...(r ? { remoteId: r.name } : {}),
         notes,
-      }));
-      kp.fingerprints[address] = fingerprint(r ? normalized(r) : null);
-    }
+      })];
+    };
+
+    const kp = analyse<IntegrationT, RemoteIntegration>(ctx.org, desired, remote, {
+      kind: 'integrations',
+      what: 'integrations',
+      address: integrationAddress,
+      desiredKey: (d) => d.name,
+      remoteKey: (r) => r.name,
+      remoteId: (r) => r.name,
+      prune: false,
+      fingerprint: normalized,
+      create: (d, address) => entry(d, address),
+      update: (d, r, address) => entry(d, address, r),
+      remove: () => ({ before: {}, requests: [] }),
+    }).plan;
     if (unseen.length > 0) {
       kp.notes = [
         `${unseen.join(', ')}: the API does not return an integration's script and secrets, so a change to them alone is not seen; ` +

@@ -1,13 +1,13 @@
 /** A `sites` entry: a site's own fields, its sections, site spaces, section groups, external links and share links. */
 import { z } from 'zod';
-import { Access } from '../access/schema.js';
+import { Access } from '../shared/access-schema.js';
 import { Id, Language, RenamedFrom, renamedFromNotOwn } from '../common/fields.js';
 import { AdaptiveSchema, AgentSettings, McpServer } from './ai-read.js';
 import { Customization } from './customization-read.js';
 import { PublishingAuth } from './publishing-auth-read.js';
 import { Redirect } from './redirects-read.js';
 import { siteFields, siteIdentity } from './site-schema.js';
-import { GitSync } from '../git-sync/schema.js';
+import { GitSync } from '../shared/git-sync-schema.js';
 
 /** `LocalizedString128/256`: title or description overrides for languages other than the site's default. */
 const Localized = (max: number) => z.partialRecord(Language, z.string().max(max)).describe('Overrides by language code');
@@ -130,7 +130,6 @@ declare module '../../model/desired.js' {
   }
 }
 
-/** The config key of a site: the name in its addresses (`sites["KEY"]`): its id, else its title. */
-export function siteKey(site: { id?: string; title?: string }): string {
-  return site.id ?? site.title ?? '';
-}
+
+/** The config key of a site, for the unit's own files (the layer below holds it: other units name sites too). */
+export { siteKey } from '../shared/sites.js';
