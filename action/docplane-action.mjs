@@ -17,6 +17,7 @@
 //                                        or open/update one issue listing who changed what; on 0 (a full
 //                                        check) close that issue
 // Every step that plans or applies writes the plan (markdown) to the job summary ($GITHUB_STEP_SUMMARY).
+import { randomBytes } from 'node:crypto';
 import { spawn, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,38 @@ export const PLAN_MARKER = '<!-- docplane-plan';
 export const DRIFT_MARKER = '<!-- docplane-drift';
 export const APPLY_MARKER = '<!-- docplane-apply';
 const EXACT_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+
+/**
+ * A workflow command (`::warning::…`, `::error::…`) whose message may hold data: `%`, CR and LF
+ * escaped as the runner reads them, so no text can end the line and start a command of its own.
+ */
+export function workflowCommand(kind, message) {
+  const data = String(message).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return `::${kind}::${data}`;
+}
+
+/** Text on one log line: line endings shown as `\r` and `\n`, so data cannot start a workflow command. */
+export function logData(text) {
+  return String(text).replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+}
+
+/**
+ * Remote or uploaded text as inline markdown (the same escaping as docplane's src/render/escape.ts,
+ * which the action cannot import: it runs from its own folder without docplane's modules): HTML as
+ * entities, markdown punctuation backslash-escaped, `@`, `#` and bare URLs broken by a zero-width
+ * space, on one line.
+ */
+export function markdownText(text) {
+  return String(text)
+    .replace(/\r\n|[\r\n\u2028\u2029]/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]()|!#~])/g, '\\$1')
+    .replace(/([@#])/g, '$1\u200b')
+    .replace(/:\/\//g, ':\u200b//')
+    .replace(/www\./gi, (m) => `${m.slice(0, 3)}\u200b.`);
+}
 
 /** A user-facing failure: printed as one `::error::` line, exit 1. */
 export class ActionError extends Error {}
@@ -281,7 +314,7 @@ export function pullRequestOf(event) {
  * The reviewed plan of the pull request merged as `commit`: the newest unexpired plan artifact made
  * for the pull request's last head (or by the merge queue on `commit` itself, which is better).
  */
-export async function findReviewedPlan(gh, { repo, commit }) {
+export async function findReviewedPlan(gh, { repo, commit, planWorkflow = DEFAULT_PLAN_WORKFLOW }) {
   const pulls = await gh.request('GET', `/repos/${repo}/commits/${commit}/pulls?per_page=100`);
   const merged = (pulls ?? []).filter((p) => p.merged_at);
   const pr = merged.find((p) => p.merge_commit_sha === commit) ?? merged[0];
@@ -291,12 +324,64 @@ export async function findReviewedPlan(gh, { repo, commit }) {
   const name = artifactName(pr.number);
   const artifacts = await gh.paginate(`/repos/${repo}/actions/artifacts?name=${encodeURIComponent(name)}&per_page=100`, 'artifacts');
   const live = artifacts.filter((a) => a.name === name && !a.expired).sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
-  const chosen = live.find((a) => a.workflow_run?.head_sha === commit) ?? live.find((a) => a.workflow_run?.head_sha === pr.head.sha);
+  const chosen = await firstFromPlanWorkflow(gh, repo, planWorkflow, [
+    ...live.filter((a) => a.workflow_run?.head_sha === commit),
+    ...live.filter((a) => a.workflow_run?.head_sha === pr.head.sha && pr.head.sha !== commit),
+  ]);
   if (!chosen) {
-    const why = live.length === 0 ? 'none is stored (the plan failed, never ran, or its artifact expired)' : `the stored ones were made for earlier pushes, not for its last commit ${pr.head.sha.slice(0, 12)} (its last plan failed or is still running)`;
+    const why =
+      live.length === 0
+        ? 'none is stored (the plan failed, never ran, or its artifact expired)'
+        : `none was stored by a run of the plan workflow ${planWorkflow} for its last commit ${pr.head.sha.slice(0, 12)} (its last plan failed or is still running, or another workflow uploaded the artifact)`;
     return { pr: pr.number, problem: `no plan of pull request #${pr.number} can be applied: ${why}` };
   }
   return { pr: pr.number, prHeadSha: pr.head.sha, runId: chosen.workflow_run.id, artifact: name, artifactId: chosen.id };
+}
+
+const SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * meta.json of a plan artifact, checked field by field before any of it is used: it is uploaded by a
+ * pull request's run, which the pull request's author can influence. `version` a semver, `pr` a
+ * pull-request number (or null), commits and trees as 40 hex digits. Returns the checked object.
+ */
+export function parseMeta(text) {
+  let meta;
+  try {
+    meta = JSON.parse(text);
+  } catch {
+    throw new ActionError('meta.json of the plan artifact is not JSON; the artifact is not a plan this action stored');
+  }
+  const problems = [];
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) problems.push('it is not an object');
+  else {
+    if (typeof meta.version !== 'string' || !EXACT_VERSION.test(meta.version) || meta.version.length > 64) problems.push('`version` is not a semver such as 0.1.0');
+    if (meta.pr !== null && !(Number.isSafeInteger(meta.pr) && meta.pr > 0)) problems.push('`pr` is not a pull-request number');
+    for (const field of ['commit', 'tree', 'headSha']) if (typeof meta[field] !== 'string' || !SHA.test(meta[field])) problems.push(`\`${field}\` is not 40 hex digits`);
+    if (typeof meta.config !== 'string' || meta.config.length > 1000) problems.push('`config` is not a path');
+    if (!Number.isSafeInteger(meta.exitCode)) problems.push('`exitCode` is not an integer');
+  }
+  if (problems.length > 0) throw new ActionError(`meta.json of the plan artifact is refused: ${problems.join('; ')}. ${NEXT_STEP}`);
+  return { version: meta.version, pr: meta.pr, commit: meta.commit, tree: meta.tree, headSha: meta.headSha, config: meta.config, exitCode: meta.exitCode };
+}
+
+/** The plan workflow's file name under .github/workflows/ when the `plan-workflow` input is not given. */
+export const DEFAULT_PLAN_WORKFLOW = 'docplane-plan.yml';
+
+/**
+ * The first artifact uploaded by a run of the named plan workflow of this repository, started by a
+ * pull request or the merge queue, for the commit the artifact says: a plan another workflow uploaded
+ * under the same name (any workflow of the pull request's branch can) is never taken.
+ */
+async function firstFromPlanWorkflow(gh, repo, planWorkflow, candidates) {
+  const wanted = `.github/workflows/${planWorkflow.replace(/^\.github\/workflows\//, '')}`;
+  for (const a of candidates) {
+    const run = await gh.request('GET', `/repos/${repo}/actions/runs/${encodeURIComponent(String(a.workflow_run.id))}`);
+    const path = String(run?.path ?? '').replace(/@.*$/, '');
+    const fromRepo = run?.repository?.full_name === undefined || run.repository.full_name === repo;
+    if (path === wanted && fromRepo && run.head_sha === a.workflow_run.head_sha && ['pull_request', 'pull_request_target', 'merge_group'].includes(run.event)) return a;
+  }
+  return undefined;
 }
 
 /** What to do when the reviewed plan cannot be applied: the same advice wherever it is printed. */
@@ -359,7 +444,7 @@ export function applyOutcome(stdout, code) {
 export function applyResultMarkdown({ commit, outcome, error, runUrl }) {
   const at = `\`${commit.slice(0, 12)}\``;
   const run = runUrl ? ` · [run](${runUrl})` : '';
-  if (outcome === undefined) return `### ✗ Not applied at ${at}\n\n${error ?? 'the apply did not run'}${run}`;
+  if (outcome === undefined) return `### ✗ Not applied at ${at}\n\n${markdownText(error ?? 'the apply did not run')}${run}`;
   const steps = `${outcome.applied} ${outcome.applied === 1 ? 'step' : 'steps'} applied`;
   const head =
     outcome.code === 0
@@ -367,7 +452,7 @@ export function applyResultMarkdown({ commit, outcome, error, runUrl }) {
       : `### ✗ Apply at ${at} failed (exit ${outcome.code}): ${steps}, ${outcome.failed} failed, ${outcome.skipped} skipped${run}`;
   const lines = [head];
   if (outcome.failures.length > 0) {
-    lines.push('', ...outcome.failures.slice(0, 20).map((f) => `- ${f.replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))}`));
+    lines.push('', ...outcome.failures.slice(0, 20).map((f) => `- ${markdownText(f)}`));
     if (outcome.failures.length > 20) lines.push(`- … and ${outcome.failures.length - 20} more (see the run's log)`);
   }
   if (outcome.code !== 0 && error) lines.push('', fenced(error.trim().split('\n').slice(-5).join('\n')));
@@ -431,21 +516,30 @@ export async function closeDriftIssue(gh, { repo, config, runUrl, commit }) {
 // The action's steps
 
 /** Runs docplane; stdout and stderr captured, and echoed to the job's log as they come. */
-export function runDocplane(bin, args, env) {
+export function runDocplane(bin, args, env, write = { out: (d) => process.stdout.write(d), err: (d) => process.stderr.write(d) }) {
+  // docplane's output holds remote text: the runner reads no workflow command in it.
+  const stop = randomBytes(16).toString('hex');
+  write.out(`::stop-commands::${stop}\n`);
   return new Promise((done, fail) => {
     const child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
       stdout += d;
-      process.stdout.write(d);
+      write.out(d);
     });
     child.stderr.on('data', (d) => {
       stderr += d;
-      process.stderr.write(d);
+      write.err(d);
     });
-    child.once('error', fail);
-    child.once('close', (code) => done({ code: code ?? 1, stdout, stderr }));
+    child.once('error', (e) => {
+      write.out(`\n::${stop}::\n`);
+      fail(e);
+    });
+    child.once('close', (code) => {
+      write.out(`\n::${stop}::\n`);
+      done({ code: code ?? 1, stdout, stderr });
+    });
   });
 }
 
@@ -541,7 +635,7 @@ export function baseArgs(i, log = console.log) {
     try {
       git(['fetch', '--no-tags', '--depth=1', 'origin', sha], i.cwd);
     } catch (e) {
-      log(`::warning::could not fetch the base commit ${sha.slice(0, 12)} (${String(e.message).split('\n')[0]}); the plan reads everything`);
+      log(workflowCommand('warning', `could not fetch the base commit ${sha.slice(0, 12)} (${String(e.message).split('\n')[0]}); the plan reads everything`));
       return [];
     }
   }
@@ -613,7 +707,7 @@ export async function planStep(i, log = console.log) {
     } catch (e) {
       // A fork's GITHUB_TOKEN is read-only: the plan still stands in the log.
       if (e.status !== 403 && e.status !== 404) throw e;
-      log(`::warning::could not post the plan comment (${e.message}); a pull request from a fork gets a read-only token`);
+      log(workflowCommand('warning', `could not post the plan comment (${e.message}); a pull request from a fork gets a read-only token`));
     }
   }
   // Exit 2 (changes) is what a pull request is for: the comment shows them.
@@ -628,7 +722,7 @@ export async function findPlanStep(i, log = console.log) {
     return 0;
   }
   const commit = git(['rev-parse', 'HEAD'], i.cwd);
-  const found = await findReviewedPlan(gh, { repo, commit });
+  const found = await findReviewedPlan(gh, { repo, commit, planWorkflow: env.INPUT_PLAN_WORKFLOW || DEFAULT_PLAN_WORKFLOW });
   if (found.problem) throw new ActionError(`${found.problem}. ${NEXT_STEP}`);
   log(`applying the reviewed plan of pull request #${found.pr} (artifact ${found.artifact} of run ${found.runId})`);
   output(env, 'mode', 'reviewed');
@@ -648,7 +742,7 @@ export async function applyStep(i, log = console.log) {
   }
   const metaFile = join(dir, 'meta.json');
   if (!existsSync(metaFile) || !existsSync(join(dir, 'plan.json'))) throw new ActionError(`no reviewed plan in ${dir} (meta.json and plan.json): the plan artifact was not downloaded. ${NEXT_STEP}`);
-  const meta = JSON.parse(readFileSync(metaFile, 'utf8'));
+  const meta = parseMeta(readFileSync(metaFile, 'utf8'));
   const verdict = checkReviewedPlan(meta, {
     commit: git(['rev-parse', 'HEAD'], cwd),
     tree: git(['rev-parse', 'HEAD^{tree}'], cwd),
@@ -681,7 +775,7 @@ async function reportApplyOnPullRequest(i, meta, result, log) {
     log(`apply result ${done.action === 'updated' ? 'added to the plan comment' : 'posted as a reply'} (id ${done.id}) on pull request #${meta.pr}`);
   } catch (e) {
     if (!(e instanceof ActionError)) throw e;
-    log(`::warning::could not put the apply result on pull request #${meta.pr} (${e.message})`);
+    log(workflowCommand('warning', `could not put the apply result on pull request #${meta.pr} (${e.message})`));
   }
 }
 
@@ -847,7 +941,7 @@ export async function driftStep(i, log = console.log) {
     log(`drift: issue #${done.number} ${done.action}`);
     return 0;
   }
-  if (result.code === 2) log(`::error::the organization drifted from ${config} (docplane plan exit 2); the plan is above`);
+  if (result.code === 2) log(workflowCommand('error', `the organization drifted from ${config} (docplane plan exit 2); the plan is above`));
   return result.code;
 }
 
@@ -881,7 +975,7 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
     }
   } catch (e) {
     if (!(e instanceof ActionError)) throw e;
-    console.log(`::error::docplane action: ${e.message}`);
+    console.log(workflowCommand('error', `docplane action: ${e.message}`));
     return 1;
   }
 }

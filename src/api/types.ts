@@ -101,6 +101,10 @@ export interface ClientOptions {
   connectTimeoutMs?: number;
   /** Largest answer body read, in bytes (default 32 MiB): a longer one fails the request. */
   maxAnswerBytes?: number;
+  /** Pages read of one list at most (default 1000): a list whose every page names a next page ends with an error naming it. */
+  maxListPages?: number;
+  /** Items read of one list at most (default 200000), counted before they are checked or kept. */
+  maxListItems?: number;
   /**
    * How long a host that lets requests time out may stay silent before the client gives up on it,
    * in milliseconds (default 1.5 × timeoutMs); three timeouts in a row without an answer give up too.

@@ -21,6 +21,8 @@ export interface ApiFlags {
   'max-wait'?: number;
   /** MiB. */
   'max-answer-size'?: number;
+  'max-list-pages'?: number;
+  'max-list-items'?: number;
   'max-rps'?: number;
   verbose: boolean;
 }
@@ -45,6 +47,8 @@ export async function clientFromFlags(flags: ApiFlags, configApiUrl?: string, lo
     timeoutMs: flags.timeout * 1000,
     ...(flags['max-wait'] === undefined ? {} : { maxWaitMs: flags['max-wait'] * 1000 }),
     ...(flags['max-answer-size'] === undefined ? {} : { maxAnswerBytes: flags['max-answer-size'] * 1024 * 1024 }),
+    ...(flags['max-list-pages'] === undefined ? {} : { maxListPages: flags['max-list-pages'] }),
+    ...(flags['max-list-items'] === undefined ? {} : { maxListItems: flags['max-list-items'] }),
     connections: flags.concurrency,
     maxRps: flags['max-rps'],
     log: flags.verbose ? (log ?? ((line) => process.stderr.write(`${line}\n`))) : undefined,

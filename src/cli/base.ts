@@ -22,6 +22,8 @@ export const commonFlags = {
   timeout: Flags.integer({ description: 'Timeout of one request, from sending it to the last byte of its answer, in seconds', default: 30, min: 1, helpGroup: 'GLOBAL' }),
   'max-wait': Flags.integer({ description: 'Longest wait the API may ask for (Retry-After, rate limit reset), in seconds; a longer one ends the command', default: 300, min: 1, helpGroup: 'GLOBAL' }),
   'max-answer-size': Flags.integer({ description: 'Largest answer read from the API, in MiB', default: 32, min: 1, helpGroup: 'GLOBAL' }),
+  'max-list-pages': Flags.integer({ description: 'Pages read of one list at most; a list still naming a next page after them ends the command', default: 1000, min: 1, helpGroup: 'GLOBAL' }),
+  'max-list-items': Flags.integer({ description: 'Items read of one list at most; a longer list ends the command', default: 200000, min: 1, helpGroup: 'GLOBAL' }),
   'max-rps': Flags.integer({ description: 'Ceiling on requests per second', min: 1, helpGroup: 'GLOBAL' }),
   'no-color': Flags.boolean({ description: 'No colours (also env NO_COLOR)', default: false, helpGroup: 'GLOBAL' }),
   verbose: Flags.boolean({ description: 'Log each request, and show stack traces of errors', default: false, helpGroup: 'GLOBAL' }),

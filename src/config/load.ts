@@ -364,6 +364,15 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
   for (const abs of located.files) {
     const display = displayPath(abs, cwd);
     const rel = toPosix(path.relative(located.root, abs));
+    // A config file that is a symlink leaving the config folder is refused, as a `${file:}` escape is.
+    const real = await realpath(abs).catch(() => abs);
+    const inside = path.relative(rootReal, real);
+    if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) {
+      const file: SourceFile = { abs, display, rel, raw: Buffer.alloc(0), text: '' };
+      sources.push(file);
+      problems.issues.push({ file, line: 1, column: 1, path: '', message: `the file is a symlink to ${real}, outside the config folder ${located.root}; keep config files inside it` });
+      continue;
+    }
     let raw: Buffer;
     try {
       raw = await readFile(abs);

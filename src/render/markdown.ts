@@ -8,6 +8,7 @@
  */
 import { KINDS } from '../kinds/index.js';
 import { type Action, type Kind, type Step } from '../plan/types.js';
+import { fencedLine, markdownCode, markdownText } from './escape.js';
 import { ACTION_SYMBOL, CHANGE_SYMBOL, changedBySuffix, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, targetLine, unmanagedAddresses, requestLine } from './format.js';
 import { accessTables, segmentsOf, siteDiagrams } from './mermaid.js';
 import type { MaskedPlan } from './redact.js';
@@ -25,23 +26,11 @@ export interface MarkdownOptions {
   limit?: number;
 }
 
-/** Inline text that must not be read as markdown or HTML. */
-function escapeText(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]|])/g, '\\$1')
-    .replace(/\r?\n/g, ' ');
-}
+/** Inline text that must not be read as markdown or HTML (src/render/escape.ts). */
+const escapeText = markdownText;
 
-/** An inline code span that survives backticks in its content. */
-function code(text: string): string {
-  const runs = text.match(/`+/g) ?? [];
-  const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
-  const pad = fence.length > 1 || text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text.replace(/\r?\n/g, ' ')}${pad}${fence}`;
-}
+/** A code span outside a table. */
+const code = (text: string): string => markdownCode(text, { table: false });
 
 function diffMark(action: Action): string {
   return action === 'create' ? '+' : action === 'delete' ? '-' : '!';
@@ -52,12 +41,12 @@ function stepLines(step: Step): string[] {
   // The diff mark colours the line; the text rendering's symbol follows where it says more (~ » ↻ ⇡).
   const symbol = ACTION_SYMBOL[step.action] === mark ? '' : `${ACTION_SYMBOL[step.action]} `;
   const suffix = isOtherAction(step.action) ? ` (${step.action})` : '';
-  const lines = [`${mark} ${symbol}${step.address}${suffix}${changedBySuffix(step)}`];
+  const lines = [fencedLine(`${mark} ${symbol}${step.address}${suffix}${changedBySuffix(step)}`)];
   for (const change of changesOf(step)) {
     const changeMark = change.kind === 'add' ? '+' : change.kind === 'remove' ? '-' : '!';
-    lines.push(`${changeMark}   ${CHANGE_SYMBOL[change.kind]} ${formatChange(change, MAX_VALUE_LENGTH)}`);
+    lines.push(fencedLine(`${changeMark}   ${CHANGE_SYMBOL[change.kind]} ${formatChange(change, MAX_VALUE_LENGTH)}`));
   }
-  for (const note of step.notes ?? []) lines.push(`#   ${note.replace(/\r?\n/g, ' ')}`);
+  for (const note of step.notes ?? []) lines.push(`#   ${fencedLine(note)}`);
   lines.push(`#   ${requestCount(step)}`);
   return lines;
 }
@@ -89,7 +78,7 @@ function countsTable(plan: MaskedPlan, orgs: string[]): string[] {
   const head = several ? '| Organization | Kind |' : '| Kind |';
   const line = (first: string, c: KindCounts) => `${first} ${c.create} | ${c.update} | ${c.delete} | ${c.other} | ${c.unmanaged} |`;
   const out = [`${head} Create | Update | Delete | Other | Unmanaged |`, `|${several ? ' --- |' : ''} --- | ---: | ---: | ---: | ---: | ---: |`];
-  for (const r of rows) out.push(line(several ? `| ${code(r.org)} | ${r.kind} |` : `| ${r.kind} |`, r.counts));
+  for (const r of rows) out.push(line(several ? `| ${markdownCode(r.org)} | ${r.kind} |` : `| ${r.kind} |`, r.counts));
   if (rows.length > 1) {
     const total: KindCounts = { create: 0, update: 0, delete: 0, other: 0, unmanaged: 0 };
     for (const r of rows) for (const k of Object.keys(total) as (keyof KindCounts)[]) total[k] += r.counts[k];
@@ -119,7 +108,7 @@ function warnings(plan: MaskedPlan, several: boolean): string[] {
   }
   if (plan.notes && plan.notes.length > 0) {
     out.push('> [!NOTE]');
-    for (const note of plan.notes) out.push(`> - ${escapeText(note.replace(/\r?\n/g, ' '))}`);
+    for (const note of plan.notes) out.push(`> - ${escapeText(note)}`);
     out.push('');
   }
   const unmanaged = Object.keys(plan.unmanaged)
@@ -324,8 +313,8 @@ export function renderMarkdown(plan: MaskedPlan, options: MarkdownOptions = {}):
 function requestsSection(plan: MaskedPlan, room: number): string {
   const lines: string[] = [];
   for (const step of plan.steps) {
-    lines.push(step.id);
-    for (const r of step.requests) lines.push(`  ${requestLine(r)}`);
+    lines.push(fencedLine(step.id));
+    for (const r of step.requests) lines.push(fencedLine(`  ${requestLine(r)}`));
   }
   if (lines.length === 0) return '';
   const fence = fenceFor(lines);

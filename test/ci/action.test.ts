@@ -41,6 +41,10 @@ interface Run {
   run_number: number;
   workflow_id: number;
   status: string;
+  /** The workflow file, the event and the commit of the run (what the apply checks of a plan's run). */
+  path?: string;
+  event?: string;
+  head_sha?: string;
 }
 
 /** The part of GitHub's REST API the action uses, in memory; comments come two to a page. */
@@ -327,6 +331,11 @@ describe('the action script: apply on merge', () => {
     github.artifacts.push(
       { id: 1, name: 'docplane-plan-pr-7', expired: false, created_at: '2026-01-01T10:00:00Z', workflow_run: { id: 90, head_sha: 'b'.repeat(40) } },
       { id: 2, name: 'docplane-plan-pr-7', expired: false, created_at: '2026-01-01T11:00:00Z', workflow_run: { id: 100, head_sha: HEAD_SHA } },
+    );
+    // The runs that uploaded them: the plan workflow's, on the pull request.
+    github.runs.push(
+      { id: 90, run_number: 1, workflow_id: 8, status: 'completed', path: '.github/workflows/docplane-plan.yml', event: 'pull_request', head_sha: 'b'.repeat(40) },
+      { id: 100, run_number: 2, workflow_id: 8, status: 'completed', path: '.github/workflows/docplane-plan.yml', event: 'pull_request', head_sha: HEAD_SHA },
     );
   });
 

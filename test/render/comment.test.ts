@@ -5,6 +5,7 @@
  * the top, and a failed plan posting every problem on a line of its own. Golden files: rewrite with
  * `UPDATE_GOLDEN=1 npx vitest run test/render/comment.test.ts` and review the diff.
  */
+import { markdownText } from '../../src/render/escape.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,7 +98,7 @@ describe('the pull-request comment', () => {
     const md = `${markdown(plan)}\n`;
     golden('plan-deletes-revocations.md', md);
     const attention = md.slice(md.indexOf('**Needs attention**'), md.indexOf('| Kind |'));
-    for (const wanted of ['delete **Legacy**', 'lower **carol@acme.com** (admin → read)', 'remove **dave@acme.com** (edit → none)', 'revoke **Support** (edit → none)', 'lower **erin@acme.com** (admin → comment)', 'delete **partner-acme**', '**safety rule maxDeletes**', '**policy warning**', '**twin**']) {
+    for (const wanted of ['delete **Legacy**', 'lower **carol@\u200bacme.com** (admin → read)', 'remove **dave@\u200bacme.com** (edit → none)', 'revoke **Support** (edit → none)', 'lower **erin@\u200bacme.com** (admin → comment)', 'delete **partner-acme**', '**safety rule maxDeletes**', '**policy warning**', '**twin**']) {
       expect(attention).toContain(wanted);
     }
     expect(attention).not.toContain('frank');
@@ -117,7 +118,7 @@ describe('the pull-request comment', () => {
     const error = 'Error: the plan has 3 problems; first: docplane/org.yaml:12:5: members["zoe@acme.com"]: zoe@acme.com is not a member\nFix the config (or the organization) and plan again; no plan file was written.\n';
     const body = `${lib.planComment({ config: 'docplane/', exitCode: 1, markdown: md, error, commit: COMMIT, artifact: 'x' })}\n`;
     golden('plan-failed-three-problems.md', body);
-    for (const p of plan.problems) expect(body.split('\n').filter((l) => l.startsWith('- **problem**') && l.includes(p.message.slice(0, 30).replace(/_/g, '\\_')))).toHaveLength(1);
+    for (const p of plan.problems) expect(body.split('\n').filter((l) => l.startsWith('- **problem**') && l.includes(markdownText(p.message).slice(0, 30)))).toHaveLength(1);
     expect(body).not.toContain('```\nError');
     expect(unclosed(body)).toEqual({ fence: false, details: 0 });
   });
