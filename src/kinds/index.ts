@@ -20,6 +20,7 @@ import { openapiSpecsUnit } from './openapi-specs/index.js';
 import { organizationUnit } from './organization/index.js';
 import { samlUnit } from './saml/index.js';
 import { sitesUnit } from './sites/index.js';
+import { withSiteAgent } from './site-agent/index.js';
 import { spacesUnit } from './spaces/index.js';
 import { teamsUnit } from './teams/index.js';
 import { translationsUnit } from './translations/index.js';
@@ -42,7 +43,8 @@ export const UNITS: readonly KindUnit[] = [
   withGitSync(withAccess(spacesUnit, spaceAccess), spaceGitSync),
   // Before sites: a site customization's font may name a font this plan creates.
   fontsUnit,
-  withGitSync(withAccess(sitesUnit, siteAccess), siteGitSync),
+  // The site agent's channels join the sites: src/kinds/site-agent/.
+  withSiteAgent(withGitSync(withAccess(sitesUnit, siteAccess), siteGitSync)),
   samlUnit,
   integrationsUnit,
   installationsUnit,

@@ -18,6 +18,7 @@ import { openapiSpecsKind } from './openapi-specs.js';
 import { agentInstructionsKind, organizationKind } from './organization.js';
 import { samlKind } from './saml.js';
 import { sitesKind } from './sites/index.js';
+import { siteAgentKind } from './site-agent/index.js';
 import { spacesKind } from './spaces.js';
 import { teamsKind } from './teams.js';
 import { translationsKind } from './translations.js';
@@ -28,6 +29,7 @@ export const EMULATOR_KINDS = [
   collectionsKind,
   spacesKind,
   sitesKind,
+  siteAgentKind,
   gitSyncKind,
   teamsKind,
   samlKind,

@@ -1,0 +1,30 @@
+/**
+ * The site agent: its channels (channels.ts). Seeded per site (`siteAgent:` of an organization in the
+ * state file, each entry naming an existing site), kept on the site's record.
+ */
+import { z } from 'zod';
+import { SeedError, defineKind } from '../../kind.js';
+import { channelRoutes, ChannelSeed, seedChannels } from './channels.js';
+
+const SiteAgentSeed = z.strictObject({
+  site: z.string().min(1),
+  channels: z.array(ChannelSeed).default([]),
+});
+
+export const siteAgentKind = defineKind({
+  name: 'siteAgent',
+  orgSeed: {
+    /** Per site: its agent's channels. */
+    siteAgent: z.array(SiteAgentSeed).default([]),
+  },
+  seedOrg(ctx, org, seed, place) {
+    seed.siteAgent.forEach((s, i) => {
+      const site = org.sites.get(s.site);
+      if (!site) throw new SeedError(`${place}.siteAgent[${i}].site`, `no site ${s.site} in ${org.id}`);
+      seedChannels(ctx, site, s.channels);
+    });
+  },
+  routes(router) {
+    channelRoutes(router);
+  },
+});

@@ -1,0 +1,10 @@
+/** What docplane relies on in the API's answers about the site agent (checked by the client as they arrive). */
+import { z } from 'zod';
+
+/** A channel of a site's agent (`GET SITE/channels`, SiteChannel). */
+export const ChannelAnswer = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  role: z.string().nullish(),
+  setupSettings: z.looseObject({}).nullish(),
+});
