@@ -108,6 +108,9 @@ export interface WorldCounts {
   mcpServerSites: number;
   mcpServersPerSite: number;
   adaptiveSchemaSites: number;
+  /** Sites with agent channels in the config, and the channels of each (all created from empty). */
+  channelSites: number;
+  channelsPerSite: number;
   /** Grants the config gives (team grants + user grants). */
   accessGrants: number;
   /** Of those, grants the seed world already has: with the desired role, and with another role (a PATCH). */
@@ -291,11 +294,16 @@ export function generate(scale: number, seed: number): BenchWorld {
           agentSettings: { findings: { changeRequests: 'always' as const } },
           mcpServers: Array.from({ length: nMcpServers }, (_, m) => ({ name: `Bench tools ${m + 1}`, url: `https://mcp${m + 1}.bench.example/sse` })),
           adaptiveSchema: { properties: { plan: { type: 'string' as const, enum: ['free', 'pro'], description: 'The visitor\'s plan' } } },
+          channels: [
+            { type: 'builtin:slack' as const, role: 'support' as const, setupSettings: { allowedChannels: ['bench-help', 'support-*'] } },
+            { type: 'builtin:github' as const, role: 'collaborator' as const, setupSettings: { allowedRepositories: ['bench/docs'] } },
+          ],
         }
       : {}),
   }));
   /** The same, as the emulator's state file holds it (a redirect's destination as the API's object). */
-  const siteExtrasSeed = siteExtras.map(({ redirects, agentSettings, ...rest }) => ({
+  // The seed has no agent channels: the config makes them.
+  const siteExtrasSeed = siteExtras.map(({ redirects, agentSettings, channels: _channels, ...rest }) => ({
     ...(redirects ? { redirects: redirects.map((r) => ({ ...r, destination: { kind: 'external' as const, url: r.destination } })) } : {}),
     // The state file's agent settings are flat (src/emulator/README.md).
     ...(agentSettings ? { agentSettings: { changeRequests: agentSettings.findings.changeRequests } } : {}),
@@ -483,6 +491,7 @@ export function generate(scale: number, seed: number): BenchWorld {
         integrations: integrations.map((i) => ({ ...i })),
         installations: installations.map((i) => ({ ...i })),
         openapiSpecs: openapiSpecs.map(({ source, ...s }) => ({ ...s, ...source })),
+        siteAgent: siteExtras.flatMap((e, s) => (e.channels ? [{ site: siteIds[s], channels: e.channels.map((c) => ({ ...c })) }] : [])),
         access: fullAccess,
       },
     ],
@@ -542,6 +551,8 @@ export function generate(scale: number, seed: number): BenchWorld {
       mcpServerSites: siteExtras.filter((e) => e.mcpServers).length,
       mcpServersPerSite: nMcpServers,
       adaptiveSchemaSites: siteExtras.filter((e) => e.adaptiveSchema).length,
+      channelSites: siteExtras.filter((e) => e.channels).length,
+      channelsPerSite: Math.max(0, ...siteExtras.map((e) => e.channels?.length ?? 0)),
       accessGrants: grantCount,
       accessGrantsSeeded: seeded,
       accessGrantsSeededOtherRole: seededOther,
