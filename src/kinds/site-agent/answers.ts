@@ -8,3 +8,13 @@ export const ChannelAnswer = z.looseObject({
   role: z.string().nullish(),
   setupSettings: z.looseObject({}).nullish(),
 });
+
+/** A context connection of a site's agent (`GET SITE/context-connections`, ContextConnection). */
+export const ContextConnectionAnswer = z.looseObject({
+  id: z.string(),
+  connector: z.string(),
+  label: z.string().nullish(),
+  setupSettings: z.looseObject({}).nullish(),
+  usageSettings: z.looseObject({}).nullish(),
+  filter: z.string().nullish(),
+});

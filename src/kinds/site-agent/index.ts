@@ -1,5 +1,6 @@
 /**
- * The site agent: where a site's agent acts (`channels` of a `sites` entry). Its kinds are fields of
+ * The site agent: where a site's agent acts (`channels` of a `sites` entry) and what it knows
+ * (`contextConnections`). Its kinds are fields of
  * the site entries, so, as access and Git Sync do, it joins the sites unit rather than having a config
  * key of its own: `withSiteAgent` adds the kinds after the unit's own, their address names, the
  * positions and duplicate checks of the entries, and the blocks in the import (one list per site).
@@ -9,14 +10,19 @@ import { Raw, compare, type Draft } from '../common/import.js';
 import type { Importer, ImportReadContext, KindUnit } from '../kind.js';
 import { siteKey, type SiteT } from '../sites/schema.js';
 import { readSiteInfos } from '../sites/site-remote.js';
+import { envName } from '../sites/import-extras.js';
 import { channelAddress, channelEntry, channelsModule, listChannels, type RemoteChannel } from './channels.js';
+import { connectionAddress, connectionEntry, connectionsModule, listConnections, type RemoteConnection } from './connections.js';
+import { SECRET_SETTINGS, connectionKey } from './schema.js';
 
 export { channelsModule } from './channels.js';
+export { connectionsModule } from './connections.js';
 
 /** What import reads of the site agent, by site id. */
 interface SiteAgentState {
   base: unknown;
   channels: Map<string, RemoteChannel[]>;
+  connections: Map<string, RemoteConnection[]>;
 }
 
 const isState = (state: unknown): state is SiteAgentState =>
@@ -36,7 +42,36 @@ function resolveSiteAgent(entries: readonly Item<unknown>[], ctx: Parameters<Non
       ctx.claim(`channel:${name}:${c.type}`, channelAddress(name, c.type), o, `the ${c.type} channel of site ${name}`);
       if (c.setupSettings) ctx.locate(`${channelAddress(name, c.type)}.setupSettings`, child(o, 'setupSettings'), 'key');
     });
+    (value.contextConnections ?? []).forEach((c, i) => {
+      const o = child(origin, 'contextConnections', i);
+      const address = connectionAddress(name, connectionKey(c));
+      const what = c.label ? `context connection "${c.label}" of site ${name}` : `the ${c.connector} context connection without a label of site ${name} (give each a label to tell them apart)`;
+      if (!ctx.claim(`contextConnection:${name}:${connectionKey(c)}`, address, o, what)) return;
+      // Credentials are secrets wherever they come from: masked in every output, placeholders in a saved plan.
+      for (const [field, v] of Object.entries(c.setupSettings ?? {})) {
+        if (SECRET_SETTINGS.includes(field) && typeof v === 'string' && v !== '') ctx.secret({ name: `value:${ctx.org}/${address}.setupSettings.${field}`, value: v });
+      }
+    });
   }
+}
+
+/** A site's connections as import writes them: one per key (the first by id), credentials as `${env:…}`. */
+function writeConnections(list: readonly RemoteConnection[], site: string, sink: Parameters<Importer['write']>[1], variables: string[]): Draft[] {
+  const byKey = new Map<string, RemoteConnection>();
+  for (const c of [...list].sort((a, b) => compare(a.id, b.id))) {
+    const k = connectionKey(c);
+    if (byKey.has(k)) sink.warn(`${connectionAddress(site, k)}: the site has a second connection with this key (${c.id}); one is written, the plan shows the other as unmanaged`);
+    else byKey.set(k, c);
+  }
+  return [...byKey.entries()]
+    .sort(([a], [b]) => compare(a, b))
+    .map(([k, c]) =>
+      connectionEntry(c, (field) => {
+        const name = envName([site, 'context', k, field]);
+        variables.push(name);
+        return name;
+      }),
+    );
 }
 
 /** The sites unit with the site agent's kinds. */
@@ -46,19 +81,31 @@ export function withSiteAgent(unit: KindUnit): KindUnit {
     ...(base.first ? { first: base.first } : {}),
     async read(ctx) {
       const [state, sites] = await Promise.all([base.read(ctx), importedSites(ctx)]);
-      const channels = await Promise.all(sites.map(async (id) => [id, await listChannels(ctx, id)] as const));
-      return { base: state, channels: new Map(channels) };
+      const [channels, connections] = await Promise.all([
+        Promise.all(sites.map(async (id) => [id, await listChannels(ctx, id)] as const)),
+        Promise.all(sites.map(async (id) => [id, await listConnections(ctx, id)] as const)),
+      ]);
+      return { base: state, channels: new Map(channels), connections: new Map(connections) };
     },
     ...(base.notFound ? { notFound: (state: SiteAgentState) => base.notFound?.(isState(state) ? state.base : state) ?? [] } : {}),
     write(state, sink) {
       if (!isState(state)) return base.write(state, sink);
       const written = base.write(state.base, sink) as Draft | undefined;
       let n = 0;
+      let nConnections = 0;
+      const variables: string[] = [];
       if (Array.isArray(written)) {
         for (const item of written) {
           if (item === null || typeof item !== 'object' || Array.isArray(item) || item instanceof Raw) continue;
           const entry = item as Record<string, Draft | undefined>;
-          const channels = typeof entry.id === 'string' ? state.channels.get(entry.id) : undefined;
+          if (typeof entry.id !== 'string') continue;
+          const site = entry.id;
+          const connections = writeConnections(state.connections.get(site) ?? [], site, sink, variables);
+          if (connections.length > 0) {
+            entry.contextConnections = connections;
+            nConnections += connections.length;
+          }
+          const channels = state.channels.get(site);
           if (!channels || channels.length === 0) continue;
           // One per type: a second channel of a type is left to the plan (unmanaged, `KEY#ID`).
           const byType = new Map<string, RemoteChannel>();
@@ -69,14 +116,16 @@ export function withSiteAgent(unit: KindUnit): KindUnit {
         }
       }
       if (n > 0) sink.count(channelsModule.label, n);
+      if (nConnections > 0) sink.count(connectionsModule.label, nConnections);
+      if (variables.length > 0) sink.warn(`sites: the credentials of context connections are written as \${env:…} references (the API does not return them); set ${variables.join(', ')} before planning`);
       return written;
     },
   };
   return {
     ...unit,
-    kinds: [...unit.kinds, channelsModule],
-    addressNames: { top: unit.addressNames.top, inner: [...(unit.addressNames.inner ?? []), 'channels'] },
-    flowMaps: [...(unit.flowMaps ?? []), 'sites.*.channels.*.setupSettings'],
+    kinds: [...unit.kinds, channelsModule, connectionsModule],
+    addressNames: { top: unit.addressNames.top, inner: [...(unit.addressNames.inner ?? []), 'channels', 'contextConnections'] },
+    flowMaps: [...(unit.flowMaps ?? []), 'sites.*.channels.*.setupSettings', 'sites.*.contextConnections.*.usageSettings'],
     resolve(entries, ctx) {
       unit.resolve?.(entries, ctx);
       resolveSiteAgent(entries, ctx);

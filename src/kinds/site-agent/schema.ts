@@ -40,3 +40,81 @@ export const Channel = z
 export type ChannelT = z.infer<typeof Channel>;
 
 export const Channels = z.array(Channel).describe('The channels where the site\'s agent acts, by type; with `prune: [channels]` the whole truth');
+
+/**
+ * The setup each context connector takes (ContextConnectorSetup): none for email, the API and an
+ * integration's connector, else its fields. The secrets among them (SECRET_SETTINGS) are redacted when
+ * read back.
+ */
+const Required = z.string().min(1);
+const GitHubRepository = z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must be owner/repository');
+const TokenOnly = z.strictObject({ token: Required });
+export const CONNECTOR_SETUPS: Record<string, z.ZodType | undefined> = {
+  'builtin:email': undefined,
+  'builtin:api': undefined,
+  'builtin:website': z.strictObject({ url: z.url() }),
+  'builtin:youtube': z.strictObject({ channelId: Required.describe('A channel id (UC…) or handle (@name)') }),
+  'builtin:github-discussions': z.strictObject({ repository: GitHubRepository, token: Required }),
+  'builtin:github-issues': z.strictObject({ repository: GitHubRepository, token: Required }),
+  'builtin:intercom': TokenOnly,
+  'builtin:front': TokenOnly,
+  'builtin:pylon': TokenOnly,
+  'builtin:hubspot': TokenOnly,
+  'builtin:linear': TokenOnly,
+  'builtin:zendesk': z.strictObject({ subdomain: Required, email: Required, apiToken: Required }),
+  'builtin:zoho-desk': z.strictObject({ dataCenter: Required, orgId: Required, clientId: Required, clientSecret: Required, refreshToken: Required }),
+  'builtin:freshdesk': z.strictObject({ domain: Required, apiKey: Required }),
+  'builtin:jira': z.strictObject({
+    baseUrl: z.url().max(2048),
+    apiEmail: z.email().max(254),
+    apiToken: Required.max(1024),
+    statusMapping: z.record(z.string(), z.string().min(1).max(255)).optional().describe('Jira status per change-request status ({ merged: Done })'),
+  }),
+};
+
+/** Setup fields that are credentials: never compared (the API redacts them), masked, written by import as ${env:…}. */
+export const SECRET_SETTINGS: readonly string[] = ['token', 'apiToken', 'apiKey', 'clientId', 'clientSecret', 'refreshToken'];
+
+const CONNECTOR = /^(builtin:[a-z-]+|integration:[^:]+)$/;
+
+export const ContextConnection = z
+  .strictObject({
+    id: z.string().min(1).optional().describe('The connection\'s id (import writes it); else matched by label, or by connector when it has none'),
+    connector: z.string().regex(CONNECTOR, 'must be builtin:NAME or integration:NAME').describe(`The source: ${Object.keys(CONNECTOR_SETUPS).join(', ')}, or integration:NAME`),
+    label: z.string().min(1).max(128).optional().describe('Its label, and its key in the site; without one the connector is the key'),
+    setupSettings: z.record(z.string(), z.unknown()).optional().describe('The connector\'s settings (credentials masked, from ${env:…}); absent: unmanaged'),
+    usageSettings: z
+      .strictObject({
+        changeRequests: z.boolean().describe('Whether the agent uses it to propose change requests'),
+        search: z.boolean().describe('Whether its records show in search results'),
+        searchBoost: z.enum(['x0.8', 'x1.0', 'x1.2']).describe('Its records\' relative score in search'),
+        sync: z.boolean().optional().describe('Whether change-request state is written back to the source'),
+      })
+      .optional(),
+    filter: z.string().max(1024).nullable().optional().describe('Which items are ingested (a tag, a label or an expression, by connector); null: all'),
+  })
+  .superRefine((value, ctx) => {
+    const known = value.connector in CONNECTOR_SETUPS;
+    if (!known && !value.connector.startsWith('integration:')) {
+      ctx.addIssue({ code: 'custom', path: ['connector'], message: `must be one of ${Object.keys(CONNECTOR_SETUPS).join(', ')}, or integration:NAME` });
+      return;
+    }
+    const setup = CONNECTOR_SETUPS[value.connector];
+    if (setup === undefined) {
+      if (value.setupSettings !== undefined) ctx.addIssue({ code: 'custom', path: ['setupSettings'], message: `the ${value.connector} connector takes no setupSettings` });
+      return;
+    }
+    if (value.setupSettings === undefined) return;
+    const r = setup.safeParse(value.setupSettings);
+    if (!r.success) for (const issue of r.error.issues) ctx.addIssue({ ...issue, path: ['setupSettings', ...issue.path] } as never);
+  })
+  .describe('A knowledge source of the site\'s agent (ContextConnection)');
+
+export type ContextConnectionT = z.infer<typeof ContextConnection>;
+
+export const ContextConnections = z
+  .array(ContextConnection)
+  .describe('The knowledge sources of the site\'s agent, by label (or connector); with `prune: [contextConnections]` the whole truth');
+
+/** A connection's key in its site: its label, else its connector. */
+export const connectionKey = (c: { label?: string | null; connector: string }): string => (c.label ? c.label : c.connector);

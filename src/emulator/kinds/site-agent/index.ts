@@ -1,20 +1,22 @@
 /**
- * The site agent: its channels (channels.ts). Seeded per site (`siteAgent:` of an organization in the
+ * The site agent: its channels (channels.ts) and context connections (connections.ts). Seeded per site (`siteAgent:` of an organization in the
  * state file, each entry naming an existing site), kept on the site's record.
  */
 import { z } from 'zod';
 import { SeedError, defineKind } from '../../kind.js';
 import { channelRoutes, ChannelSeed, seedChannels } from './channels.js';
+import { CREDENTIALS, connectionRoutes, ConnectionSeed, seedConnections } from './connections.js';
 
 const SiteAgentSeed = z.strictObject({
   site: z.string().min(1),
   channels: z.array(ChannelSeed).default([]),
+  contextConnections: z.array(ConnectionSeed).default([]),
 });
 
 export const siteAgentKind = defineKind({
   name: 'siteAgent',
   orgSeed: {
-    /** Per site: its agent's channels. */
+    /** Per site: its agent's channels and context connections. */
     siteAgent: z.array(SiteAgentSeed).default([]),
   },
   seedOrg(ctx, org, seed, place) {
@@ -22,9 +24,13 @@ export const siteAgentKind = defineKind({
       const site = org.sites.get(s.site);
       if (!site) throw new SeedError(`${place}.siteAgent[${i}].site`, `no site ${s.site} in ${org.id}`);
       seedChannels(ctx, site, s.channels);
+      seedConnections(ctx, site, s.contextConnections);
     });
   },
   routes(router) {
     channelRoutes(router);
+    connectionRoutes(router);
   },
+  // The credentials of a context connection's setup.
+  secretFields: CREDENTIALS.map((field) => ({ field, holds: 'value' as const })),
 });
