@@ -111,6 +111,9 @@ export interface WorldCounts {
   /** Sites with agent channels in the config, and the channels of each (all created from empty). */
   channelSites: number;
   channelsPerSite: number;
+  /** Sites with context connections in the config, and the connections of each (created from empty, each with its label). */
+  connectionSites: number;
+  connectionsPerSite: number;
   /** Grants the config gives (team grants + user grants). */
   accessGrants: number;
   /** Of those, grants the seed world already has: with the desired role, and with another role (a PATCH). */
@@ -298,12 +301,13 @@ export function generate(scale: number, seed: number): BenchWorld {
             { type: 'builtin:slack' as const, role: 'support' as const, setupSettings: { allowedChannels: ['bench-help', 'support-*'] } },
             { type: 'builtin:github' as const, role: 'collaborator' as const, setupSettings: { allowedRepositories: ['bench/docs'] } },
           ],
+          contextConnections: [{ label: 'Bench blog', connector: 'builtin:website', setupSettings: { url: 'https://blog.bench.example/' } }],
         }
       : {}),
   }));
   /** The same, as the emulator's state file holds it (a redirect's destination as the API's object). */
   // The seed has no agent channels: the config makes them.
-  const siteExtrasSeed = siteExtras.map(({ redirects, agentSettings, channels: _channels, ...rest }) => ({
+  const siteExtrasSeed = siteExtras.map(({ redirects, agentSettings, channels: _channels, contextConnections: _connections, ...rest }) => ({
     ...(redirects ? { redirects: redirects.map((r) => ({ ...r, destination: { kind: 'external' as const, url: r.destination } })) } : {}),
     // The state file's agent settings are flat (src/emulator/README.md).
     ...(agentSettings ? { agentSettings: { changeRequests: agentSettings.findings.changeRequests } } : {}),
@@ -491,7 +495,11 @@ export function generate(scale: number, seed: number): BenchWorld {
         integrations: integrations.map((i) => ({ ...i })),
         installations: installations.map((i) => ({ ...i })),
         openapiSpecs: openapiSpecs.map(({ source, ...s }) => ({ ...s, ...source })),
-        siteAgent: siteExtras.flatMap((e, s) => (e.channels ? [{ site: siteIds[s], channels: e.channels.map((c) => ({ ...c })) }] : [])),
+        siteAgent: siteExtras.flatMap((e, s) =>
+          e.channels || e.contextConnections
+            ? [{ site: siteIds[s], channels: (e.channels ?? []).map((c) => ({ ...c })), contextConnections: (e.contextConnections ?? []).map((c) => ({ ...c })) }]
+            : [],
+        ),
         access: fullAccess,
       },
     ],
@@ -553,6 +561,8 @@ export function generate(scale: number, seed: number): BenchWorld {
       adaptiveSchemaSites: siteExtras.filter((e) => e.adaptiveSchema).length,
       channelSites: siteExtras.filter((e) => e.channels).length,
       channelsPerSite: Math.max(0, ...siteExtras.map((e) => e.channels?.length ?? 0)),
+      connectionSites: siteExtras.filter((e) => e.contextConnections).length,
+      connectionsPerSite: Math.max(0, ...siteExtras.map((e) => e.contextConnections?.length ?? 0)),
       accessGrants: grantCount,
       accessGrantsSeeded: seeded,
       accessGrantsSeededOtherRole: seededOther,

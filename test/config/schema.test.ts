@@ -89,7 +89,7 @@ describe('the examples', () => {
     // Every name resolves within the config, but the space ids it does not list, which the plan checks against the organization.
     expect(org.deferred?.filter((d) => !d.byId)).toEqual([]);
     expect([...new Set(org.deferred?.map((d) => `${d.kind} ${d.key}`))].sort()).toEqual(['spaces space_changelog', 'spaces space_guides_v2', 'spaces space_old']);
-    expect(config.secrets.map((s) => s.name)).toEqual(['env:ACME_MCP_TOKEN', 'file:certs/okta.pem', 'file:integrations/analytics.js', 'env:ANALYTICS_KEY', 'env:HELPDESK_TOKEN']);
+    expect(config.secrets.map((s) => s.name)).toEqual(['env:ACME_MCP_TOKEN', 'env:ZENDESK_TOKEN', 'file:certs/okta.pem', 'file:integrations/analytics.js', 'env:ANALYTICS_KEY', 'env:HELPDESK_TOKEN']);
     expect(config.orgs[0].integrations?.[0].secrets).toEqual({ API_KEY: 'demo-analytics-key' });
     const minimal = await loadConfig({ path: 'examples/minimal.yaml', cwd: ROOT, env: {} });
     expect(minimal.orgs[0].teams?.map((t) => t.title)).toEqual(['Engineering']);
