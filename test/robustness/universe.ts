@@ -13,7 +13,7 @@ import { stringify } from 'yaml';
 import type { ApiClient } from '../../src/api/types.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { AccessT } from '../../src/kinds/access/schema.js';
-import type { ChannelT } from '../../src/kinds/site-agent/schema.js';
+import type { ChannelT, ContextConnectionT } from '../../src/kinds/site-agent/schema.js';
 import type { TranslationT } from '../../src/kinds/translations/schema.js';
 import type { ConfigDocumentT } from '../../src/config/schema.js';
 import type { LoadedConfig } from '../../src/config/types.js';
@@ -42,6 +42,20 @@ const REDIRECT_URLS = ['https://r.example/1', 'https://r.example/2'];
 const MCP_NAMES = ['Tools A', 'Tools B'];
 const MCP_URLS = ['https://mcp.r.example/1', 'https://mcp.r.example/2'];
 const CHANNEL_TYPES = ['builtin:slack', 'builtin:github'] as const;
+const CONNECTION_LABELS = ['Blog', 'Tickets'] as const;
+/** A labelled website connection: its URL, usage settings and filter drawn from a few. */
+const connectionArb = (label: string, optional: boolean) => {
+  const url = fc.constantFrom('https://a.r.example/', 'https://b.r.example/').map((u) => ({ url: u }));
+  const usage = fc.record({ changeRequests: fc.boolean(), search: fc.boolean(), searchBoost: fc.constantFrom('x0.8', 'x1.0', 'x1.2') });
+  const filter = fc.constantFrom('docs', 'faq');
+  return fc.record({
+    label: fc.constant(label),
+    connector: fc.constant('builtin:website'),
+    setupSettings: url,
+    usageSettings: optional ? fc.option(usage, { nil: undefined }) : usage,
+    filter: optional ? fc.option(fc.option(filter, { nil: null }), { nil: undefined }) : filter,
+  });
+};
 const CHANNEL_LISTS = { 'builtin:slack': ['allowedChannels', ['help', 'docs-*']], 'builtin:github': ['allowedRepositories', ['r/docs', 'r/*']] } as const;
 /** A channel of one type: a role and an allow-list drawn from its type's patterns. */
 const channelArb = (type: (typeof CHANNEL_TYPES)[number], optional: boolean) => {
@@ -70,7 +84,7 @@ const SPEC_TEXTS = ['openapi: 3.0.0\ninfo: { title: A, version: "1" }\npaths: {}
 /** Glossary entries by their English term (which names them), and how other languages write them. */
 const GLOSSARY_TERMS = ['API', 'Workspace', 'Change request'];
 const GLOSSARY_FR = ['Terme un', 'Terme deux'];
-const PRUNABLE = ['teams', 'collections', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'redirects', 'mcpServers', 'channels', 'saml', 'translations', 'fonts', 'installations', 'openapiSpecs'] as const;
+const PRUNABLE = ['teams', 'collections', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'redirects', 'mcpServers', 'channels', 'contextConnections', 'saml', 'translations', 'fonts', 'installations', 'openapiSpecs'] as const;
 /** What a config may protect: a few keys of each prunable kind, exact or by glob. */
 const PROTECTABLE = [
   'teams["Red"]',
@@ -201,6 +215,7 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
     mcpServers: subsetOf(MCP_NAMES).chain((names) => fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), url: fc.constantFrom(...MCP_URLS), transport: fc.constantFrom('sse', 'http') })))),
     topics: fc.option(fc.constantFrom('auto', 'never'), { nil: undefined }),
     channels: subsetOf([...CHANNEL_TYPES]).chain((types) => fc.tuple(...types.map((t) => channelArb(t, false)))),
+    connections: subsetOf([...CONNECTION_LABELS]).chain((labels) => fc.tuple(...labels.map((l) => connectionArb(l, false)))),
     saml: subsetOf(SAML_LABELS),
     samlTeam: fc.nat(4),
     fonts: subsetOf(FONT_FAMILIES).chain((families) => fc.tuple(...families.map((family) => fc.record({ family: fc.constant(family), bold: fc.boolean() })))),
@@ -262,7 +277,13 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
           ],
           // The last space is synchronised with a repository (connected in the app).
           gitSync: [{ space: GIT_SPACE, repository: 'r/docs', ...r.gitSync }],
-          siteAgent: [{ site: SITE, channels: r.channels as Array<{ type: (typeof CHANNEL_TYPES)[number]; role: 'support' | 'collaborator'; setupSettings: Record<string, string[]> }> }],
+          siteAgent: [
+            {
+              site: SITE,
+              channels: r.channels as Array<{ type: (typeof CHANNEL_TYPES)[number]; role: 'support' | 'collaborator'; setupSettings: Record<string, string[]> }>,
+              contextConnections: r.connections as Array<{ connector: 'builtin:website'; label: string; setupSettings: { url: string }; usageSettings: { changeRequests: boolean; search: boolean; searchBoost: 'x0.8' | 'x1.0' | 'x1.2' }; filter: string }>,
+            },
+          ],
           saml: r.saml.map((label, i) => ({
             label,
             entityID: `urn:${label}`,
@@ -382,6 +403,7 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
     agentSettings: maybe(fc.record({ topics: maybe(fc.constantFrom('auto', 'never')), changeRequests: maybe(fc.constantFrom('always', 'never')), instructions: maybe(fc.option(fc.constantFrom('Be brief.'), { nil: null })) })),
     adaptiveSchema: maybe(fc.constantFrom(['beta'], ['beta', 'plan'])),
     channels: maybe(subsetOf([...CHANNEL_TYPES]).chain((types) => fc.tuple(...types.map((t) => channelArb(t, true))))),
+    connections: maybe(subsetOf([...CONNECTION_LABELS]).chain((labels) => fc.tuple(...labels.map((l) => connectionArb(l, true))))),
     saml: maybe(subsetOf(SAML_LABELS).chain((labels) => fc.tuple(...labels.map((label) => fc.record({ label: fc.constant(label), team: fc.nat(4), role: maybe(role), entity: fc.constantFrom('a', 'b') }))))),
     translations: maybe(subsetOf(LANGUAGES).chain((langs) => fc.tuple(...langs.map((language) => fc.record({ language: fc.constant(language), instructions: maybe(fc.constantFrom('Formal.', 'Casual.')) }))))),
     integrations: maybe(subsetOf(INTEGRATIONS).chain((names) => fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), title: fc.constantFrom(`Old ${name}`, `New ${name}`) }))))),
@@ -466,7 +488,7 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
             })),
           }
         : {}),
-      ...(sections !== undefined || r.groups !== undefined || r.links !== undefined || r.siteFields !== undefined || r.newSite !== undefined || r.redirects !== undefined || r.customization !== undefined || r.publishingAuth !== undefined || r.mcpServers !== undefined || r.channels !== undefined || r.agentSettings !== undefined || r.adaptiveSchema !== undefined
+      ...(sections !== undefined || r.groups !== undefined || r.links !== undefined || r.siteFields !== undefined || r.newSite !== undefined || r.redirects !== undefined || r.customization !== undefined || r.publishingAuth !== undefined || r.mcpServers !== undefined || r.channels !== undefined || r.connections !== undefined || r.agentSettings !== undefined || r.adaptiveSchema !== undefined
         ? {
             sites: [
               {
@@ -554,6 +576,17 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
                         ...(c.role !== undefined ? { role: c.role } : {}),
                         ...(c.setupSettings !== undefined ? { setupSettings: c.setupSettings } : {}),
                       })) as ChannelT[],
+                    }
+                  : {}),
+                ...(r.connections !== undefined
+                  ? {
+                      contextConnections: (r.connections as Array<{ label: string; connector: string; setupSettings: { url: string }; usageSettings?: ContextConnectionT['usageSettings']; filter?: string | null }>).map((c) => ({
+                        label: c.label,
+                        connector: c.connector,
+                        setupSettings: c.setupSettings,
+                        ...(c.usageSettings !== undefined ? { usageSettings: c.usageSettings } : {}),
+                        ...(c.filter !== undefined ? { filter: c.filter } : {}),
+                      })),
                     }
                   : {}),
                 ...(r.agentSettings !== undefined
@@ -685,7 +718,7 @@ export async function loadDocument(doc: ConfigDocumentT): Promise<LoadedConfig> 
 export async function duplicates(client: ApiClient): Promise<string[]> {
   const org = `/v1/orgs/${ORG}`;
   const site = `${org}/sites/${SITE}`;
-  const [teams, collections, sections, groups, links, saml, translations, redirects, mcpServers, installations, channels] = await Promise.all([
+  const [teams, collections, sections, groups, links, saml, translations, redirects, mcpServers, installations, channels, connections] = await Promise.all([
     client.listAll<{ title: string }>(`${org}/teams`),
     client.listAll<{ title: string; parent?: string | null }>(`${org}/collections`, { nested: true }),
     client.listAll<{ path: string; siteSpaces: Array<{ space: { id: string } }> }>(`${site}/sections`),
@@ -697,6 +730,7 @@ export async function duplicates(client: ApiClient): Promise<string[]> {
     client.listAll<{ name: string }>(`${site}/mcp-servers`),
     client.listAll<{ integration: { name: string } }>(`${org}/installations`),
     client.listAll<{ type: string }>(`${site}/channels`),
+    client.listAll<{ label?: string; connector: string }>(`${site}/context-connections`),
   ]);
   const keys: string[] = [
     ...teams.map((t) => `team: ${t.title}`),
@@ -711,6 +745,7 @@ export async function duplicates(client: ApiClient): Promise<string[]> {
     ...mcpServers.map((m) => `MCP server: ${m.name}`),
     ...installations.map((i) => `installation: ${i.integration.name}`),
     ...channels.map((c) => `channel: ${c.type}`),
+    ...connections.map((c) => `context connection: ${c.label || c.connector}`),
   ];
   const seen = new Set<string>();
   return keys.filter((k) => (seen.has(k) ? true : (seen.add(k), false)));
