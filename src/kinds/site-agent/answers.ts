@@ -18,3 +18,13 @@ export const ContextConnectionAnswer = z.looseObject({
   usageSettings: z.looseObject({}).nullish(),
   filter: z.string().nullish(),
 });
+
+/** A topic of a site's agent (`GET SITE/topics`, SiteTopic). */
+export const TopicAnswer = z.looseObject({
+  id: z.string(),
+  label: z.string(),
+  usageSettings: z.looseObject({ changeRequests: z.boolean().nullish() }).nullish(),
+});
+
+/** The topics of a site: one answer, every topic (listSiteTopics takes no paging). */
+export const TopicsAnswer = z.looseObject({ items: z.array(TopicAnswer) });

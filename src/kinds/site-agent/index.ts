@@ -1,6 +1,6 @@
 /**
- * The site agent: where a site's agent acts (`channels` of a `sites` entry) and what it knows
- * (`contextConnections`). Its kinds are fields of
+ * The site agent: where a site's agent acts (`channels` of a `sites` entry), what it knows
+ * (`contextConnections`) and what it may change from the topics the service found (`topics`). Its kinds are fields of
  * the site entries, so, as access and Git Sync do, it joins the sites unit rather than having a config
  * key of its own: `withSiteAgent` adds the kinds after the unit's own, their address names, the
  * positions and duplicate checks of the entries, and the blocks in the import (one list per site).
@@ -14,15 +14,18 @@ import { envName } from '../sites/import-extras.js';
 import { channelAddress, channelEntry, channelsModule, listChannels, type RemoteChannel } from './channels.js';
 import { connectionAddress, connectionEntry, connectionsModule, listConnections, type RemoteConnection } from './connections.js';
 import { SECRET_SETTINGS, connectionKey } from './schema.js';
+import { listTopics, topicAddress, topicsModule, type RemoteTopic } from './topics.js';
 
 export { channelsModule } from './channels.js';
 export { connectionsModule } from './connections.js';
+export { topicsModule } from './topics.js';
 
 /** What import reads of the site agent, by site id. */
 interface SiteAgentState {
   base: unknown;
   channels: Map<string, RemoteChannel[]>;
   connections: Map<string, RemoteConnection[]>;
+  topics: Map<string, RemoteTopic[]>;
 }
 
 const isState = (state: unknown): state is SiteAgentState =>
@@ -41,6 +44,10 @@ function resolveSiteAgent(entries: readonly Item<unknown>[], ctx: Parameters<Non
       const o = child(origin, 'channels', i);
       ctx.claim(`channel:${name}:${c.type}`, channelAddress(name, c.type), o, `the ${c.type} channel of site ${name}`);
       if (c.setupSettings) ctx.locate(`${channelAddress(name, c.type)}.setupSettings`, child(o, 'setupSettings'), 'key');
+    });
+    (value.topics ?? []).forEach((t, i) => {
+      const o = child(origin, 'topics', i);
+      ctx.claim(`topic:${name}:${t.label}`, topicAddress(name, t.label), o, `topic "${t.label}" of site ${name}`);
     });
     (value.contextConnections ?? []).forEach((c, i) => {
       const o = child(origin, 'contextConnections', i);
@@ -74,6 +81,20 @@ function writeConnections(list: readonly RemoteConnection[], site: string, sink:
     );
 }
 
+/** A site's topics as import writes them: by label, with their usage settings; a label two topics share, pinned by id. */
+function writeTopics(list: readonly RemoteTopic[], site: string, sink: Parameters<Importer['write']>[1]): Draft[] {
+  const count = new Map<string, number>();
+  for (const t of list) count.set(t.label, (count.get(t.label) ?? 0) + 1);
+  const shared = [...count].filter(([, n]) => n > 1).map(([label]) => label);
+  if (shared.length > 0) sink.warn(`${shared.map((l) => topicAddress(site, l)).join(', ')}: two topics of the site share the label; the first by id is written, pinned with its id, the plan shows the other as unmanaged`);
+  const written = new Set<string>();
+  return [...list]
+    .filter((t) => t.changeRequests !== null)
+    .sort((a, b) => compare(a.label, b.label) || compare(a.id, b.id))
+    .filter((t) => !written.has(t.label) && written.add(t.label))
+    .map((t) => ({ ...(count.get(t.label)! > 1 ? { id: t.id } : {}), label: t.label, usageSettings: { changeRequests: t.changeRequests } }));
+}
+
 /** The sites unit with the site agent's kinds. */
 export function withSiteAgent(unit: KindUnit): KindUnit {
   const base = unit.importer;
@@ -81,11 +102,12 @@ export function withSiteAgent(unit: KindUnit): KindUnit {
     ...(base.first ? { first: base.first } : {}),
     async read(ctx) {
       const [state, sites] = await Promise.all([base.read(ctx), importedSites(ctx)]);
-      const [channels, connections] = await Promise.all([
+      const [channels, connections, topics] = await Promise.all([
         Promise.all(sites.map(async (id) => [id, await listChannels(ctx, id)] as const)),
         Promise.all(sites.map(async (id) => [id, await listConnections(ctx, id)] as const)),
+        Promise.all(sites.map(async (id) => [id, await listTopics(ctx, id)] as const)),
       ]);
-      return { base: state, channels: new Map(channels), connections: new Map(connections) };
+      return { base: state, channels: new Map(channels), connections: new Map(connections), topics: new Map(topics) };
     },
     ...(base.notFound ? { notFound: (state: SiteAgentState) => base.notFound?.(isState(state) ? state.base : state) ?? [] } : {}),
     write(state, sink) {
@@ -93,6 +115,7 @@ export function withSiteAgent(unit: KindUnit): KindUnit {
       const written = base.write(state.base, sink) as Draft | undefined;
       let n = 0;
       let nConnections = 0;
+      let nTopics = 0;
       const variables: string[] = [];
       if (Array.isArray(written)) {
         for (const item of written) {
@@ -104,6 +127,11 @@ export function withSiteAgent(unit: KindUnit): KindUnit {
           if (connections.length > 0) {
             entry.contextConnections = connections;
             nConnections += connections.length;
+          }
+          const topics = writeTopics(state.topics.get(site) ?? [], site, sink);
+          if (topics.length > 0) {
+            entry.topics = topics;
+            nTopics += topics.length;
           }
           const channels = state.channels.get(site);
           if (!channels || channels.length === 0) continue;
@@ -117,15 +145,16 @@ export function withSiteAgent(unit: KindUnit): KindUnit {
       }
       if (n > 0) sink.count(channelsModule.label, n);
       if (nConnections > 0) sink.count(connectionsModule.label, nConnections);
+      if (nTopics > 0) sink.count(topicsModule.label, nTopics);
       if (variables.length > 0) sink.warn(`sites: the credentials of context connections are written as \${env:…} references (the API does not return them); set ${variables.join(', ')} before planning`);
       return written;
     },
   };
   return {
     ...unit,
-    kinds: [...unit.kinds, channelsModule, connectionsModule],
-    addressNames: { top: unit.addressNames.top, inner: [...(unit.addressNames.inner ?? []), 'channels', 'contextConnections'] },
-    flowMaps: [...(unit.flowMaps ?? []), 'sites.*.channels.*.setupSettings', 'sites.*.contextConnections.*.usageSettings'],
+    kinds: [...unit.kinds, channelsModule, connectionsModule, topicsModule],
+    addressNames: { top: unit.addressNames.top, inner: [...(unit.addressNames.inner ?? []), 'channels', 'contextConnections', 'topics'] },
+    flowMaps: [...(unit.flowMaps ?? []), 'sites.*.channels.*.setupSettings', 'sites.*.contextConnections.*.usageSettings', 'sites.*.topics.*'],
     resolve(entries, ctx) {
       unit.resolve?.(entries, ctx);
       resolveSiteAgent(entries, ctx);

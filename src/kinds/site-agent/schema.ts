@@ -118,3 +118,22 @@ export const ContextConnections = z
 
 /** A connection's key in its site: its label, else its connector. */
 export const connectionKey = (c: { label?: string | null; connector: string }): string => (c.label ? c.label : c.connector);
+
+/**
+ * A topic of a site's agent: the service makes topics as it reads the content, so the config names an
+ * existing one by its label (or id) and manages its usage settings (SiteTopicUsageSettings).
+ */
+export const Topic = z
+  .strictObject({
+    id: z.string().min(1).optional().describe('The topic\'s id, to tell apart two topics with one label'),
+    label: z.string().min(1).describe('The topic\'s label, as the service named it'),
+    usageSettings: z
+      .strictObject({ changeRequests: z.boolean().describe('Whether the agent proposes change requests from this topic') })
+      .optional()
+      .describe('Absent: unmanaged'),
+  })
+  .describe('A topic of the site\'s agent (made by the service), by label');
+
+export type TopicT = z.infer<typeof Topic>;
+
+export const Topics = z.array(Topic).describe('Usage settings of the site\'s topics, by label; topics the list leaves out are unmanaged (the API deletes none)');

@@ -8,7 +8,7 @@ import { PublishingAuth } from './publishing-auth-read.js';
 import { Redirect } from './redirects-read.js';
 import { siteFields, siteIdentity } from './site-schema.js';
 import { GitSync } from '../git-sync/schema.js';
-import { Channels, ContextConnections } from '../site-agent/schema.js';
+import { Channels, ContextConnections, Topics } from '../site-agent/schema.js';
 
 /** `LocalizedString128/256`: title or description overrides for languages other than the site's default. */
 const Localized = (max: number) => z.partialRecord(Language, z.string().max(max)).describe('Overrides by language code');
@@ -111,6 +111,7 @@ export const Site = z
     // The site agent (src/kinds/site-agent/): each read only when present.
     channels: Channels.optional(),
     contextConnections: ContextConnections.optional(),
+    topics: Topics.optional(),
   })
   .superRefine(siteIdentity);
 
