@@ -114,6 +114,9 @@ export interface WorldCounts {
   /** Sites with context connections in the config, and the connections of each (created from empty, each with its label). */
   connectionSites: number;
   connectionsPerSite: number;
+  /** Sites with topics in the config (one list each), and their topics whose usage settings the seed has otherwise (one PATCH each). */
+  topicSites: number;
+  topicsChanged: number;
   /** Grants the config gives (team grants + user grants). */
   accessGrants: number;
   /** Of those, grants the seed world already has: with the desired role, and with another role (a PATCH). */
@@ -302,12 +305,14 @@ export function generate(scale: number, seed: number): BenchWorld {
             { type: 'builtin:github' as const, role: 'collaborator' as const, setupSettings: { allowedRepositories: ['bench/docs'] } },
           ],
           contextConnections: [{ label: 'Bench blog', connector: 'builtin:website', setupSettings: { url: 'https://blog.bench.example/' } }],
+          topics: [{ label: 'Bench billing', usageSettings: { changeRequests: false } }],
         }
       : {}),
   }));
   /** The same, as the emulator's state file holds it (a redirect's destination as the API's object). */
-  // The seed has no agent channels: the config makes them.
-  const siteExtrasSeed = siteExtras.map(({ redirects, agentSettings, channels: _channels, contextConnections: _connections, ...rest }) => ({
+  // The seed has no agent channels or context connections: the config makes them. Its topics are the
+  // service's (made from the content): in the seed world too, with the service's usage settings.
+  const siteExtrasSeed = siteExtras.map(({ redirects, agentSettings, channels: _channels, contextConnections: _connections, topics: _topics, ...rest }) => ({
     ...(redirects ? { redirects: redirects.map((r) => ({ ...r, destination: { kind: 'external' as const, url: r.destination } })) } : {}),
     // The state file's agent settings are flat (src/emulator/README.md).
     ...(agentSettings ? { agentSettings: { changeRequests: agentSettings.findings.changeRequests } } : {}),
@@ -452,6 +457,7 @@ export function generate(scale: number, seed: number): BenchWorld {
         members: users.map((u, i) => ({ user: u.id, role: i === 0 ? ('admin' as const) : ('read' as const) })),
         spaces: spaceIds.map((id) => ({ id, title: spaceTitle(id) })),
         sites: siteIds.map((id, s) => ({ id, title: id === ROOT_SITE ? 'Root site' : siteTitle(s) })),
+        siteAgent: siteExtras.flatMap((e, s) => (e.topics ? [{ site: siteIds[s], topics: e.topics.map((t) => ({ label: t.label, changeRequests: !t.usageSettings.changeRequests })) }] : [])),
         access: seedAccess,
       },
     ],
@@ -496,8 +502,15 @@ export function generate(scale: number, seed: number): BenchWorld {
         installations: installations.map((i) => ({ ...i })),
         openapiSpecs: openapiSpecs.map(({ source, ...s }) => ({ ...s, ...source })),
         siteAgent: siteExtras.flatMap((e, s) =>
-          e.channels || e.contextConnections
-            ? [{ site: siteIds[s], channels: (e.channels ?? []).map((c) => ({ ...c })), contextConnections: (e.contextConnections ?? []).map((c) => ({ ...c })) }]
+          e.channels || e.contextConnections || e.topics
+            ? [
+                {
+                  site: siteIds[s],
+                  channels: (e.channels ?? []).map((c) => ({ ...c })),
+                  contextConnections: (e.contextConnections ?? []).map((c) => ({ ...c })),
+                  topics: (e.topics ?? []).map((t) => ({ label: t.label, changeRequests: t.usageSettings.changeRequests })),
+                },
+              ]
             : [],
         ),
         access: fullAccess,
@@ -563,6 +576,8 @@ export function generate(scale: number, seed: number): BenchWorld {
       channelsPerSite: Math.max(0, ...siteExtras.map((e) => e.channels?.length ?? 0)),
       connectionSites: siteExtras.filter((e) => e.contextConnections).length,
       connectionsPerSite: Math.max(0, ...siteExtras.map((e) => e.contextConnections?.length ?? 0)),
+      topicSites: siteExtras.filter((e) => e.topics).length,
+      topicsChanged: siteExtras.reduce((n, e) => n + (e.topics?.length ?? 0), 0),
       accessGrants: grantCount,
       accessGrantsSeeded: seeded,
       accessGrantsSeededOtherRole: seededOther,
