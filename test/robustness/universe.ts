@@ -43,6 +43,8 @@ const MCP_NAMES = ['Tools A', 'Tools B'];
 const MCP_URLS = ['https://mcp.r.example/1', 'https://mcp.r.example/2'];
 const CHANNEL_TYPES = ['builtin:slack', 'builtin:github'] as const;
 const CONNECTION_LABELS = ['Blog', 'Tickets'] as const;
+/** The site's topics: the service makes them, so every world has them; states and configs differ in their usage settings. */
+const TOPIC_LABELS = ['Billing', 'SSO'] as const;
 /** A labelled website connection: its URL, usage settings and filter drawn from a few. */
 const connectionArb = (label: string, optional: boolean) => {
   const url = fc.constantFrom('https://a.r.example/', 'https://b.r.example/').map((u) => ({ url: u }));
@@ -216,6 +218,7 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
     topics: fc.option(fc.constantFrom('auto', 'never'), { nil: undefined }),
     channels: subsetOf([...CHANNEL_TYPES]).chain((types) => fc.tuple(...types.map((t) => channelArb(t, false)))),
     connections: subsetOf([...CONNECTION_LABELS]).chain((labels) => fc.tuple(...labels.map((l) => connectionArb(l, false)))),
+    siteTopics: fc.tuple(...TOPIC_LABELS.map(() => fc.boolean())),
     saml: subsetOf(SAML_LABELS),
     samlTeam: fc.nat(4),
     fonts: subsetOf(FONT_FAMILIES).chain((families) => fc.tuple(...families.map((family) => fc.record({ family: fc.constant(family), bold: fc.boolean() })))),
@@ -282,6 +285,7 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
               site: SITE,
               channels: r.channels as Array<{ type: (typeof CHANNEL_TYPES)[number]; role: 'support' | 'collaborator'; setupSettings: Record<string, string[]> }>,
               contextConnections: r.connections as Array<{ connector: 'builtin:website'; label: string; setupSettings: { url: string }; usageSettings: { changeRequests: boolean; search: boolean; searchBoost: 'x0.8' | 'x1.0' | 'x1.2' }; filter: string }>,
+              topics: TOPIC_LABELS.map((label, i) => ({ label, changeRequests: (r.siteTopics as boolean[])[i] })),
             },
           ],
           saml: r.saml.map((label, i) => ({
@@ -404,6 +408,7 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
     adaptiveSchema: maybe(fc.constantFrom(['beta'], ['beta', 'plan'])),
     channels: maybe(subsetOf([...CHANNEL_TYPES]).chain((types) => fc.tuple(...types.map((t) => channelArb(t, true))))),
     connections: maybe(subsetOf([...CONNECTION_LABELS]).chain((labels) => fc.tuple(...labels.map((l) => connectionArb(l, true))))),
+    siteTopics: maybe(subsetOf([...TOPIC_LABELS]).chain((labels) => fc.tuple(...labels.map((label) => fc.record({ label: fc.constant(label), changeRequests: maybe(fc.boolean()) }))))),
     saml: maybe(subsetOf(SAML_LABELS).chain((labels) => fc.tuple(...labels.map((label) => fc.record({ label: fc.constant(label), team: fc.nat(4), role: maybe(role), entity: fc.constantFrom('a', 'b') }))))),
     translations: maybe(subsetOf(LANGUAGES).chain((langs) => fc.tuple(...langs.map((language) => fc.record({ language: fc.constant(language), instructions: maybe(fc.constantFrom('Formal.', 'Casual.')) }))))),
     integrations: maybe(subsetOf(INTEGRATIONS).chain((names) => fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), title: fc.constantFrom(`Old ${name}`, `New ${name}`) }))))),
@@ -488,7 +493,7 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
             })),
           }
         : {}),
-      ...(sections !== undefined || r.groups !== undefined || r.links !== undefined || r.siteFields !== undefined || r.newSite !== undefined || r.redirects !== undefined || r.customization !== undefined || r.publishingAuth !== undefined || r.mcpServers !== undefined || r.channels !== undefined || r.connections !== undefined || r.agentSettings !== undefined || r.adaptiveSchema !== undefined
+      ...(sections !== undefined || r.groups !== undefined || r.links !== undefined || r.siteFields !== undefined || r.newSite !== undefined || r.redirects !== undefined || r.customization !== undefined || r.publishingAuth !== undefined || r.mcpServers !== undefined || r.channels !== undefined || r.connections !== undefined || r.siteTopics !== undefined || r.agentSettings !== undefined || r.adaptiveSchema !== undefined
         ? {
             sites: [
               {
@@ -586,6 +591,14 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
                         setupSettings: c.setupSettings,
                         ...(c.usageSettings !== undefined ? { usageSettings: c.usageSettings } : {}),
                         ...(c.filter !== undefined ? { filter: c.filter } : {}),
+                      })),
+                    }
+                  : {}),
+                ...(r.siteTopics !== undefined
+                  ? {
+                      topics: (r.siteTopics as Array<{ label: string; changeRequests?: boolean }>).map((t) => ({
+                        label: t.label,
+                        ...(t.changeRequests !== undefined ? { usageSettings: { changeRequests: t.changeRequests } } : {}),
                       })),
                     }
                   : {}),
