@@ -2,8 +2,9 @@
  * Integrations the organization publishes (`integrations["acme-analytics"]`). Publishing creates or
  * replaces the whole integration (its version goes up by one). The API never returns `script` and
  * `secrets`, so only the other fields can be compared: an integration is published when it is new,
- * when a comparable field differs, or when `--replace` names it. Never deleted: an integration the
- * config does not mention is unmanaged.
+ * when a comparable field differs, or when `--replace` names it. An integration the config does not
+ * mention is unmanaged, or unpublished (unpublishIntegration, `DELETE /integrations/NAME`) when the
+ * config prunes `integrations`: the platform then removes it from every organization that installed it.
  */
 import type { IntegrationT } from './schema.js';
 import { fingerprint } from '../../core/json.js';
@@ -12,6 +13,7 @@ import type { JsonObject, JsonValue } from '../../model/step.js';
 import { diffFields } from '../common/match.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { enc } from '../common/paths.js';
+import { planUnmatched } from '../common/skeleton.js';
 import { step } from '../common/step.js';
 import { lookAlikeNote } from '../common/text.js';
 import { IntegrationAnswer } from './answers.js';
@@ -75,6 +77,9 @@ export function readIntegrations(ctx: Reader): Promise<RemoteIntegration[]> {
 export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
   kind: 'integrations',
   label: { one: 'integration', many: 'integrations' },
+  prunable: true,
+  // Unpublishing reaches beyond this organization: every organization that installed it loses it.
+  deleteNeedsForce: 'unpublishing an integration removes it from every organization that installed it',
   replaceable: true,
   addresses: (org) => (org.integrations ?? []).map((i) => integrationAddress(i.name)),
   count: (org) => org.integrations?.length ?? 0,
@@ -91,7 +96,23 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
     kp.remoteCount = remote.length;
     const byName = new Map(remote.map((r) => [r.name, r]));
     const named = new Set(desired.map((d) => d.name));
-    kp.unmanaged = remote.filter((r) => !named.has(r.name)).map((r) => integrationAddress(r.name));
+    const prints: Array<[string, unknown]> = [];
+    planUnmatched(kp, prints, remote.filter((r) => !named.has(r.name)), {
+      kind: 'integrations',
+      prune: ctx.prunes('integrations'),
+      address: integrationAddress,
+      naturalKey: (r) => r.name,
+      id: (r) => r.name,
+      before: (r) => {
+        const shown: JsonObject = { version: (r.version ?? null) as JsonValue };
+        for (const f of ['title', 'visibility'] as const) shown[f] = comparable(f, r[f]);
+        return shown;
+      },
+      requests: (r) => [{ method: 'DELETE', path: `/v1/integrations/${enc(r.name)}` }],
+      normalized,
+    });
+    for (const [address, remoteObject] of prints) kp.fingerprints[address] = fingerprint(remoteObject);
+    for (const s of kp.steps) s.notes = [`unpublished: the integration is removed from every organization that installed it`];
     const unseen: string[] = [];
 
     for (const d of desired) {
