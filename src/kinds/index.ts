@@ -21,6 +21,7 @@ import { organizationUnit } from './organization/index.js';
 import { samlUnit } from './saml/index.js';
 import { sitesUnit } from './sites/index.js';
 import { withSiteAgent } from './site-agent/index.js';
+import { withSiteHosting } from './site-hosting/index.js';
 import { spacesUnit } from './spaces/index.js';
 import { teamsUnit } from './teams/index.js';
 import { translationsUnit } from './translations/index.js';
@@ -43,8 +44,9 @@ export const UNITS: readonly KindUnit[] = [
   withGitSync(withAccess(spacesUnit, spaceAccess), spaceGitSync),
   // Before sites: a site customization's font may name a font this plan creates.
   fontsUnit,
-  // The site agent's channels join the sites: src/kinds/site-agent/.
-  withSiteAgent(withGitSync(withAccess(sitesUnit, siteAccess), siteGitSync)),
+  // The site agent's channels, connections and topics, and the site's hosting, join the sites:
+  // src/kinds/site-agent/, src/kinds/site-hosting/.
+  withSiteHosting(withSiteAgent(withGitSync(withAccess(sitesUnit, siteAccess), siteGitSync))),
   samlUnit,
   integrationsUnit,
   installationsUnit,

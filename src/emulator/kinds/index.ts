@@ -19,6 +19,7 @@ import { agentInstructionsKind, organizationKind } from './organization.js';
 import { samlKind } from './saml.js';
 import { sitesKind } from './sites/index.js';
 import { siteAgentKind } from './site-agent/index.js';
+import { customHostnamesKind } from './custom-hostnames.js';
 import { spacesKind } from './spaces.js';
 import { teamsKind } from './teams.js';
 import { translationsKind } from './translations.js';
@@ -30,6 +31,7 @@ export const EMULATOR_KINDS = [
   spacesKind,
   sitesKind,
   siteAgentKind,
+  customHostnamesKind,
   gitSyncKind,
   teamsKind,
   samlKind,

@@ -26,6 +26,8 @@ export interface RemoteSiteInfo {
   gitSync?: RemoteGitSyncState;
   /** The id of its style guide space. */
   styleguide: string | null;
+  /** Its custom hostname (docs.acme.com), when it has one. */
+  hostname?: string;
 }
 
 function str(value: unknown): string | null {
@@ -51,6 +53,7 @@ export function parseSiteInfo(raw: unknown): RemoteSiteInfo {
     proxy: str(obj(o.proxy).origin),
     ...gitSyncOf(o.gitSync),
     styleguide: str(obj(o.styleguide).space),
+    ...(typeof o.hostname === 'string' && o.hostname !== '' ? { hostname: o.hostname } : {}),
   };
 }
 
