@@ -135,10 +135,12 @@ describe('Git Sync against the emulator', () => {
     expect(shown(p)).toEqual(['update spaces["space_api"].gitSync', 'update spaces["space_guides"].gitSync', 'update sites["site_docs"].gitSync']);
     const bodies = Object.fromEntries(p.steps.map((s) => [s.address, s.requests.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`)]));
     expect(bodies['spaces["space_api"].gitSync']).toEqual([
-      `PATCH /v1/git/installations/${installation('space_api').id} {"provider":"gitlab","providerConfiguration":{"branch":"refs/heads/release"},"commitMessageTemplate":"docs(api): {{ title }}"}`,
+      `PATCH /v1/git/installations/${installation('space_api').id} {"provider":"gitlab","providerConfiguration":{"projectId":${installation('space_api').repositoryId},"branch":"refs/heads/release"},"commitMessageTemplate":"docs(api): {{ title }}"}`,
     ]);
+    // The branch does not change: the provider configuration still names the repository and its
+    // branch as they are, so that a service that replaces the object keeps them.
     expect(bodies['sites["site_docs"].gitSync']).toEqual([
-      `PATCH /v1/git/installations/${installation('site_docs').id} {"provider":"github","providerConfiguration":{},"projectDirectory":"site","previewExternalBranches":true,"agentInstructions":["agents","claude"]}`,
+      `PATCH /v1/git/installations/${installation('site_docs').id} {"provider":"github","providerConfiguration":{"repositoryId":${installation('site_docs').repositoryId},"branch":"refs/heads/main"},"projectDirectory":"site","previewExternalBranches":true,"agentInstructions":["agents","claude"]}`,
     ]);
     await converge(SYNCED);
     expect(installation('space_api')).toMatchObject({ branch: 'refs/heads/release', commitMessageTemplate: 'docs(api): {{ title }}', priority: 'gitbook' });

@@ -35,6 +35,12 @@ export interface RemoteGitSyncInstallation {
   previewExternalBranches?: boolean;
   agentInstructions?: string[];
   parentInstallationId?: string;
+  /**
+   * The repository as the installation's `providerConfiguration` names it (GitHub `repositoryId`,
+   * GitLab `projectId` and `customInstanceURL`): sent again with every update, so that the update keeps
+   * the repository whether the service merges that object or replaces it.
+   */
+  repository?: Record<string, number | string | null>;
 }
 
 /** One config space or site with a `gitSync` block, and what the API has of it. */
@@ -74,6 +80,13 @@ export function parseInstallation(raw: Record<string, unknown>): RemoteGitSyncIn
   set('previewExternalBranches', typeof raw.previewExternalBranches === 'boolean' ? raw.previewExternalBranches : undefined);
   set('agentInstructions', Array.isArray(raw.agentInstructions) ? raw.agentInstructions.filter((x): x is string => typeof x === 'string') : undefined);
   set('parentInstallationId', str(raw.parentInstallationId));
+  if (provider && typeof provider === 'object') {
+    const p = provider as Record<string, unknown>;
+    const repository: Record<string, number | string | null> = {};
+    for (const f of ['repositoryId', 'projectId'] as const) if (typeof p[f] === 'number') repository[f] = p[f] as number;
+    if (typeof p.customInstanceURL === 'string' || p.customInstanceURL === null) repository.customInstanceURL = p.customInstanceURL as string | null;
+    if (Object.keys(repository).length > 0) out.repository = repository;
+  }
   return out;
 }
 
@@ -181,8 +194,14 @@ function planObject(ctx: PlanContext, kind: string, target: GitSyncTarget, o: Gi
   }
   prints.push([address, normalInstallation(i)]);
   if (Object.keys(after).length === 0) return;
-  // The body is a GitSyncInstallationSetup: the provider and its configuration are always given.
-  const body: JsonObject = { provider: i.provider, providerConfiguration: after.branch === undefined ? {} : { branch: after.branch } };
+  // The body is a GitSyncInstallationSetup: the provider and its configuration are required. The
+  // description does not say whether the PATCH merges `providerConfiguration` or replaces it, so it
+  // carries the repository and the branch as they are (the branch as the config wants it when that
+  // differs): a change of priority or commit template never disconnects the repository either way.
+  const providerConfiguration: JsonObject = { ...(i.repository ?? {}) };
+  const branch = after.branch ?? i.branch;
+  if (branch !== undefined) providerConfiguration.branch = branch;
+  const body: JsonObject = { provider: i.provider, providerConfiguration };
   for (const [f, v] of Object.entries(after)) if (f !== 'branch') body[f] = v;
   kp.steps.push(
     step({
