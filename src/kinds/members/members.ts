@@ -7,7 +7,7 @@
  */
 import { fingerprint } from '../../core/json.js';
 import { matchesAny, key, ref } from '../../model/address.js';
-import type { JsonObject } from '../../model/step.js';
+import type { JsonObject, RequestSpec } from '../../model/step.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { deleteAddresses } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
@@ -98,7 +98,7 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
       const m = findMember(index, d.user);
       if (!m && d.user.includes('@')) {
         const address = addressOf(d.user);
-        const after: JsonObject = { user: d.user.toLowerCase(), role: d.role };
+        const after: JsonObject = { user: d.user.toLowerCase(), role: d.role, ...(d.sso !== undefined ? { sso: d.sso } : {}) };
         kp.steps.push(step({
           address,
           kind: 'members',
@@ -110,7 +110,7 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
             {
               method: 'POST',
               path: `${orgPath(ctx.org)}/invites`,
-              body: { emails: [{ email: d.user, role: d.role }], sso: false },
+              body: { emails: [{ email: d.user, role: d.role }], sso: d.sso === true },
               // The answer names the user id (`users`), which team memberships and grants of this plan take.
               capture: true,
               lookup: { path: `${orgPath(ctx.org)}/members`, match: { 'user.email': d.user } },
@@ -136,18 +136,37 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
       }
       matched.set(m, d.user);
       desiredRole.set(m, d.role);
-      if ((m.role ?? null) === d.role) continue;
       const address = addressOf(d.user);
-      const before = { role: m.role ?? null };
-      const after = { role: d.role };
+      // The SSO flag goes one way: setUserAsSSOMemberForOrganization sets it, nothing unsets it.
+      if (d.sso === false && m.sso === true) {
+        (kp.notes ??= []).push(`${address}: sso: false cannot be applied: the API makes a member an SSO member (setUserAsSSOMemberForOrganization) but never undoes it; change it in the app, or remove sso from the entry`);
+      }
+      const toSso = d.sso === true && m.sso !== true;
+      const roleDiffers = (m.role ?? null) !== d.role;
+      if (!roleDiffers && !toSso) continue;
+      const before: JsonObject = {};
+      const after: JsonObject = {};
+      const requests: RequestSpec[] = [];
+      if (roleDiffers) {
+        before.role = m.role ?? null;
+        after.role = d.role;
+        requests.push({ method: 'PATCH', path: `${orgPath(ctx.org)}/members/${enc(m.id)}`, body: { role: d.role } });
+      }
+      if (toSso) {
+        before.sso = false;
+        after.sso = true;
+        requests.push({ method: 'POST', path: `${orgPath(ctx.org)}/members/${enc(m.id)}/sso` });
+      }
       kp.steps.push(step({
         address,
         kind: 'members',
         action: 'update',
         before,
         after,
-        requests: [{ method: 'PATCH', path: `${orgPath(ctx.org)}/members/${enc(m.id)}`, body: { role: d.role } }],
-        remoteId: m.id }));
+        requests,
+        remoteId: m.id,
+        ...(toSso ? { notes: ['one-way: the API makes the member an SSO member, and cannot make them a non-SSO member again'] } : {}),
+      }));
       fingerprints[address] = fingerprint(normalized(m));
     }
 
