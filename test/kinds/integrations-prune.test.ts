@@ -52,4 +52,31 @@ describe('unpublishing an integration (in-process, emulator)', () => {
     const installations = await s.client.listAll<{ integration: unknown }>('/v1/orgs/org_acme/installations');
     expect(installations).toEqual([]);
   });
+
+  it('publishes the blocks, content sources, configuration forms, icon and preview images it lists; the next plan compares what the API returns', async () => {
+    const yaml = `version: 1
+organization: { id: org_acme }
+integrations:
+  - name: acme-kept
+    title: Kept
+    description: Kept
+    scopes: [space:content:read]
+    script: "export default {}"
+    icon: aWNvbg==
+    previewImages: [cHJldmlldw==]
+    blocks:
+      - { id: status-badge, title: Status badge, description: Shows a status, urlUnfurl: ["https://status.acme.test/*"] }
+    contentSources:
+      - { id: tickets, title: Tickets, configuration: { componentId: configure } }
+    configurations:
+      account: { properties: { token: { type: string } } }
+`;
+    const applied = await s.converge(yaml);
+    const body = applied.steps[0].requests[0].body as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(expect.arrayContaining(['icon', 'previewImages', 'blocks', 'contentSources', 'configurations']));
+    // The icon and preview images are not returned as sent: a change to them alone is not seen.
+    expect(applied.steps[0].notes.join('\n')).toContain('the API does not return script and icon and previewImages, so they are not compared');
+    const { plan } = await s.planFor(yaml.replace('Shows a status', 'Shows the status'));
+    expect(plan.steps.map((x) => x.changes.map((c) => c.path))).toEqual([['blocks["status-badge"].description']]);
+  });
 });

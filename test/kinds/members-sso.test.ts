@@ -36,6 +36,6 @@ describe('a member\'s SSO flag (in-process, emulator)', () => {
   it('sso: false on an SSO member is a note: the API cannot undo it', async () => {
     const { plan } = await s.planFor(CONFIG.replace('sso: true', 'sso: false'));
     expect(plan.steps).toEqual([]);
-    expect(plan.notes.join('\n')).toContain('members["bob@acme.com"]: sso: false cannot be applied');
+    expect((plan.notes ?? []).join('\n')).toContain('members["bob@acme.com"]: sso: false cannot be applied');
   });
 });

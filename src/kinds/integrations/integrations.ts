@@ -25,7 +25,7 @@ export interface RemoteIntegration {
 }
 
 /** Fields the API returns, so that the config's value can be compared. */
-const COMPARABLE = ['title', 'description', 'summary', 'visibility', 'target', 'scopes', 'categories', 'externalLinks', 'contentSecurityPolicy'] as const;
+const COMPARABLE = ['title', 'description', 'summary', 'visibility', 'target', 'scopes', 'categories', 'externalLinks', 'contentSecurityPolicy', 'blocks', 'contentSources', 'configurations'] as const;
 /** Lists whose order means nothing. */
 const SETS = new Set(['scopes', 'categories']);
 
@@ -36,6 +36,8 @@ export function integrationAddress(name: string): string {
 function comparable(field: string, value: unknown): JsonValue {
   if (value === undefined || value === null) return null;
   if (SETS.has(field) && Array.isArray(value)) return [...value].map(String).sort();
+  // No configuration forms: the API's empty object and an absent field say the same.
+  if (field === 'configurations' && typeof value === 'object' && Object.keys(value as object).length === 0) return null;
   if (field === 'externalLinks' && Array.isArray(value)) {
     return value.map((l) => ({ url: String((l as { url?: unknown }).url ?? ''), label: String((l as { label?: unknown }).label ?? '') }));
   }
@@ -60,6 +62,11 @@ function publishBody(org: string, d: IntegrationT): JsonObject {
   if (d.externalLinks !== undefined) body.externalLinks = d.externalLinks;
   if (d.contentSecurityPolicy !== undefined) body.contentSecurityPolicy = d.contentSecurityPolicy;
   if (d.secrets !== undefined) body.secrets = d.secrets;
+  if (d.icon !== undefined) body.icon = d.icon;
+  if (d.previewImages !== undefined) body.previewImages = d.previewImages;
+  if (d.blocks !== undefined) body.blocks = d.blocks as JsonValue;
+  if (d.contentSources !== undefined) body.contentSources = d.contentSources as JsonValue;
+  if (d.configurations !== undefined) body.configurations = d.configurations as JsonValue;
   return body;
 }
 
@@ -125,8 +132,14 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
       if (d.runtime !== undefined && r && typeof r.runtime === 'string') wanted.runtime = d.runtime;
       const current: JsonObject = {};
       if (r) for (const f of Object.keys(wanted)) current[f] = comparable(f, r[f]);
-      const changes = r ? diffFields(current, wanted, { externalLinks: 'url' }) : diffFields({}, wanted);
-      const hidden = [d.script !== undefined ? 'script' : undefined, d.secrets !== undefined ? 'secrets' : undefined, d.runtime !== undefined && !('runtime' in wanted) ? 'runtime' : undefined].filter(
+      const changes = r ? diffFields(current, wanted, { externalLinks: 'url', blocks: 'id', contentSources: 'id' }) : diffFields({}, wanted);
+      const hidden = [
+        d.script !== undefined ? 'script' : undefined,
+        d.secrets !== undefined ? 'secrets' : undefined,
+        d.runtime !== undefined && !('runtime' in wanted) ? 'runtime' : undefined,
+        d.icon !== undefined ? 'icon' : undefined,
+        d.previewImages !== undefined ? 'previewImages' : undefined,
+      ].filter(
         (f): f is string => f !== undefined,
       );
       const hiddenNote = `the API does not return ${hidden.join(' and ')}, so ${hidden.length > 1 ? 'they are' : 'it is'} not compared`;
