@@ -75,7 +75,7 @@ integrations:
     const body = applied.steps[0].requests[0].body as Record<string, unknown>;
     expect(Object.keys(body)).toEqual(expect.arrayContaining(['icon', 'previewImages', 'blocks', 'contentSources', 'configurations']));
     // The icon and preview images are not returned as sent: a change to them alone is not seen.
-    expect(applied.steps[0].notes.join('\n')).toContain('the API does not return script and icon and previewImages, so they are not compared');
+    expect((applied.steps[0].notes ?? []).join('\n')).toContain('the API does not return script and icon and previewImages, so they are not compared');
     const { plan } = await s.planFor(yaml.replace('Shows a status', 'Shows the status'));
     expect(plan.steps.map((x) => x.changes.map((c) => c.path))).toEqual([['blocks["status-badge"].description']]);
   });

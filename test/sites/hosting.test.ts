@@ -92,3 +92,49 @@ describe('bad configs', () => {
     expect(problems).toEqual(['docplane.yaml:4:38: sites[0].customHostname: must be a lower-case host name such as docs.acme.com']);
   });
 });
+
+describe('the default site space of a site without sections (in-process, emulator)', () => {
+  const state = {
+    tokens: [{ token: 'dev-token', access: 'write' }],
+    users: [{ id: 'u_alice', email: 'alice@acme.com', displayName: 'Alice' }],
+    organizations: [
+      {
+        id: 'org_acme',
+        title: 'Acme',
+        members: [{ user: 'u_alice', role: 'admin' }],
+        spaces: [{ id: 'space_a', title: 'A' }, { id: 'space_b', title: 'B' }, { id: 'space_c', title: 'C' }],
+        sites: [{ id: 'site_root', title: 'Root', siteSpaces: [{ space: 'space_a', path: 'a' }, { space: 'space_b', path: 'b' }] }],
+      },
+    ],
+  };
+  const r = emulatorScenario(state, 'default-site-space');
+  const defaultOf = async () => {
+    const body = (await r.client.request('GET', '/v1/orgs/org_acme/sites/site_root/structure')).body as { structure: Array<{ space: { id: string }; default?: boolean }> };
+    return body.structure.find((ss) => ss.default)?.space.id;
+  };
+
+  it('sets an existing root site space as the default, then plans no changes', async () => {
+    const plan = await r.converge('version: 1\norganization: { id: org_acme }\nsites:\n  - id: site_root\n    defaultSiteSpace: space_b\n');
+    expect(plan.steps.map((x) => `${x.action} ${x.address}`)).toEqual(['update sites["site_root"].defaultSiteSpace']);
+    expect(await defaultOf()).toBe('space_b');
+  });
+
+  it('a space this plan adds at the root: its site space is made, then made the default', async () => {
+    await r.converge('version: 1\norganization: { id: org_acme }\nsites:\n  - id: site_root\n    defaultSiteSpace: space_c\n    siteSpaces: [{ space: space_c, path: c }, { space: space_a, path: a }, { space: space_b, path: b }]\n');
+    expect(await defaultOf()).toBe('space_c');
+  });
+
+  it('bad configs: not the first of the listed site spaces; on a site with sections', async () => {
+    const problems = await withFiles(
+      {
+        'docplane.yaml':
+          'version: 1\norganization: { id: org_acme }\nsites:\n  - id: site_root\n    defaultSiteSpace: space_b\n    siteSpaces: [{ space: space_a }, { space: space_b }]\n  - id: site_x\n    defaultSiteSpace: space_a\n    sections: [{ path: g, title: Guides, space: space_a }]\n',
+      },
+      (t) => problemsOf({ cwd: t.dir }),
+    );
+    expect(problems).toEqual([
+      'docplane.yaml:5:23: sites[0].defaultSiteSpace: the default site space is shown first: list space_b first under siteSpaces',
+      'docplane.yaml:8:23: sites[1].defaultSiteSpace: a site with sections has a default site space per section: set defaultSiteSpace on the section',
+    ]);
+  });
+});

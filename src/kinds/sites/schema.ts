@@ -9,7 +9,7 @@ import { Redirect } from './redirects-read.js';
 import { siteFields, siteIdentity } from './site-schema.js';
 import { GitSync } from '../git-sync/schema.js';
 import { Channels, ContextConnections, Topics } from '../site-agent/schema.js';
-import { CustomHostname } from '../site-hosting/schema.js';
+import { CustomHostname, DefaultSiteSpace } from '../site-hosting/schema.js';
 
 /** `LocalizedString128/256`: title or description overrides for languages other than the site's default. */
 const Localized = (max: number) => z.partialRecord(Language, z.string().max(max)).describe('Overrides by language code');
@@ -115,6 +115,7 @@ export const Site = z
     topics: Topics.optional(),
     // The site's hosting (src/kinds/site-hosting/).
     customHostname: CustomHostname.optional(),
+    defaultSiteSpace: DefaultSiteSpace.optional(),
   })
   .superRefine(siteIdentity);
 
