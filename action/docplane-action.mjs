@@ -446,6 +446,33 @@ export function baseArgs(i, log = console.log) {
   return ['--base', sha];
 }
 
+/**
+ * A pull request's plan (--base) is applied over the scope apply derives again from the base commit
+ * the plan records; a shallow checkout does not hold that commit, so it is fetched (that one commit).
+ * The file only names it: docplane checks it against the base config hash the plan records.
+ */
+export function fetchPlanBase(planFile, cwd, log = console.log) {
+  let commit;
+  try {
+    const base = JSON.parse(readFileSync(planFile, 'utf8')).base;
+    commit = base?.commit ?? base?.from;
+  } catch {
+    return;
+  }
+  if (typeof commit !== 'string' || !/^[0-9a-f]{40}$/.test(commit)) return;
+  try {
+    git(['cat-file', '-e', `${commit}^{commit}`], cwd);
+    return;
+  } catch {
+    // Not here: fetched below.
+  }
+  try {
+    git(['fetch', '--no-tags', '--depth=1', 'origin', commit], cwd);
+  } catch {
+    log(`::warning::could not fetch the plan's base commit ${commit.slice(0, 12)}; the apply says why it cannot derive the plan's scope`);
+  }
+}
+
 export async function planStep(i, log = console.log) {
   const { env, config, dir, bin, cwd, event, gh, repo } = i;
   const pr = pullRequestOf(event);
@@ -536,6 +563,7 @@ export async function applyStep(i, log = console.log) {
     throw new ActionError(verdict.message);
   }
   log(`the plan of pull request #${meta.pr} was made on ${meta.commit.slice(0, 12)}: applying it`);
+  fetchPlanBase(join(dir, 'plan.json'), cwd, log);
   const r = await runDocplane(bin, ['apply', join(dir, 'plan.json'), '-c', config, '--format', 'text'], docplaneEnv(env));
   const result = applyResultMarkdown({ commit, outcome: applyOutcome(r.stdout, r.code), error: r.stderr, runUrl: i.runUrl });
   writeSummary(env, result);

@@ -1,47 +1,61 @@
 /**
- * `docplane apply` as one function: plan (or read a saved plan and check it is still good), refuse
- * what must be refused, run the steps, then re-plan what was touched and say whether it converged.
- * The command only parses flags and supplies the terminal (writers, the confirmation prompt).
+ * `docplane apply` as one function: plan (or read a saved plan and check it is the reviewed one),
+ * refuse what must be refused, run the steps, then re-plan what was touched and say whether it
+ * converged. It returns data and tells the command what happens (notices); the command renders, asks
+ * for the confirmation and writes. Every plan here is made through the run context (src/plan/context.ts).
  */
-import { existsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import path from 'node:path';
 import type { ApiClient } from '../api/types.js';
-import { loadConfig } from '../config/load.js';
-import type { LoadedConfig } from '../config/types.js';
 import { DocplaneError } from '../core/errors.js';
-import { fromSecretPlaceholders, maskSecrets, type Secret } from '../core/secrets.js';
+import { maskSecrets, type Secret } from '../core/secrets.js';
+import { loadRun, type RunContext } from '../plan/context.js';
 import { readPlanFile } from '../plan/file.js';
 import { assertApplicable, assertNoProblems } from '../plan/refusal.js';
 import { checkTargets } from '../plan/fingerprint.js';
-import { planOrgs, runSecrets } from '../plan/run.js';
-import { checkSteps } from '../policy/run.js';
 import type { Plan } from '../plan/types.js';
-import { renderPlan, summaryLine } from '../render/index.js';
 import { applyPlan, type ApplyResult } from './executor.js';
 import { createProgressReporter } from './progress.js';
-import { checkSaved, refusalError } from './saved.js';
+import { checkFileSteps, checkSaved, configAddresses, refusalError, reviewedScope } from './saved.js';
 import { narrowToTargets } from './targets.js';
 import { stopLine, type Convergence } from './summary.js';
+
+/** What happens during an apply, for the command to show (in this order, each at most once). */
+export type ApplyNotice =
+  /** The config a saved plan is applied with: its files, and whether `-c` named it (else it was found as plan finds it). */
+  | { type: 'config'; files: readonly string[]; given: boolean }
+  /** The plan a fresh apply made, to show before asking. */
+  | { type: 'plan'; plan: Plan; secrets: Secret[] }
+  /** The plan has no step. */
+  | { type: 'nothing' }
+  /** Every step of the saved plan is done in the organization already. */
+  | { type: 'already-applied'; file: string; total: number }
+  /** Some of the saved plan's steps are done already (an interrupted apply). */
+  | { type: 'resuming'; done: number; total: number; partial: number }
+  /** The saved plan's steps left to run; `selected` when apply's --target chose part of the file. */
+  | { type: 'applying'; file: string; plan: Plan; selected?: { steps: number; total: number } };
 
 export interface RunApplyOptions {
   /** A plan file saved by `plan --out`; without it, apply plans first. */
   planFile?: string;
-  /** `-c`: the config (with a plan file: overrides the paths kept in the plan). */
+  /** `-c`: the config; without it, `./docplane.yaml`, else `./docplane/` (a plan file never chooses it). */
   configPath?: string;
   autoApprove: boolean;
   force: boolean;
   targets: string[];
+  /** `--replace`: with a plan file, confirms the forced resends the file was made with. */
+  replace?: string[];
+  /** `--base`: with a pull request's plan file, the base its scope is derived from (else the one the file records). */
+  base?: string;
   toolVersion: string;
   concurrency: number;
-  /** Where the plan and the notes go (stdout in text mode, stderr in JSON mode). */
-  write: (text: string) => void;
+  /** Told what happens (the plan, resuming, …); the command renders it. */
+  notify: (notice: ApplyNotice) => void;
   /** Progress goes here (stderr). */
   progress: { stream: NodeJS.WritableStream; interactive: boolean; color: boolean };
-  /** Colours in the plan rendering. */
-  color: boolean;
   /** Whether a person can answer a question (stdin and stdout are terminals). */
   interactive: boolean;
-  confirm: (question: string) => Promise<boolean>;
+  /** Asks whether to apply the plan's `changes` steps (the plan was shown just before). */
+  confirm: (changes: number) => Promise<boolean>;
   /** An API client for the config's `api.url` (the flags decide the rest). */
   connect: (configApiUrl?: string) => Promise<ApiClient>;
   /** Stops the run (no new requests) when aborted, e.g. on Ctrl+C. */
@@ -101,23 +115,22 @@ export async function runApply(options: RunApplyOptions): Promise<RunApplyReport
   return options.planFile === undefined ? applyFresh(options) : applySaved(options, options.planFile);
 }
 
-function withNewline(text: string): string {
-  return text.endsWith('\n') ? text : `${text}\n`;
-}
-
 async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
-  const config = await loadConfig({ path: options.configPath });
-  const client = await options.connect(config.apiUrl);
-  try {
-    const planned = await planOrgs(config, client, { toolVersion: options.toolVersion, targets: options.targets });
-    const secrets = runSecrets(config, client);
-    let plan: Plan | undefined = checkSteps(planned, config.policies, secrets);
-    // Written and let go: at scale the text is megabytes, and the apply does not need it.
-    options.write(withNewline(renderPlan(plan, { format: 'text', color: options.color, secrets })));
+  if (options.base !== undefined) {
+    throw new DocplaneError('USAGE', '--base is for applying a saved pull-request plan (docplane apply PLANFILE --base BASE)', {
+      hint: 'To plan and apply what changed since a base, save the plan first: docplane plan --base BASE --out plan.json, then docplane apply plan.json.',
+    });
+  }
+  const run = await loadRun({ configPath: options.configPath, toolVersion: options.toolVersion });
+  return run.connect(options.connect, async (ctx) => {
+    const made = await ctx.plan({ targets: options.targets, warnings: true });
+    let plan: Plan | undefined = made.plan;
+    // Shown and let go: at scale the text is megabytes, and the apply does not need it.
+    options.notify({ type: 'plan', plan, secrets: made.secrets });
     assertApplicable(plan, { force: options.force });
-    const report: RunApplyReport = { secrets, multiOrg: plan.orgs.length > 1 };
+    const report: RunApplyReport = { secrets: made.secrets, multiOrg: plan.orgs.length > 1 };
     if (plan.steps.length === 0) {
-      options.write('Nothing to apply.\n');
+      options.notify({ type: 'nothing' });
       return report;
     }
     if (!options.autoApprove) {
@@ -126,18 +139,26 @@ async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
           hint: 'Pass --auto-approve, or apply a saved plan file: docplane plan --out plan.json, then docplane apply plan.json.',
         });
       }
-      const n = plan.steps.length;
-      if (!(await options.confirm(`Apply ${n === 1 ? 'this change' : `these ${n} changes`}? (yes/no) `))) {
+      if (!(await options.confirm(plan.steps.length))) {
         throw new DocplaneError('APPLY_CANCELLED', 'apply cancelled: nothing was changed', { hint: 'Answer "yes" to apply, or pass --auto-approve.' });
       }
     }
-    const applied = await applySteps(plan, client, options, report);
+    const applied = await applySteps(plan, ctx.client, options, report);
     // The plan is let go before the check reads the organization again (at scale, both are tens of MiB).
     plan = undefined;
-    return await verify(applied, config, client, options);
-  } finally {
-    await client.close();
-  }
+    return await verify(applied, ctx, options);
+  });
+}
+
+/** The config's files as a person reads them: relative to the working folder when inside it. */
+export function shownPaths(files: readonly string[]): string {
+  const cwd = process.cwd();
+  return files
+    .map((f) => {
+      const rel = path.relative(cwd, f);
+      return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : f;
+    })
+    .join(', ');
 }
 
 async function applySaved(options: RunApplyOptions, file: string): Promise<RunApplyReport> {
@@ -147,98 +168,52 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
       hint: 'Make the plan again with this version of docplane, or apply it with the version that made it.',
     });
   }
-  const config = await loadConfig({ path: options.configPath ?? configPathOf(saved, file) });
+  // The config is -c's, or found as plan finds it: the paths a file records never choose it.
+  const run = await loadRun({ configPath: options.configPath, toolVersion: options.toolVersion });
+  const config = run.config;
+  options.notify({ type: 'config', files: config.files, given: options.configPath !== undefined });
   if (config.hash !== saved.configHash) {
-    throw new DocplaneError('PLAN_CONFIG_CHANGED', `the config changed since the plan ${file} was made (read from ${config.files.join(', ')})`, {
-      hint: 'Make a new plan from the config as it is now, or apply with the config the plan was made from (-c).',
-    });
+    throw new DocplaneError(
+      'PLAN_CONFIG_CHANGED',
+      `the plan ${file} was made from the config ${shownPaths(saved.configPaths)}, and the config here, ${shownPaths(config.files)}, is not that one (other files, or other contents); nothing was sent`,
+      { hint: 'Apply with the config the plan was made from (-c PATH), or make a new plan from this config, review it, and apply that one.' },
+    );
   }
+  const shapeRefusal = checkFileSteps(saved, config.orgs.map((o) => o.organization.id));
+  if (shapeRefusal) throw refusalError(shapeRefusal, file);
+  // The scope to re-derive: the file's whole scope, derived again (never read from the file).
+  const scope = await reviewedScope(saved, run, { targets: options.targets, replace: options.replace ?? [], ...(options.base === undefined ? {} : { base: options.base }) }, file);
+  if ('kind' in scope) throw refusalError(scope, file);
   // With --target, only the selected steps (and what they need) are checked and applied.
   const selected = narrowToTargets(saved, options.targets);
   const whole = selected.steps.length === saved.steps.length;
   const total = saved.steps.length;
   const multiOrg = saved.orgs.length > 1;
   saved = undefined;
-  const client = await options.connect(config.apiUrl);
-  try {
-    // The file is not trusted: its steps are planned again from the config and the remote objects
-    // they touch (read anyway to see whether the plan is stale), with the plan's own --replace, and
-    // what runs is that re-derivation, once it is shown to be the file's (src/apply/saved.ts).
-    // The steps policies run again on what will be sent: a saved plan is not trusted to have passed them.
-    const replanned = await planOrgs(config, client, { toolVersion: options.toolVersion, replace: selected.replace ?? [], ...checkTargets(addressesOf(selected, config.secrets, file)) });
-    // The values the reads found to be secrets stand as placeholders in the file as well: the
-    // re-derivation read them again, so the file's placeholders are compared with their values.
-    const secrets = runSecrets(config, client);
-    const fresh = checkSteps(replanned, config.policies, secrets);
+  return run.connect(options.connect, async (ctx) => {
+    // The file is not trusted: its scope is planned again from the config and the organization, and
+    // what runs is that re-derivation, once it is shown to be the file's, step for step
+    // (src/apply/saved.ts). The steps policies run again on what will be sent.
+    const made = await ctx.plan(scope);
+    const fresh = narrowToTargets(made.plan, options.targets);
+    const secrets = made.secrets;
     assertNoProblems(fresh, { for: 'apply' });
-    const checked = checkSaved(selected, fresh, secrets);
+    const checked = checkSaved(selected, fresh, secrets, configAddresses(config.orgs, secrets));
     if ('kind' in checked) throw refusalError(checked, file);
     let plan: Plan | undefined = checked.plan;
     assertApplicable(plan, { force: options.force });
     const report: RunApplyReport = { secrets, multiOrg };
-    const part = whole ? '' : ` (${plural(selected.steps.length, 'step')} of ${total}, selected by --target)`;
     if (checked.total > 0 && checked.done === checked.total) {
-      options.write(`The plan ${file} is already applied: ${checked.total === 1 ? 'its step is' : `all ${checked.total} of its steps are`} done in the organization. Nothing to apply.\n`);
+      options.notify({ type: 'already-applied', file, total: checked.total });
       return report;
     }
-    if (checked.done > 0 || checked.partial > 0) {
-      const cut = checked.partial > 0 ? `; ${plural(checked.partial, 'step')} cut short, finished now` : '';
-      options.write(`resuming: ${checked.done} of ${checked.total} steps were already applied${cut}\n`);
-    }
-    options.write(`Applying ${file}${part}: ${summaryLine(plan)}\n`);
+    if (checked.done > 0 || checked.partial > 0) options.notify({ type: 'resuming', done: checked.done, total: checked.total, partial: checked.partial });
+    options.notify({ type: 'applying', file, plan, ...(whole ? {} : { selected: { steps: selected.steps.length, total } }) });
     if (plan.steps.length === 0) return report;
-    const applied = await applySteps(plan, client, options, report);
+    const applied = await applySteps(plan, ctx.client, options, report);
     plan = undefined;
-    return await verify(applied, config, client, options);
-  } finally {
-    await client.close();
-  }
-}
-
-/**
- * The file's steps with the secrets in their addresses filled in from the config (a secret may name
- * a resource: `teams["{{secret:env:TEAM}}"]`), so that the check reads the resources they name. A
- * placeholder of a secret the config does not have is a file that is not the reviewed plan.
- */
-function addressesOf(plan: Plan, secrets: readonly Secret[], file: string): Plan['steps'] {
-  try {
-    return plan.steps.map((s) => ({ ...s, address: fromSecretPlaceholders(s.address, secrets) }));
-  } catch (err) {
-    throw new DocplaneError('PLAN_MISMATCH', `the plan ${file} does not match the config: ${(err as Error).message}; nothing was sent`, {
-      hint: 'Make a new plan (docplane plan --out FILE), review it, and apply that one.',
-    });
-  }
-}
-
-/**
- * The config the plan was made from: its one file, or the folder holding its files. Files from
- * several folders cannot be loaded again as one: then -c must say.
- */
-function configPathOf(plan: Plan, file: string): string | undefined {
-  const paths = plan.configPaths;
-  if (paths.length === 0) return undefined;
-  const dirs = [...new Set(paths.map((p) => (isDirectory(p) ? p : dirname(p))))];
-  const path = paths.length === 1 ? paths[0] : dirs.length === 1 ? dirs[0] : undefined;
-  if (path === undefined) {
-    throw new DocplaneError('PLAN_CONFIG_PATHS', `the plan ${file} was made from files in several folders (${paths.join(', ')})`, {
-      hint: 'Pass the config with -c.',
-    });
-  }
-  // A plan made on another machine (a CI job) names paths that do not exist here.
-  if (!existsSync(path)) {
-    throw new DocplaneError('PLAN_CONFIG_MISSING', `the config the plan ${file} was made from is not at ${path}`, {
-      hint: 'Pass the config with -c (the same files the plan was made from).',
-    });
-  }
-  return path;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
+    return await verify(applied, ctx, options);
+  });
 }
 
 /** Runs the plan's steps, with progress; the report holds their outcomes, not the plan. */
@@ -268,18 +243,18 @@ async function applySteps(
 }
 
 /** Plans again what the steps touched (reading only that), to say whether the apply converged. */
-async function verify(out: RunApplyReport, config: LoadedConfig, client: ApiClient, options: RunApplyOptions): Promise<RunApplyReport> {
+async function verify(out: RunApplyReport, ctx: RunContext, options: RunApplyOptions): Promise<RunApplyReport> {
   const result = out.result;
   // A stopped run (bad token, Ctrl+C) is not planned again: it is known not to be finished.
   if (result === undefined || result.applied.length === 0 || result.stopped !== undefined || options.verify === false) return out;
   try {
     // With failed or skipped steps, their addresses are planned again too: what is left there counts.
     const touched = [...result.applied, ...result.failed, ...result.skipped];
-    const again = await planOrgs(config, client, { toolVersion: options.toolVersion, ...checkTargets(touched) });
+    const { plan: again, secrets } = await ctx.plan(checkTargets(touched));
     return {
       ...out,
       // What the re-plan read (ids of what the apply created) is masked in the summary too.
-      secrets: runSecrets(config, client),
+      secrets,
       convergence: {
         // A step that failed is never "converged", whatever the organization looks like now; nor is a
         // resource that has a twin (another apply at the same time created it too).

@@ -6,6 +6,11 @@
  * and dependencies — and the safety rules it breaks must be those the file lists. What runs is the
  * re-derived steps, never the file's requests.
  *
+ * The re-derivation covers the file's whole scope, derived again rather than read from the file
+ * (reviewedScope): the whole organization, the targets of a `--base` plan (from its base and the
+ * config), or the targets and `--replace` patterns apply's own command line confirms. So a step the
+ * scope gives that the file lacks refuses it as surely as a step the file adds.
+ *
  * After an interrupted apply, the re-derivation has fewer steps: a file step with no counterpart, at
  * an address whose remote object has changed since the plan, is done (the remote already is as the
  * config wants it); a step that was cut between its requests is re-derived as what is left of it, and
@@ -15,6 +20,8 @@
 import { DocplaneError } from '../core/errors.js';
 import { stableStringify } from '../core/json.js';
 import { toSecretPlaceholders, type Secret } from '../core/secrets.js';
+import { stepId } from '../model/address.js';
+import type { RunConfig, RunPlanOptions } from '../plan/context.js';
 import type { JsonValue, Plan, RequestSpec, SafetyViolation, Step } from '../plan/types.js';
 
 export interface SavedCheck {
@@ -28,8 +35,138 @@ export interface SavedCheck {
   total: number;
 }
 
-/** Why a file is refused: it shows something the re-derivation does not give (edited), or the organization moved (stale). */
-export type SavedRefusal = { kind: 'mismatch'; step: string; field: string } | { kind: 'stale'; addresses: string[] };
+/**
+ * Why a file is refused: it shows something the re-derivation does not give, or lacks a step it gives
+ * (edited); the organization moved (stale); or its scope is not the one apply derives (scope).
+ */
+export type SavedRefusal =
+  | { kind: 'mismatch'; step: string; field: string }
+  | { kind: 'stale'; addresses: string[] }
+  | { kind: 'scope'; why: string; hint: string };
+
+/** The field of a mismatch that says a step the re-derivation gives is not in the file. */
+const MISSING = '(missing from the file)';
+/** The field of a mismatch that says a file step is not one the re-derivation gives. */
+const WHOLE_STEP = '(the whole step)';
+
+/** What apply's own command line says of the scope: the only scope a file cannot choose. */
+export interface ConfirmedScope {
+  /** `apply --target`: the part of the plan to apply. */
+  targets: readonly string[];
+  /** `apply --replace`: the forced publishes and resends the file may hold. */
+  replace: readonly string[];
+  /**
+   * `apply --base`: the base a pull request's plan was compared with, as the applying side knows it
+   * (in CI, the merge's first parent); its scope is then derived from this base, not the one the file
+   * records, and the file's recorded base config must be this one.
+   */
+  base?: string;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const x = new Set(a);
+  const y = new Set(b);
+  return x.size === y.size && [...x].every((v) => y.has(v));
+}
+
+function quoted(patterns: readonly string[], flag: string): string {
+  return patterns.map((p) => `${flag} '${p}'`).join(' ');
+}
+
+/**
+ * The scope the file's steps are re-derived in, derived again from what the file records, the config
+ * and apply's own command line — never taken from the file:
+ *
+ * - `--replace` widens what is sent (a resend nothing else asks for): the file's patterns must be
+ *   exactly those apply's command line gives.
+ * - `--target` makes a partial plan: a file made with targets is applied only when apply's command
+ *   line gives targets too; those are the scope, and a step they give that the file lacks refuses it.
+ * - a `--base` plan's targets are derived again from its base (the commit and config hash it
+ *   records, or apply's own `--base`) and the config; targets other than those refuse the file.
+ * - else the scope is the whole organization, read whole (as a fresh plan reads it).
+ */
+export async function reviewedScope(file: Plan, run: Pick<RunConfig, 'baseScope'>, confirmed: ConfirmedScope, name: string): Promise<RunPlanOptions | SavedRefusal> {
+  const replace = file.replace ?? [];
+  if (!sameSet(replace, confirmed.replace)) {
+    const extra = confirmed.replace.filter((p) => !replace.includes(p));
+    return extra.length > 0
+      ? { kind: 'scope', why: `apply's --replace ${extra[0]} is not in the plan`, hint: `Apply the plan with the --replace patterns it was made with${replace.length > 0 ? ` (${quoted(replace, '--replace')})` : ' (none)'}, or make a new plan with the ones wanted.` }
+      : {
+          kind: 'scope',
+          why: `it was made with --replace ${replace.join(', ')}, which apply's own command line does not confirm`,
+          hint: `A forced resend is applied only when apply asks for it too: docplane apply ${name} ${quoted(replace, '--replace')} (after reviewing the plan), or make a new plan without --replace.`,
+        };
+  }
+  const selection = confirmed.targets.length > 0 ? { targets: [...confirmed.targets] } : {};
+  if (confirmed.base !== undefined && file.base === undefined) {
+    return { kind: 'scope', why: `apply's --base ${confirmed.base} is for a pull request's plan, and this one was made without --base`, hint: `Apply it without --base (docplane apply ${name}), or make the plan with --base.` };
+  }
+  if (file.base !== undefined) {
+    const recorded = file.base;
+    const source = confirmed.base ?? recorded.commit ?? recorded.from;
+    let derived;
+    try {
+      derived = await run.baseScope(source);
+    } catch (err) {
+      return { kind: 'scope', why: `its scope is what changed since the base ${source}, which cannot be read here (${(err as Error).message})`, hint: 'Apply where the base can be read (in a shallow clone, fetch the base commit first), or make a whole plan (without --base).' };
+    }
+    if (recorded.configHash !== derived.configHash) {
+      return confirmed.base === undefined
+        ? { kind: 'scope', why: `its base ${recorded.from} is not the config the plan was compared with (its config hash differs)`, hint: 'Make a new plan, review it, and apply that one.' }
+        : { kind: 'scope', why: `it was compared with the base ${recorded.from}, whose config is not that of apply's --base ${confirmed.base}`, hint: 'Make a new plan with --base the base this apply names, review it, and apply that one.' };
+    }
+    const targets = recorded.whole === undefined ? [...(file.targets ?? [])].sort() : [];
+    if ((recorded.whole === undefined) !== (derived.whole === undefined) || !sameSet(targets, derived.targets)) {
+      const lost = derived.targets.find((t) => !targets.includes(t));
+      const added = targets.find((t) => !derived.targets.includes(t));
+      const what = derived.whole !== undefined && recorded.whole === undefined ? `the whole organization (${derived.whole})` : lost !== undefined ? `${lost}, which the plan leaves out` : added !== undefined ? `not ${added}, which the plan adds` : 'another scope';
+      return { kind: 'scope', why: `its scope is not what its base ${confirmed.base ?? recorded.from} and the config give: they give ${what}`, hint: 'Make a new plan (docplane plan --base BASE --out FILE), review it, and apply that one.' };
+    }
+    return { base: derived, ...(replace.length > 0 ? { replace: [...replace] } : {}), ...selection };
+  }
+  const fileTargets = file.targets ?? [];
+  if (fileTargets.length > 0 && confirmed.targets.length === 0) {
+    return {
+      kind: 'scope',
+      why: `it was made with --target ${fileTargets.join(', ')}, which apply's own command line does not confirm`,
+      hint: `A partial plan is applied only with its targets given to apply too: docplane apply ${name} ${quoted(fileTargets, '--target')}`,
+    };
+  }
+  return { ...(replace.length > 0 ? { replace: [...replace] } : {}), ...selection };
+}
+
+/**
+ * Whether the config defines an address of an organization, or a resource it lies under (a grant of
+ * a collection the config lists): each address's prefixes that end before a `.` or `[` are looked up
+ * among the config's addresses, with secret values as the file holds them (placeholders).
+ */
+export function configAddresses(orgs: readonly { organization: { id: string }; locations: Record<string, unknown> }[], secrets: readonly Secret[]): (org: string, address: string) => boolean {
+  const defined = new Set<string>();
+  for (const o of orgs) {
+    defined.add(`${o.organization.id}/organization`);
+    for (const a of Object.keys(o.locations)) defined.add(`${o.organization.id}/${toSecretPlaceholders(a, secrets)}`);
+  }
+  return (org, address) => {
+    for (let i = 1; i <= address.length; i++) {
+      if (i < address.length && address[i] !== '.' && address[i] !== '[') continue;
+      if (defined.has(`${org}/${address.slice(0, i)}`)) return true;
+    }
+    return false;
+  };
+}
+
+/**
+ * What the file must be before anything is compared: every step for an organization the config
+ * manages, and its id what its organization, address and action make (ids key the comparison).
+ */
+export function checkFileSteps(file: Pick<Plan, 'steps'>, orgs: readonly string[]): SavedRefusal | undefined {
+  const managed = new Set(orgs);
+  for (const s of file.steps) {
+    if (!managed.has(s.org)) return { kind: 'mismatch', step: s.id, field: `org (${s.org} is not an organization of the config)` };
+    if (s.id !== stepId(s.org, s.address, s.action)) return { kind: 'mismatch', step: s.id, field: 'id' };
+  }
+  return undefined;
+}
 
 const REF_OPEN = '{{ref:';
 
@@ -156,7 +293,7 @@ function violationKey(v: SafetyViolation): string {
  * Holds the saved plan `file` (as read, secrets as placeholders, after --target) against `fresh`,
  * planned again at its steps' addresses, and gives the steps to run, or the refusal.
  */
-export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[]): SavedCheck | SavedRefusal {
+export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[], defines: (org: string, address: string) => boolean = () => true): SavedCheck | SavedRefusal {
   // Compared as the file holds them: secret values as their placeholders.
   const now = toSecretPlaceholders(fresh, secrets);
   const at = (s: Pick<Step, 'org' | 'address'>) => `${s.org}/${s.address}`;
@@ -168,9 +305,19 @@ export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[]):
   const fileAt = group(file.steps);
   const nowAt = group(now.steps);
   const changed = (address: string) => file.fingerprints[address] === undefined || now.fingerprints[address] !== file.fingerprints[address];
+  // Where a create is judged done: the re-derivation creates nothing at its address any more.
+  const createDone = (f: Step) => !(nowAt.get(at(f)) ?? []).some((n) => n.action === 'create');
+  /**
+   * Whether a file step with nothing left of it in the re-derivation is done: a create whose resource
+   * exists now, or a change at an address whose object the file fingerprinted and that has moved
+   * since (a step without a fingerprint cannot be shown done); either at an address the config has.
+   */
+  const isDone = (f: Step) =>
+    // What is done is what the config asks for: a step elsewhere (but a delete of what it prunes) is not the reviewed plan's.
+    (f.action === 'delete' || defines(f.org, f.address)) && (f.action === 'create' ? createDone(f) : file.fingerprints[at(f)] !== undefined && changed(at(f)));
 
   const doneCreates = new Set<string>();
-  for (const s of file.steps) if (s.action === 'create' && !(nowAt.get(at(s)) ?? []).some((n) => n.action === 'create')) doneCreates.add(at(s));
+  for (const s of file.steps) if (s.action === 'create' && createDone(s)) doneCreates.add(at(s));
   const unify = new Unifier(doneCreates);
 
   /** Re-derived step id → the file step it is (whole, or what is left of it). */
@@ -201,8 +348,15 @@ export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[]):
     // that the config and the organization do not give.
     for (const f of fileSteps) {
       if ([...matched.values()].includes(f)) continue;
-      if (!changed(address)) mismatch ??= { step: f.id, field: '(the whole step)' };
+      if (!isDone(f)) mismatch ??= { step: f.id, field: WHOLE_STEP };
     }
+  }
+  // A step the reviewed scope gives at an address the file has no step for: left out of the file,
+  // unless the file fingerprinted the object there and it has moved since (stale).
+  for (const [address, nowSteps] of nowAt) {
+    if (fileAt.has(address)) continue;
+    if (file.fingerprints[address] !== undefined && changed(address)) stale.add(address);
+    else mismatch ??= { step: nowSteps[0].id, field: MISSING };
   }
   if (mismatch) return { kind: 'mismatch', ...mismatch };
 
@@ -297,10 +451,20 @@ function partOf(unify: Unifier, whole: RequestSpec, part: RequestSpec): boolean 
 
 /** The refusal as the error apply exits with. */
 export function refusalError(refusal: SavedRefusal, file: string): DocplaneError {
+  if (refusal.kind === 'scope') {
+    return new DocplaneError('PLAN_SCOPE', `the plan ${file} is not applied: ${refusal.why}; nothing was sent`, { hint: refusal.hint });
+  }
   if (refusal.kind === 'mismatch') {
-    const where = refusal.field === '(the whole step)' ? `the step ${refusal.step} is not one they give` : `${refusal.step}: ${refusal.field} differs`;
+    const where =
+      refusal.field === WHOLE_STEP
+        ? `the step ${refusal.step} is not one they give`
+        : refusal.field === MISSING
+          ? `the step ${refusal.step}, which they give, is missing from it`
+          : refusal.field.startsWith('org (')
+            ? `the step ${refusal.step}: ${refusal.field.slice(5, -1)}`
+            : `${refusal.step}: ${refusal.field} differs`;
     return new DocplaneError('PLAN_MISMATCH', `the plan ${file} does not match what the config and the organization give now (${where}); nothing was sent`, {
-      hint: 'The file was edited after it was made, or the organization changed in a way its fingerprints do not show. Make a new plan (docplane plan --out FILE), review it, and apply that one.',
+      hint: 'The file was edited after it was made, or the organization changed where the plan has no step. Make a new plan (docplane plan --out FILE), review it, and apply that one.',
     });
   }
   const shown = refusal.addresses.slice(0, 10).join(', ');

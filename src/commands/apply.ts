@@ -1,16 +1,18 @@
 import { createInterface } from 'node:readline/promises';
 import { Args, Flags } from '@oclif/core';
-import { outcomeError, runApply } from '../apply/run.js';
+import { outcomeError, runApply, shownPaths, type ApplyNotice } from '../apply/run.js';
 import { renderApplySummary } from '../apply/summary.js';
 import { clientFromFlags } from '../cli/api.js';
 import { BaseCommand, commonFlags, configFlag } from '../cli/base.js';
 import { sizeHeapForLongRun } from '../cli/heap.js';
+import { renderPlan, summaryLine } from '../render/index.js';
 
 export default class Apply extends BaseCommand {
   static override summary = 'Apply the changes of a plan to the organizations';
   static override description =
     'Without PLANFILE: plan, show the plan, ask for confirmation (on a terminal; elsewhere --auto-approve is needed), then apply. ' +
-    'With PLANFILE (from `docplane plan --out`): refuse it when the config, the docplane version or the remote state changed since, else apply its steps. ' +
+    'With PLANFILE (from `docplane plan --out`): apply exactly its reviewed steps, derived again from the config (-c, or ./docplane.yaml, else ./docplane/, as plan finds it) and the organization; ' +
+    'refuse it, sending nothing, when it differs from them, when the config, the docplane version or the remote state changed since, or when its --target or --replace is not given to apply too. ' +
     'Afterwards, plan the touched resources again and say whether the apply converged.';
 
   static override examples = [
@@ -29,7 +31,12 @@ export default class Apply extends BaseCommand {
     'auto-approve': Flags.boolean({ description: 'Apply without asking for confirmation', default: false }),
     force: Flags.boolean({ description: 'Apply even when the plan breaks a safety rule (maxDeletes, maxDeletePercent)', default: false }),
     format: Flags.string({ description: 'Format of the final summary', options: ['text', 'json'], default: 'text' }),
-    target: Flags.string({ description: 'Limit the plan to this address (glob or prefix); repeatable', multiple: true }),
+    target: Flags.string({ description: 'Limit the plan to this address (glob or prefix); repeatable. With PLANFILE: the part of it to apply (a plan made with --target needs them here too)', multiple: true }),
+    base: Flags.string({
+      description:
+        "With PLANFILE of a pull request's plan (plan --base): the base to derive its scope from (a path or a git revision, such as the merge's first parent), instead of the one the file records; the file's recorded base config must be this one",
+    }),
+    replace: Flags.string({ description: 'With PLANFILE: confirm the --replace patterns the plan was made with (a forced resend is applied only when apply asks for it too); repeatable', multiple: true }),
     verify: Flags.boolean({ description: 'After applying, read the touched resources again and say whether the apply converged (--no-verify skips it)', default: true, allowNo: true }),
   };
 
@@ -43,6 +50,8 @@ export default class Apply extends BaseCommand {
     const stderrColor = !noColor && process.stderr.isTTY === true;
     // In JSON mode stdout holds the summary alone: the plan and the notes go to stderr.
     const write = format === 'json' ? (text: string) => void process.stderr.write(text) : (text: string) => void process.stdout.write(text);
+    const planColor = format === 'json' ? stderrColor : stdoutColor;
+    const notify = (notice: ApplyNotice) => write(noticeText(notice, planColor));
 
     // Ctrl+C (SIGINT) and a CI job's cancel (SIGTERM) alike: no new requests; those in flight finish
     // and the summary says what was done (exit 1, as any partial apply). A second signal quits at
@@ -62,13 +71,14 @@ export default class Apply extends BaseCommand {
         autoApprove: flags['auto-approve'],
         force: flags.force,
         targets: flags.target ?? [],
+        replace: flags.replace ?? [],
+        ...(flags.base === undefined ? {} : { base: flags.base }),
         toolVersion: this.config.version,
         concurrency: flags.concurrency,
-        write,
+        notify,
         progress: { stream: process.stderr, interactive: process.stderr.isTTY === true, color: stderrColor },
-        color: format === 'json' ? stderrColor : stdoutColor,
         interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
-        confirm: (question) => ask(question),
+        confirm: (n) => ask(`Apply ${n === 1 ? 'this change' : `these ${n} changes`}? (yes/no) `),
         connect: (apiUrl) => clientFromFlags(flags, apiUrl),
         signal: controller.signal,
         verify: flags.verify,
@@ -90,6 +100,32 @@ export default class Apply extends BaseCommand {
     } finally {
       process.removeListener('SIGINT', onSignal);
       process.removeListener('SIGTERM', onSignal);
+    }
+  }
+}
+
+function withNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** What the apply tells, as the lines a person reads. */
+export function noticeText(notice: ApplyNotice, color: boolean): string {
+  switch (notice.type) {
+    case 'config':
+      return `Config: ${shownPaths(notice.files)} (${notice.given ? 'given with -c' : 'found as plan finds it: ./docplane.yaml, else ./docplane/'})\n`;
+    case 'plan':
+      return withNewline(renderPlan(notice.plan, { format: 'text', color, secrets: notice.secrets }));
+    case 'nothing':
+      return 'Nothing to apply.\n';
+    case 'already-applied':
+      return `The plan ${notice.file} is already applied: ${notice.total === 1 ? 'its step is' : `all ${notice.total} of its steps are`} done in the organization. Nothing to apply.\n`;
+    case 'resuming': {
+      const cut = notice.partial > 0 ? `; ${notice.partial} ${notice.partial === 1 ? 'step' : 'steps'} cut short, finished now` : '';
+      return `resuming: ${notice.done} of ${notice.total} steps were already applied${cut}\n`;
+    }
+    case 'applying': {
+      const part = notice.selected ? ` (${notice.selected.steps} ${notice.selected.steps === 1 ? 'step' : 'steps'} of ${notice.selected.total}, selected by --target)` : '';
+      return `Applying ${notice.file}${part}: ${summaryLine(notice.plan)}\n`;
     }
   }
 }

@@ -24,8 +24,11 @@ export interface LoadBaseOptions {
   env?: Record<string, string | undefined>;
 }
 
-/** The config at BASE, or `missing` when the revision does not have it (a pull request that adds the config). */
-export type BaseConfig = { config: LoadedConfig } | { missing: string };
+/**
+ * The config at BASE (with the commit a revision names, so that a saved plan records a base that does
+ * not move), or `missing` when the revision does not have it (a pull request that adds the config).
+ */
+export type BaseConfig = { config: LoadedConfig; commit?: string } | { missing: string; commit?: string };
 
 /** A config's files (or revision's blobs) larger than this together are not a config: refused. */
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -101,7 +104,7 @@ async function loadAtRevision(options: LoadBaseOptions, cwd: string): Promise<Ba
   const listed = await filesAt(rev, top, sha, relFolder);
   const inFolder = (f: string) => (relFolder === '' ? !f.includes('/') : f.startsWith(`${relFolder}/`) && !f.slice(relFolder.length + 1).includes('/'));
   const configFiles = where.dir ? listed.filter((f) => inFolder(f) && /\.ya?ml$/i.test(f) && !path.posix.basename(f).startsWith('.')) : listed.filter((f) => f === rel);
-  if (configFiles.length === 0) return { missing: where.dir ? `${rel}/` : rel };
+  if (configFiles.length === 0) return { missing: where.dir ? `${rel}/` : rel, commit: sha };
 
   const scratch = await mkdtemp(path.join(tmpdir(), 'docplane-base-'));
   try {
@@ -132,7 +135,7 @@ async function loadAtRevision(options: LoadBaseOptions, cwd: string): Promise<Ba
     const at = path.join(scratch, ...(where.dir ? rel.split('/').filter((s) => s !== '') : rel.split('/')));
     if (where.dir) await mkdir(at, { recursive: true });
     try {
-      return { config: await loadConfig({ path: at, cwd: scratch, env: options.env }) };
+      return { config: await loadConfig({ path: at, cwd: scratch, env: options.env }), commit: sha };
     } catch (err) {
       throw atRevision(err, rev);
     }

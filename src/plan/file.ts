@@ -74,6 +74,9 @@ const PlanFileSchema = z.looseObject({
   notes: z.array(z.string()).optional(),
   targets: z.array(z.string()).optional(),
   replace: z.array(z.string()).optional(),
+  base: z
+    .looseObject({ from: z.string(), unread: z.number().optional(), whole: z.string().optional(), commit: z.string().optional(), configHash: z.string().optional() })
+    .optional(),
   duplicates: z.array(z.string()).optional(),
 });
 

@@ -1,18 +1,12 @@
 /**
- * `docplane plan` without the flags: load the config, connect, plan. The command renders the result;
- * apply uses planOrgs directly.
+ * `docplane plan` and `docplane show`: the plan as data, for the command to render. The run context
+ * (src/plan/context.ts) loads the config, connects, plans and runs the policies.
  */
 import type { ApiClient } from '../api/types.js';
-import { loadConfig } from '../config/load.js';
-import type { LoadedConfig } from '../config/types.js';
 import { DocplaneError } from '../core/errors.js';
 import type { Secret } from '../core/secrets.js';
-import { baseDifference } from './base.js';
-import { loadBaseConfig } from './base-source.js';
-import { formatConfigIssue } from '../core/errors.js';
-import { checkSteps } from '../policy/run.js';
+import { loadRun, type BaseScope } from './context.js';
 import { readPlanFile } from './file.js';
-import { planOrgs, runSecrets } from './run.js';
 import type { Plan } from './types.js';
 
 export interface RunPlanOptions {
@@ -37,47 +31,30 @@ export interface RunPlanResult {
   secrets: Secret[];
 }
 
-/** What `--base` asks of the plan: the touched entries' targets, or a whole plan and why. */
-async function baseNarrowing(config: LoadedConfig, options: RunPlanOptions): Promise<{ from: string; targets: string[]; whole?: string } | undefined> {
-  const from = options.base;
-  if (from === undefined) return undefined;
-  if (options.targets && options.targets.length > 0) {
+export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
+  if (options.base !== undefined && options.targets && options.targets.length > 0) {
     throw new DocplaneError('BASE_WITH_TARGET', '--base and --target cannot be given together: --base chooses the targets itself', {
       hint: 'Drop --target to plan what changed since the base, or drop --base to plan the targets.',
     });
   }
-  const base = await loadBaseConfig({ base: from, configPath: options.configPath });
-  if ('missing' in base) return { from, targets: [], whole: `the config (${base.missing}) was added` };
-  const difference = baseDifference(base.config, config);
-  return { from, ...difference };
-}
-
-export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
-  const config = await loadConfig({ path: options.configPath });
+  const run = await loadRun({ configPath: options.configPath, toolVersion: options.toolVersion });
   // The base is read before any request: a base that cannot be read costs nothing.
-  const base = await baseNarrowing(config, options);
-  const client = await options.connect(config.apiUrl);
-  options.progress?.reading(() => client.stats().requests, () => client.stats().waiting);
-  try {
-    const planned = await planOrgs(config, client, {
-      toolVersion: options.toolVersion,
-      targets: base && base.whole === undefined ? base.targets : options.targets,
-      replace: options.replace,
-      unmatchedTargets: 'error',
-      ...(base ? { base: { from: base.from, ...(base.whole !== undefined ? { whole: base.whole } : {}) } } : {}),
-    });
-    // The steps policies (DESIGN §11), and the resource policies' warnings as notes for the reviewer.
-    const secrets = runSecrets(config, client);
-    const plan = withNotes(checkSteps(planned, config.policies, secrets), (config.warnings ?? []).map((w) => `warning: ${formatConfigIssue(w)}`));
-    return { plan, secrets };
-  } finally {
-    options.progress?.done();
-    await client.close();
-  }
-}
-
-function withNotes(plan: Plan, notes: string[]): Plan {
-  return notes.length === 0 ? plan : { ...plan, notes: [...(plan.notes ?? []), ...notes] };
+  const base: BaseScope | undefined = options.base === undefined ? undefined : await run.baseScope(options.base);
+  return run.connect(options.connect, async (ctx) => {
+    options.progress?.reading(() => ctx.client.stats().requests, () => ctx.client.stats().waiting);
+    try {
+      // The steps policies, and the resource policies' warnings as notes for the reviewer.
+      return await ctx.plan({
+        targets: options.targets,
+        replace: options.replace,
+        unmatchedTargets: 'error',
+        warnings: true,
+        ...(base ? { base } : {}),
+      });
+    } finally {
+      options.progress?.done();
+    }
+  });
 }
 
 export interface ShowPlanOptions {

@@ -59,8 +59,10 @@ export interface Plan {
   /**
    * A pull request's plan (`plan --base`): the base its targets were drawn from, and how many entries
    * of the config it did not read; or why it read everything (`whole`: a setting of the whole config changed).
+   * `commit` (the revision `from` named) and `configHash` (the base config's) let apply PLANFILE load
+   * the same base and derive the same targets again.
    */
-  base?: { from: string; unread?: number; whole?: string };
+  base?: { from: string; unread?: number; whole?: string; commit?: string; configHash?: string };
   /**
    * The `--replace` patterns the plan was made with: apply PLANFILE plans again with them, so that
    * the forced publishes and resends the plan shows are derived again (absent when none).

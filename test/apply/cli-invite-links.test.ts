@@ -58,7 +58,7 @@ describe('invite link ids in the output of plan, apply and import (CLI)', () => 
     expect(saved).toMatch(/"path": "\/v1\/orgs\/org_acme\/link-invites\/\{\{secret:invite-link:org_acme\/organization#[0-9a-f]{8}\}\}"/);
     await run(['show', file, '--verbose']);
 
-    const applied = await run(['apply', file, '--verbose']);
+    const applied = await run(['apply', file, '-c', config, '--verbose']);
     expect(applied.stdout).toContain('converged');
     expect([...org().linkInvites.values()].map((l) => l.role ?? l.level).sort()).toEqual(['comment', 'edit', 'read']);
     // A link changed behind docplane's back, and one deleted: an apply of the config in JSON sets them back.

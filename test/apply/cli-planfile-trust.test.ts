@@ -104,8 +104,15 @@ describe('apply PLANFILE refuses an edited plan file and sends nothing', () => {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as PlanJson & { replace?: string[] };
     expect(saved.replace).toEqual(['integrations["acme-analytics"]']);
     expect(saved.steps.map((s) => s.id)).toEqual(['org_acme/integrations["acme-analytics"]:publish']);
+    // A forced resend is applied only when apply's own command line asks for it too.
     const before = box.exchanges.length;
-    const apply = await box.cli(['apply', file]);
+    const unconfirmed = await box.cli(['apply', file]);
+    expect(unconfirmed.code, unconfirmed.stderr).toBe(1);
+    expect(errorLines(unconfirmed.stderr)).toEqual([
+      `error: the plan ${file} is not applied: it was made with --replace integrations["acme-analytics"], which apply's own command line does not confirm; nothing was sent`,
+    ]);
+    expect(box.writes(before)).toEqual([]);
+    const apply = await box.cli(['apply', file, '--replace', 'integrations["acme-analytics"]']);
     expect(apply.code, apply.stderr).toBe(0);
     expect(box.writes(before).map((e) => `${e.method} ${e.path}`)).toEqual(['POST /v1/integrations/acme-analytics']);
     // Its secrets are the config's, where the config places them.

@@ -24,7 +24,7 @@ async function savePlan(b: Sandbox): Promise<string> {
 }
 
 describe('docplane apply PLANFILE (CLI)', () => {
-  it('applies a saved plan (the config found from the plan); applied again, it is already applied: nothing to do, no write', async () => {
+  it('applies a saved plan (the config found as plan finds it); applied again, it is already applied: nothing to do, no write', async () => {
     box = await sandbox();
     const file = await savePlan(box);
     // From another folder: the config is found through the paths kept in the plan.
@@ -60,7 +60,7 @@ describe('docplane apply PLANFILE (CLI)', () => {
     expect(teamTitles(box)).toEqual(['Engineering', 'Legacy']);
   });
 
-  it('refuses a plan whose config changed since, that another docplane version made, or whose config is not found', async () => {
+  it('refuses a plan whose config changed since or that another docplane version made; the paths a file records never choose the config', async () => {
     box = await sandbox();
     const file = await savePlan(box);
     const plan = JSON.parse(readFileSync(file, 'utf8'));
@@ -69,19 +69,25 @@ describe('docplane apply PLANFILE (CLI)', () => {
     expect(version.code, version.stderr).toBe(1);
     expect(errorLines(version.stderr)[0]).toMatch(/was made by docplane 0\.0\.1-other; this is docplane \d/);
 
-    // Made elsewhere (another CI job): the kept paths do not exist here, and -c says where.
-    writeFileSync(file, JSON.stringify({ ...plan, configPaths: ['/nowhere/docplane.yaml'] }));
-    const elsewhere = await box.cli(['apply', file]);
-    expect(elsewhere.code, elsewhere.stderr).toBe(1);
-    expect(errorLines(elsewhere.stderr)).toEqual([`error: the config the plan ${file} was made from is not at /nowhere/docplane.yaml`]);
-    expect(elsewhere.stderr).toContain('-c');
-
+    // The config is -c's, else ./docplane.yaml (as plan finds it), never the file's paths; a config
+    // with other contents refuses the file, naming both.
+    const original = readFileSync(box.config, 'utf8');
     writeFileSync(file, JSON.stringify({ ...plan, configPaths: ['/nowhere/docplane.yaml'] }));
     appendFileSync(box.config, '# an edit after planning\n');
-    const changed = await box.cli(['apply', file, '-c', box.config]);
+    const changed = await box.cli(['apply', file]);
     expect(changed.code, changed.stderr).toBe(1);
-    expect(errorLines(changed.stderr)[0]).toBe(`error: the config changed since the plan ${file} was made (read from ${box.config})`);
+    expect(errorLines(changed.stderr)).toEqual([
+      `error: the plan ${file} was made from the config /nowhere/docplane.yaml, and the config here, docplane.yaml, is not that one (other files, or other contents); nothing was sent`,
+    ]);
+    expect(changed.stdout).toContain('Config: docplane.yaml (found as plan finds it: ./docplane.yaml, else ./docplane/)');
     expect(teamTitles(box)).toEqual(['Legacy']);
+
+    // Made elsewhere (another CI job) from the same files: the config found here is the one applied, and named.
+    writeFileSync(box.config, original);
+    const elsewhere = await box.cli(['apply', file]);
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    expect(elsewhere.stdout).toContain('Config: docplane.yaml (found as plan finds it');
+    expect(teamTitles(box)).toEqual(['Engineering', 'Support']);
   });
 
   it('refuses a saved plan that breaks a safety rule with exit 3 unless --force', async () => {

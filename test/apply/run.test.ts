@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
-import { outcomeError, runApply, type RunApplyOptions } from '../../src/apply/run.js';
+import { outcomeError, runApply, type ApplyNotice, type RunApplyOptions } from '../../src/apply/run.js';
 import { DocplaneError } from '../../src/core/errors.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { demoState } from './cli-helpers.js';
@@ -27,7 +27,7 @@ async function setup(config: string) {
   dir = mkdtempSync(join(tmpdir(), 'docplane-run-'));
   const path = join(dir, 'docplane.yaml');
   writeFileSync(path, config);
-  const written: string[] = [];
+  const notices: ApplyNotice[] = [];
   const url = emulator.url;
   const options = (extra: Partial<RunApplyOptions> = {}): RunApplyOptions => ({
     configPath: path,
@@ -36,15 +36,14 @@ async function setup(config: string) {
     targets: [],
     toolVersion: '0.1.0',
     concurrency: 4,
-    write: (t) => void written.push(t),
+    notify: (n) => void notices.push(n),
     progress: { stream: new PassThrough(), interactive: false, color: false },
-    color: false,
     interactive: true,
     confirm: async () => true,
     connect: async () => createClient({ baseUrl: url, token: 'dev-token', backoffBaseMs: 2 }),
     ...extra,
   });
-  return { options, written, teams: () => [...emulator!.world.orgs.get('org_acme')!.teams.values()].map((t) => t.title).sort() };
+  return { options, notices, teams: () => [...emulator!.world.orgs.get('org_acme')!.teams.values()].map((t) => t.title).sort() };
 }
 
 const MINIMAL = `version: 1
@@ -58,9 +57,10 @@ teams:
 describe('runApply', () => {
   it('on a terminal, asks before applying: "yes" applies, anything else cancels', async () => {
     const s = await setup(MINIMAL);
-    const questions: string[] = [];
-    await expect(runApply(s.options({ confirm: async (q) => (questions.push(q), false) }))).rejects.toThrow('apply cancelled: nothing was changed');
-    expect(questions).toEqual(['Apply these 2 changes? (yes/no) ']);
+    const questions: number[] = [];
+    await expect(runApply(s.options({ confirm: async (n) => (questions.push(n), false) }))).rejects.toThrow('apply cancelled: nothing was changed');
+    expect(questions).toEqual([2]);
+    expect(s.notices.map((n) => n.type)).toEqual(['plan']);
     expect(s.teams()).toEqual(['Legacy']);
 
     const report = await runApply(s.options({ confirm: async () => true }));
@@ -114,7 +114,7 @@ organization: { id: org_acme, title: Acme }
 `);
     const report = await runApply(s.options({ interactive: false }));
     expect(report.result).toBeUndefined();
-    expect(s.written.join('')).toContain('Nothing to apply.');
+    expect(s.notices.map((n) => n.type)).toEqual(['plan', 'nothing']);
     expect(outcomeError(report)).toBeUndefined();
   });
 

@@ -109,14 +109,14 @@ describe('a saved plan with random edits', () => {
         await expect(
           runApply({
             planFile: file,
+            configPath: join(dir, 'docplane.yaml'),
             autoApprove: true,
             force: false,
             targets: [],
             toolVersion: 'fuzz',
             concurrency: 4,
-            write: () => undefined,
+            notify: () => undefined,
             progress: { stream: out, interactive: false, color: false },
-            color: false,
             interactive: false,
             confirm: () => Promise.resolve(false),
             connect,
