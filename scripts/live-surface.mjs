@@ -111,6 +111,8 @@ const SENT = {
   updateSiteTopicById: ['src/kinds/site-agent/topics.ts', "method: 'PATCH'"],
   removeCustomHostname: ['src/kinds/site-hosting/custom-hostname.ts', '/v1/custom-hostnames/'],
   updateGitSyncInstallationById: ['src/kinds/git-sync/git-sync.ts', "method: 'PATCH', path: gitSyncPath"],
+  overrideSiteSpaceCustomizationById: ['src/kinds/site-variants/variants.ts', "method: 'PATCH', path, body: v.want"],
+  deleteSiteSpaceCustomizationById: ['src/kinds/site-variants/variants.ts', "method: 'DELETE', path }"],
 };
 
 const CHANGE_REQUESTS = 'a change request is content work (the editing workflow), not organization configuration';
@@ -181,8 +183,6 @@ const NOT = {
   testSiteContextConnection: "a one-off check of a connection's stored credentials",
   deleteSiteTopicFindings: "clears a topic's findings: workflow data (the topic's usage settings are managed: `topics`)",
   duplicateSiteSpace: 'a one-off copy of content',
-  overrideSiteSpaceCustomizationById: 'not yet: the per-variant customization of issue #46 (item 7) is not built',
-  deleteSiteSpaceCustomizationById: 'not yet: the per-variant customization of issue #46 (item 7) is not built',
   moveSiteSectionGroup: 'deprecated: the order is set with `sortSiteStructure`',
   moveSiteSection: 'deprecated: the order is set with `sortSiteStructure`',
   moveSiteSpace: 'deprecated: the order is set with `sortSiteStructure`',

@@ -22,6 +22,7 @@ import { samlUnit } from './saml/index.js';
 import { sitesUnit } from './sites/index.js';
 import { withSiteAgent } from './site-agent/index.js';
 import { withSiteHosting } from './site-hosting/index.js';
+import { withSiteVariants } from './site-variants/index.js';
 import { spacesUnit } from './spaces/index.js';
 import { teamsUnit } from './teams/index.js';
 import { translationsUnit } from './translations/index.js';
@@ -44,9 +45,9 @@ export const UNITS: readonly KindUnit[] = [
   withGitSync(withAccess(spacesUnit, spaceAccess), spaceGitSync),
   // Before sites: a site customization's font may name a font this plan creates.
   fontsUnit,
-  // The site agent's channels, connections and topics, and the site's hosting, join the sites:
-  // src/kinds/site-agent/, src/kinds/site-hosting/.
-  withSiteHosting(withSiteAgent(withGitSync(withAccess(sitesUnit, siteAccess), siteGitSync))),
+  // The site agent's channels, connections and topics, the site's hosting and its variants'
+  // customization join the sites: src/kinds/site-agent/, site-hosting/, site-variants/.
+  withSiteVariants(withSiteHosting(withSiteAgent(withGitSync(withAccess(sitesUnit, siteAccess), siteGitSync)))),
   samlUnit,
   integrationsUnit,
   installationsUnit,

@@ -20,6 +20,7 @@ import { samlKind } from './saml.js';
 import { sitesKind } from './sites/index.js';
 import { siteAgentKind } from './site-agent/index.js';
 import { customHostnamesKind } from './custom-hostnames.js';
+import { siteVariantsKind } from './site-variants.js';
 import { spacesKind } from './spaces.js';
 import { teamsKind } from './teams.js';
 import { translationsKind } from './translations.js';
@@ -32,6 +33,7 @@ export const EMULATOR_KINDS = [
   sitesKind,
   siteAgentKind,
   customHostnamesKind,
+  siteVariantsKind,
   gitSyncKind,
   teamsKind,
   samlKind,

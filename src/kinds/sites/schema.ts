@@ -10,6 +10,7 @@ import { siteFields, siteIdentity } from './site-schema.js';
 import { GitSync } from '../git-sync/schema.js';
 import { Channels, ContextConnections, Topics } from '../site-agent/schema.js';
 import { CustomHostname, DefaultSiteSpace } from '../site-hosting/schema.js';
+import { VariantCustomization } from '../site-variants/schema.js';
 
 /** `LocalizedString128/256`: title or description overrides for languages other than the site's default. */
 const Localized = (max: number) => z.partialRecord(Language, z.string().max(max)).describe('Overrides by language code');
@@ -21,6 +22,8 @@ export const SiteSpace = z.strictObject({
   condition: z.string().max(1024).nullable().optional(),
   draft: z.boolean().optional().describe('Kept in draft (not live)'),
   hidden: z.boolean().optional().describe("Left out of the site's navigation"),
+  // A variant's own customization (src/kinds/site-variants/).
+  customization: VariantCustomization.nullable().optional(),
 });
 
 export const Section = z
