@@ -111,6 +111,8 @@ const SENT = {
   updateSiteTopicById: ['src/kinds/site-agent/topics.ts', "method: 'PATCH'"],
   removeCustomHostname: ['src/kinds/site-hosting/custom-hostname.ts', '/v1/custom-hostnames/'],
   updateGitSyncInstallationById: ['src/kinds/git-sync/git-sync.ts', "method: 'PATCH', path: gitSyncPath"],
+  installGitSyncProviderOnTarget: ['src/kinds/git-sync/git-sync.ts', "method: 'POST', path: '/v1/git/installations'"],
+  uninstallGitSyncInstallation: ['src/kinds/git-sync/git-sync.ts', "method: 'DELETE', path: gitSyncPath"],
   overrideSiteSpaceCustomizationById: ['src/kinds/site-variants/variants.ts', "method: 'PATCH', path, body: v.want"],
   deleteSiteSpaceCustomizationById: ['src/kinds/site-variants/variants.ts', "method: 'DELETE', path }"],
 };
@@ -197,8 +199,6 @@ const NOT = {
   dnsRevalidateCustomHostname: "a one-off retry of a hostname's DNS check",
   adsUpdateSite: "the ads network's own endpoint for a site, not the organization's configuration",
   resolvePublishedContentByUrl: READ,
-  installGitSyncProviderOnTarget: 'not yet: connecting Git Sync (GitLab through the API) of issue #46 (item 8) is not built; a repository is connected in the app',
-  uninstallGitSyncInstallation: 'not yet: with connecting Git Sync (issue #46, item 8)',
 };
 
 const sources = new Map();
