@@ -318,12 +318,16 @@ export function planGitSync(ctx: PlanContext, kind: string, remote: RemoteGitSyn
   return kp;
 }
 
+/** Why an uninstall needs --force: `prune: all` reaches every listed object, and a repository disconnected stays so. */
+const GIT_SYNC_DELETE_REASON = 'uninstalling disconnects the repository: its content is no longer synchronised until it is connected again in the app';
+
 const counted = (entries: ReadonlyArray<{ gitSync?: unknown }> | undefined): number => (entries ?? []).filter((e) => e.gitSync !== undefined).length;
 
 export const spaceGitSyncModule: KindSpec<RemoteGitSync | undefined> = {
   kind: 'spaceGitSync',
   label: { one: 'space Git Sync configuration', many: 'space Git Sync configurations' },
   prunable: true,
+  deleteNeedsForce: GIT_SYNC_DELETE_REASON,
   count: (org) => counted(org.spaces),
   read: readSpaceObjects,
   plan: (ctx, remote) => planGitSync(ctx, 'spaceGitSync', remote),
@@ -333,6 +337,7 @@ export const siteGitSyncModule: KindSpec<RemoteGitSync | undefined> = {
   kind: 'siteGitSync',
   label: { one: 'site Git Sync configuration', many: 'site Git Sync configurations' },
   prunable: true,
+  deleteNeedsForce: GIT_SYNC_DELETE_REASON,
   count: (org) => counted(org.sites),
   read: readSiteObjects,
   plan: (ctx, remote) => planGitSync(ctx, 'siteGitSync', remote),
