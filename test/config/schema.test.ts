@@ -110,8 +110,8 @@ describe('the commands (built CLI)', () => {
     const r = await run(['validate', '-c', 'examples/docplane.yaml']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
-      '✓ 1 organization, 71 resources: valid\n' +
-        '  members 9, teams 2, collections 3, collectionAccess 3, spaces 4, spaceAccess 2, spaceGitSync 1, fonts 1, sites 4, sections 5, siteSpaces 9, sectionGroups 2, shareLinks 1, externalLinks 1, redirects 1, customization 1, agentSettings 1, mcpServers 1, adaptiveSchema 1, siteAccess 2, channels 2, contextConnections 1, topics 1, customHostnames 1, saml 1, integrations 1, installations 2, installationTargets 2, translations 1, glossary 1, openapiSpecs 2, inviteLinks 2\n',
+      '✓ 1 organization, 70 resources: valid\n' +
+        '  members 9, teams 2, collections 3, collectionAccess 3, spaces 4, spaceAccess 2, spaceGitSync 1, fonts 1, sites 4, sections 5, siteSpaces 9, sectionGroups 2, shareLinks 1, externalLinks 1, redirects 1, customization 1, agentSettings 1, mcpServers 1, adaptiveSchema 1, siteAccess 2, channels 2, contextConnections 1, topics 1, saml 1, integrations 1, installations 2, installationTargets 2, translations 1, glossary 1, openapiSpecs 2, inviteLinks 2\n',
     );
   });
 
