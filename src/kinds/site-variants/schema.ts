@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { Customization } from '../sites/customization-read.js';
 
-/** The styling fields a site space may override (the description's list). */
-export const VARIANT_STYLING = ['theme', 'primaryColor', 'infoColor', 'successColor', 'warningColor', 'dangerColor', 'tint', 'corners', 'depth', 'links', 'icons', 'sidebar', 'search', 'background', 'codeTheme'] as const;
+/** The styling fields a site space may override (the description's list, without the deprecated `background`: use `tint`). */
+export const VARIANT_STYLING = ['theme', 'primaryColor', 'infoColor', 'successColor', 'warningColor', 'dangerColor', 'tint', 'corners', 'depth', 'links', 'icons', 'sidebar', 'search', 'codeTheme'] as const;
 
 const siteStyling = Customization.shape.styling.unwrap().shape as Record<string, z.ZodType>;
 
