@@ -11,12 +11,15 @@
 //   node docplane-action.mjs find-plan   find the merged pull request's reviewed plan artifact
 //   node docplane-action.mjs apply       apply that plan if made on the checked-out commit, else explain;
 //                                        the result goes on the pull request's comment
-//   node docplane-action.mjs drift       plan --detailed-exitcode; on 2 fail, or open/update one issue;
-//                                        on 0 close that issue
+//   node docplane-action.mjs drift       plan --detailed-exitcode, --since the last complete check (with an
+//                                        overlap) or everything on its own schedule (full-check); on 2 fail,
+//                                        or open/update one issue listing who changed what; on 0 (a full
+//                                        check) close that issue
 // Every step that plans or applies writes the plan (markdown) to the job summary ($GITHUB_STEP_SUMMARY).
 import { spawn, execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 
@@ -402,6 +405,7 @@ const COMMANDS = ['plan', 'apply', 'drift'];
 export function checkInputs(env) {
   if (!COMMANDS.includes(env.INPUT_COMMAND)) throw new ActionError(`command "${env.INPUT_COMMAND ?? ''}" is not one of ${COMMANDS.join(', ')}`);
   if (!['fail', 'issue'].includes(env.INPUT_ON_DRIFT || 'fail')) throw new ActionError(`on-drift "${env.INPUT_ON_DRIFT}" is not one of fail, issue`);
+  if (env.INPUT_COMMAND === 'drift') fullCheckEvery(env.INPUT_FULL_CHECK);
   if (!['true', 'false', ''].includes(env.INPUT_UNMANAGED_IS_DRIFT ?? '')) throw new ActionError(`unmanaged-is-drift "${env.INPUT_UNMANAGED_IS_DRIFT}" is not true or false`);
   checkVersion(env.INPUT_VERSION);
   installSpec(env);
@@ -583,23 +587,165 @@ async function reportApplyOnPullRequest(i, meta, result, log) {
   }
 }
 
-export async function driftStep(i, log = console.log) {
-  const { env, config, bin, gh, repo } = i;
+/** The overlap of a `--since` check with the last one: an event recorded late is still seen. */
+export const DRIFT_OVERLAP_MS = 15 * 60_000;
+const EVERY = /^(\d+)([hdw])$/;
+const UNIT_MS = { h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** The `full-check` input: `always`, or how often the drift job reads everything (`7d`, `24h`, `2w`); 0 for always. */
+export function fullCheckEvery(text) {
+  const t = (text || '7d').trim();
+  if (t === 'always') return 0;
+  const m = EVERY.exec(t);
+  if (!m || Number(m[1]) < 1) throw new ActionError(`full-check "${text}" is not "always" nor a period such as 7d, 24h or 2w`);
+  return Number(m[1]) * UNIT_MS[m[2]];
+}
+
+/** A digest of the config's files (a file, or every file under a folder): a config changed since the last check needs a full one. */
+export function configDigest(cwd, config) {
+  const root = resolve(cwd, config);
+  const hash = createHash('sha256');
+  const walk = (path) => {
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st) return;
+    if (st.isDirectory()) {
+      for (const name of readdirSync(path).sort()) if (!name.startsWith('.')) walk(join(path, name));
+    } else {
+      hash.update(`${relative(root, path)}\0`).update(readFileSync(path)).update('\0');
+    }
+  };
+  walk(root);
+  return hash.digest('hex');
+}
+
+/**
+ * What this drift check reads: everything (with why) when there is no last complete check, when the
+ * full check's period has passed since the last full one, or when the config changed since; else
+ * `--since` the last complete check's start, less the overlap.
+ */
+export function driftMode(state, { now, every, digest }) {
+  if (every === 0) return { mode: 'full', why: 'full-check: always' };
+  if (!state || typeof state.at !== 'string' || typeof state.fullAt !== 'string') return { mode: 'full', why: 'no earlier complete check is recorded' };
+  if (now.getTime() - Date.parse(state.fullAt) >= every) return { mode: 'full', why: `the last full check was at ${state.fullAt}` };
+  if (state.digest !== digest) return { mode: 'full', why: 'the config changed since the last check' };
+  return { mode: 'since', since: new Date(Date.parse(state.at) - DRIFT_OVERLAP_MS).toISOString() };
+}
+
+/** Where the drift job keeps the time of its last complete check (the action caches the folder between runs). */
+export function driftStatePath(i) {
+  const dir = i.env.INPUT_DRIFT_STATE_DIR || (i.env.RUNNER_TEMP ? join(i.env.RUNNER_TEMP, 'docplane-drift') : join(i.cwd, '.docplane-drift'));
+  return join(dir, `${createHash('sha256').update(i.config).digest('hex').slice(0, 16)}.json`);
+}
+
+function readDriftState(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const SOURCE_WORDS = { ui: 'in the app', api: 'through the API', integration: 'by an integration', webhook: 'by a webhook', workflow: 'by a workflow', script: 'by a script', support: 'by support' };
+
+/** `2026-11-27 10:32 UTC`. */
+function utc(iso) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? String(iso) : `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)} UTC`;
+}
+
+/** Backticks in remote text cannot end the code span they are shown in. */
+function code(text) {
+  return `\`${String(text).replace(/`/g, "'")}\``;
+}
+
+/**
+ * The drift issue's "who changed what": the plan file's steps grouped by who changed each last
+ * (`changedBy`, from the audit log), people first, then integrations and tools, then docplane's own
+ * applies, then the entries the log did not name. Empty when no step names anyone.
+ */
+export function whoChangedWhat(steps) {
+  const groups = new Map();
+  let unknown = 0;
+  for (const s of steps) {
+    const c = s.changedBy;
+    if (!c) {
+      unknown++;
+      continue;
+    }
+    const name = c.by === 'docplane' ? `docplane's own applies (as ${c.actor.label ?? c.actor.id})` : (c.actor.label ?? c.actor.id);
+    const key = `${c.by === 'person' ? 0 : c.by === 'integration' ? 1 : 2}\0${name}`;
+    if (!groups.has(key)) groups.set(key, { name, by: c.by, lines: [] });
+    groups.get(key).lines.push(`- ${code(s.address)} (${s.action}), ${c.by === 'docplane' ? 'applied' : `changed ${SOURCE_WORDS[c.source] ?? `from ${c.source}`}`}, ${utc(c.at)}`);
+  }
+  if (groups.size === 0) return '';
+  const out = ['### Who changed what', ''];
+  for (const key of [...groups.keys()].sort()) {
+    const g = groups.get(key);
+    out.push(`**${g.name.replace(/[*_`<>[\]]/g, '')}**${g.by === 'integration' ? ' (an integration or tool)' : ''}`, '', ...g.lines, '');
+  }
+  if (unknown > 0) out.push(`${unknown} ${unknown === 1 ? 'entry' : 'entries'} not named by the audit log's window.`, '');
+  return out.join('\n');
+}
+
+/** One run of docplane plan for the drift job, with the plan file it saves (for who changed what). */
+async function driftPlan(i, extra) {
+  const { env, config, bin } = i;
   const issueMode = env.INPUT_ON_DRIFT === 'issue';
   const format = issueMode || env.GITHUB_STEP_SUMMARY ? 'markdown' : 'text';
-  const result =
-    env.INPUT_UNMANAGED_IS_DRIFT === 'true'
-      ? await runDocplane(bin, ['plan', '-c', config, '--format', format, '--detailed-exitcode', '--unmanaged-is-drift'], docplaneEnv(env))
-      : await runDocplane(bin, ['plan', '-c', config, '--format', format, '--detailed-exitcode'], docplaneEnv(env));
+  mkdirSync(i.dir, { recursive: true });
+  const planFile = join(i.dir, 'drift-plan.json');
+  const args = ['plan', '-c', config, '--format', format, '--detailed-exitcode', '--out', planFile, ...extra, ...(env.INPUT_UNMANAGED_IS_DRIFT === 'true' ? ['--unmanaged-is-drift'] : [])];
+  const result = await runDocplane(bin, args, docplaneEnv(env));
+  let steps = [];
+  if (result.code === 0 || result.code === 2) {
+    try {
+      steps = JSON.parse(readFileSync(planFile, 'utf8')).steps ?? [];
+    } catch {
+      steps = [];
+    }
+  }
+  return { ...result, steps };
+}
+
+export async function driftStep(i, log = console.log) {
+  const { env, config, gh, repo } = i;
+  const issueMode = env.INPUT_ON_DRIFT === 'issue';
+  const startedAt = new Date();
+  const every = fullCheckEvery(env.INPUT_FULL_CHECK);
+  const statePath = driftStatePath(i);
+  const state = readDriftState(statePath);
+  const digest = configDigest(i.cwd, config);
+  const chosen = driftMode(state, { now: startedAt, every, digest });
+  // A full check names who changed what from the log over the period since the last full one.
+  const attribute = ['--attribute', state?.fullAt ?? new Date(startedAt.getTime() - (every || UNIT_MS.w)).toISOString()];
+  let full = chosen.mode === 'full';
+  log(full ? `drift: reading everything (${chosen.why})` : `drift: checking what changed since ${chosen.since} (the last complete check, less ${DRIFT_OVERLAP_MS / 60_000} minutes)`);
+  let result = await driftPlan(i, full ? attribute : ['--since', chosen.since]);
+  if (!full && result.code === 2 && issueMode) {
+    // The issue says the whole drift, not only this window's: a change found is confirmed by a full read.
+    log('drift: changes found since the last check; reading everything for the drift issue');
+    result = await driftPlan(i, attribute);
+    full = true;
+  }
+  if (result.code === 0 || result.code === 2) {
+    mkdirSync(join(statePath, '..'), { recursive: true });
+    writeFileSync(statePath, `${JSON.stringify({ at: startedAt.toISOString(), fullAt: full ? startedAt.toISOString() : state?.fullAt, digest }, null, 2)}\n`);
+  }
+  const who = whoChangedWhat(result.steps);
+  const report = who === '' ? result.stdout : `${result.stdout.trimEnd()}\n\n${who}`;
   output(env, 'exit-code', result.code);
-  writeSummary(env, result.code === 0 || result.code === 2 ? result.stdout : `### docplane drift check failed (exit ${result.code})\n\n${fenced(result.stderr.trim() || '(no output)')}`);
+  writeSummary(env, result.code === 0 || result.code === 2 ? report : `### docplane drift check failed (exit ${result.code})\n\n${fenced(result.stderr.trim() || '(no output)')}`);
+  if (result.code === 0 && issueMode && !full) {
+    log(`no change since ${chosen.since}: the drift issue, if any, stays as the last full check left it`);
+    return 0;
+  }
   if (result.code === 0 && issueMode) {
     const done = await closeDriftIssue(gh, { repo, config, runUrl: i.runUrl, commit: git(['rev-parse', 'HEAD'], i.cwd) });
     if (done.action === 'closed') log(`no drift: issue #${done.number} closed`);
     return 0;
   }
   if (result.code === 2 && issueMode) {
-    const done = await upsertDriftIssue(gh, { repo, config, markdown: result.stdout, runUrl: i.runUrl });
+    const done = await upsertDriftIssue(gh, { repo, config, markdown: report, runUrl: i.runUrl });
     log(`drift: issue #${done.number} ${done.action}`);
     return 0;
   }

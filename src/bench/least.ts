@@ -277,3 +277,53 @@ export function planCriticalPath(plan: Pick<Plan, 'steps'>): number {
 export function planRequests(plan: Pick<Plan, 'steps'>): number {
   return plan.steps.reduce((n, s) => n + s.requests.length, 0);
 }
+
+/** What a drift check `--since` finds changed in its window (objects of the kinds the bench changes by hand). */
+export interface SinceChanges {
+  /** Spaces changed (their settings: the config places each in a collection). */
+  spaces?: number;
+  /** Of those, spaces whose `access` the config gives (two grant lists each). */
+  spacesWithAccess?: number;
+  /** Teams whose membership changed. */
+  teams?: number;
+  /** Whether a member's role changed. */
+  members?: boolean;
+  /** Whether an event came through the API (docplane then asks whose token it holds, to tell its own). */
+  viaApi?: boolean;
+}
+
+/**
+ * The reads of `plan --since` (src/drift/read.ts): one page of up to 100 audit events, and one event
+ * at or before the window's start (does the log reach back that far?), sent together; the token's
+ * user when an event came through the API; then the lists holding the changed objects, each once: the
+ * space list and the collection tree its placement is checked against, two grant lists per space
+ * whose access is managed, the team list and each changed team's members, and the member list (which
+ * a team's members are matched by). Nothing changed: the first two, and nothing else.
+ */
+export function leastSinceReads(c: WorldCounts, changed: SinceChanges = {}): ReadCost {
+  const spaces = changed.spaces ?? 0;
+  const teams = changed.teams ?? 0;
+  const members = changed.members === true || teams > 0;
+  const requests = formula([
+    { what: 'audit events (one page of 100)', n: 1 },
+    { what: 'audit event at or before the window (the log reaches back)', n: 1 },
+    { what: 'the token’s user (an event through the API)', n: changed.viaApi ? 1 : 0 },
+    { what: 'space list pages', n: spaces > 0 ? pages(c.spaces) : 0 },
+    { what: 'collection tree pages (placement)', n: spaces > 0 ? pages(c.collections) : 0 },
+    { what: 'grant lists of changed spaces with access', n: 2 * (changed.spacesWithAccess ?? 0) },
+    { what: 'team list pages', n: teams > 0 ? pages(c.teams) : 0 },
+    { what: 'membership list per changed team', n: teams },
+    { what: 'member list pages', n: members ? pages(c.members) : 0 },
+  ]);
+  // The audit reads, then the longest chain of pages among the lists (a team's members after the team list).
+  const chains = [spaces > 0 ? Math.max(pages(c.spaces), pages(c.collections)) : 0, teams > 0 ? pages(c.teams) + 1 : 0, members ? pages(c.members) : 0];
+  return { requests, criticalPath: 1 + (changed.viaApi ? 1 : 0) + Math.max(...chains) };
+}
+
+/** Requests the live service's documented rate limit lets through in one window. */
+export const RATE_LIMIT_PER_WINDOW = 60;
+
+/** Windows of the rate limit a number of requests waits through beyond the first (0: it fits in one). */
+export function rateLimitWaits(requests: number): number {
+  return Math.max(0, Math.ceil(requests / RATE_LIMIT_PER_WINDOW) - 1);
+}

@@ -13,6 +13,7 @@ import { fontsUnit } from './fonts/index.js';
 import { glossaryUnit } from './translations/glossary/index.js';
 import { installationsUnit } from './installations/index.js';
 import { integrationsUnit } from './integrations/index.js';
+import { siteAdsUnit } from './site-ads/index.js';
 import { inviteLinksUnit } from './invite-links/index.js';
 import type { KindSpec, KindUnit } from './kind.js';
 import { membersUnit } from './members/index.js';
@@ -56,6 +57,7 @@ export const UNITS: readonly KindUnit[] = [
   openapiSpecsUnit,
   // After spaces and collections: a link may name one this plan creates (its deletes run first).
   inviteLinksUnit,
+  siteAdsUnit,
 ];
 
 /** Every kind the planner plans, in execution order. */

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { ApiClient } from '../api/types.js';
 import type { Secret } from '../core/secrets.js';
 import type { DeferredCheck, OrgConfig } from '../model/desired.js';
-import type { Kind, PlanProblem, StepBody } from '../model/step.js';
+import type { JsonObject, Kind, PlanProblem, StepBody } from '../model/step.js';
 import type { Item, Origin, Problems } from '../source/origin.js';
 import type { LocateMode } from '../source/yaml.js';
 import type { ImportSink } from './common/import.js';
@@ -59,6 +59,11 @@ export interface KindPlan {
   problems: PlanProblem[];
   /** Address → hash of the normalized remote object read for a step (see fingerprintEntries()). */
   fingerprints: Record<string, string>;
+  /**
+   * Address → the matched remote object as a create's `after` shows it: what a saved plan's create,
+   * found done, is held against (src/apply/done.ts). Several kinds may observe parts of one address.
+   */
+  observed?: Record<string, JsonObject>;
   /** Plan-level notes (what this kind cannot compare, …). */
   notes?: string[];
   /**

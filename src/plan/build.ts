@@ -7,7 +7,7 @@ import { priorityQueue } from '../core/priority-queue.js';
 import type { DraftStep, KindPlan } from '../kinds/kind.js';
 import { stepId, parsePattern, patternMatches } from '../model/address.js';
 import { selectTargets } from './targets.js';
-import type { Action, Kind, Plan, PlanProblem, PlanSummary, SafetyViolation, Step } from './types.js';
+import type { Action, JsonObject, Kind, Plan, PlanProblem, PlanSummary, SafetyViolation, Step } from './types.js';
 import { KINDS, KIND_SPECS } from '../kinds/index.js';
 
 export interface OrgDraft {
@@ -312,6 +312,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const duplicates: string[] = [];
   const unmanaged: Plan['unmanaged'] = {};
   const fingerprintsByOrg = new Map<string, Record<string, string>>();
+  const observed: Record<string, JsonObject> = {};
   let steps: Step[] = [];
 
   orgs.forEach((o) => {
@@ -327,6 +328,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
       for (const n of kp.notes ?? []) notes.push(`${o.org}: ${n}`);
       for (const d of kp.duplicates ?? []) duplicates.push(`${o.org}/${d}`);
       for (const [address, hash] of Object.entries(kp.fingerprints)) if (!(address in fingerprints)) fingerprints[address] = hash;
+      for (const [address, fields] of Object.entries(kp.observed ?? {})) observed[`${o.org}/${address}`] = { ...observed[`${o.org}/${address}`], ...fields };
       if (kp.unmanaged.length > 0) counts[kind] = [...kp.unmanaged].sort();
     }
     for (const p of o.problems ?? []) problems.push(p);
@@ -367,6 +369,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     summary: summarize(steps, unmanaged),
     ...(notes.length > 0 ? { notes } : {}),
     ...(duplicates.length > 0 ? { duplicates: [...new Set(duplicates)].sort() } : {}),
+    ...(Object.keys(observed).length > 0 ? { observed } : {}),
   };
 }
 

@@ -14,7 +14,9 @@ import type { Plan } from './types.js';
 export const PLAN_FORMAT_VERSION = 1;
 
 export function serializePlan(plan: Plan, secrets: readonly Secret[]): string {
-  return `${JSON.stringify(toSecretPlaceholders(plan, secrets), null, 2)}\n`;
+  // What the plan observed of matched objects is re-read by apply, never taken from the file.
+  const { observed: _observed, ...kept } = plan;
+  return `${JSON.stringify(toSecretPlaceholders(kept, secrets), null, 2)}\n`;
 }
 
 export function writePlanFile(plan: Plan, secrets: readonly Secret[], path: string): void {

@@ -41,6 +41,11 @@ export interface PlanOptions {
    * left unmanaged); the plan counts the entries it did not read.
    */
   base?: { from: string; whole?: string };
+  /**
+   * `plan --since`: the window's start (src/drift/read.ts drew the targets from the audit log), or why
+   * everything is read; as with `base`, the plan reads only what the targets need, even none.
+   */
+  since?: { from: string; whole?: string };
 }
 
 /** Addresses `--replace` can name: of the kinds whose resources it can force. */
@@ -59,6 +64,7 @@ function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
     fingerprints: { ...a.fingerprints, ...b.fingerprints },
     notes: [...(a.notes ?? []), ...(b.notes ?? [])],
     duplicates: [...(a.duplicates ?? []), ...(b.duplicates ?? [])],
+    observed: { ...a.observed, ...b.observed },
   };
 }
 
@@ -391,7 +397,8 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
   const replace = options.replace ?? [];
   // A plan is narrowed by its targets; a pull request's plan (--base) even when they are none.
   const base = options.base;
-  const narrowTo = base !== undefined && base.whole === undefined ? (options.targets ?? []) : options.targets?.length ? options.targets : undefined;
+  const partial = base ?? options.since;
+  const narrowTo = partial !== undefined && partial.whole === undefined ? (options.targets ?? []) : options.targets?.length ? options.targets : undefined;
   const planned = await Promise.all(config.orgs.map((o) => planOrg(o, client, modules, replace, narrowTo, options.checkKinds)));
   const orgs = planned.map((p) => p.draft);
   const extra = replaceProblems(config, replace);
@@ -410,6 +417,11 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
   if (base !== undefined) {
     const unread = planned.reduce((n, p) => n + p.unread, 0);
     return { ...plan, ...(narrowTo !== undefined ? { targets: [...targets] } : {}), base: { from: base.from, ...(base.whole !== undefined ? { whole: base.whole } : { unread }) } };
+  }
+  const since = options.since;
+  if (since !== undefined) {
+    const unread = planned.reduce((n, p) => n + p.unread, 0);
+    return { ...plan, ...(narrowTo !== undefined ? { targets: [...targets] } : {}), since: { from: since.from, ...(since.whole !== undefined ? { whole: since.whole } : { unread }) } };
   }
   if (targets.length === 0) return plan;
   const selectsStep = targetIndex(plan.steps);

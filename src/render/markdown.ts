@@ -8,7 +8,7 @@
  */
 import { KINDS } from '../kinds/index.js';
 import { type Action, type Kind, type Step } from '../plan/types.js';
-import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, targetLine, unmanagedAddresses, requestLine } from './format.js';
+import { ACTION_SYMBOL, CHANGE_SYMBOL, changedBySuffix, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, targetLine, unmanagedAddresses, requestLine } from './format.js';
 import { accessTables, siteDiagrams } from './mermaid.js';
 import type { MaskedPlan } from './redact.js';
 
@@ -52,7 +52,7 @@ function stepLines(step: Step): string[] {
   // The diff mark colours the line; the text rendering's symbol follows where it says more (~ » ↻ ⇡).
   const symbol = ACTION_SYMBOL[step.action] === mark ? '' : `${ACTION_SYMBOL[step.action]} `;
   const suffix = isOtherAction(step.action) ? ` (${step.action})` : '';
-  const lines = [`${mark} ${symbol}${step.address}${suffix}`];
+  const lines = [`${mark} ${symbol}${step.address}${suffix}${changedBySuffix(step)}`];
   for (const change of changesOf(step)) {
     const changeMark = change.kind === 'add' ? '+' : change.kind === 'remove' ? '-' : '!';
     lines.push(`${changeMark}   ${CHANGE_SYMBOL[change.kind]} ${formatChange(change, MAX_VALUE_LENGTH)}`);

@@ -5,7 +5,7 @@
 import pc from 'picocolors';
 import { problemText } from '../plan/refusal.js';
 import type { Action, FieldChange, Step } from '../plan/types.js';
-import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, requestLine, summaryLine, targetLine, unmanagedAddresses, unmanagedList } from './format.js';
+import { ACTION_SYMBOL, CHANGE_SYMBOL, changedBySuffix, changesOf, formatChange, isOtherAction, orgsOf, requestCount, requestLine, summaryLine, targetLine, unmanagedAddresses, unmanagedList } from './format.js';
 import type { MaskedPlan } from './redact.js';
 
 export interface TextOptions {
@@ -43,7 +43,8 @@ function changeColor(c: Colors, kind: FieldChange['kind']): (s: string) => strin
 function stepBlock(step: Step, c: Colors, requests = false): string[] {
   const color = actionColor(c, step.action);
   const suffix = isOtherAction(step.action) ? c.dim(` (${step.action})`) : '';
-  const lines = [`${color(`${ACTION_SYMBOL[step.action]} ${step.address}`)}${suffix}`];
+  const who = changedBySuffix(step);
+  const lines = [`${color(`${ACTION_SYMBOL[step.action]} ${step.address}`)}${suffix}${who === '' ? '' : c.dim(who)}`];
   for (const change of changesOf(step)) {
     lines.push(`  ${changeColor(c, change.kind)(`${CHANGE_SYMBOL[change.kind]} ${formatChange(change)}`)}`);
   }

@@ -161,6 +161,9 @@ async function step(name: string, env: Record<string, string>): Promise<{ code: 
       INPUT_API_URL: emulator.url,
       INPUT_TOKEN: 'dev-token',
       INPUT_CONFIG: 'docplane/',
+      // The drift tests above the schedule's own read everything, each time.
+      INPUT_FULL_CHECK: 'always',
+      INPUT_DRIFT_STATE_DIR: join(work, 'drift-state'),
       ...env,
     },
   });
@@ -531,5 +534,88 @@ describe('the action script: the loop closes', () => {
     expect((await step('check-inputs', { INPUT_COMMAND: 'plan', INPUT_VERSION: '0.1.0', INPUT_INSTALL: 'github:someone/docplane#fix-1' })).code).toBe(0);
     expect((await step('check-inputs', { INPUT_COMMAND: 'plan', INPUT_VERSION: '0.1.0', INPUT_INSTALL: 'nowhere.tgz' })).code).toBe(1);
     expect((await step('check-inputs', { INPUT_COMMAND: 'drift', INPUT_VERSION: '0.1.0', INPUT_UNMANAGED_IS_DRIFT: 'yes' })).stdout).toContain('unmanaged-is-drift "yes" is not true or false');
+  });
+});
+
+describe('the action script: the drift job\'s schedule', () => {
+  it('reads everything first, then only what the audit log says changed, and lists who changed what by person', async () => {
+    const state = join(work, 'drift-schedule');
+    const env = { INPUT_FULL_CHECK: '7d', INPUT_DRIFT_STATE_DIR: state };
+    // The issues of the earlier tests are theirs: this one starts with none open.
+    for (const issue of github.issues) issue.state = 'closed';
+    const first = await step('drift', { ...env, INPUT_ON_DRIFT: 'fail' });
+    expect(first.stdout).toContain('drift: reading everything (no earlier complete check is recorded)');
+    expect([0, 2]).toContain(first.code);
+    const quiet = await step('drift', { ...env, INPUT_ON_DRIFT: 'issue' });
+    expect(quiet.code, quiet.stdout + quiet.stderr).toBe(0);
+    expect(quiet.stdout).toMatch(/drift: checking what changed since \d{4}-\d\d-\d\dT.*Z \(the last complete check, less 15 minutes\)/);
+    expect(quiet.stdout).toContain('the drift issue, if any, stays as the last full check left it');
+
+    // Bob changes a member's role in the app.
+    emulator.world.tokens.set('bob-app', { token: 'bob-app', access: 'write', user: 'u_bob', source: 'ui' });
+    const patch = (token: string, role: string) =>
+      fetch(`${emulator.url}/v1/orgs/org_acme/members/u_judy`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ role }) });
+    const was = (await (await fetch(`${emulator.url}/v1/orgs/org_acme/members/u_judy`, { headers: { authorization: 'Bearer dev-token' } })).json()) as { role: string };
+    expect((await patch('bob-app', was.role === 'admin' ? 'read' : 'admin')).status).toBe(200);
+    try {
+      const found = await step('drift', { ...env, INPUT_ON_DRIFT: 'issue' });
+      expect(found.code, found.stdout + found.stderr).toBe(0);
+      expect(found.stdout).toContain('drift: changes found since the last check; reading everything for the drift issue');
+      const issue = github.issues.find((i) => i.state === 'open')!;
+      expect(issue.body).toContain('### Who changed what');
+      expect(issue.body).toMatch(/\*\*Bob\*\*\n\n- `members\["judy@acme\.com"\]` \(update\), changed in the app, \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+      expect(issue.body).toContain('members["judy@acme.com"]  (changed in the app by Bob,');
+    } finally {
+      expect((await patch('dev-token', was.role)).status).toBe(200);
+    }
+  });
+
+  it('decides from the last complete check, the period and the config', async () => {
+    const lib = (await import(SCRIPT)) as {
+      driftMode(state: unknown, o: { now: Date; every: number; digest: string }): { mode: string; why?: string; since?: string };
+      fullCheckEvery(text: string | undefined): number;
+      whoChangedWhat(steps: unknown[]): string;
+    };
+    const day = 86_400_000;
+    const now = new Date('2026-11-28T12:00:00Z');
+    const state = { at: '2026-11-28T11:00:00.000Z', fullAt: '2026-11-25T06:00:00.000Z', digest: 'd1' };
+    expect(lib.fullCheckEvery(undefined)).toBe(7 * day);
+    expect(lib.fullCheckEvery('24h')).toBe(day);
+    expect(lib.fullCheckEvery('always')).toBe(0);
+    expect(() => lib.fullCheckEvery('weekly')).toThrow(/full-check "weekly" is not "always" nor a period/);
+    expect(lib.driftMode(state, { now, every: 7 * day, digest: 'd1' })).toEqual({ mode: 'since', since: '2026-11-28T10:45:00.000Z' });
+    expect(lib.driftMode(state, { now, every: 2 * day, digest: 'd1' })).toEqual({ mode: 'full', why: 'the last full check was at 2026-11-25T06:00:00.000Z' });
+    expect(lib.driftMode(state, { now, every: 7 * day, digest: 'd2' })).toEqual({ mode: 'full', why: 'the config changed since the last check' });
+    expect(lib.driftMode(undefined, { now, every: 7 * day, digest: 'd1' }).mode).toBe('full');
+    const who = (by: string, label: string, source: string, at: string) => ({ by, source, at, action: 'x', actor: { type: by === 'integration' ? 'integration' : 'user', id: label, label } });
+    const text = lib.whoChangedWhat([
+      { address: 'spaces["a"]', action: 'update', changedBy: who('integration', 'Acme Bot', 'integration', '2026-11-28T10:00:00Z') },
+      { address: 'teams["W"].members', action: 'update', changedBy: who('person', 'Ana Lima', 'ui', '2026-11-28T09:00:00Z') },
+      { address: 'spaces["b"]', action: 'update', changedBy: who('person', 'Ana Lima', 'ui', '2026-11-28T09:05:00Z') },
+      { address: 'spaces["c"]', action: 'update', changedBy: who('docplane', 'Alice', 'api', '2026-11-28T09:10:00Z') },
+      { address: 'spaces["d"]', action: 'update' },
+    ]);
+    expect(text).toBe(
+      [
+        '### Who changed what',
+        '',
+        '**Ana Lima**',
+        '',
+        '- `teams["W"].members` (update), changed in the app, 2026-11-28 09:00 UTC',
+        '- `spaces["b"]` (update), changed in the app, 2026-11-28 09:05 UTC',
+        '',
+        '**Acme Bot** (an integration or tool)',
+        '',
+        '- `spaces["a"]` (update), changed by an integration, 2026-11-28 10:00 UTC',
+        '',
+        "**docplane's own applies (as Alice)**",
+        '',
+        '- `spaces["c"]` (update), applied, 2026-11-28 09:10 UTC',
+        '',
+        "1 entry not named by the audit log's window.",
+        '',
+      ].join('\n'),
+    );
+    expect(lib.whoChangedWhat([{ address: 'x', action: 'update' }])).toBe('');
   });
 });

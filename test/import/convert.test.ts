@@ -57,6 +57,7 @@ function convert(s: RemoteOrgState, files: FileNamer): OrgImport {
     ['glossary', []],
     ['openapiSpecs', { specs: [], texts: {} }],
     ['inviteLinks', { links: [], collections: [] }],
+    ['siteAds', []],
   ]);
   return convertOrg({ org: s.org, states, notFound: s.missingSites }, files);
 }

@@ -117,7 +117,7 @@ const cases: Case[] = [
     name: 'reports a member named twice',
     config: { members: [{ user: 'alice@acme.com', role: 'admin' }, { user: 'u_alice', role: 'admin' }] },
     steps: [],
-    problems: ['members["u_alice"]: u_alice names the same member as alice@acme.com'],
+    problems: ['members["alice@acme.com"]: members["alice@acme.com"] and members["u_alice"] name one object (u_alice, by id and by its key): keep one entry, or the plan would create a second object'],
     unmanaged: 4,
   },
   {

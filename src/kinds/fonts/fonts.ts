@@ -6,11 +6,9 @@
  * URLs: a key that none of them holds is sent again.
  */
 import { matchesAny, key, ref } from '../../model/address.js';
-import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { collisionMessage, keyCollisions, matchResources } from '../common/match.js';
+import { analyse, matchPairs, type Outcome } from '../common/analyse.js';
 import { enc, orgPath } from '../common/paths.js';
-import { planUnmatched } from '../common/skeleton.js';
 import { step } from '../common/step.js';
 import { lookAlikeNotes } from '../common/text.js';
 import { emptyKindPlan, type KindPlan, type KindSpec, type Reader } from '../kind.js';
@@ -75,14 +73,18 @@ export function fontDefinition(r: RemoteFont): JsonObject {
 
 /** The remote font a config font matches (id, then renamedFrom, then family). */
 function matchFonts(desired: readonly FontT[], remote: readonly RemoteFont[]) {
-  return matchResources(desired, remote, {
-    desiredKey: (d) => d.fontFamily,
-    remoteKey: (r) => r.fontFamily,
-    remoteId: (r) => r.id,
-    desiredId: (d) => d.id,
-    renamedFrom: (d) => d.renamedFrom,
-  });
+  return matchPairs(desired, remote, FONT_KEYS);
 }
+
+/** How a font is told apart: id, renamedFrom, family. */
+const FONT_KEYS = {
+  address: (family: string) => fontAddress(family),
+  desiredKey: (d: FontT) => d.fontFamily,
+  remoteKey: (r: RemoteFont) => r.fontFamily,
+  remoteId: (r: RemoteFont) => r.id,
+  desiredId: (d: FontT) => d.id,
+  renamedFrom: (d: FontT) => d.renamedFrom,
+};
 
 /**
  * How a site customization names a custom font by family: the definition to send (the font as read,
@@ -128,39 +130,26 @@ export const fontsModule: KindSpec<RemoteFont[] | undefined> = {
   },
 
   plan(ctx, remote): KindPlan {
-    const kp = emptyKindPlan();
     const desired = ctx.desired.fonts;
-    if (desired === undefined || remote === undefined) return kp;
-    kp.remoteCount = remote.length;
+    if (desired === undefined || remote === undefined) return emptyKindPlan();
     const base = `${orgPath(ctx.org)}/fonts`;
-    const prints: Array<[string, unknown]> = [];
-    const match = matchFonts(desired, remote);
-    const { pairs, unmatched } = match;
-    if (!ctx.prunes('fonts')) {
-      for (const { desired: d } of keyCollisions(match, { desiredKey: (f) => f.fontFamily, remoteKey: (f) => f.fontFamily })) {
-        kp.problems.push({ org: ctx.org, address: fontAddress(d.fontFamily), message: collisionMessage('custom fonts', d.fontFamily, 'fonts') });
-      }
-    }
-
-    for (const { desired: d, remote: r } of pairs) {
-      const address = fontAddress(d.fontFamily);
+    const entry = (d: FontT, address: string, r?: RemoteFont): Outcome => {
       const forced = matchesAny(ctx.replace ?? [], ctx.org, address);
       const remoteFace = new Map((r?.fontFaces ?? []).map((f) => [f.weight, f]));
       const missing = d.fontFaces.filter((f) => f.storageKey === undefined && !remoteFace.has(f.weight)).map((f) => f.weight);
       if (missing.length > 0) {
-        kp.problems.push({
+        return { problems: [{
           org: ctx.org,
           address,
           field: 'fontFaces',
           message: `weight ${missing.join(', ')} is new and has no storageKey: give the storage key of its uploaded file (docs/live-surface.md, "Custom fonts")`,
-        });
-        continue;
+        }] };
       }
 
       if (!r) {
         const fontFaces = d.fontFaces.map((f) => ({ weight: f.weight, storageKey: f.storageKey as string }));
         const body: JsonObject = { fontFamily: d.fontFamily, fontFaces };
-        kp.steps.push(step({
+        return [step({
           address,
           kind: 'fonts',
           action: 'create',
@@ -168,9 +157,7 @@ export const fontsModule: KindSpec<RemoteFont[] | undefined> = {
           after: body,
           requests: [{ method: 'PUT', path: base, body, capture: true, lookup: { path: base, match: { fontFamily: d.fontFamily }, single: true } }],
           ...lookAlikeNotes('custom font', d.fontFamily, remote.map((f) => f.fontFamily)),
-        }));
-        prints.push([address, null]);
-        continue;
+        })];
       }
 
       const before: JsonObject = {};
@@ -205,8 +192,8 @@ export const fontsModule: KindSpec<RemoteFont[] | undefined> = {
         after.fontFaces = facesAfter;
         body.fontFaces = sent;
       }
-      if (Object.keys(body).length === 0) continue;
-      kp.steps.push(step({
+      if (Object.keys(body).length === 0) return [];
+      return [step({
         address,
         kind: 'fonts',
         action: 'update',
@@ -215,22 +202,19 @@ export const fontsModule: KindSpec<RemoteFont[] | undefined> = {
         requests: [{ method: 'POST', path: `${base}/${enc(r.id)}`, body }],
         remoteId: r.id,
         ...(forced ? { notes: ['every face with a storageKey is sent because of --replace'] } : {}),
-      }));
-      prints.push([address, normalized(r)]);
-    }
+      })];
+    };
 
-    planUnmatched(kp, prints, unmatched, {
+    return analyse(ctx.org, desired, remote, {
       kind: 'fonts',
+      what: 'custom fonts',
+      ...FONT_KEYS,
       prune: ctx.prunes('fonts'),
-      address: fontAddress,
-      naturalKey: (r) => r.fontFamily,
-      id: (r) => r.id,
-      twinOf: (r) => pairs.find((p) => p.remote && p.remote.fontFamily === r.fontFamily)?.remote?.id,
-      before: (r) => ({ fontFamily: r.fontFamily, weights: r.fontFaces.map((f) => f.weight) }),
-      requests: (r) => [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
-      normalized,
-    });
-    kp.fingerprints = fingerprintEntries(prints);
-    return kp;
+      fingerprint: normalized,
+      observe: (r) => ({ fontFamily: r.fontFamily }),
+      create: (d, address) => entry(d, address),
+      update: (d, r, address) => entry(d, address, r),
+      remove: (r) => ({ before: { fontFamily: r.fontFamily, weights: r.fontFaces.map((f) => f.weight) }, requests: [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }] }),
+    }).plan;
   },
 };

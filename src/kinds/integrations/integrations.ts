@@ -7,13 +7,12 @@
  * config prunes `integrations`: the platform then removes it from every organization that installed it.
  */
 import type { IntegrationT } from './schema.js';
-import { fingerprint } from '../../core/json.js';
+import { analyse, type Outcome } from '../common/analyse.js';
 import { matchesAny, key } from '../../model/address.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { diffFields } from '../common/match.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { enc } from '../common/paths.js';
-import { planUnmatched } from '../common/skeleton.js';
 import { step } from '../common/step.js';
 import { lookAlikeNote } from '../common/text.js';
 import { IntegrationAnswer } from './answers.js';
@@ -97,34 +96,12 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
   },
 
   plan(ctx, remote): KindPlan {
-    const kp = emptyKindPlan();
     const desired = ctx.desired.integrations;
-    if (desired === undefined || remote === undefined) return kp;
-    kp.remoteCount = remote.length;
-    const byName = new Map(remote.map((r) => [r.name, r]));
-    const named = new Set(desired.map((d) => d.name));
-    const prints: Array<[string, unknown]> = [];
-    planUnmatched(kp, prints, remote.filter((r) => !named.has(r.name)), {
-      kind: 'integrations',
-      prune: ctx.prunes('integrations'),
-      address: integrationAddress,
-      naturalKey: (r) => r.name,
-      id: (r) => r.name,
-      before: (r) => {
-        const shown: JsonObject = { version: (r.version ?? null) as JsonValue };
-        for (const f of ['title', 'visibility'] as const) shown[f] = comparable(f, r[f]);
-        return shown;
-      },
-      requests: (r) => [{ method: 'DELETE', path: `/v1/integrations/${enc(r.name)}` }],
-      normalized,
-    });
-    for (const [address, remoteObject] of prints) kp.fingerprints[address] = fingerprint(remoteObject);
-    for (const s of kp.steps) s.notes = [`unpublished: the integration is removed from every organization that installed it`];
+    if (desired === undefined || remote === undefined) return emptyKindPlan();
     const unseen: string[] = [];
 
-    for (const d of desired) {
-      const address = integrationAddress(d.name);
-      const r = byName.get(d.name);
+    // Publishing is the create and the update: one step either way.
+    const entry = (d: IntegrationT, address: string, r?: RemoteIntegration): Outcome => {
       const forced = matchesAny(ctx.replace ?? [], ctx.org, address);
       const wanted: JsonObject = {};
       for (const f of COMPARABLE) if (d[f] !== undefined) wanted[f] = comparable(f, d[f]);
@@ -146,7 +123,7 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
 
       if (r && changes.length === 0 && !forced) {
         unseen.push(address);
-        continue;
+        return [];
       }
       const notes: string[] = [];
       if (!r) notes.push('new integration: published for the first time', ...lookAlikeNote('integration title', d.title, remote.flatMap((x) => (typeof x.title === 'string' ? [x.title] : []))));
@@ -158,15 +135,15 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
         if (reset.length > 0) notes.push(`publishing replaces the whole integration: ${reset.join(', ')} (not in the config) will be reset`);
       }
       if (d.script.startsWith(SCRIPT_STUB_MARKER)) {
-        kp.problems.push({
+        return { problems: [{
           org: ctx.org,
           address,
           message: 'its script is still the stub `docplane import` wrote; put the integration\'s real script in that file before anything publishes it',
-        });
+        }] };
       }
       const after: JsonObject = { ...wanted, script: d.script };
       if (d.secrets !== undefined) after.secrets = d.secrets;
-      kp.steps.push(step({
+      return [step({
         address,
         kind: 'integrations',
         action: 'publish',
@@ -176,9 +153,26 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
         requests: [{ method: 'POST', path: `/v1/integrations/${enc(d.name)}`, body: publishBody(ctx.org, d), capture: true }],
         ...(r ? { remoteId: r.name } : {}),
         notes,
-      }));
-      kp.fingerprints[address] = fingerprint(r ? normalized(r) : null);
-    }
+      })];
+    };
+
+    const kp = analyse<IntegrationT, RemoteIntegration>(ctx.org, desired, remote, {
+      kind: 'integrations',
+      what: 'integrations',
+      address: integrationAddress,
+      desiredKey: (d) => d.name,
+      remoteKey: (r) => r.name,
+      remoteId: (r) => r.name,
+      prune: ctx.prunes('integrations'),
+      fingerprint: normalized,
+      create: (d, address) => entry(d, address),
+      update: (d, r, address) => entry(d, address, r),
+      remove: (r) => ({
+        before: { version: (r.version ?? null) as JsonValue, title: comparable('title', r.title), visibility: comparable('visibility', r.visibility) },
+        requests: [{ method: 'DELETE', path: `/v1/integrations/${enc(r.name)}` }],
+        notes: ['unpublished: the integration is removed from every organization that installed it'],
+      }),
+    }).plan;
     if (unseen.length > 0) {
       kp.notes = [
         `${unseen.join(', ')}: the API does not return an integration's script and secrets, so a change to them alone is not seen; ` +

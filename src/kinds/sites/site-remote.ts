@@ -5,9 +5,11 @@
  */
 import type { ApiClient } from '../../api/types.js';
 import type { Reader } from '../kind.js';
-import { matchResources, type MatchResult } from '../common/match.js';
+import type { MatchResult } from '../common/match.js';
+import { matchPairs, type Pair } from '../common/analyse.js';
+import { siteAddress } from './addresses.js';
 import { orgPath } from '../common/paths.js';
-import type { SiteT } from './schema.js';
+import { siteKey, type SiteT } from './schema.js';
 import { SiteAnswer } from './answers.js';
 import { parseGitSyncState, type RemoteGitSyncState } from '../git-sync/state.js';
 
@@ -28,6 +30,8 @@ export interface RemoteSiteInfo {
   styleguide: string | null;
   /** Its custom hostname (docs.acme.com), when it has one. */
   hostname?: string;
+  /** Its ads (a SiteAds of the description), for the siteAds kind. */
+  ads?: { status?: string; topic?: string };
 }
 
 function str(value: unknown): string | null {
@@ -54,6 +58,7 @@ export function parseSiteInfo(raw: unknown): RemoteSiteInfo {
     ...gitSyncOf(o.gitSync),
     styleguide: str(obj(o.styleguide).space),
     ...(typeof o.hostname === 'string' && o.hostname !== '' ? { hostname: o.hostname } : {}),
+    ...(o.ads === undefined ? {} : { ads: { ...(str(obj(o.ads).status) ? { status: str(obj(o.ads).status) as string } : {}), ...(str(obj(o.ads).topic) ? { topic: str(obj(o.ads).topic) as string } : {}) } }),
   };
 }
 
@@ -73,25 +78,20 @@ export function readSiteInfos(ctx: Reader): Promise<RemoteSiteInfo[]> {
 }
 
 /**
- * Config sites matched to listed ones. A site with an id matches that id only (an id the list does
- * not have is a problem, not a title match); the others by renamedFrom, then title, among the sites
- * no id took.
+ * Config sites matched to listed ones (src/kinds/common/analyse.ts). A site with an id matches that id
+ * only (an id the list does not have is a problem, not a title match); the others by renamedFrom, then
+ * title, among the sites no id took. `twice`: entries whose title names a site another entry names by
+ * id (or by rename) — one site named twice, which only the organization can tell.
  */
-export function matchSites(desired: readonly SiteT[], list: readonly RemoteSiteInfo[]): MatchResult<SiteT, RemoteSiteInfo> {
-  const byId = new Map(list.map((s) => [s.id, s]));
-  const withId = desired.filter((d) => d.id !== undefined);
-  const taken = new Set(withId.map((d) => d.id));
-  const byTitle = matchResources(
-    desired.filter((d) => d.id === undefined),
-    list.filter((s) => !taken.has(s.id)),
-    { desiredKey: (d) => d.title ?? '', remoteKey: (r) => r.title, remoteId: (r) => r.id, renamedFrom: (d) => d.renamedFrom },
-  );
-  const pairs = desired.map((d) => {
-    if (d.id !== undefined) {
-      const remote = byId.get(d.id);
-      return remote ? { desired: d, remote, matchedBy: 'id' as const } : { desired: d };
-    }
-    return byTitle.pairs.find((p) => p.desired === d) ?? { desired: d };
+export function matchSites(desired: readonly SiteT[], list: readonly RemoteSiteInfo[]): MatchResult<SiteT, RemoteSiteInfo> & { twice: Array<{ entry: Pair<SiteT, RemoteSiteInfo>; other: Pair<SiteT, RemoteSiteInfo> }> } {
+  return matchPairs(desired, list, {
+    address: siteAddress,
+    addressKey: (d: SiteT) => siteKey(d),
+    desiredKey: (d) => d.title ?? '',
+    remoteKey: (r) => r.title,
+    remoteId: (r) => r.id,
+    desiredId: (d) => d.id,
+    idOnly: true,
+    renamedFrom: (d) => d.renamedFrom,
   });
-  return { pairs, unmatched: byTitle.unmatched };
 }

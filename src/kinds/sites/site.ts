@@ -198,7 +198,16 @@ export function planSiteList(ctx: PlanContext, remote: SitesRemote, planOne: (in
   if (desired === undefined) return out;
   out.sites.remoteCount = remote.list.length;
   const match = matchSites(desired, remote.list);
+  const twice = new Set(match.twice.map((t) => t.entry.desired));
+  for (const { entry, other } of match.twice) {
+    out.sites.problems.push({
+      org: ctx.org,
+      address: entry.address,
+      message: `${entry.address} and ${other.address} name one site (${other.remote?.id ?? ''}, by id and by its title): keep one entry, or the plan would create a second site`,
+    });
+  }
   for (const { desired: site, remote: info } of match.pairs) {
+    if (twice.has(site)) continue;
     if (!info && site.id !== undefined) {
       out.sites.problems.push({
         org: ctx.org,

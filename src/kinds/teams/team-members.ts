@@ -125,6 +125,8 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
       } else {
         for (const [id, w] of want) have.set(id, { member: w.member, role: 'member' });
       }
+      // The team's members, as the team's create shows them (a saved plan's done create is held to them).
+      if (r) (kp.observed ??= {})[teamAddr] = { members: [...have.values()].map((h) => h.member.label) };
       if (sameMemberships(want, have)) continue;
 
       const add = [...want.keys()].filter((id) => !have.has(id)).sort();
