@@ -31,7 +31,7 @@ const SENT = {
   publishIntegration: ['src/kinds/integrations/integrations.ts', "method: 'POST', path: `/v1/integrations/"],
   unpublishIntegration: ['src/kinds/integrations/integrations.ts', "method: 'DELETE', path: `/v1/integrations/"],
   installIntegration: ['src/kinds/installations/installations.ts', "{ method: 'POST', path: base, body: { organization: ctx.org }"],
-  updateIntegrationInstallation: ['src/kinds/installations/installations.ts', "method: 'PATCH', path: `${base}/${enc(r.installation.id)}`"],
+  updateIntegrationInstallation: ['src/kinds/installations/installations.ts', "method: 'PATCH', path: `${installationsPath(d.integration)}/${enc(r.installation.id)}`"],
   uninstallIntegration: ['src/kinds/installations/installations.ts', "method: 'DELETE', path: `${installationsPath(r.integration)}"],
   installIntegrationOnSpace: ['src/kinds/installations/installations.ts', "target === 'spaces' ? { space: id }"],
   updateIntegrationSpaceInstallation: ['src/kinds/installations/installations.ts', "body: { configuration: w.configuration"],
