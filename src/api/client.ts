@@ -15,29 +15,23 @@ import { setMaxListeners } from 'node:events';
 import { Pool, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError, BugError, DocplaneError } from '../core/errors.js';
-import { maskSecrets, type Secret } from '../core/secrets.js';
+import { createSecretRegistry, type Secret } from '../core/secrets.js';
 import { systemClock } from './clock.js';
 import { createRateGate, TooLongWait } from './gate.js';
-import { backoffDelay, describeAskedWait, describeNetworkError, isRetryableStatus, requestedWait, type NetworkFailure } from './retry.js';
+import { backoffAfter, retryPolicy } from './policy.js';
+import { describeAskedWait, describeNetworkError, isRetryableStatus, requestedWait, type NetworkFailure } from './retry.js';
 import type { ApiClient, ApiResponse, ClientOptions, ClientStats, HttpMethod, ListEnvelope, ListOptions, Query, RequestOptions } from './types.js';
 import { createSlots, type Ticket } from '../core/slots.js';
 import { resolveApiUrl } from './url.js';
 
 /**
- * The retry budget (README, "Retries and rate limits"): sized so that a plan under 10% 5xx and 3%
- * connection resets does not fail in practice — a request fails only when 8 attempts in a row do
- * (0.13^8 ≈ 1e-7). The waits between attempts are a full-jitter backoff capped at 5 s: at most
- * 0.2 + 0.4 + 0.8 + 1.6 + 3.2 + 5 + 5 = 16.2 s of waiting per request, 8 s on average. A 429 is no
- * attempt: the API refused before acting; it is waited out (up to maxRateLimitWaits times).
+ * The client's own numbers; its retries follow the one retry policy (src/api/policy.ts, README
+ * "Retries and rate limits"): with its waits, a full-jitter backoff capped at 5 s, at most
+ * 0.2 + 0.4 + 0.8 + 1.6 + 3.2 + 5 + 5 = 16.2 s of waiting per request, 8 s on average.
  */
 const DEFAULTS = {
   timeoutMs: 30_000,
-  maxAttempts: 8,
   connections: 16,
-  backoffBaseMs: 200,
-  backoffCapMs: 5_000,
-  maxWaitMs: 300_000,
-  maxRateLimitWaits: 30,
   maxAnswerBytes: 32 * 1024 * 1024,
   connectTimeoutMs: 10_000,
 };
@@ -70,18 +64,26 @@ export function createClient(options: ClientOptions): ApiClient {
   const prefix = base.pathname === '/' ? '' : base.pathname;
   const token = checkToken(options.token);
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  const maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULTS.maxAttempts);
-  const backoffBaseMs = options.backoffBaseMs ?? DEFAULTS.backoffBaseMs;
-  const maxWaitMs = options.maxWaitMs ?? DEFAULTS.maxWaitMs;
-  const backoffCapMs = Math.min(maxWaitMs, options.backoffCapMs ?? DEFAULTS.backoffCapMs);
-  const maxRateLimitWaits = options.maxRateLimitWaits ?? DEFAULTS.maxRateLimitWaits;
+  const policy = retryPolicy({
+    maxAttempts: options.maxAttempts,
+    backoffBaseMs: options.backoffBaseMs,
+    backoffCapMs: options.backoffCapMs,
+    maxWaitMs: options.maxWaitMs,
+    maxRateLimitWaits: options.maxRateLimitWaits,
+  });
+  const { maxAttempts, maxWaitMs, maxRateLimitWaits } = policy;
   const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULTS.maxAnswerBytes;
   const silenceLimitMs = options.silenceLimitMs ?? Math.round(timeoutMs * 1.5);
   const clock = options.clock ?? systemClock;
   const gate = createRateGate({ maxRps: options.maxRps, maxWaitMs, clock });
-  /** Values the API answered that are credentials (ApiClient.conceal): hidden like the token. */
-  const concealed: Secret[] = [];
-  const scrub = (text: string): string => maskSecrets(text.includes(token) ? text.split(token).join('(token)') : text, concealed);
+  /**
+   * The run's secrets (the config's, and the values the API answered that are credentials,
+   * ApiClient.conceal): every log line and error is masked through them, and through the token, in
+   * every form the API may quote them (raw, percent-encoded, in another case, base64).
+   */
+  const secrets = options.secrets ?? createSecretRegistry();
+  const tokenSecret: Secret[] = [{ name: 'token', value: token }];
+  const scrub = (text: string): string => secrets.scrub(text.includes(token) ? text.split(token).join('(token)') : text, tokenSecret);
   const log = options.log ? (line: string) => options.log?.(scrub(line)) : undefined;
 
   const connections = options.connections ?? DEFAULTS.connections;
@@ -399,7 +401,7 @@ export function createClient(options: ClientOptions): ApiClient {
         attempt--;
       }
       if (again && (limited || attempt < attempts)) {
-        const delay = wait ?? backoffDelay(limited ? rateLimitWaits : attempt, backoffBaseMs, backoffCapMs);
+        const delay = wait ?? backoffAfter(policy, limited ? rateLimitWaits : attempt);
         counters.retries++;
         log?.(`${method} ${shown} → ${what} ${took}; ${limited ? `rate limited, again` : `retry ${attempt} of ${attempts - 1}`} in ${delay} ms`);
         // When the wait came from the API it is already a pause of the gate, which acquire() honours.
@@ -482,10 +484,8 @@ export function createClient(options: ClientOptions): ApiClient {
       for await (const items of pages<T>(path, query, options?.schema)) all = all ? all.concat(items) : items;
       return all ?? [];
     },
-    conceal(secret: Secret): void {
-      if (!concealed.some((s) => s.name === secret.name && s.value === secret.value)) concealed.push(secret);
-    },
-    concealed: () => [...concealed],
+    conceal: (secret: Secret) => secrets.conceal(secret),
+    concealed: () => secrets.concealed(),
     stats(): ClientStats {
       const stats: ClientStats = { requests: counters.requests, retries: counters.retries, rateLimited: counters.rateLimited, byMethod: { ...counters.byMethod } };
       const now = waiting();

@@ -9,6 +9,7 @@ import { createClient } from '../api/client.js';
 import type { ApiClient } from '../api/types.js';
 import { resolveApiUrl } from '../api/url.js';
 import { DocplaneError } from '../core/errors.js';
+import type { SecretRegistry } from '../core/secrets.js';
 
 export interface ApiFlags {
   'api-url'?: string;
@@ -26,7 +27,8 @@ export interface ApiFlags {
 
 const TOKEN_HINT = 'Set env DOCPLANE_TOKEN to the token, or pass --token-file FILE naming a file that holds it.';
 
-export async function clientFromFlags(flags: ApiFlags, configApiUrl?: string, log?: (line: string) => void): Promise<ApiClient> {
+/** The client of a run; `secrets`: the run's, which the client masks its log lines and errors with. */
+export async function clientFromFlags(flags: ApiFlags, configApiUrl?: string, log?: (line: string) => void, secrets?: SecretRegistry): Promise<ApiClient> {
   const url = flags['api-url'] ?? configApiUrl;
   if (url === undefined || url.trim() === '') {
     throw new DocplaneError('API_URL_MISSING', 'no API URL given', {
@@ -39,6 +41,7 @@ export async function clientFromFlags(flags: ApiFlags, configApiUrl?: string, lo
   return createClient({
     baseUrl: url,
     token,
+    ...(secrets ? { secrets } : {}),
     timeoutMs: flags.timeout * 1000,
     ...(flags['max-wait'] === undefined ? {} : { maxWaitMs: flags['max-wait'] * 1000 }),
     ...(flags['max-answer-size'] === undefined ? {} : { maxAnswerBytes: flags['max-answer-size'] * 1024 * 1024 }),

@@ -62,7 +62,7 @@ export default class Plan extends BaseCommand {
       base: flags.base,
       since: flags.since,
       attribute: flags.attribute,
-      connect: (apiUrl) => clientFromFlags(flags, apiUrl),
+      connect: (apiUrl, secrets) => clientFromFlags(flags, apiUrl, undefined, secrets),
       // --verbose logs every request: no spinner over it.
       progress: createReadProgress({ stream: process.stderr, interactive: process.stderr.isTTY === true && !flags.verbose }),
     });

@@ -4,8 +4,7 @@
  * organization (OrgConfig.deferred), so they are warnings here, not errors.
  */
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
-import { kindSpec } from '../kinds/index.js';
-import { deprecationWarnings } from '../kinds/sites/deprecated.js';
+import { configWarnings, kindSpec } from '../kinds/index.js';
 import { loadConfig } from './load.js';
 import { summarizeConfig, type ConfigSummary } from './summary.js';
 
@@ -41,7 +40,7 @@ export async function runValidate(options: ValidateOptions): Promise<ValidateRes
         message: `${JSON.stringify(check.key)} names no ${kindSpec(check.kind)?.label.one ?? check.kind}${scope} of the config; plan checks it against organization ${org.organization.id}${check.near === undefined ? '' : ` — did you mean "${check.near}"?`}`,
       });
     }
-    for (const { address, message } of deprecationWarnings(org)) {
+    for (const { address, message } of configWarnings(org)) {
       const at = org.locations[address] ?? { file: config.files[0] ?? '', line: 1, column: 1 };
       warnings.push({ file: at.file, line: at.line, column: at.column, path: address, message });
     }

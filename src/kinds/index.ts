@@ -5,6 +5,7 @@
  * derived from this one list. Adding a kind: docs/adding-a-kind.md.
  */
 import { type AddressVocabulary, addressSyntaxProblem } from '../model/address.js';
+import type { OrgConfig } from '../model/desired.js';
 import type { Kind } from '../model/step.js';
 import { collectionAccess, siteAccess, spaceAccess, withAccess } from './access/index.js';
 import { collectionsUnit } from './collections/index.js';
@@ -21,9 +22,9 @@ import { openapiSpecsUnit } from './openapi-specs/index.js';
 import { organizationUnit } from './organization/index.js';
 import { samlUnit } from './saml/index.js';
 import { sitesUnit } from './sites/index.js';
-import { withSiteAgent } from './site-agent/index.js';
-import { withSiteHosting } from './site-hosting/index.js';
-import { withSiteVariants } from './site-variants/index.js';
+import { withSiteAgent } from './sites/agent/index.js';
+import { withSiteHosting } from './sites/hosting/index.js';
+import { withSiteVariants } from './sites/variants/index.js';
 import { spacesUnit } from './spaces/index.js';
 import { teamsUnit } from './teams/index.js';
 import { translationsUnit } from './translations/index.js';
@@ -47,7 +48,7 @@ export const UNITS: readonly KindUnit[] = [
   // Before sites: a site customization's font may name a font this plan creates.
   fontsUnit,
   // The site agent's channels, connections and topics, the site's hosting and its variants'
-  // customization join the sites: src/kinds/site-agent/, site-hosting/, site-variants/.
+  // customization join the sites: src/kinds/sites/agent/, site-hosting/, site-variants/.
   withSiteVariants(withSiteHosting(withSiteAgent(withGitSync(withAccess(sitesUnit, siteAccess), siteGitSync)))),
   samlUnit,
   integrationsUnit,
@@ -89,6 +90,11 @@ export function addressProblem(pattern: string): string | undefined {
 /** The unit of a top-level config key. */
 export function unitOf(configKey: string): KindUnit | undefined {
   return UNITS.find((u) => u.configKey === configKey);
+}
+
+/** What `docplane validate` warns of in an organization's config: every unit's warnings, in the units' order. */
+export function configWarnings(org: OrgConfig): Array<{ address: string; message: string }> {
+  return UNITS.flatMap((u) => u.warnings?.(org) ?? []);
 }
 
 /** The kind spec of a kind name. */

@@ -223,6 +223,11 @@ export interface KindUnit {
   existing?(ctx: Reader): Promise<readonly { id: string; title?: string }[]>;
   /** Addresses, duplicates, cross-references and secrets of the unit's entries. */
   resolve?(entries: readonly Item<unknown>[], ctx: ResolveContext): void;
+  /**
+   * What `docplane validate` warns of in a resolved organization's entries of the unit (a field the
+   * API deprecates): the address of each (located by `resolve`) and why.
+   */
+  warnings?(org: OrgConfig): Array<{ address: string; message: string }>;
   importer: Importer;
 }
 

@@ -24,48 +24,21 @@ import type { OrgConfig } from '../config/types.js';
 import type { DraftStep, KindSpec, KindUnit } from '../kinds/kind.js';
 import type { Kind } from '../model/step.js';
 import { UNITS } from '../kinds/index.js';
-import { key, parsePattern, patternMatches, type AddressPattern } from '../model/address.js';
+import { addressPart, ancestors, entryOf, key, parsePattern, patternMatches, topName, withoutAction, type AddressPattern } from '../model/address.js';
 
 /** Per unit read: every entry ('all') or the indexes of the entries read. */
 export type Scope = Map<KindUnit, 'all' | Set<number>>;
 
-const QUALIFIED = /^([^[\]"./]+)\/(.+)$/;
-
-/** The address part of a pattern (without `ORG/`). */
-function addressPart(pattern: string): string {
-  const q = QUALIFIED.exec(pattern);
-  return q ? q[2] : pattern;
-}
-
 /** The unit an address (or a pattern without globs in its first name) belongs to. */
 export function unitOfAddress(address: string): KindUnit | undefined {
-  const name = /^[A-Za-z]+/.exec(address)?.[0];
-  if (name === undefined) return undefined;
+  const name = topName(address);
+  if (name === undefined || name.includes('*')) return undefined;
   return UNITS.find((u) => u.addressNames.top.includes(name));
 }
 
 /** The unit whose kinds include a module (modules outside the registry, in tests, have none). */
 export function unitOfModule(module: KindSpec): KindUnit | undefined {
   return UNITS.find((u) => u.kinds.includes(module));
-}
-
-/** The first key of an address: `teams["Eng"]` of `teams["Eng"].members`; undefined without one. */
-function firstKey(address: string): string | undefined {
-  return /^[A-Za-z]+\["(?:[^"\\]|\\.)*"\]/.exec(address)?.[0];
-}
-
-/** The prefixes of an address at which an address above it could end (`a["x"].b` → `a`, `a["x"]`). */
-function ancestors(address: string): string[] {
-  const out: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < address.length; i++) {
-    const c = address[i];
-    if (c === '\\') i++;
-    else if (c === '"') quoted = !quoted;
-    else if (!quoted && (c === '.' || c === '[')) out.push(address.slice(0, i));
-  }
-  out.push(address);
-  return out;
 }
 
 /** The targets that concern one organization, parsed. */
@@ -144,7 +117,7 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
     const had = scope.get(unit);
     if (had === 'all') return false;
     const ix = indexOf(unit);
-    const k = firstKey(address);
+    const k = entryOf(address);
     if (ix === undefined || k === undefined || address.includes('*') || prunes(unit)) {
       scope.set(unit, 'all');
       return true;
@@ -170,7 +143,7 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
   for (const { source } of patterns) {
     const address = addressPart(source);
     const unit = unitOfAddress(address);
-    const first = /^[A-Za-z*]+/.exec(address)?.[0] ?? '';
+    const first = topName(address) ?? '';
     if (unit === undefined || first.includes('*')) {
       // `*`, `**` or a glob in the first name: anything may match.
       for (const u of UNITS) scope.set(u, 'all');
@@ -185,7 +158,7 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
     const read = scope.get(unit);
     if (read === undefined) return false;
     if (read === 'all') return true;
-    const k = firstKey(address);
+    const k = entryOf(address);
     if (k === undefined) return true;
     const named = indexOf(unit)?.byKey.get(k);
     // An address under no entry (a remote resource the config does not name) rests on the unit's lists.
@@ -234,7 +207,7 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
         if (seen.has(d)) continue;
         seen.add(d);
         for (const need of d.needs) {
-          const address = need.replace(/:[a-z]+$/, '');
+          const address = withoutAction(need);
           if (!isRead(address)) {
             const unit = unitOfAddress(address);
             if (unit && widen(unit, address)) grew = true;

@@ -10,7 +10,7 @@ import type { Secret } from '../core/secrets.js';
 import { didYouMean, suggest } from '../core/text.js';
 import { addressProblem, KIND_SPECS, kindSpec, readOrganization, REPLACEABLE, unitOf } from '../kinds/index.js';
 import { readContextFor, sharedPlans, sharedReads, type KindPlan, type KindSpec, type KindUnit, type PlanContext, type ReadContext, type Reader } from '../kinds/kind.js';
-import { matchesAny, parsePattern, patternMatches } from '../model/address.js';
+import { isQualified, matchesAny, parsePattern, patternMatches, topLevelName } from '../model/address.js';
 import { buildPlan, type OrgDraft } from './build.js';
 import { createNarrowing, unitOfModule } from './narrow.js';
 import type { Kind, Plan, PlanProblem } from './types.js';
@@ -53,7 +53,11 @@ const REPLACEABLE_LABELS = KIND_SPECS.filter((k) => k.replaceable)
   .map((k) => k.label.one)
   .sort((a, b) => a.localeCompare(b))
   .join(' or ');
-const REPLACEABLE_ADDRESS = new RegExp(`^(?:[^[\\]"./]+/)?(?:${REPLACEABLE.join('|')})\\[`);
+/** Whether a pattern starts with a replaceable kind's name and one of its keys. */
+function namesReplaceable(pattern: string): boolean {
+  const [first, second] = parsePattern(pattern).segments;
+  return first !== undefined && 'name' in first && (REPLACEABLE as readonly string[]).includes(first.name) && second !== undefined && 'key' in second;
+}
 
 function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
   return {
@@ -291,14 +295,6 @@ async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly 
 }
 
 /**
- * An entry for a resource of the organization's top level (`teams["Red"]`, `teams["Re*"]`,
- * `ORG/collections["A/B"]`, `organization`), with the name it starts with. Every top-level kind the config
- * names is read whole; what lies under a resource (its members, access, a site's parts) is read only
- * where the config manages it.
- */
-const TOP_LEVEL = /^(?:[^[\]"./]+\/)?([A-Za-z]+)(?:\[(?:"(?:[^"\\]|\\.)*"|\*\*?)\])?$/;
-
-/**
  * The protect entries of a whole plan that select nothing: no address the config defines, and none
  * of the organization's resources as the plan leaves them (a step's, or an unmanaged one's). A
  * mistyped entry protects nothing, and the resource it meant could be deleted without a word: the
@@ -311,7 +307,11 @@ function protectSelectingNothing(desired: OrgConfig, kinds: Record<Kind, KindPla
   const org = desired.organization.id;
   const read = desired as unknown as Record<string, unknown>;
   const judged = desired.protect.filter((entry) => {
-    const name = TOP_LEVEL.exec(entry)?.[1];
+    // An entry for a resource of the organization's top level (`teams["Red"]`, `teams["Re*"]`,
+    // `ORG/collections["A/B"]`, `organization`): every top-level kind the config names is read whole;
+    // what lies under a resource (its members, access, a site's parts) is read only where the config
+    // manages it.
+    const name = topLevelName(entry);
     return name !== undefined && read[name] !== undefined;
   });
   if (judged.length === 0) return [];
@@ -327,9 +327,6 @@ function protectSelectingNothing(desired: OrgConfig, kinds: Record<Kind, KindPla
     })
     .map((entry) => `protect ${entry} selects nothing: no address of the config, and no resource of the organization as this plan leaves it; a mistyped entry protects nothing`);
 }
-
-/** `ORG/ADDRESS`: the organization part of a qualified target (as src/model/address.ts reads it). */
-const QUALIFIED_TARGET = /^([^[\]"./]+)\/(.+)$/;
 
 /**
  * Whether a target selects one of `entries`, as matchesAny says, answered for a target without a
@@ -354,7 +351,7 @@ function targetIndex(entries: readonly { org: string; address: string }[]): (tar
       const pattern = parsePattern(target);
       return entries.some((e) => patternMatches(pattern, e.org, e.address));
     }
-    return QUALIFIED_TARGET.test(target) ? inOrg.has(target) : anyOrg.has(target);
+    return isQualified(target) ? inOrg.has(target) : anyOrg.has(target);
   };
 }
 
@@ -365,7 +362,7 @@ function replaceProblems(config: LoadedConfig, replace: readonly string[]): Plan
     const known = config.orgs.some((o) =>
       KIND_SPECS.filter((k) => k.replaceable).some((k) => (k.addresses?.(o) ?? []).some((a) => matchesAny([pattern], o.organization.id, a))),
     );
-    if (!known || !REPLACEABLE_ADDRESS.test(pattern)) {
+    if (!known || !namesReplaceable(pattern)) {
       problems.push({
         org: config.orgs[0]?.organization.id ?? '',
         address: pattern,

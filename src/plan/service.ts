@@ -4,7 +4,7 @@
  */
 import type { ApiClient } from '../api/types.js';
 import { DocplaneError } from '../core/errors.js';
-import type { Secret } from '../core/secrets.js';
+import type { Secret, SecretRegistry } from '../core/secrets.js';
 import { checkDriftOptions, sinceWindow, withAttribution, withSinceChanges } from '../drift/plan.js';
 import { loadRun, type BaseScope } from './context.js';
 import { readPlanFile } from './file.js';
@@ -28,7 +28,7 @@ export interface RunPlanOptions {
   /** `--attribute`: a full plan with steps names who changed them, from the audit log this far back. */
   attribute?: string;
   /** Makes the client, given the config's `api.url` (the command builds it from its flags). */
-  connect(configApiUrl: string | undefined): Promise<ApiClient>;
+  connect(configApiUrl: string | undefined, secrets?: SecretRegistry): Promise<ApiClient>;
   /** Told when reading starts (with the count of requests sent so far) and when it ends. */
   progress?: { reading(requests: () => number, waiting?: () => string | undefined): void; done(): void };
 }

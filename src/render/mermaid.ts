@@ -9,6 +9,7 @@
  * item is drawn in its new place with a dotted edge from its old one. On a large site only the
  * changed items and their parents are drawn, so that the comment stays within GitHub's limit.
  */
+import { formatAddress, parseAddress } from '../model/address.js';
 import type { Step } from '../plan/types.js';
 import type { MaskedPlan } from './redact.js';
 
@@ -53,17 +54,18 @@ interface Segment {
   key?: string;
 }
 
-const SEGMENT = /(?:^|\.)([A-Za-z]+)(?:\[("(?:[^"\\]|\\.)*")\])?/y;
-
-/** The segments of an address, or undefined when it does not read as one. */
+/** The segments of an address, each name with the key after it, or undefined when it does not read as one. */
 export function segmentsOf(address: string): Segment[] | undefined {
+  const parsed = parseAddress(address);
+  if (!parsed || parsed.org !== undefined) return undefined;
   const out: Segment[] = [];
-  SEGMENT.lastIndex = 0;
-  while (SEGMENT.lastIndex < address.length) {
-    const at = SEGMENT.lastIndex;
-    const m = SEGMENT.exec(address);
-    if (!m || SEGMENT.lastIndex === at) return undefined;
-    out.push(m[2] !== undefined ? { name: m[1], key: JSON.parse(m[2]) as string } : { name: m[1] });
+  for (const s of parsed.segments) {
+    if ('name' in s) out.push({ name: s.name });
+    else {
+      const last = out[out.length - 1];
+      if (last === undefined || last.key !== undefined) return undefined;
+      last.key = s.key;
+    }
   }
   return out;
 }
@@ -361,25 +363,33 @@ export interface AccessTable {
   rows: { who: string; before: string; after: string }[];
 }
 
-const ACCESS = /^(.+)\.access\.(teams|users)(\["(?:[^"\\]|\\.)*"\])$/;
+/** An access step's object, who (teams or users) and whose key: `OBJECT.access.teams["KEY"]`. */
+function accessOf(address: string): { object: string; who: 'teams' | 'users'; key: string } | undefined {
+  const parsed = parseAddress(address);
+  if (!parsed || parsed.segments.length < 4) return undefined;
+  const n = parsed.segments.length;
+  const [access, who, last] = parsed.segments.slice(n - 3);
+  if (!('name' in access) || access.name !== 'access' || !('name' in who) || (who.name !== 'teams' && who.name !== 'users') || !('key' in last)) return undefined;
+  return { object: formatAddress({ segments: parsed.segments.slice(0, n - 3) }), who: who.name, key: last.key };
+}
 
 /** The access changes of the plan, grouped per object (collection, space, site), in the order of the plan. */
 export function accessTables(plan: MaskedPlan): AccessTable[] {
   const tables = new Map<string, AccessTable>();
   for (const step of plan.steps) {
-    const m = ACCESS.exec(step.address);
+    const m = accessOf(step.address);
     if (!m) continue;
-    const id = `${step.org}\0${m[1]}`;
+    const id = `${step.org}\0${m.object}`;
     let table = tables.get(id);
     if (!table) {
-      table = { org: step.org, object: m[1], rows: [] };
+      table = { org: step.org, object: m.object, rows: [] };
       tables.set(id, table);
     }
     const role = (v: unknown) => {
       const r = (v as { role?: unknown } | null)?.role;
       return typeof r === 'string' ? r : '—';
     };
-    table.rows.push({ who: `${m[2] === 'teams' ? 'team' : 'user'} ${JSON.parse(m[3].slice(1, -1)) as string}`, before: role(step.before), after: role(step.after) });
+    table.rows.push({ who: `${m.who === 'teams' ? 'team' : 'user'} ${m.key}`, before: role(step.before), after: role(step.after) });
   }
   return [...tables.values()];
 }

@@ -18,7 +18,7 @@ import { assertApplicable, problemText } from '../../src/plan/refusal.js';
 import { planOrgs } from '../../src/plan/run.js';
 import type { Plan } from '../../src/plan/types.js';
 import { maskPlan, renderJson } from '../../src/render/index.js';
-import { ownedSiteProblems } from '../../src/kinds/git-sync/owned.js';
+import { ownedSiteProblems } from '../../src/kinds/shared/git-sync-owned.js';
 import { demoState } from '../apply/cli-helpers.js';
 import { problemsOf, withFiles } from '../config/helpers.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/json.js';
 import { orgConfig, planKind, type OrgConfigInput } from '../plan/fixtures.js';
-import { membersModule, type RemoteMember } from '../../src/kinds/members/members.js';
+import { membersModule } from '../../src/kinds/members/members.js';
+import type { RemoteMember } from '../../src/kinds/shared/members.js';
 
 const member = (id: string, role: string | null, extra: Partial<RemoteMember> = {}): RemoteMember => ({
   id,

@@ -6,10 +6,10 @@
  * never this third one, which they could not manage anyway.
  */
 import { ApiError, DocplaneError } from '../../core/errors.js';
-import { resolveCollections, readCollections } from '../collections/collections.js';
+import { resolveCollections, readCollections } from '../shared/collections.js';
 import { enc, orgPath } from '../common/paths.js';
 import type { Reader } from '../kind.js';
-import { readSpaceList } from '../spaces/read.js';
+import { readSpaceList } from '../shared/space-list.js';
 import { permissionsPath, readGrants, type AccessTarget } from './grants.js';
 import { AggregateAnswer, SiteNameAnswer } from './answers.js';
 

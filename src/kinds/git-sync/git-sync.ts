@@ -9,18 +9,17 @@
 import { key, ref } from '../../model/address.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue, PlanProblem } from '../../model/step.js';
-import { readCollections, resolveCollections } from '../collections/collections.js';
+import { readCollections, resolveCollections } from '../shared/collections.js';
 import { enc } from '../common/paths.js';
 import { step } from '../common/step.js';
 import { emptyKindPlan, type KindPlan, type KindSpec, type PlanContext, type Reader, type ReadContext } from '../kind.js';
-import { readSites } from '../sites/remote.js';
-import { siteKey } from '../sites/schema.js';
-import { matchSites } from '../sites/site-remote.js';
-import { readSpaceList } from '../spaces/read.js';
-import { matchSpaces, placesInCollections } from '../spaces/spaces.js';
+import { siteKey } from '../shared/sites.js';
+import { matchSites, readSiteInfos } from '../shared/sites.js';
+import { readSpaceList } from '../shared/space-list.js';
+import { matchSpaces, placesInCollections } from '../shared/spaces.js';
 import { GitSyncInstallationAnswer } from './answers.js';
-import { GIT_SYNC_FIELDS, INHERITED_FIELDS, type GitSyncT } from './schema.js';
-import { parseGitSyncState, repositoryOf, type RemoteGitSyncState } from './state.js';
+import { GIT_SYNC_FIELDS, INHERITED_FIELDS, type GitSyncT } from '../shared/git-sync-schema.js';
+import { parseGitSyncState, repositoryOf, type RemoteGitSyncState } from '../shared/git-sync-state.js';
 
 export type GitSyncTarget = 'space' | 'site';
 
@@ -127,7 +126,7 @@ async function readSiteObjects(ctx: ReadContext): Promise<RemoteGitSync | undefi
   const prune = ctx.desired.prune.includes('siteGitSync');
   const desired = (ctx.desired.sites ?? []).filter((s) => s.gitSync !== undefined || prune);
   if (desired.length === 0) return undefined;
-  const { list } = await readSites(ctx);
+  const list = await readSiteInfos(ctx);
   const objects = matchSites(desired, list).pairs.map(
     (p): GitSyncObject => ({
       address: `sites${key(siteKey(p.desired))}`,

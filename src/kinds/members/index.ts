@@ -2,15 +2,11 @@
 import { key } from '../../model/address.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
-import { memberLabel, membersModule, readMembers, type RemoteMember } from './members.js';
+import { membersModule } from './members.js';
+import { lowerIfEmail, memberLabel, readMembers, type RemoteMember } from '../shared/members.js';
 import { Member, type MemberT } from './schema.js';
 import { child, type Item } from '../../source/origin.js';
-import { lowerIfEmailAddress, userProblem } from '../common/text.js';
-
-/** Emails compare case-insensitively; user ids as given. */
-export function lowerIfEmail(user: string): string {
-  return lowerIfEmailAddress(user);
-}
+import { userProblem } from '../common/text.js';
 
 const importMembers: Importer<RemoteMember[]> = {
   read: readMembers,

@@ -11,7 +11,7 @@ import { sameJson } from '../common/match.js';
 import { analyse, type Outcome } from '../common/analyse.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { enc, orgPath } from '../common/paths.js';
-import { readTeams, teamAddress, teamIdsOrRefs, type RemoteTeam } from '../teams/teams.js';
+import { readTeams, teamAddress, teamIdsOrRefs, type RemoteTeam } from '../shared/teams.js';
 import { step } from '../common/step.js';
 import { lookAlikeNotes } from '../common/text.js';
 import { SamlProviderAnswer } from './answers.js';

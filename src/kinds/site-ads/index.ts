@@ -2,7 +2,7 @@
 import type { Item } from '../../source/origin.js';
 import { sortBy, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
-import { readSiteInfos, type RemoteSiteInfo } from '../sites/site-remote.js';
+import { readSiteInfos, type RemoteSiteInfo } from '../shared/sites.js';
 import { adsOf, siteAdsAddress, siteAdsModule } from './site-ads.js';
 import { SiteAds, type SiteAdsT } from './schema.js';
 

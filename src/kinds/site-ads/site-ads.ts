@@ -9,7 +9,7 @@ import { analyse } from '../common/analyse.js';
 import { enc, orgPath } from '../common/paths.js';
 import { step } from '../common/step.js';
 import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
-import { readSiteInfos, type RemoteSiteInfo } from '../sites/site-remote.js';
+import { readSiteInfos, type RemoteSiteInfo } from '../shared/sites.js';
 import type { SiteAdsT } from './schema.js';
 
 export function siteAdsAddress(site: string): string {

@@ -38,14 +38,14 @@ import { TreeChain } from './moves.js';
 import { lookAlikeNote, lookAlikeNotes } from '../common/text.js';
 import { pathCycle, pathNeed } from './paths.js';
 import { type RemoteExternalLink, type RemoteGroup, type RemoteSection, type RemoteSite, type RemoteSiteSpace, type SitesRemote } from './remote.js';
-import { spaceNames, type SpaceNames } from '../spaces/refer.js';
+import { spaceNames, type SpaceNames } from '../shared/spaces.js';
 import { siteKey, type OrderItemT, type SectionT, type SiteT } from './schema.js';
 import { planShareLinks } from './share-links.js';
 import { planSiteItself, planSiteList } from './site.js';
-import type { RemoteSiteInfo } from './site-remote.js';
+import type { RemoteSiteInfo } from '../shared/sites.js';
 import { planAdaptiveSchema, planAgentSettings, planMcpServers } from './ai.js';
 import { planCustomization } from './customization.js';
-import { customFonts, type FontChoice } from '../fonts/index.js';
+import { customFonts, type FontChoice } from '../shared/fonts.js';
 import { planPublishingAuth } from './publishing-auth.js';
 import { planRedirects } from './redirects.js';
 import { planSiteSpaces } from './site-spaces.js';
@@ -845,7 +845,7 @@ function planLinks(ctx: SiteContext, items: SiteItems, order: SiteOrder, sim: Si
               path: `${base}/external-links`,
               body: compact({ ...wanted, parent: parent?.id }) as JsonObject,
               capture: true,
-              lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, tree: true } },
+              lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, reads: 'tree' } },
           ],
           needs: [...(chainNeeds.get(l.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
           ...lookAlikeNotes('external link', c.title, ctx.remote.links.map((r) => r.title)) }),

@@ -14,11 +14,11 @@ import type { PlanContext } from '../kind.js';
 import { siteAddress } from './addresses.js';
 import type { RemoteSite, SitesRemote } from './remote.js';
 import { siteKey, type SiteT } from './schema.js';
-import { matchSites, type RemoteSiteInfo } from './site-remote.js';
+import { matchSites, type RemoteSiteInfo } from '../shared/sites.js';
 import { differing, emptySitePlans, handle, SITE_KINDS, type SectionEntry, type SiteContext, type SitePlans } from './steps.js';
 import { step } from '../common/step.js';
 import { lookAlikeNote } from '../common/text.js';
-import { ownedSiteProblems, SITE_STRUCTURE_KINDS } from '../git-sync/owned.js';
+import { ownedSiteProblems, SITE_STRUCTURE_KINDS } from '../shared/git-sync-owned.js';
 
 /** Why a site's delete needs `--force`, whatever the safety thresholds. */
 export const SITE_DELETE_REASON = 'a site carries published content: deleting it takes the published site down';

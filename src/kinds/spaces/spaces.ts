@@ -7,21 +7,20 @@
  */
 import { ApiError } from '../../core/errors.js';
 import type { JsonObject, JsonValue, PlanProblem } from '../../model/step.js';
-import { collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection, type ResolvedCollections } from '../collections/collections.js';
+import { collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection, type ResolvedCollections } from '../shared/collections.js';
 import { sameJson } from '../common/match.js';
-import { emailsOf, namesReviewers, normalizeMergeRules, reviewersShown, reviewersToIds } from '../common/merge-rules.js';
-import { indexMembers, memberRefs, readMembers, type RemoteMember } from '../members/members.js';
+import { emailsOf, namesReviewers, normalizeMergeRules, reviewersShown, reviewersToIds } from '../shared/merge-rules.js';
+import { indexMembers, memberRefs, readMembers, type RemoteMember } from '../shared/members.js';
 import { emptyKindPlan, type DraftStep, type KindPlan, type KindSpec, type PlanContext } from '../kind.js';
-import { analyse, matchPairs, type Outcome, type Pair } from '../common/analyse.js';
+import { analyse, type Outcome } from '../common/analyse.js';
 import { lookAlikeNote } from '../common/text.js';
 import { enc, orgPath } from '../common/paths.js';
-import { spaceKey, type SpaceT } from './schema.js';
-import { readSpaceList, type RemoteSpace } from './read.js';
-
-export type { RemoteSpace } from './read.js';
-import { key, ref } from '../../model/address.js';
+import type { SpaceT } from './schema.js';
+import { readSpaceList, type RemoteSpace } from '../shared/space-list.js';
+import { placesInCollections, spaceKeys } from '../shared/spaces.js';
+import { ref } from '../../model/address.js';
 import { step } from '../common/step.js';
-import { SpaceAnswer } from './answers.js';
+import { SpaceAnswer } from '../shared/space-answers.js';
 
 export interface RemoteSpaces {
   /** The organization's spaces (the list), plus the deleted ones the config names. */
@@ -38,50 +37,6 @@ export interface RemoteSpaces {
 
 const SETTINGS = ['title', 'emoji', 'icon', 'editMode', 'defaultLevel', 'language', 'mergeRules'] as const;
 
-export function spaceAddress(id: string): string {
-  return `spaces${key(id)}`;
-}
-
-/** A config space and the remote space it names (by id, else by title within its collection). */
-export type SpacePair = Pair<SpaceT, RemoteSpace>;
-
-/** Whether a config's spaces need the collections list (a space placed in a collection by path). */
-export function placesInCollections(desired: readonly SpaceT[]): boolean {
-  return desired.some((s) => typeof s.collection === 'string');
-}
-
-/** Whether a remote space stands where a config space without id says: any collection when unmanaged. */
-function placement(collection: string | null | undefined, resolved: ResolvedCollections): (s: RemoteSpace) => boolean {
-  if (collection === undefined) return () => true;
-  if (collection === null) return (s) => !s.parent;
-  const entry = resolved.byPath.get(collection);
-  // A collection this plan creates holds no space yet.
-  const id = entry ? entry.remote?.id : [...resolved.remotePath].find(([, p]) => p === collection)?.[0];
-  return (s) => id !== undefined && s.parent === id;
-}
-
-/**
- * How a space is told apart: its id, else its title within its collection (any collection when the
- * config leaves placement unmanaged), among the listed spaces that are not deleted.
- */
-function spaceKeys(spaces: readonly RemoteSpace[], listed: number, resolved: ResolvedCollections) {
-  const live = new Set(spaces.slice(0, listed).filter((s) => !s.deletedAt));
-  return {
-    address: spaceAddress,
-    addressKey: spaceKey,
-    desiredKey: (d: SpaceT) => d.title ?? '',
-    remoteKey: (r: RemoteSpace) => r.title ?? '',
-    remoteId: (r: RemoteSpace) => r.id,
-    desiredId: (d: SpaceT) => d.id,
-    idOnly: true,
-    keyMatches: (d: SpaceT, r: RemoteSpace) => live.has(r) && placement(d.collection, resolved)(r),
-  };
-}
-
-/** Config spaces matched to remote ones: by id where given, else by title within its collection. */
-export function matchSpaces(desired: readonly SpaceT[], spaces: readonly RemoteSpace[], listed: number, resolved: ResolvedCollections): SpacePair[] {
-  return matchPairs(desired, spaces, spaceKeys(spaces, listed, resolved)).pairs;
-}
 
 function withNotes(notes: string[]): { notes?: string[] } {
   return notes.length > 0 ? { notes } : {};

@@ -4,51 +4,19 @@
  */
 import type { TeamT } from './schema.js';
 import type { JsonObject } from '../../model/step.js';
-import type { MatchResult } from '../common/match.js';
-import { analyse, matchPairs } from '../common/analyse.js';
-import { indexMembers, memberRefs, readMembers, type MemberRef, type RemoteMember } from '../members/members.js';
-import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
+import { analyse } from '../common/analyse.js';
+import { indexMembers, memberRefs, readMembers, type MemberRef, type RemoteMember } from '../shared/members.js';
+import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
 import { lookAlikeNote } from '../common/text.js';
 import { enc, orgPath } from '../common/paths.js';
-import { key, ref } from '../../model/address.js';
 import { step } from '../common/step.js';
-import { TeamAnswer } from './answers.js';
-
-export interface RemoteTeam {
-  id: string;
-  title: string;
-  members?: number;
-}
+import { readTeams, TEAM_KEYS, teamAddress, type RemoteTeam } from '../shared/teams.js';
 
 export interface RemoteTeams {
   teams: RemoteTeam[];
   /** The organization's members, when a team of the config lists members (to turn emails into ids). */
   members?: RemoteMember[];
 }
-
-export function teamAddress(title: string): string {
-  return `teams${key(title)}`;
-}
-
-/** Every team of the organization, read once per plan (and shared with every kind that names a team). */
-export function readTeams(ctx: Reader): Promise<RemoteTeam[]> {
-  return ctx.shared('teams', () => ctx.client.listAll<RemoteTeam>(`${orgPath(ctx.org)}/teams`, {}, { schema: TeamAnswer }));
-}
-
-/** Config teams matched to remote ones: by id, then renamedFrom, then title. */
-export function matchTeams(desired: readonly TeamT[], remote: readonly RemoteTeam[]): MatchResult<TeamT, RemoteTeam> {
-  const { pairs, unmatched } = matchPairs(desired, remote, { address: teamAddress, ...TEAM_KEYS });
-  return { pairs, unmatched };
-}
-
-/** How a team is told apart: id, renamedFrom, title. */
-const TEAM_KEYS = {
-  desiredKey: (d: TeamT) => d.title,
-  remoteKey: (r: RemoteTeam) => r.title,
-  remoteId: (r: RemoteTeam) => r.id,
-  desiredId: (d: TeamT) => d.id,
-  renamedFrom: (d: TeamT) => d.renamedFrom,
-};
 
 /** A team member entry of the config as `{user, role}`. */
 export function teamMemberEntry(m: NonNullable<TeamT['members']>[number]): { user: string; role: 'owner' | 'member' } {
@@ -128,17 +96,3 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
     }).plan;
   } };
 
-/**
- * The id of a team for a request, by title: a config team's remote id, or a ref to its create in this
- * plan; else the id of the organization's team of that title. The teams are matched once, for every
- * title asked.
- */
-export function teamIdsOrRefs(org: string, desired: readonly TeamT[] | undefined, remote: readonly RemoteTeam[]): (title: string) => string | undefined {
-  const inConfig = new Map<string, string>();
-  for (const { desired: d, remote: r } of matchTeams(desired ?? [], remote).pairs) {
-    if (!inConfig.has(d.title)) inConfig.set(d.title, r ? r.id : ref(org, teamAddress(d.title)));
-  }
-  const inOrganization = new Map<string, string>();
-  for (const t of remote) if (!inOrganization.has(t.title)) inOrganization.set(t.title, t.id);
-  return (title) => inConfig.get(title) ?? inOrganization.get(title);
-}

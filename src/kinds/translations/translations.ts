@@ -10,7 +10,7 @@ import { analyse } from '../common/analyse.js';
 import { enc, orgPath } from '../common/paths.js';
 import { key } from '../../model/address.js';
 import { step } from '../common/step.js';
-import { readSpaceIds, spaceNames, type SpaceIds } from '../spaces/refer.js';
+import { readSpaceIds, spaceNames, type SpaceIds } from '../shared/spaces.js';
 import { TranslationAnswer } from './answers.js';
 import type { TranslationT } from './schema.js';
 

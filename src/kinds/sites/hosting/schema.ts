@@ -1,4 +1,4 @@
-/** The fields of a `sites` entry that src/kinds/site-hosting/ plans: its custom hostname, its default site space. */
+/** The fields of a `sites` entry that src/kinds/sites/hosting/ plans: its custom hostname, its default site space. */
 import { z } from 'zod';
 
 /** SiteHostname: a host of at least three labels (docs.acme.com). */

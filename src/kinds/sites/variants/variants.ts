@@ -12,16 +12,16 @@
  * a variant's title without override falls back to its content's title, which the plan does not read,
  * so a dropped title (`title: null`) is sent with the other changes but never compared.
  */
-import { fingerprintEntries } from '../../model/fingerprint.js';
-import type { FieldChange, JsonObject, JsonValue } from '../../model/step.js';
-import { sameJson } from '../common/match.js';
-import { step } from '../common/step.js';
-import { emptyKindPlan, type KindPlan, type KindSpec, type ReadContext } from '../kind.js';
-import { rootSiteSpaceAddress, siteSpaceAddress } from '../sites/addresses.js';
-import { CustomizationAnswer } from '../sites/answers.js';
-import { readSites, sitePath, type RemoteSite } from '../sites/remote.js';
-import { siteKey, type SiteSpaceT, type SiteT } from '../sites/schema.js';
-import { matchSites } from '../sites/site-remote.js';
+import { fingerprintEntries } from '../../../model/fingerprint.js';
+import type { FieldChange, JsonObject, JsonValue } from '../../../model/step.js';
+import { sameJson } from '../../common/match.js';
+import { step } from '../../common/step.js';
+import { emptyKindPlan, type KindPlan, type KindSpec, type ReadContext } from '../../kind.js';
+import { rootSiteSpaceAddress, siteSpaceAddress } from '../addresses.js';
+import { CustomizationAnswer } from '../answers.js';
+import { readSites, sitePath, type RemoteSite } from '../remote.js';
+import { siteKey, type SiteSpaceT, type SiteT } from '../schema.js';
+import { matchSites } from '../../shared/sites.js';
 import { VARIANT_STYLING, type VariantCustomizationT } from './schema.js';
 
 export const variantAddress = (owner: string): string => `${owner}.customization`;

@@ -3,15 +3,28 @@
  * config can manage, and the match of config sites to them: by id where the config gives one, else
  * by `renamedFrom` (an old title), else by title.
  */
-import type { ApiClient } from '../../api/types.js';
+import { z } from 'zod';
+import { key } from '../../model/address.js';
+import type { OrgConfig } from '../../model/desired.js';
 import type { Reader } from '../kind.js';
 import type { MatchResult } from '../common/match.js';
 import { matchPairs, type Pair } from '../common/analyse.js';
-import { siteAddress } from './addresses.js';
 import { orgPath } from '../common/paths.js';
-import { siteKey, type SiteT } from './schema.js';
-import { SiteAnswer } from './answers.js';
-import { parseGitSyncState, type RemoteGitSyncState } from '../git-sync/state.js';
+import { parseGitSyncState, type RemoteGitSyncState } from './git-sync-state.js';
+
+/** One `sites:` entry of the config. */
+type SiteT = NonNullable<OrgConfig['sites']>[number];
+
+/** A site (`GET ORG/sites`), as docplane relies on it (checked by the client as it arrives). */
+export const SiteAnswer = z.looseObject({ id: z.string(), title: z.string().nullish() });
+
+/** The config key of a site: the name in its addresses (`sites["KEY"]`): its id, else its title. */
+export function siteKey(site: { id?: string; title?: string }): string {
+  return site.id ?? site.title ?? '';
+}
+
+/** The address of a site: `sites["KEY"]`. */
+export const siteAddress = (site: string): string => `sites${key(site)}`;
 
 export interface RemoteSiteInfo {
   id: string;
@@ -68,7 +81,7 @@ function gitSyncOf(raw: unknown): { gitSync?: RemoteGitSyncState } {
 }
 
 /** `GET ORG/sites`, every page. */
-export async function listSites(client: Pick<ApiClient, 'listAll'>, org: string): Promise<RemoteSiteInfo[]> {
+export async function listSites(client: Pick<Reader['client'], 'listAll'>, org: string): Promise<RemoteSiteInfo[]> {
   return (await client.listAll(`${orgPath(org)}/sites`, {}, { schema: SiteAnswer })).map(parseSiteInfo);
 }
 

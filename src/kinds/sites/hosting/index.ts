@@ -2,13 +2,13 @@
  * A site's hosting: its custom hostname (`customHostname` of a `sites` entry, removed through the API),
  * the rotation of its visitor-auth key (`--replace 'sites["ID"].publishingAuth.privateKey'`) and the
  * site space it opens on (`defaultSiteSpace`, in a site without sections). Both
- * are fields of the site entries, so the unit joins the sites unit (as src/kinds/site-agent/ does):
+ * are fields of the site entries, so the unit joins the sites unit (as src/kinds/sites/agent/ does):
  * `withSiteHosting` adds the kinds after the unit's own and their address names. Import writes neither:
  * no operation sets a hostname, and a key is never read.
  */
-import { child, type Item } from '../../source/origin.js';
-import type { KindUnit } from '../kind.js';
-import { siteKey, type SiteT } from '../sites/schema.js';
+import { child, type Item } from '../../../source/origin.js';
+import type { KindUnit } from '../../kind.js';
+import { siteKey, type SiteT } from '../schema.js';
 import { authKeysModule } from './auth-key.js';
 import { customHostnameAddress, customHostnamesModule } from './custom-hostname.js';
 import { defaultSiteSpaceAddress, defaultSiteSpacesModule } from './default-site-space.js';

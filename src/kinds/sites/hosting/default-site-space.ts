@@ -4,15 +4,15 @@
  * (`defaultSiteSpace`, the site space's id); a site space this plan adds at the root is set once it
  * exists. A site with sections sets the default on each section instead (`sections[].defaultSiteSpace`).
  */
-import { ref } from '../../model/address.js';
-import { fingerprintEntries } from '../../model/fingerprint.js';
-import type { PlanProblem } from '../../model/step.js';
-import { step } from '../common/step.js';
-import { emptyKindPlan, type KindPlan, type KindSpec, type ReadContext } from '../kind.js';
-import { rootSiteSpaceAddress, siteAddress } from '../sites/addresses.js';
-import { readSites, sitePath, type RemoteSite } from '../sites/remote.js';
-import { siteKey, type SiteT } from '../sites/schema.js';
-import { matchSites } from '../sites/site-remote.js';
+import { ref } from '../../../model/address.js';
+import { fingerprintEntries } from '../../../model/fingerprint.js';
+import type { PlanProblem } from '../../../model/step.js';
+import { step } from '../../common/step.js';
+import { emptyKindPlan, type KindPlan, type KindSpec, type ReadContext } from '../../kind.js';
+import { rootSiteSpaceAddress, siteAddress } from '../addresses.js';
+import { readSites, sitePath, type RemoteSite } from '../remote.js';
+import { siteKey, type SiteT } from '../schema.js';
+import { matchSites } from '../../shared/sites.js';
 
 export const defaultSiteSpaceAddress = (site: string): string => `${siteAddress(site)}.defaultSiteSpace`;
 

@@ -4,7 +4,7 @@
  * title, localized titles and styling — each `null` to drop the override (the site's value applies).
  */
 import { z } from 'zod';
-import { Customization } from '../sites/customization-read.js';
+import { Customization } from '../customization-read.js';
 
 /** The styling fields a site space may override (the description's list, without the deprecated `background`: use `tint`). */
 export const VARIANT_STYLING = ['theme', 'primaryColor', 'infoColor', 'successColor', 'warningColor', 'dangerColor', 'tint', 'corners', 'depth', 'links', 'icons', 'sidebar', 'search', 'codeTheme'] as const;

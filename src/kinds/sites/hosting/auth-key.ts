@@ -6,12 +6,12 @@
  * key, which docplane neither keeps nor shows: the site's authentication backend must be given it in
  * the app. A plan without `--replace` plans nothing here.
  */
-import { step } from '../common/step.js';
-import { emptyKindPlan, type KindPlan, type KindSpec, type ReadContext } from '../kind.js';
-import { siteAddress } from '../sites/addresses.js';
-import { sitePath } from '../sites/remote.js';
-import { siteKey, type SiteT } from '../sites/schema.js';
-import { matchSites, readSiteInfos, type RemoteSiteInfo } from '../sites/site-remote.js';
+import { step } from '../../common/step.js';
+import { emptyKindPlan, type KindPlan, type KindSpec, type ReadContext } from '../../kind.js';
+import { siteAddress } from '../addresses.js';
+import { sitePath } from '../remote.js';
+import { siteKey, type SiteT } from '../schema.js';
+import { matchSites, readSiteInfos, type RemoteSiteInfo } from '../../shared/sites.js';
 
 export const authKeyAddress = (site: string): string => `${siteAddress(site)}.publishingAuth.privateKey`;
 

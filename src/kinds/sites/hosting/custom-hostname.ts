@@ -6,13 +6,13 @@
  * A host name in the config is compared with the site's: another one is a plan problem (it cannot be
  * set from here), the same one is nothing to do.
  */
-import { fingerprintEntries } from '../../model/fingerprint.js';
-import type { PlanProblem } from '../../model/step.js';
-import { step } from '../common/step.js';
-import { emptyKindPlan, type KindPlan, type KindSpec, type ReadContext } from '../kind.js';
-import { siteAddress } from '../sites/addresses.js';
-import { siteKey, type SiteT } from '../sites/schema.js';
-import { matchSites, readSiteInfos, type RemoteSiteInfo } from '../sites/site-remote.js';
+import { fingerprintEntries } from '../../../model/fingerprint.js';
+import type { PlanProblem } from '../../../model/step.js';
+import { step } from '../../common/step.js';
+import { emptyKindPlan, type KindPlan, type KindSpec, type ReadContext } from '../../kind.js';
+import { siteAddress } from '../addresses.js';
+import { siteKey, type SiteT } from '../schema.js';
+import { matchSites, readSiteInfos, type RemoteSiteInfo } from '../../shared/sites.js';
 
 export const customHostnameAddress = (site: string): string => `${siteAddress(site)}.customHostname`;
 

@@ -5,17 +5,17 @@
  * it — with updateSiteTopicById. Listed with listSiteTopics, which answers every topic at once (the
  * operation takes no paging). A label the site lacks is a plan problem, with the closest label.
  */
-import { didYouMean } from '../../core/text.js';
-import { key } from '../../model/address.js';
-import { fingerprintEntries } from '../../model/fingerprint.js';
-import type { JsonObject, PlanProblem } from '../../model/step.js';
-import { matchResources } from '../common/match.js';
-import { step } from '../common/step.js';
-import { emptyKindPlan, type KindPlan, type KindSpec, type PlanContext, type ReadContext } from '../kind.js';
-import { siteAddress } from '../sites/addresses.js';
-import { sitePath } from '../sites/remote.js';
-import { siteKey, type SiteT } from '../sites/schema.js';
-import { matchSites, readSiteInfos, type RemoteSiteInfo } from '../sites/site-remote.js';
+import { didYouMean } from '../../../core/text.js';
+import { key } from '../../../model/address.js';
+import { fingerprintEntries } from '../../../model/fingerprint.js';
+import type { JsonObject, PlanProblem } from '../../../model/step.js';
+import { matchResources } from '../../common/match.js';
+import { step } from '../../common/step.js';
+import { emptyKindPlan, type KindPlan, type KindSpec, type PlanContext, type ReadContext } from '../../kind.js';
+import { siteAddress } from '../addresses.js';
+import { sitePath } from '../remote.js';
+import { siteKey, type SiteT } from '../schema.js';
+import { matchSites, readSiteInfos, type RemoteSiteInfo } from '../../shared/sites.js';
 import { TopicsAnswer } from './answers.js';
 import type { TopicT } from './schema.js';
 

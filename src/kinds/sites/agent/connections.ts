@@ -12,20 +12,20 @@
  * when read back, so they are never compared; the setup is sent again when one of its other fields
  * differs, or when `--replace` names the connection (to rotate a token).
  */
-import { key, matchesAny, ref } from '../../model/address.js';
-import { fingerprintEntries } from '../../model/fingerprint.js';
-import type { FieldChange, JsonObject, JsonValue, PlanProblem, RequestSpec } from '../../model/step.js';
-import { MASK } from '../../core/secrets.js';
-import { Raw, type Draft } from '../common/import.js';
-import { matchResources, sameJson } from '../common/match.js';
-import { planUnmatched } from '../common/skeleton.js';
-import { step } from '../common/step.js';
-import { emptyKindPlan, type KindPlan, type KindSpec, type PlanContext, type ReadContext } from '../kind.js';
-import { siteAddress } from '../sites/addresses.js';
-import { sitePath } from '../sites/remote.js';
-import { siteKey, type SiteT } from '../sites/schema.js';
-import { siteBase } from '../sites/site.js';
-import { matchSites, readSiteInfos, type RemoteSiteInfo } from '../sites/site-remote.js';
+import { key, matchesAny, ref } from '../../../model/address.js';
+import { fingerprintEntries } from '../../../model/fingerprint.js';
+import type { FieldChange, JsonObject, JsonValue, PlanProblem, RequestSpec } from '../../../model/step.js';
+import { MASK } from '../../../core/secrets.js';
+import { Raw, type Draft } from '../../common/import.js';
+import { matchResources, sameJson } from '../../common/match.js';
+import { planUnmatched } from '../../common/skeleton.js';
+import { step } from '../../common/step.js';
+import { emptyKindPlan, type KindPlan, type KindSpec, type PlanContext, type ReadContext } from '../../kind.js';
+import { siteAddress } from '../addresses.js';
+import { sitePath } from '../remote.js';
+import { siteKey, type SiteT } from '../schema.js';
+import { siteBase } from '../site.js';
+import { matchSites, readSiteInfos, type RemoteSiteInfo } from '../../shared/sites.js';
 import { ContextConnectionAnswer } from './answers.js';
 import { CONNECTOR_SETUPS, SECRET_SETTINGS, connectionKey, type ContextConnectionT } from './schema.js';
 

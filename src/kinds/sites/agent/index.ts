@@ -5,12 +5,12 @@
  * key of its own: `withSiteAgent` adds the kinds after the unit's own, their address names, the
  * positions and duplicate checks of the entries, and the blocks in the import (one list per site).
  */
-import { child, type Item } from '../../source/origin.js';
-import { Raw, compare, type Draft } from '../common/import.js';
-import type { Importer, ImportReadContext, KindUnit } from '../kind.js';
-import { siteKey, type SiteT } from '../sites/schema.js';
-import { readSiteInfos } from '../sites/site-remote.js';
-import { envName } from '../sites/import-extras.js';
+import { child, type Item } from '../../../source/origin.js';
+import { Raw, compare, type Draft } from '../../common/import.js';
+import type { Importer, ImportReadContext, KindUnit } from '../../kind.js';
+import { siteKey, type SiteT } from '../schema.js';
+import { readSiteInfos } from '../../shared/sites.js';
+import { envName } from '../import-extras.js';
 import { channelAddress, channelEntry, channelsModule, listChannels, type RemoteChannel } from './channels.js';
 import { connectionAddress, connectionEntry, connectionsModule, listConnections, type RemoteConnection } from './connections.js';
 import { SECRET_SETTINGS, connectionKey } from './schema.js';

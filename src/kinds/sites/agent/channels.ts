@@ -10,18 +10,18 @@
  * its channels after it is made. Connecting the service itself (the Slack workspace, the GitHub app)
  * happens in the app: a new channel stays `pending` until then.
  */
-import { key } from '../../model/address.js';
-import { fingerprintEntries } from '../../model/fingerprint.js';
-import type { FieldChange, JsonObject, JsonValue } from '../../model/step.js';
-import { matchResources } from '../common/match.js';
-import { planUnmatched } from '../common/skeleton.js';
-import { step } from '../common/step.js';
-import { emptyKindPlan, type KindPlan, type KindSpec, type ReadContext } from '../kind.js';
-import { siteAddress } from '../sites/addresses.js';
-import { sitePath } from '../sites/remote.js';
-import { siteKey, type SiteT } from '../sites/schema.js';
-import { siteBase } from '../sites/site.js';
-import { matchSites, readSiteInfos, type RemoteSiteInfo } from '../sites/site-remote.js';
+import { key } from '../../../model/address.js';
+import { fingerprintEntries } from '../../../model/fingerprint.js';
+import type { FieldChange, JsonObject, JsonValue } from '../../../model/step.js';
+import { matchResources } from '../../common/match.js';
+import { planUnmatched } from '../../common/skeleton.js';
+import { step } from '../../common/step.js';
+import { emptyKindPlan, type KindPlan, type KindSpec, type ReadContext } from '../../kind.js';
+import { siteAddress } from '../addresses.js';
+import { sitePath } from '../remote.js';
+import { siteKey, type SiteT } from '../schema.js';
+import { siteBase } from '../site.js';
+import { matchSites, readSiteInfos, type RemoteSiteInfo } from '../../shared/sites.js';
 import { ChannelAnswer } from './answers.js';
 import { ALLOW_LIST, CHANNEL_TYPES, type ChannelT, type ChannelType } from './schema.js';
 
