@@ -5,7 +5,8 @@
 // behaviour; each exported function is one decision, `main` wires them to the action's environment.
 //
 //   node docplane-action.mjs check-inputs  command, version (exact) and on-drift
-//   node docplane-action.mjs install-spec  what `npm install --global` installs: the version, or the `install` input
+//   node docplane-action.mjs install-spec  what `npm install --global` installs: the version, the `install` input,
+//                                        or the action's own checkout when the version is not on the registry
 //   node docplane-action.mjs plan        plan (--base: the pull request's base), store plan.json + meta.json, post/update the PR comment
 //   node docplane-action.mjs wait-turn   wait until earlier runs of this workflow have finished
 //   node docplane-action.mjs find-plan   find the merged pull request's reviewed plan artifact
@@ -71,6 +72,41 @@ export function installSpec(env) {
   return path;
 }
 
+/**
+ * Where the install step takes docplane from, for `install` left empty: `docplane@VERSION` from the
+ * registry when it holds that version, else the action's own checkout (`uses: owner/docplane@ref`
+ * checks the repository out) when its package.json is docplane at that version — so that the
+ * documented workflow runs as written before a release reaches the registry. `onRegistry(version)`
+ * says whether the registry holds the version (`npm view`; any failure counts as no).
+ */
+export function installSource(env, onRegistry) {
+  const given = (env.INPUT_INSTALL ?? '').trim();
+  if (given !== '') return { spec: installSpec(env), pack: false };
+  const version = checkVersion(env.INPUT_VERSION);
+  if (onRegistry(version)) return { spec: `docplane@${version}`, pack: false };
+  const checkout = env.GITHUB_ACTION_PATH;
+  let held;
+  try {
+    held = checkout ? JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) : undefined;
+  } catch {
+    held = undefined;
+  }
+  if (held?.name === 'docplane' && held.version === version) return { spec: checkout, pack: true };
+  throw new ActionError(
+    `docplane@${version} is not on the npm registry, and the action's checkout holds ${held?.name === 'docplane' ? `docplane ${held.version}` : 'no docplane'}: use the action at the ref of that version, or give install: (a tarball, a folder or a git reference)`,
+  );
+}
+
+/** Whether the npm registry holds docplane at `version` (npm's own client, so its config applies). */
+function registryHas(version) {
+  try {
+    const out = execFileSync('npm', ['view', `docplane@${version}`, 'version', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 });
+    return out.includes(version);
+  } catch {
+    return false;
+  }
+}
+
 /** Appends markdown to the job's summary page, when the runner gives one. */
 export function writeSummary(env, markdown) {
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, `${markdown.replace(/\n+$/, '')}\n\n`);
@@ -128,6 +164,62 @@ function fit(text, room, note) {
   return `${cut.slice(0, Math.max(0, cut.lastIndexOf('\n')))}\n\n${note}`;
 }
 
+/**
+ * The top-level blocks of a markdown text, each with the blank line that ends it: a block ends at a
+ * blank line outside every fence and every `<details>`, so that a cut between blocks leaves no fence
+ * or `<details>` open.
+ */
+export function markdownBlocks(text) {
+  const blocks = [];
+  let current = [];
+  let fence;
+  let depth = 0;
+  for (const line of text.split('\n')) {
+    current.push(line);
+    if (fence !== undefined) {
+      if (new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(line)) fence = undefined;
+    } else {
+      const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+      if (open) fence = open[1];
+      else depth = Math.max(0, depth + (line.match(/<details[\s>]/g) ?? []).length - (line.match(/<\/details>/g) ?? []).length);
+    }
+    if (fence === undefined && depth === 0 && line.trim() === '') {
+      blocks.push(current.join('\n'));
+      current = [];
+    }
+  }
+  if (current.length > 0) blocks.push(current.join('\n'));
+  return blocks;
+}
+
+/** The renderer's own line saying how many steps it left out: kept whatever else is cut. */
+const STEPS_NOT_SHOWN = /^> … \d+ more steps? not shown/;
+
+/**
+ * Cuts a markdown plan between top-level blocks so that it fits in `room` characters: every fence and
+ * `<details>` stays closed, the line saying how many steps are not shown stays, and `note` says why.
+ */
+export function fitMarkdown(text, room, note) {
+  if (text.length <= room) return text;
+  const blocks = markdownBlocks(text);
+  const tail = blocks.filter((b) => STEPS_NOT_SHOWN.test(b.trim()));
+  const ending = [note, ...tail.map((b) => b.trim())].join('\n\n');
+  const out = [];
+  let size = ending.length + 2;
+  for (const b of blocks) {
+    if (tail.includes(b)) continue;
+    if (size + b.length + 1 > room) break;
+    out.push(b);
+    size += b.length + 1;
+  }
+  return `${out.join('\n')}${out.length > 0 ? '\n' : ''}${ending}`;
+}
+
+/** Text on one markdown line, read as text (not as markup). */
+function escapeLine(text) {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/([\\`*_[\]|#])/g, '\\$1');
+}
+
 /** A fenced block that no line of `text` can close early. */
 function fenced(text) {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -146,13 +238,19 @@ export function planComment({ config, exitCode, markdown, error, commit, runUrl,
     const foot = `\n\n<sub>docplane plan of ${where}; the plan file is the artifact \`${artifact}\`, applied on merge.</sub>`;
     const room = limit - head.length - foot.length;
     const note = `> The plan was cut to fit GitHub's comment limit; the whole plan is in the artifact \`${artifact}\` and the run's log.`;
-    return `${head}${fit(markdown, room, note)}${foot}`;
+    return `${head}${fitMarkdown(markdown, room, note)}${foot}`;
   }
+  // The error, each line of it on a line of its own (no code block to scroll sideways); then the plan
+  // as docplane rendered it before refusing it, whose "Needs attention" lists every problem.
   const title = `### docplane plan failed (exit ${exitCode})\n\n`;
   const after = `\n\nNo plan was saved for this commit: if the pull request were merged now, the apply would find no reviewed plan, send nothing and ask for a run by hand. Fix the error and push again.\n\n<sub>${where}</sub>`;
-  const room = limit - head.length - title.length - after.length - 12;
-  const shown = fit(error.trim() || '(docplane printed nothing on stderr)', room, '… (cut; the whole output is in the run\'s log)');
-  return `${head}${title}${fenced(shown)}${after}`;
+  const lines = (error ?? '').trim().split('\n').filter((l) => l.trim() !== '');
+  const errorText = lines.length === 0 ? '> (docplane printed nothing on stderr)' : lines.map((l) => `> ${escapeLine(l)}`).join('\n');
+  const plan = (markdown ?? '').trim().startsWith('### ') ? `\n\n${markdown.trim()}` : '';
+  const room = limit - head.length - title.length - after.length;
+  const shownError = fit(errorText, Math.floor(room / 2), '> … (cut; the whole output is in the run\'s log)');
+  const shownPlan = plan === '' ? '' : fitMarkdown(plan, room - shownError.length, '> The plan was cut to fit GitHub\'s comment limit; the whole plan is in the run\'s log.');
+  return `${head}${title}${shownError}${shownPlan}${after}`;
 }
 
 /** Creates the one comment that carries `mark`, or updates it; returns what it did. */
@@ -761,9 +859,12 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
       case 'check-inputs':
         checkInputs(env);
         return 0;
-      case 'install-spec':
-        output(env, 'spec', installSpec(env));
+      case 'install-spec': {
+        const source = installSource(env, registryHas);
+        output(env, 'spec', source.spec);
+        output(env, 'pack', String(source.pack));
         return 0;
+      }
       case 'plan':
         return await planStep(i);
       case 'wait-turn':

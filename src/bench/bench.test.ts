@@ -144,7 +144,7 @@ describe('a drift check --since reads what changed, at the least (scale 0.1, aga
       await app.close();
       await emulator.close();
     }
-  }, 120_000);
+  });
 
   it('at scale 1: 2 requests with nothing changed and 9 with three objects, against 811 for the full plan; the wall at 60 a window', () => {
     const c = generate(1, 1).counts;
@@ -290,5 +290,5 @@ describe('a measured CLI run', () => {
     } finally {
       await emulator.close();
     }
-  }, 60_000);
+  });
 });

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { ApiClient } from '../api/types.js';
 import type { Secret } from '../core/secrets.js';
 import type { DeferredCheck, OrgConfig } from '../model/desired.js';
+import type { SitePicture } from '../model/picture.js';
 import type { JsonObject, Kind, PlanProblem, StepBody } from '../model/step.js';
 import type { Item, Origin, Problems } from '../source/origin.js';
 import type { LocateMode } from '../source/yaml.js';
@@ -71,6 +72,8 @@ export interface KindPlan {
    * manages: twins, as two applies at once can make. Each also has a note saying how to resolve it.
    */
   duplicates?: string[];
+  /** Pictures of the structures this kind changes, as they are and as they will be (the sites' sections). */
+  pictures?: SitePicture[];
 }
 
 export interface PlanContext {
@@ -115,7 +118,7 @@ export interface KindSpec<Remote = unknown> {
 export interface ResolveContext {
   org: string;
   problems: Problems;
-  /** Whether cross-references are checked (only when every document passed the schema). */
+  /** Whether cross-references are checked (when every document could be read; a key that failed its schema is left out). */
   check: boolean;
   /** Claims a natural key for an address: a second claim is a duplicate, reported there. False on a duplicate. */
   claim(identity: string, address: string, origin: Origin, what?: string): boolean;

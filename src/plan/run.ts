@@ -68,6 +68,7 @@ function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
     fingerprints: { ...a.fingerprints, ...b.fingerprints },
     notes: [...(a.notes ?? []), ...(b.notes ?? [])],
     duplicates: [...(a.duplicates ?? []), ...(b.duplicates ?? [])],
+    pictures: [...(a.pictures ?? []), ...(b.pictures ?? [])],
     observed: { ...a.observed, ...b.observed },
   };
 }

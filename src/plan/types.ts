@@ -2,6 +2,7 @@
  * The plan is plain data: immutable, serialisable steps sorted deterministically. Building a plan
  * has no side effects; rendering and applying happen elsewhere.
  */
+import type { PlanPicture } from '../model/picture.js';
 import type { JsonObject, Kind, PlanProblem, StepBody } from '../model/step.js';
 
 export type { Action, FieldChange, JsonObject, JsonValue, Kind, PlanProblem, RequestSpec } from '../model/step.js';
@@ -93,4 +94,9 @@ export interface Plan {
    * the forced publishes and resends the plan shows are derived again (absent when none).
    */
   replace?: string[];
+  /**
+   * Each site whose structure the plan changes, as it is and as it will be (the markdown draws them);
+   * absent when none changes, and in plans saved before pictures existed.
+   */
+  pictures?: PlanPicture[];
 }

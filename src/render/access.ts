@@ -14,7 +14,7 @@ function originText(o: Origin): string {
     case 'site-default':
       return "the site's default";
     case 'team-or-inherited':
-      return 'through a team, or inherited';
+      return o.direct === undefined ? 'through a team, or inherited' : `through a team, or inherited (direct grant: ${o.direct})`;
   }
 }
 

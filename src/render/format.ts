@@ -164,6 +164,9 @@ export function unmanagedList(byKind: Partial<Record<Kind, string[]>> | undefine
     .join(', ');
 }
 
+/** How many unmanaged addresses a text or markdown plan names (the counts cover the rest). */
+export const MAX_UNMANAGED_SHOWN = 50;
+
 /** The addresses of one org's unmanaged resources, in KINDS order then by address. */
 export function unmanagedAddresses(byKind: Partial<Record<Kind, string[]>> | undefined): string[] {
   if (!byKind) return [];

@@ -9,7 +9,7 @@
 import { KINDS } from '../kinds/index.js';
 import { type Action, type Kind, type Step } from '../plan/types.js';
 import { ACTION_SYMBOL, CHANGE_SYMBOL, changedBySuffix, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, targetLine, unmanagedAddresses, requestLine } from './format.js';
-import { accessTables, siteDiagrams } from './mermaid.js';
+import { accessTables, segmentsOf, siteDiagrams } from './mermaid.js';
 import type { MaskedPlan } from './redact.js';
 
 /** GitHub's limit on a comment body; the rendering stays strictly under it. */
@@ -81,7 +81,8 @@ function countsTable(plan: MaskedPlan, orgs: string[]): string[] {
         if (isOtherAction(s.action)) counts.other++;
         else counts[s.action as 'create' | 'update' | 'delete']++;
       }
-      if (Object.values(counts).some((n) => n > 0)) rows.push({ org, kind, counts });
+      // A row of unmanaged resources alone says nothing about this plan: the unmanaged list below names them.
+      if (counts.create + counts.update + counts.delete + counts.other > 0) rows.push({ org, kind, counts });
     }
   }
   if (rows.length === 0) return [];
@@ -127,9 +128,77 @@ function warnings(plan: MaskedPlan, several: boolean): string[] {
   if (unmanaged.length > 0) {
     out.push(`<details><summary>Unmanaged: ${unmanaged.length} not in the config, left alone</summary>`, '');
     for (const a of unmanaged.slice(0, MAX_PROBLEMS)) out.push(`- ${code(a)}`);
-    if (unmanaged.length > MAX_PROBLEMS) out.push(`- … and ${unmanaged.length - MAX_PROBLEMS} more (see \`docplane plan\` output)`);
+    if (unmanaged.length > MAX_PROBLEMS) out.push(`- … and ${unmanaged.length - MAX_PROBLEMS} more (\`--format json\` lists them all)`);
     out.push('', '</details>', '');
   }
+  return out;
+}
+
+/** At most this many items in a collapsed structure list: a huge site's list says how many more. */
+const MAX_TREE = 400;
+
+/** A site's whole structure as it will be, as a nested list in a collapsed block. */
+function collapsedTree(tree: readonly { depth: number; text: string }[]): string[] {
+  const out = [`<details><summary>The whole structure as it will be (${tree.length} items)</summary>`, ''];
+  for (const t of tree.slice(0, MAX_TREE)) out.push(`${'  '.repeat(t.depth)}- ${escapeText(t.text)}`);
+  if (tree.length > MAX_TREE) out.push(`- … and ${tree.length - MAX_TREE} more`);
+  out.push('', '</details>', '');
+  return out;
+}
+
+/** At most this many lines in "Needs attention"; the blocks below list the rest. */
+const MAX_ATTENTION = 40;
+
+/** Roles from the most to the least: a step to a later one (or to none) lowers access. */
+const ROLE_ORDER = ['admin', 'create', 'review', 'edit', 'comment', 'read'];
+
+/** What a reviewer names a step's object by: its title (or name, label, email), else its address's last key. */
+function titleOf(step: Step): string {
+  for (const side of [step.before, step.after]) {
+    for (const field of ['title', 'name', 'label', 'email']) {
+      const v = (side as Record<string, unknown> | null)?.[field];
+      if (typeof v === 'string' && v !== '') return v;
+    }
+  }
+  const segments = segmentsOf(step.address);
+  return segments?.reverse().find((s) => s.key !== undefined)?.key ?? step.address;
+}
+
+const roleOf = (v: unknown): string | undefined => {
+  const r = (v as { role?: unknown } | null)?.role;
+  return typeof r === 'string' ? r : undefined;
+};
+
+/**
+ * The lines a reviewer must not miss, before anything else: every problem, safety rule broken, policy
+ * warning and twin, every delete, and every revocation or lowered role, each by its title.
+ */
+function needsAttention(plan: MaskedPlan, several: boolean): string[] {
+  const items: string[] = [];
+  const where = (org: string, address: string) => code(several ? `${org}/${address}` : address);
+  for (const p of plan.problems) {
+    const at = p.location ? ` at ${code(`${p.location.file}:${p.location.line}:${p.location.column}`)}` : '';
+    items.push(`**problem** ${where(p.org, `${p.address}${p.field ? `.${p.field}` : ''}`)}${at}: ${escapeText(p.message)}`);
+  }
+  for (const v of plan.violations) items.push(`**safety rule ${escapeText(v.rule)}**: ${escapeText(v.message)}`);
+  for (const n of plan.notes ?? []) if (/^(?:[^\s:]+: )?warning: /.test(n)) items.push(`**policy warning**: ${escapeText(n.replace(/^(?:[^\s:]+: )?warning: /, ''))}`);
+  for (const d of plan.duplicates ?? []) items.push(`**twin** ${code(d)}: two remote resources share one key`);
+  for (const step of plan.steps) {
+    const before = roleOf(step.before);
+    const after = roleOf(step.after);
+    if (step.action === 'delete') {
+      const verb = before === undefined ? 'delete' : /Access$/.test(step.kind) ? 'revoke' : 'remove';
+      const what = `${verb} **${escapeText(titleOf(step))}**${before !== undefined ? ` (${escapeText(before)} → none)` : ''}`;
+      items.push(`${what} ${where(step.org, step.address)}`);
+    } else if (before !== undefined && (after === undefined || ROLE_ORDER.indexOf(after) > ROLE_ORDER.indexOf(before))) {
+      items.push(`lower **${escapeText(titleOf(step))}** (${escapeText(before)} → ${escapeText(after ?? 'none')}) ${where(step.org, step.address)}`);
+    }
+  }
+  if (items.length === 0) return [];
+  const out = ['**Needs attention**', ''];
+  for (const it of items.slice(0, MAX_ATTENTION)) out.push(`- ${it}`);
+  if (items.length > MAX_ATTENTION) out.push(`- … and ${items.length - MAX_ATTENTION} more (the blocks below list them)`);
+  out.push('');
   return out;
 }
 
@@ -141,8 +210,10 @@ function pictures(plan: MaskedPlan, several: boolean, budget: number): string[] 
   const pieces: string[][] = [];
   for (const d of siteDiagrams(plan)) {
     const name = code(several ? `${d.org}/sites["${d.site}"]` : `sites["${d.site}"]`);
-    const left = d.omitted > 0 ? [`_A large site: only what changes and its parents are drawn (${d.omitted} other items left out)._`, ''] : [];
-    pieces.push([`#### Structure of ${name}`, '', ...left, '```mermaid', d.mermaid, '```', '']);
+    const heading = d.title !== undefined && d.title !== d.site ? `#### Structure of ${escapeText(d.title)} (${name})` : `#### Structure of ${name}`;
+    const caption = d.caption !== undefined ? [`_${escapeText(d.caption)}_`, ''] : d.omitted > 0 ? [`_A large site: only what changes and its parents are drawn (${d.omitted} other items left out)._`, ''] : [];
+    const tree = d.tree && d.tree.length > 0 ? collapsedTree(d.tree) : [];
+    pieces.push([heading, '', ...caption, '```mermaid', d.mermaid, '```', '', ...tree]);
   }
   const tables = accessTables(plan);
   tables.forEach((t, i) => {
@@ -200,6 +271,7 @@ export function renderMarkdown(plan: MaskedPlan, options: MarkdownOptions = {}):
   head.push(`${several ? 'Organizations' : 'Organization'}: ${orgs.map(code).join(', ')}`, '');
   const targeted = targetLine(plan);
   if (targeted) head.push('> [!IMPORTANT]', `> ${escapeText(targeted)}`, '');
+  head.push(...needsAttention(plan, several));
   const table = countsTable(plan, orgs);
   if (table.length > 0) head.push(...table, '');
   head.push(...warnings(plan, several));

@@ -5,7 +5,7 @@
 import pc from 'picocolors';
 import { problemText } from '../plan/refusal.js';
 import type { Action, FieldChange, Step } from '../plan/types.js';
-import { ACTION_SYMBOL, CHANGE_SYMBOL, changedBySuffix, changesOf, formatChange, isOtherAction, orgsOf, requestCount, requestLine, summaryLine, targetLine, unmanagedAddresses, unmanagedList } from './format.js';
+import { ACTION_SYMBOL, CHANGE_SYMBOL, changedBySuffix, changesOf, formatChange, isOtherAction, MAX_UNMANAGED_SHOWN, orgsOf, requestCount, requestLine, summaryLine, targetLine, unmanagedAddresses, unmanagedList } from './format.js';
 import type { MaskedPlan } from './redact.js';
 
 export interface TextOptions {
@@ -97,16 +97,29 @@ export function renderText(plan: MaskedPlan, options: TextOptions): string {
 
   const unmanaged = orgs.map((org) => [org, unmanagedList(plan.unmanaged[org])] as const).filter(([, list]) => list !== '');
   if (unmanaged.length > 0) {
+    // The addresses are capped as in the markdown plan: an organization can hold thousands the config
+    // leaves alone, and the counts say how many; `--format json` lists every one.
+    let shown = 0;
+    let hidden = 0;
+    const list = (org: string, indent: string) => {
+      for (const address of unmanagedAddresses(plan.unmanaged[org])) {
+        if (shown < MAX_UNMANAGED_SHOWN) {
+          out.push(c.dim(`${indent}${several ? `${org}/` : ''}${address}`));
+          shown++;
+        } else hidden++;
+      }
+    };
     if (several) {
       out.push('Unmanaged (not in the config, left alone):');
-      for (const [org, list] of unmanaged) {
-        out.push(`  ${org}: ${list}`);
-        for (const address of unmanagedAddresses(plan.unmanaged[org])) out.push(c.dim(`    ${org}/${address}`));
+      for (const [org, counts] of unmanaged) {
+        out.push(`  ${org}: ${counts}`);
+        list(org, '    ');
       }
     } else {
       out.push(`Unmanaged (not in the config, left alone): ${unmanaged[0][1]}`);
-      for (const address of unmanagedAddresses(plan.unmanaged[unmanaged[0][0]])) out.push(c.dim(`  ${address}`));
+      list(unmanaged[0][0], '  ');
     }
+    if (hidden > 0) out.push(c.dim(`  … and ${hidden} more (--format json lists them all)`));
     out.push('');
   }
 

@@ -12,6 +12,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEmulatorState, startEmulator } from '../../src/emulator/server.js';
@@ -211,7 +212,7 @@ beforeAll(async () => {
     { id: 1, body: 'Looks good' },
     { id: 2, body: 'One question' },
   ]);
-}, 60_000);
+});
 
 afterAll(async () => {
   await emulator?.close();
@@ -449,7 +450,7 @@ describe('the action script: pieces', () => {
     expect(body.length).toBeLessThanOrEqual(lib.GITHUB_BODY_LIMIT);
     expect(body).toContain("cut to fit GitHub's comment limit");
     const failed = lib.planComment({ config: 'docplane/', exitCode: 1, markdown: '', error: 'bad ``` fence\n', commit: 'f'.repeat(40), artifact: 'x' });
-    expect(failed).toContain('````\nbad ``` fence\n````');
+    expect(failed).toContain('> bad \\`\\`\\` fence');
     for (const version of ['0.1', '^0.1.0', 'latest', '']) {
       expect(() => lib.checkInputs({ INPUT_COMMAND: 'plan', INPUT_VERSION: version }), version).toThrow(/not an exact docplane version/);
     }
@@ -515,6 +516,14 @@ describe('the action script: the loop closes', () => {
     expect(github.issues[1].body).toMatch(/Unmanaged/);
   });
 
+  it('installs docplane from the registry when it holds the version, else from the action\'s checkout', async () => {
+    const { installSource } = (await import(pathToFileURL(SCRIPT).href)) as { installSource: (env: Record<string, string>, onRegistry: (v: string) => boolean) => { spec: string; pack: boolean } };
+    expect(installSource({ INPUT_VERSION: '0.1.0', GITHUB_ACTION_PATH: ROOT }, () => true)).toEqual({ spec: 'docplane@0.1.0', pack: false });
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(installSource({ INPUT_VERSION: version, GITHUB_ACTION_PATH: ROOT }, () => false)).toEqual({ spec: ROOT, pack: true });
+    expect(() => installSource({ INPUT_VERSION: '9.9.9', GITHUB_ACTION_PATH: ROOT }, () => false)).toThrow(/docplane@9\.9\.9 is not on the npm registry/);
+  });
+
   it('installs docplane from the version, a tarball or folder, or a git reference', async () => {
     const tarball = join(work, 'docplane-9.9.9.tgz');
     writeFileSync(tarball, '');
@@ -522,7 +531,6 @@ describe('the action script: the loop closes', () => {
       const r = await step('install-spec', env);
       return r.code === 0 ? r.outputs.spec : r.stdout.trim();
     };
-    expect(await spec({ INPUT_VERSION: '0.1.0' })).toBe('docplane@0.1.0');
     expect(await spec({ INPUT_INSTALL: '../docplane-9.9.9.tgz' })).toBe(tarball);
     expect(await spec({ INPUT_INSTALL: 'docplane' })).toBe(join(checkout, 'docplane'));
     expect(await spec({ INPUT_INSTALL: 'github:someone/docplane#fix-1' })).toBe('github:someone/docplane#fix-1');
@@ -530,6 +538,16 @@ describe('the action script: the loop closes', () => {
     expect(await spec({ INPUT_INSTALL: 'git+https://git.example/docplane.git#main' })).toBe('git+https://git.example/docplane.git#main');
     expect(await spec({ INPUT_INSTALL: 'nowhere.tgz' })).toMatch(/^::error::docplane action: install "nowhere.tgz" is neither a git reference .* nor an existing tarball or folder/);
     expect(await spec({ INPUT_VERSION: '^0.1' })).toMatch(/not an exact docplane version/);
+    // With install empty and the version not on the registry (here: a registry that cannot be reached),
+    // the action builds its own checkout when that is the version asked for; another version is one line.
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const offline = { npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0', GITHUB_ACTION_PATH: ROOT };
+    const fromCheckout = await step('install-spec', { ...offline, INPUT_VERSION: version });
+    expect(fromCheckout.code, fromCheckout.stdout).toBe(0);
+    expect(fromCheckout.outputs).toMatchObject({ spec: ROOT, pack: 'true' });
+    expect(await spec({ ...offline, INPUT_VERSION: '9.9.9' })).toMatch(
+      new RegExp(`^::error::docplane action: docplane@9\\.9\\.9 is not on the npm registry, and the action's checkout holds docplane ${version.replaceAll('.', '\\.')}: `),
+    );
     // The inputs are checked before anything is installed.
     expect((await step('check-inputs', { INPUT_COMMAND: 'plan', INPUT_VERSION: '0.1.0', INPUT_INSTALL: 'github:someone/docplane#fix-1' })).code).toBe(0);
     expect((await step('check-inputs', { INPUT_COMMAND: 'plan', INPUT_VERSION: '0.1.0', INPUT_INSTALL: 'nowhere.tgz' })).code).toBe(1);

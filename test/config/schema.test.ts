@@ -135,6 +135,10 @@ describe('the commands (built CLI)', () => {
       const r = await run(['validate'], t.dir);
       expect(r.code).toBe(1);
       expect(r.stderr.split('\n')[0]).toBe(`error: no config found: neither ./docplane.yaml nor ./docplane/ exists in ${t.dir}`);
+      // The hint starts a config: an import, or the example, named where it is in this copy of docplane.
+      const example = path.join(new URL('../..', import.meta.url).pathname, 'examples', 'docplane.yaml');
+      expect(existsSync(example)).toBe(true);
+      expect(r.stderr.split('\n')[1]).toBe(`  Start from the organization as it is: docplane import --org ID --out docplane/ — or from the example, ${example} — or pass -c with a file or folder.`);
     });
   });
 

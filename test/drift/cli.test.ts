@@ -42,7 +42,7 @@ beforeAll(async () => {
   expect((await patch('dev-token', '/v1/spaces/space_guides', { title: 'Guides' })).status).toBe(200);
   clock = Date.parse('2026-11-20T10:32:00Z');
   expect((await patch('ana-app', '/v1/spaces/space_api', { title: 'API' })).status).toBe(200);
-}, 120_000);
+});
 
 afterAll(async () => {
   await emulator?.close();

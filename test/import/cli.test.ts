@@ -22,7 +22,7 @@ const errorLines = (stderr: string) => stderr.split('\n').filter((l) => l.starts
 beforeAll(async () => {
   ensureBuilt();
   emulator = await startEmulator({ port: 0, state: richState(), seed: 2 });
-}, 120_000);
+});
 
 beforeEach(() => {
   if (work) rmSync(work, { recursive: true, force: true });

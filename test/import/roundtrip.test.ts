@@ -31,7 +31,7 @@ beforeAll(async () => {
   ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'docplane-import-roundtrip-'));
   emulator = await startEmulator({ port: 0, state: richState(), seed: 11 });
-}, 120_000);
+});
 
 afterAll(async () => {
   await emulator?.close();

@@ -35,7 +35,7 @@ beforeAll(async () => {
   writeFileSync(box.config, config);
   logFile = join(box.dir, 'emulator.log');
   logged = await startEmulator({ port: 0, state: demoState(), seed: 3, logFile });
-}, 120_000);
+});
 
 afterAll(async () => {
   await logged?.close();

@@ -9,6 +9,7 @@
  * do not depend on timing. The plan simulates all of it on a Layout and the sort step holds the
  * fewest moves from that simulated order to the desired one.
  */
+import { pictureChanges, sitePicture } from './picture.js';
 import { ref } from '../../model/address.js';
 import type { JsonObject, Kind, RequestSpec } from '../../model/step.js';
 import { collisionMessage, compact, keyCollisions, matchResources } from '../common/match.js';
@@ -198,6 +199,9 @@ export function planSite(input: SiteInput): SitePlans {
       ...out.sectionGroups.steps.filter((s) => s.action === 'delete').map((s) => s.address),
       ...out.externalLinks.steps.map((s) => s.address),
     ] });
+
+  const picture = sitePicture({ site: siteKey(site), title: input.info?.title ?? site.title ?? siteKey(site), created: input.info === undefined, remote, layout, rank, sections, ...(site.siteSpaces ? { rootSpaces: site.siteSpaces.map((s) => s.space) } : {}), groups, links: items.links, out });
+  if (pictureChanges(picture)) out.sections.pictures = [picture];
 
   // ---- share links -----------------------------------------------------------------------------------
   planShareLinks(ctx);

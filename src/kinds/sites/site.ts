@@ -238,7 +238,10 @@ function refuseGitSyncOwned(ctx: PlanContext, one: SitePlans, site: SiteT, info:
   const problems = ownedSiteProblems({ org: ctx.org, address, entry: site, title: info.title, gitSync: info.gitSync, locations: ctx.desired.locations, structureSteps });
   if (problems.length === 0) return;
   one.sites.problems.push(...problems);
-  for (const k of SITE_STRUCTURE_KINDS) one[k].steps = [];
+  for (const k of SITE_STRUCTURE_KINDS) {
+    one[k].steps = [];
+    delete one[k].pictures;
+  }
   one.sites.steps = one.sites.steps.filter((s) => !titled.includes(s));
 }
 
@@ -260,6 +263,7 @@ function merge(into: SitePlans, one: SitePlans): void {
     for (const p of b.problems) a.problems.push(p);
     if (b.notes) (a.notes ??= []).push(...b.notes);
     if (b.duplicates) (a.duplicates ??= []).push(...b.duplicates);
+    if (b.pictures) (a.pictures ??= []).push(...b.pictures);
     Object.assign(a.fingerprints, b.fingerprints);
   }
 }
