@@ -146,13 +146,13 @@ describe('a drift check --since reads what changed, at the least (scale 0.1, aga
     }
   });
 
-  it('at scale 1: 2 requests with nothing changed and 9 with three objects, against 808 for the full plan; the wall at 60 a window', () => {
+  it('at scale 1: 2 requests with nothing changed and 9 with three objects, against 811 for the full plan; the wall at 60 a window', () => {
     const c = generate(1, 1).counts;
     const full = leastReads(c, true).requests.total;
     const quiet = leastSinceReads(c).requests.total;
     const three = leastSinceReads(c, { spaces: 1, teams: 1, members: true }).requests.total;
-    expect([quiet, three, full]).toEqual([2, 2 + 1 + 1 + 1 + 1 + 3, 808]);
-    // 808 requests wait through 13 windows of the rate limit (13 minutes at a minute a window); the checks, none.
+    expect([quiet, three, full]).toEqual([2, 2 + 1 + 1 + 1 + 1 + 3, 811]);
+    // 811 requests wait through 13 windows of the rate limit (13 minutes at a minute a window); the checks, none.
     expect([rateLimitWaits(quiet), rateLimitWaits(three), rateLimitWaits(full)]).toEqual([0, 0, 13]);
   });
 });
@@ -175,8 +175,9 @@ describe('formulas', () => {
     // customization (2 sites) and publishing auth (1 site), the first site's agent settings, MCP
     // servers and adaptive schema (3), two grant lists per object whose access the config gives: 100
     // collections, 134 spaces, 3 sites; the installations (a page) and the spaces and sites of the one
-    // whose config lists them (2), the OpenAPI specs (a page) and the text of the one made from a text.
-    expect(reads.requests.total).toBe(2 + 3 + 1 + 300 + 1 + 1 + 1 + 3 * 2 + 2 + 1 * 2 + 1 + 2 + 1 + 3 + 2 * (100 + 134 + 3) + 3 + (1 + 2) + (1 + 1));
+    // whose config lists them (2), the OpenAPI specs (a page) and the text of the one made from a text,
+    // the first site's agent channels and context connections (a page each) and topics (one answer).
+    expect(reads.requests.total).toBe(2 + 3 + 1 + 300 + 1 + 1 + 1 + 3 * 2 + 2 + 1 * 2 + 1 + 2 + 1 + 3 + 2 * (100 + 134 + 3) + 3 + (1 + 2) + (1 + 1) + 3);
     expect(reads.criticalPath).toBe(3);
     // Grant lists are read per object by any tool (the API has no per-grant GET): access narrows the gap.
     expect(perResourceReads(c)).toBeGreaterThan(7 * reads.requests.total);
@@ -186,8 +187,9 @@ describe('formulas', () => {
     // selection is not `all` (3 lists: not the spaces of the one on every space); its custom fonts: one
     // answer; its OpenAPI specs: one list and the text of the one made from a text (not the one from a
     // URL); its translation glossary: one list (empty); and every site's agent settings, MCP servers
-    // and adaptive schema (3 × 5); its invite links: one list.
-    expect(leastImportReads(c).requests.total).toBe(322 + 3 * 5 + 2 * (300 + 400 + 5) + (1 + 3) + 1 + (1 + 1) + 1 + 3 * 5 + 1);
+    // and adaptive schema (3 × 5); its invite links: one list; every site's agent channels, context
+    // connections and topics (3 × 5).
+    expect(leastImportReads(c).requests.total).toBe(322 + 3 * 5 + 2 * (300 + 400 + 5) + (1 + 3) + 1 + (1 + 1) + 1 + 3 * 5 + 1 + 3 * 5);
   });
 
   it('the critical path of a plan counts each step’s requests along the longest chain', () => {

@@ -97,7 +97,8 @@ function withAccessReads(c: WorldCounts, base: ReadCost, collections: number, sp
 
 /**
  * A site's redirects (pages of their list), customization (one GET), publishing auth (one GET),
- * agent settings (one GET), MCP servers (pages of their list) and adaptive schema (one GET): a plan
+ * agent settings (one GET), MCP servers (pages of their list), adaptive schema (one GET), agent
+ * channels and context connections (pages of their lists) and topics (one answer): a plan
  * reads them for the sites whose config has the block, an import for every site.
  */
 function siteExtraReads(c: WorldCounts, made: boolean, importing: boolean): Array<{ what: string; n: number }> {
@@ -109,6 +110,7 @@ function siteExtraReads(c: WorldCounts, made: boolean, importing: boolean): Arra
       { what: `redirects: ${c.redirectSites} sites × pages(${redirects}) + ${all - c.redirectSites} sites × 1 (every site)`, n: c.redirectSites * pages(redirects) + (all - c.redirectSites) },
       { what: `customization and publishing auth: 2 × ${all} (every site)`, n: 2 * all },
       { what: `agent settings, MCP servers (a page) and adaptive schema: 3 × ${all} (every site)`, n: 3 * all },
+      { what: `agent channels and context connections (a page each), topics (one answer): 3 × ${all} (every site)`, n: 3 * all },
     ];
   }
   return [
@@ -118,6 +120,9 @@ function siteExtraReads(c: WorldCounts, made: boolean, importing: boolean): Arra
     { what: `agent settings: ${c.agentSettingsSites} sites × 1`, n: c.agentSettingsSites },
     { what: `MCP servers: ${c.mcpServerSites} sites × pages(${made ? c.mcpServersPerSite : 0})`, n: c.mcpServerSites * pages(made ? c.mcpServersPerSite : 0) },
     { what: `adaptive schema: ${c.adaptiveSchemaSites} sites × 1`, n: c.adaptiveSchemaSites },
+    { what: `agent channels: ${c.channelSites} sites × pages(${made ? c.channelsPerSite : 0})`, n: c.channelSites * pages(made ? c.channelsPerSite : 0) },
+    { what: `context connections: ${c.connectionSites} sites × pages(${made ? c.connectionsPerSite : 0})`, n: c.connectionSites * pages(made ? c.connectionsPerSite : 0) },
+    { what: `topics: ${c.topicSites} sites × 1 (one answer, no paging)`, n: c.topicSites },
   ];
 }
 
@@ -190,6 +195,9 @@ export function leastWritesFromEmpty(c: WorldCounts): Formula {
     { what: 'PUT SITE/agent-settings (the seed has the defaults)', n: c.agentSettingsSites },
     { what: 'POST SITE/mcp-servers', n: c.mcpServerSites * c.mcpServersPerSite },
     { what: 'PUT SITE/adaptive-schema (the seed has none)', n: c.adaptiveSchemaSites },
+    { what: 'POST SITE/channels', n: c.channelSites * c.channelsPerSite },
+    { what: 'POST + PATCH per context connection (the create takes no label)', n: c.connectionSites * c.connectionsPerSite * 2 },
+    { what: 'PATCH topic (usage settings)', n: c.topicsChanged },
     { what: 'POST ORG/saml', n: c.saml },
     { what: 'POST integration (publish)', n: c.integrations },
     { what: 'POST + PATCH per installation (the POST takes only the organization: configuration, selection)', n: c.installations * 2 },
@@ -229,6 +237,9 @@ export function perResourceReads(c: WorldCounts): number {
     c.agentSettingsSites +
     c.mcpServerSites * c.mcpServersPerSite +
     c.adaptiveSchemaSites +
+    c.channelSites * c.channelsPerSite +
+    c.connectionSites * c.connectionsPerSite +
+    c.topicsChanged +
     2 * (c.accessCollections + c.accessSpaces + c.accessSites)
   );
 }

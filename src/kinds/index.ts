@@ -22,6 +22,9 @@ import { openapiSpecsUnit } from './openapi-specs/index.js';
 import { organizationUnit } from './organization/index.js';
 import { samlUnit } from './saml/index.js';
 import { sitesUnit } from './sites/index.js';
+import { withSiteAgent } from './sites/agent/index.js';
+import { withSiteHosting } from './sites/hosting/index.js';
+import { withSiteVariants } from './sites/variants/index.js';
 import { spacesUnit } from './spaces/index.js';
 import { teamsUnit } from './teams/index.js';
 import { translationsUnit } from './translations/index.js';
@@ -44,7 +47,9 @@ export const UNITS: readonly KindUnit[] = [
   withGitSync(withAccess(spacesUnit, spaceAccess), spaceGitSync),
   // Before sites: a site customization's font may name a font this plan creates.
   fontsUnit,
-  withGitSync(withAccess(sitesUnit, siteAccess), siteGitSync),
+  // The site agent's channels, connections and topics, the site's hosting and its variants'
+  // customization join the sites: src/kinds/sites/agent/, site-hosting/, site-variants/.
+  withSiteVariants(withSiteHosting(withSiteAgent(withGitSync(withAccess(sitesUnit, siteAccess), siteGitSync)))),
   samlUnit,
   integrationsUnit,
   installationsUnit,

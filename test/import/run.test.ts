@@ -41,16 +41,16 @@ afterAll(async () => {
 });
 
 describe('runImport', () => {
-  it('reads by lists only: one request per list of the organization, eight per site (structure, share links, redirects, customization, publishing auth, agent settings, MCP servers, adaptive schema), one per team', async () => {
+  it('reads by lists only: one request per list of the organization, eleven per site (structure, share links, redirects, customization, publishing auth, agent settings, MCP servers, adaptive schema, agent channels, context connections, topics), one per team', async () => {
     const before = emulator.requestCount();
     await run({ sites: ['site_docs', 'site_help'] });
     // GET ORG, agent instructions, members, teams, collections, spaces, sites, SAML, integrations,
     // installations, translations, the translation glossary, OpenAPI specs (13); structure, share links,
-    // redirects, customization, publishing auth, agent settings, MCP servers and adaptive schema of 2 sites
-    // (16); members of 3 teams (3); the team and user grants of every collection, space and site
+    // redirects, customization, publishing auth, agent settings, MCP servers, adaptive schema, agent
+    // channels, context connections and topics of 2 sites (22); members of 3 teams (3); the team and user grants of every collection, space and site
     // (2 × (5 + 7 + 2): docs/benchmarks.md); the Git Sync installation of the one synchronised space (1);
     // the custom fonts (1: one answer); the invite links (1).
-    expect(emulator.requestCount() - before).toBe(13 + 16 + 3 + 2 * (5 + 7 + 2) + 1 + 1 + 1);
+    expect(emulator.requestCount() - before).toBe(13 + 22 + 3 + 2 * (5 + 7 + 2) + 1 + 1 + 1);
   });
 
   it('imports every site of the organization without --site, and --site narrows it', async () => {

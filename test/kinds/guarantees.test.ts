@@ -267,6 +267,15 @@ const SCENARIOS: Record<string, Row> = {
   adaptiveSchema: { ...singleton, twins: 'one adaptive schema per site' },
   siteAccess: { ...singleton, twins: 'one access list per site' },
   siteGitSync: { ...singleton, twins: 'one Git Sync per site' },
+  // The site agent and hosting (src/kinds/sites/agent/, site-hosting/, site-variants/): their own
+  // scenario tests (test/sites/channels, context-connections, topics, hosting, variants) cover them.
+  channels: notYet,
+  contextConnections: notYet,
+  topics: { ...notYet, twins: 'a label two topics share is a plan problem, or pinned by id (test/sites/topics.test.ts)', rename: 'topics are named by the service', prune: 'the API deletes no topic', preempt: NO_CREATE },
+  customHostnames: { ...singleton, twins: 'one custom hostname per site', import: 'not written by import: no operation sets one (docs/live-surface.md)' },
+  publishingAuthKeys: { ...singleton, twins: 'one key per site', import: 'a key is never read', prune: 'a key is rotated, never deleted' },
+  defaultSiteSpaces: { ...singleton, twins: 'one default site space per site', import: 'not written by import: the order of the root site spaces shows it (the default is listed first)' },
+  variantCustomization: { ...singleton, twins: 'one customization per site space', import: 'not written by import: the API answers effective values (docs/live-surface.md)' },
   saml: samlRow,
   integrations: notYet,
   installations: notYet,

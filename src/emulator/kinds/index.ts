@@ -20,6 +20,9 @@ import { openapiSpecsKind } from './openapi-specs.js';
 import { agentInstructionsKind, organizationKind } from './organization.js';
 import { samlKind } from './saml.js';
 import { sitesKind } from './sites/index.js';
+import { siteAgentKind } from './site-agent/index.js';
+import { customHostnamesKind } from './custom-hostnames.js';
+import { siteVariantsKind } from './site-variants.js';
 import { spacesKind } from './spaces.js';
 import { teamsKind } from './teams.js';
 import { translationsKind } from './translations.js';
@@ -30,6 +33,9 @@ export const EMULATOR_KINDS = [
   collectionsKind,
   spacesKind,
   sitesKind,
+  siteAgentKind,
+  customHostnamesKind,
+  siteVariantsKind,
   siteAdsKind,
   gitSyncKind,
   teamsKind,

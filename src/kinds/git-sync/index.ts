@@ -127,6 +127,9 @@ export function withGitSync(unit: KindUnit, o: GitSyncOf): KindUnit {
         const at = gitSyncAddress(address);
         ctx.locate(at, child(origin, 'gitSync'), 'key');
         for (const field of Object.keys(block)) ctx.locate(`${at}.${field}`, child(origin, 'gitSync', field), 'key');
+        // A GitLab access token is a secret wherever it comes from.
+        const token = (block as { accessToken?: unknown }).accessToken;
+        if (typeof token === 'string' && token !== '') ctx.secret({ name: `value:${ctx.org}/${at}.accessToken`, value: token });
       }
     },
     importer: importer as Importer,

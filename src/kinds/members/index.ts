@@ -15,7 +15,7 @@ const importMembers: Importer<RemoteMember[]> = {
       sortBy(members, memberLabel, (m) => m.id),
       memberLabel,
       (m, kept) => sink.warn(`members: ${m.id} and ${kept.id} share the email ${memberLabel(m)}; only ${kept.id} is written`),
-    ).map((m): Draft => ({ user: memberLabel(m), role: m.role ?? null }));
+    ).map((m): Draft => ({ user: memberLabel(m), role: m.role ?? null, ...(m.sso === true ? { sso: true } : {}) }));
     sink.count(membersModule.label, written.length);
     return written;
   },

@@ -6,7 +6,7 @@
  * except SSO members while `safety.keepSsoMembers`; the organization always keeps an admin.
  */
 import { matchesAny, key } from '../../model/address.js';
-import type { JsonObject } from '../../model/step.js';
+import type { JsonObject, RequestSpec } from '../../model/step.js';
 import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
 import { analyse } from '../common/analyse.js';
 import { enc, orgPath } from '../common/paths.js';
@@ -34,6 +34,7 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
     if (desired === undefined || remote === undefined) return emptyKindPlan();
     const addressOf = (user: string) => `members${key(user)}`;
     const keepSso = (m: RemoteMember) => m.sso === true && ctx.desired.safety.keepSsoMembers;
+    const ssoNotes: string[] = [];
     const { plan: kp, pairs } = analyse<MemberT, RemoteMember>(ctx.org, desired, remote, {
       kind: 'members',
       what: 'members',
@@ -56,13 +57,13 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
           kind: 'members',
           action: 'create',
           before: null,
-          after: { user: d.user.toLowerCase(), role: d.role },
+          after: { user: d.user.toLowerCase(), role: d.role, ...(d.sso !== undefined ? { sso: d.sso } : {}) },
           // The invited user is listed as a member at once: after an unclear answer, the list tells whether it went through.
           requests: [
             {
               method: 'POST',
               path: `${orgPath(ctx.org)}/invites`,
-              body: { emails: [{ email: d.user, role: d.role }], sso: false },
+              body: { emails: [{ email: d.user, role: d.role }], sso: d.sso === true },
               // The answer names the user id (`users`), which team memberships and grants of this plan take.
               capture: true,
               lookup: { path: `${orgPath(ctx.org)}/members`, match: { 'user.email': d.user } },
@@ -75,8 +76,36 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
         })];
       },
       update(d, m, address) {
-        if ((m.role ?? null) === d.role) return [];
-        return [step({ address, kind: 'members', action: 'update', before: { role: m.role ?? null }, after: { role: d.role }, requests: [{ method: 'PATCH', path: `${orgPath(ctx.org)}/members/${enc(m.id)}`, body: { role: d.role } }], remoteId: m.id })];
+        // The SSO flag goes one way: setUserAsSSOMemberForOrganization sets it, nothing unsets it.
+        if (d.sso === false && m.sso === true) {
+          ssoNotes.push(`${address}: sso: false cannot be applied: the API makes a member an SSO member (setUserAsSSOMemberForOrganization) but never undoes it; change it in the app, or remove sso from the entry`);
+        }
+        const toSso = d.sso === true && m.sso !== true;
+        const roleDiffers = (m.role ?? null) !== d.role;
+        if (!roleDiffers && !toSso) return [];
+        const before: JsonObject = {};
+        const after: JsonObject = {};
+        const requests: RequestSpec[] = [];
+        if (roleDiffers) {
+          before.role = m.role ?? null;
+          after.role = d.role;
+          requests.push({ method: 'PATCH', path: `${orgPath(ctx.org)}/members/${enc(m.id)}`, body: { role: d.role } });
+        }
+        if (toSso) {
+          before.sso = false;
+          after.sso = true;
+          requests.push({ method: 'POST', path: `${orgPath(ctx.org)}/members/${enc(m.id)}/sso` });
+        }
+        return [step({
+          address,
+          kind: 'members',
+          action: 'update',
+          before,
+          after,
+          requests,
+          remoteId: m.id,
+          ...(toSso ? { notes: ['one-way: the API makes the member an SSO member, and cannot make them a non-SSO member again'] } : {}),
+        })];
       },
       remove: (m) => ({
         before: { user: memberLabel(m), role: m.role ?? null, sso: m.sso === true },
@@ -102,6 +131,7 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
       const shown = kept.sort().slice(0, 5).join(', ') + (kept.length > 5 ? ` and ${kept.length - 5} more` : '');
       kp.notes = [`safety.keepSsoMembers keeps ${kept.length} SSO member${kept.length === 1 ? '' : 's'} that prune: [members] would remove (${shown}); set safety.keepSsoMembers: false to remove them`];
     }
+    if (ssoNotes.length > 0) kp.notes = [...(kp.notes ?? []), ...ssoNotes];
     return kp;
   },
 };

@@ -41,6 +41,8 @@ export interface RemoteSiteInfo {
   gitSync?: RemoteGitSyncState;
   /** The id of its style guide space. */
   styleguide: string | null;
+  /** Its custom hostname (docs.acme.com), when it has one. */
+  hostname?: string;
   /** Its ads (a SiteAds of the description), for the siteAds kind. */
   ads?: { status?: string; topic?: string };
 }
@@ -68,6 +70,7 @@ export function parseSiteInfo(raw: unknown): RemoteSiteInfo {
     proxy: str(obj(o.proxy).origin),
     ...gitSyncOf(o.gitSync),
     styleguide: str(obj(o.styleguide).space),
+    ...(typeof o.hostname === 'string' && o.hostname !== '' ? { hostname: o.hostname } : {}),
     ...(o.ads === undefined ? {} : { ads: { ...(str(obj(o.ads).status) ? { status: str(obj(o.ads).status) as string } : {}), ...(str(obj(o.ads).topic) ? { topic: str(obj(o.ads).topic) as string } : {}) } }),
   };
 }

@@ -80,7 +80,7 @@ function agentSettingsDraft(a: RemoteAgentSettings | undefined): Draft | undefin
 }
 
 /** An environment variable's name from its parts: `SITE_DOCS_MCP_ACME_API_AUTHORIZATION`. */
-function envName(parts: readonly string[]): string {
+export function envName(parts: readonly string[]): string {
   const name = parts
     .join('_')
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')

@@ -294,7 +294,7 @@ export async function readSiteList(
  * read once per plan, shared by the site kinds. Nothing when the config has no `sites`.
  */
 /** The kinds planned from a site's structure. */
-const STRUCTURE_KINDS: readonly Kind[] = ['sections', 'siteSpaces', 'sectionGroups', 'externalLinks'];
+const STRUCTURE_KINDS: readonly Kind[] = ['sections', 'siteSpaces', 'sectionGroups', 'externalLinks', 'defaultSiteSpaces'];
 
 /** The spaces a config site names: its sections' spaces and site spaces, and its root site spaces. */
 function spacesNamed(site: SiteT): string[] {

@@ -88,6 +88,7 @@ export function siteView(ctx: ViewContext, site: SiteRec): Obj {
     type: s.type,
     appliedType: s.type,
     title: site.title,
+    hostname: site.customHostname?.hostname,
     basename: s.basename,
     proxy: s.proxy === undefined ? undefined : { origin: s.proxy, target: published },
     visibility: s.visibility,
