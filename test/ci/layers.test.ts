@@ -62,7 +62,7 @@ describe('the layer rules (.dependency-cruiser.mjs)', () => {
         'src/plan/run.ts': "import { units } from '../kinds/index.js';\nexport const p = units;\n",
       }),
     ).toEqual([]);
-  }, 60_000);
+  });
 
   it('fail each deliberate violation with the rule it breaks', async () => {
     const found = await violations({
@@ -90,5 +90,5 @@ describe('the layer rules (.dependency-cruiser.mjs)', () => {
     expect(rules('emulator-knows-no-kinds')).toEqual(['src/emulator/server.ts → src/kinds/teams/teams.ts']);
     expect(rules('commands-do-not-import-commands')).toEqual(['src/commands/apply.ts → src/commands/plan.ts']);
     expect(rules('kinds-through-the-registry')).toEqual(expect.arrayContaining(['src/config/validate.ts → src/kinds/teams/teams.ts']));
-  }, 60_000);
+  });
 });
