@@ -4,7 +4,7 @@
  */
 import pc from 'picocolors';
 import { maskSecrets, type Secret } from '../core/secrets.js';
-import { terminalText as t } from '../render/escape.js';
+import { terminalText as t } from '../core/text.js';
 import type { ApplyResult, StepOutcome, StopReason } from './types.js';
 
 /** What the re-plan of the touched addresses found after the last step. */

@@ -44,3 +44,16 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   return s === undefined ? '' : ` — did you mean "${s}"?`;
 }
 
+
+/**
+ * Text for a terminal: C0 controls (ESC, BEL, CR, backspace…), DEL and C1 controls (CSI, OSC…) shown as
+ * escapes such as `\x1b`, so remote text cannot clear the screen, write links or overwrite lines.
+ * Tabs stay; line feeds stay when `keepNewlines` (multi-line notes), else they are shown too.
+ */
+export function terminalText(text: string, options: { keepNewlines?: boolean } = {}): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this matches
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g, (ch) => {
+    if (ch === '\n' && options.keepNewlines) return ch;
+    return `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`;
+  });
+}
