@@ -23,7 +23,7 @@ import { leastImportReads, leastReads, leastWritesFromEmpty, perResourceReads, p
 import { formatReport, wallNote } from './report.js';
 import { writeConfig } from './world-io.js';
 import type { BenchOptions, BenchReport, FaultOutcome, ScenarioResult, Target } from './types.js';
-import { baseScenarios, faultScenarios, memoryScenario, parseRateLimit, pullRequestScenarios, rateLimitedApply, type WorkflowContext } from './workflows.js';
+import { baseScenarios, faultScenarios, memoryScenario, parseRateLimit, pullRequestScenarios, rateLimitedApply, threePartScenario, type WorkflowContext } from './workflows.js';
 
 export type { BenchOptions, BenchReport, ScenarioResult, Target } from './types.js';
 
@@ -186,6 +186,8 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     scenarios.push(...(await pullRequestScenarios(wctx)));
     log('pull request of 3 entries: plan and plan --base …');
     scenarios.push(...(await baseScenarios(wctx)));
+    log('pull request of a grant, a section title and a membership: plan --base …');
+    scenarios.push(await threePartScenario(wctx));
     if (options.rateLimit && options.rateLimit !== '0') {
       log(`rate-limited apply (${options.rateLimit}) …`);
       const r = await rateLimitedApply(wctx, parseRateLimit(options.rateLimit));
@@ -199,8 +201,8 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       scenarios.push(...f.results);
     }
     if ((options.memoryScale ?? 0) > 0) {
-      log(`apply from empty at scale ${options.memoryScale} (memory) …`);
-      scenarios.push(await memoryScenario(wctx, options.memoryScale ?? 0, options.seed));
+      log(`apply from empty, then plan, import and validate, at scale ${options.memoryScale} (memory) …`);
+      scenarios.push(...(await memoryScenario(wctx, options.memoryScale ?? 0, options.seed)));
     }
   } finally {
     await client.close();
