@@ -4,12 +4,6 @@
  * yaml package gives the documents, their values (`toJS`) and their node ranges. Once a file's
  * values are taken, its parse is let go (`forgetParse`), keeping only the positions of its nodes (a
  * `PositionTree`): a position asked for later is found there, and the file is never parsed twice.
- *
- * A large file whose top level is a plain block mapping (one document, no anchor, alias, tag or
- * directive) is parsed in pieces of its top-level keys and of their long lists' items, each piece's
- * syntax tree let go once its values and positions are taken: the whole file's syntax tree (dozens
- * of times the file's size) is never alive at once. Any piece the library finds a problem in, or
- * anything unusual, and the file is parsed whole instead, so that problems read as they always do.
  */
 import { isUtf8 } from 'node:buffer';
 import * as yaml from 'yaml';
@@ -34,8 +28,6 @@ export interface SourceFile {
   documents?: Document.Parsed[];
   /** The positions of each document's nodes, kept once the parse is let go. */
   trees?: Array<PositionTree | undefined>;
-  /** The values of a file parsed in pieces, per document (its only one), until taken. */
-  values?: unknown[];
 }
 
 /**
@@ -84,13 +76,6 @@ export function forgetParse(file: SourceFile): void {
     file.trees = documents.map((doc) => positionTree(doc, 0));
   }
   file.documents = undefined;
-  file.values = undefined;
-}
-
-/** The value of a document of a file parsed in pieces (undefined when the file was parsed whole). */
-export function pieceValue(source: SourceDocument): { value: unknown } | undefined {
-  const values = source.file.values;
-  return values === undefined ? undefined : { value: values[source.index] };
 }
 
 /** Shares the key lists of mappings with the same keys (a list of thousands of alike entries). */
@@ -300,13 +285,6 @@ export interface ParsedFile {
  * empty documents are skipped, and a file with no document at all is an error.
  */
 export function parseFile(file: SourceFile): ParsedFile {
-  let pieces: ParsedFile | undefined;
-  try {
-    pieces = parseInPieces(file);
-  } catch (e) {
-    if (!(e instanceof PieceRefused || e instanceof RangeError)) throw e;
-  }
-  if (pieces) return pieces;
   const issues: RawIssue[] = [];
   const at = (offset: number, message: string) => issues.push({ file, ...position(file, offset), path: '', message });
   const all = yamlDocuments(file);
@@ -442,134 +420,3 @@ export function locate(source: SourceDocument, path: DocPath, mode: LocateMode =
   return position(source.file, tree ? locateInTree(tree, path, mode) : locateOffset(documentOf(source), path, mode));
 }
 
-/** A file at least this long is parsed in pieces of about PIECE_CHARS, when it can be. */
-const PIECES_FROM_CHARS = 512 * 1024;
-const PIECE_CHARS = 128 * 1024;
-
-/** What makes a file be parsed whole: a directive or a document marker (anchors, aliases and tags are found in the pieces). */
-const WHOLE_ONLY = /^(?:%|---|\.\.\.)/m;
-
-/** The line starts of a text, as the parser's line counter has them. */
-function countLines(text: string): LineCounter {
-  const lines = new yaml.LineCounter();
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
-  return lines;
-}
-
-/**
- * The pieces of a file whose top level is a block mapping: runs of whole top-level keys of about
- * PIECE_CHARS, a long list's items in runs of about as much (the first with its key). Undefined when
- * the text does not look like that.
- */
-function splitPieces(text: string): Array<{ from: number; to: number; items: boolean }> | undefined {
-  /** Starts of the top-level keys' lines. */
-  const tops: number[] = [];
-  for (let at = 0; at < text.length; ) {
-    const end = text.indexOf('\n', at);
-    const next = end < 0 ? text.length : end + 1;
-    const c = text[at];
-    if (c === '\t') return undefined;
-    if (c !== undefined && c !== ' ' && c !== '#' && c !== '-' && c !== '\n' && c !== '\r') tops.push(at);
-    at = next;
-  }
-  if (tops.length === 0) return undefined;
-  const pieces: Array<{ from: number; to: number; items: boolean }> = [];
-  let from = 0;
-  tops.forEach((top, i) => {
-    const to = i + 1 < tops.length ? tops[i + 1] : text.length;
-    if (to - top <= PIECE_CHARS) {
-      if (to - from > PIECE_CHARS && top > from) {
-        pieces.push({ from, to: top, items: false });
-        from = top;
-      }
-      return;
-    }
-    if (top > from) pieces.push({ from, to: top, items: false });
-    // A long value: its list's items, found at the indentation of its first item.
-    const body = text.indexOf('\n', top) + 1;
-    const first = /^( *)- /m.exec(text.slice(body, Math.min(to, body + 4096)));
-    let start = top;
-    if (first !== null && body > 0) {
-      const item = new RegExp(`^${first[1]}- `, 'gm');
-      item.lastIndex = body;
-      for (let m = item.exec(text); m !== null && m.index < to; m = item.exec(text)) {
-        if (m.index - start > PIECE_CHARS) {
-          pieces.push({ from: start, to: m.index, items: start !== top });
-          start = m.index;
-        }
-      }
-    }
-    pieces.push({ from: start, to, items: start !== top });
-    from = to;
-  });
-  if (from < text.length) pieces.push({ from, to: text.length, items: false });
-  return pieces;
-}
-
-/**
- * A large file parsed piece by piece (see the top of this file): its one document's value and
- * positions; undefined when it is small, unusual, or any piece has a problem (then it is parsed whole).
- */
-function parseInPieces(file: SourceFile): ParsedFile | undefined {
-  const text = file.text;
-  if (text.length < PIECES_FROM_CHARS || WHOLE_ONLY.test(text)) return undefined;
-  const pieces = splitPieces(text);
-  if (pieces === undefined || pieces.length < 2) return undefined;
-  const value: Record<string, unknown> = {};
-  const root: PositionTree = { start: -1, keys: [], at: [], children: [] };
-  const keys = root.keys as Array<string | undefined>;
-  const shared: KeyLists = new Map();
-  /** The list the next run of items goes on: its values and positions. */
-  let list: { values: unknown[]; tree: PositionTree } | undefined;
-  for (const piece of pieces) {
-    const docs = yaml.parseAllDocuments(text.slice(piece.from, piece.to), { uniqueKeys: false, prettyErrors: false, logLevel: 'error' });
-    if (!Array.isArray(docs) || docs.length !== 1) return undefined;
-    const doc = docs[0] as Document.Parsed;
-    if (doc.errors.length > 0 || doc.warnings.length > 0 || duplicateKeys(doc).length > 0) return undefined;
-    let aliased = false;
-    yaml.visit(doc, {
-      Node(_key, node) {
-        if (yaml.isAlias(node) || (node as { anchor?: string }).anchor !== undefined || (node as { tag?: string }).tag !== undefined) {
-          aliased = true;
-          return yaml.visit.BREAK;
-        }
-        return undefined;
-      },
-    });
-    if (aliased) return undefined;
-    const tree = positionTree(doc, piece.from, shared);
-    if (tree === undefined) return undefined;
-    if (piece.items) {
-      if (list === undefined || !yaml.isSeq(doc.contents)) return undefined;
-      const values = doc.toJS() as unknown[];
-      for (const v of values) list.values.push(v);
-      const offset = list.tree.at.length / 3;
-      for (const n of tree.at) list.tree.at.push(n);
-      tree.children.forEach((child, i) => {
-        if (child) (list as { tree: PositionTree }).tree.children[offset + i] = child;
-      });
-      continue;
-    }
-    if (!yaml.isMap(doc.contents)) return undefined;
-    const part = doc.toJS() as Record<string, unknown>;
-    if (root.start < 0) root.start = tree.start;
-    (tree.keys ?? []).forEach((k, i) => {
-      if (k === undefined || keys.includes(k)) throw new PieceRefused();
-      keys.push(k);
-      root.at.push(tree.at[i * 3], tree.at[i * 3 + 1], tree.at[i * 3 + 2]);
-      root.children[keys.length - 1] = tree.children[i];
-      value[k] = part[k];
-    });
-    const lastKey = keys[keys.length - 1];
-    const last = lastKey === undefined ? undefined : value[lastKey];
-    const lastTree = root.children[keys.length - 1];
-    list = Array.isArray(last) && lastTree !== undefined && lastTree.keys === undefined ? { values: last, tree: lastTree } : undefined;
-  }
-  file.lines = countLines(text);
-  file.trees = [root];
-  file.values = [value];
-  return { documents: [{ file, index: 0 }], issues: [] };
-}
-
-/** A piece that cannot be joined to the others (a key or a non-scalar key repeated across pieces). */
-class PieceRefused extends Error {}
