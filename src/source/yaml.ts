@@ -2,8 +2,8 @@
  * Reading config files into their documents' values, and pointing at file:line:column for every
  * later problem (schema, interpolation, merge, cross-reference). One library reads every file: the
  * yaml package gives the documents, their values (`toJS`) and their node ranges. Once a file's
- * values are taken, its parse is let go (`forgetParse`), keeping only the positions of its nodes (a
- * `PositionTree`): a position asked for later is found there, and the file is never parsed twice.
+ * values are taken, its parse is let go (`forgetParse`); a position asked for later parses the file
+ * again, so a large config does not keep its syntax tree alive while it is planned.
  */
 import { isUtf8 } from 'node:buffer';
 import * as yaml from 'yaml';
@@ -26,23 +26,6 @@ export interface SourceFile {
   lines?: LineCounter;
   /** The file's YAML documents with node ranges, while parsed. */
   documents?: Document.Parsed[];
-  /** The positions of each document's nodes, kept once the parse is let go. */
-  trees?: Array<PositionTree | undefined>;
-}
-
-/**
- * The positions of a mapping's or a list's children, as `locateOffset` reads them from the nodes:
- * per child its offset (the value's start; the key's for a value left empty), its key's offset and
- * whether the value is absent, with the tree of a child that is a mapping or a list.
- */
-export interface PositionTree {
-  start: number;
-  /** A mapping's keys, in order (undefined for a key that is not a scalar); absent for a list. */
-  keys?: ReadonlyArray<string | undefined>;
-  /** Three numbers per child: offset, key offset (-1: none), 1 when the value is absent. */
-  at: number[];
-  /** The trees of the children that are collections (sparse). */
-  children: Array<PositionTree | undefined>;
 }
 
 export interface SourceDocument {
@@ -69,86 +52,10 @@ export function documentOf(source: SourceDocument): Document.Parsed {
   return yamlDocuments(source.file)[source.index];
 }
 
-/** Lets go of a file's parse once its values are taken, keeping its nodes' positions. */
+/** Lets go of a file's parse once its values are taken (positions asked for later parse it again). */
 export function forgetParse(file: SourceFile): void {
-  if (file.documents) {
-    const documents = file.documents;
-    file.trees = documents.map((doc) => positionTree(doc, 0));
-  }
   file.documents = undefined;
-}
-
-/** Shares the key lists of mappings with the same keys (a list of thousands of alike entries). */
-type KeyLists = Map<string, ReadonlyArray<string | undefined>>;
-
-/**
- * The positions of a document's nodes, offsets moved by `base` (a piece's place in its file);
- * undefined for a document nested too deeply to walk.
- */
-function positionTree(doc: Document.Parsed, base: number, shared: KeyLists = new Map()): PositionTree | undefined {
-  const made = new Map<unknown, PositionTree>();
-  const off = (n: number | undefined) => (n === undefined ? -1 : n + base);
-  const build = (node: unknown): PositionTree | undefined => {
-    const target = resolveAlias(doc, node);
-    if (!yaml.isMap(target) && !yaml.isSeq(target)) return undefined;
-    const had = made.get(target);
-    if (had) return had;
-    const tree: PositionTree = { start: off(start(target)), at: [], children: [] };
-    made.set(target, tree);
-    if (yaml.isMap(target)) {
-      const keys: Array<string | undefined> = [];
-      target.items.forEach((item, i) => {
-        const pair = yaml.isPair(item) ? item : undefined;
-        const k = pair && yaml.isScalar(pair.key) ? pair.key.value : undefined;
-        keys.push(k !== undefined && k !== null && typeof k !== 'object' ? String(k) : undefined);
-        const value = pair?.value;
-        const implicitNull = yaml.isScalar(value) && value.value === null && !value.source;
-        tree.at.push(off((implicitNull ? undefined : start(value)) ?? start(pair?.key)), off(start(pair?.key)), value === null || value === undefined ? 1 : 0);
-        const child = build(value);
-        if (child) tree.children[i] = child;
-      });
-      const joined = keys.join('\u0000');
-      const known = shared.get(joined);
-      if (known === undefined) shared.set(joined, keys);
-      tree.keys = known ?? keys;
-    } else {
-      target.items.forEach((value, i) => {
-        const implicitNull = yaml.isScalar(value) && value.value === null && !value.source;
-        tree.at.push(off(implicitNull ? undefined : start(value)), -1, value === null || value === undefined ? 1 : 0);
-        const child = build(value);
-        if (child) tree.children[i] = child;
-      });
-    }
-    return tree;
-  };
-  try {
-    return build(doc.contents) ?? { start: off(start(doc.contents) ?? 0), at: [], children: [] };
-  } catch (e) {
-    if (e instanceof RangeError) return undefined;
-    throw e;
-  }
-}
-
-/** `locateOffset` over a document's kept positions. */
-function locateInTree(tree: PositionTree, path: DocPath, mode: LocateMode): number {
-  const target = mode === 'parent' ? path.slice(0, -1) : path;
-  let node: PositionTree | undefined = tree;
-  let best = Math.max(0, tree.start);
-  for (let i = 0; i < target.length; i++) {
-    if (node === undefined) return best;
-    const seg = target[i];
-    const index: number = node.keys ? node.keys.indexOf(String(seg)) : typeof seg === 'number' && seg < node.at.length / 3 ? seg : -1;
-    if (index < 0) return best;
-    const [at, keyAt, absent] = node.at.slice(index * 3, index * 3 + 3);
-    if (at >= 0) best = at;
-    if (i === target.length - 1 && mode === 'key' && node.keys && keyAt >= 0) return keyAt;
-    if (absent === 1) {
-      if (keyAt >= 0) best = keyAt;
-      if (i < target.length - 1) return best;
-    }
-    node = node.children[index];
-  }
-  return best;
+  file.lines = undefined;
 }
 
 /** A problem found before the documents were merged: a place in one document and a message. */
@@ -416,7 +323,5 @@ export function locateOffset(doc: Document.Parsed, path: DocPath, mode: LocateMo
 }
 
 export function locate(source: SourceDocument, path: DocPath, mode: LocateMode = 'value'): { line: number; column: number } {
-  const tree = source.file.documents ? undefined : source.file.trees?.[source.index];
-  return position(source.file, tree ? locateInTree(tree, path, mode) : locateOffset(documentOf(source), path, mode));
+  return position(source.file, locateOffset(documentOf(source), path, mode));
 }
-
