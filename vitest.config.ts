@@ -13,8 +13,13 @@ const otherNodeProject: TestProjectInlineConfiguration[] = otherNode
 
 export default defineConfig({
   test: {
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // A timeout only catches a hang: every test is bounded by its work (property tests by runs and
+    // input size, never by time), and the longest (the convergence property, an import round trip, the
+    // packed package) take well under a minute on a quiet 2-core machine. Five minutes is what a
+    // machine 4× slower, or one whose cores are busy with other work, still meets
+    // (test/suite-bounds.test.ts keeps per-test timeouts from lowering it).
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     pool: 'forks',
     // One worker per core (vitest's default leaves one core out: a single worker on 2 cores). Much of
     // a file's time is spent waiting on a child CLI or the emulator, so the files overlap well.

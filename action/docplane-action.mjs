@@ -5,18 +5,23 @@
 // behaviour; each exported function is one decision, `main` wires them to the action's environment.
 //
 //   node docplane-action.mjs check-inputs  command, version (exact) and on-drift
-//   node docplane-action.mjs install-spec  what `npm install --global` installs: the version, or the `install` input
+//   node docplane-action.mjs install-spec  what `npm install --global` installs: the version, the `install` input,
+//                                        or the action's own checkout when the version is not on the registry
 //   node docplane-action.mjs plan        plan (--base: the pull request's base), store plan.json + meta.json, post/update the PR comment
 //   node docplane-action.mjs wait-turn   wait until earlier runs of this workflow have finished
 //   node docplane-action.mjs find-plan   find the merged pull request's reviewed plan artifact
 //   node docplane-action.mjs apply       apply that plan if made on the checked-out commit, else explain;
 //                                        the result goes on the pull request's comment
-//   node docplane-action.mjs drift       plan --detailed-exitcode; on 2 fail, or open/update one issue;
-//                                        on 0 close that issue
+//   node docplane-action.mjs drift       plan --detailed-exitcode, --since the last complete check (with an
+//                                        overlap) or everything on its own schedule (full-check); on 2 fail,
+//                                        or open/update one issue listing who changed what; on 0 (a full
+//                                        check) close that issue
 // Every step that plans or applies writes the plan (markdown) to the job summary ($GITHUB_STEP_SUMMARY).
+import { randomBytes } from 'node:crypto';
 import { spawn, execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 
@@ -26,6 +31,38 @@ export const PLAN_MARKER = '<!-- docplane-plan';
 export const DRIFT_MARKER = '<!-- docplane-drift';
 export const APPLY_MARKER = '<!-- docplane-apply';
 const EXACT_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+
+/**
+ * A workflow command (`::warning::…`, `::error::…`) whose message may hold data: `%`, CR and LF
+ * escaped as the runner reads them, so no text can end the line and start a command of its own.
+ */
+export function workflowCommand(kind, message) {
+  const data = String(message).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return `::${kind}::${data}`;
+}
+
+/** Text on one log line: line endings shown as `\r` and `\n`, so data cannot start a workflow command. */
+export function logData(text) {
+  return String(text).replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+}
+
+/**
+ * Remote or uploaded text as inline markdown (the same escaping as docplane's src/render/escape.ts,
+ * which the action cannot import: it runs from its own folder without docplane's modules): HTML as
+ * entities, markdown punctuation backslash-escaped, `@`, `#` and bare URLs broken by a zero-width
+ * space, on one line.
+ */
+export function markdownText(text) {
+  return String(text)
+    .replace(/\r\n|[\r\n\u2028\u2029]/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]()|!#~])/g, '\\$1')
+    .replace(/([@#])/g, '$1\u200b')
+    .replace(/:\/\//g, ':\u200b//')
+    .replace(/www\./gi, (m) => `${m.slice(0, 3)}\u200b.`);
+}
 
 /** A user-facing failure: printed as one `::error::` line, exit 1. */
 export class ActionError extends Error {}
@@ -66,6 +103,41 @@ export function installSpec(env) {
     throw new ActionError(`install "${given}" is neither a git reference (github:owner/docplane#ref, git+https://…#ref) nor an existing tarball or folder (looked for ${path})`);
   }
   return path;
+}
+
+/**
+ * Where the install step takes docplane from, for `install` left empty: `docplane@VERSION` from the
+ * registry when it holds that version, else the action's own checkout (`uses: owner/docplane@ref`
+ * checks the repository out) when its package.json is docplane at that version — so that the
+ * documented workflow runs as written before a release reaches the registry. `onRegistry(version)`
+ * says whether the registry holds the version (`npm view`; any failure counts as no).
+ */
+export function installSource(env, onRegistry) {
+  const given = (env.INPUT_INSTALL ?? '').trim();
+  if (given !== '') return { spec: installSpec(env), pack: false };
+  const version = checkVersion(env.INPUT_VERSION);
+  if (onRegistry(version)) return { spec: `docplane@${version}`, pack: false };
+  const checkout = env.GITHUB_ACTION_PATH;
+  let held;
+  try {
+    held = checkout ? JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) : undefined;
+  } catch {
+    held = undefined;
+  }
+  if (held?.name === 'docplane' && held.version === version) return { spec: checkout, pack: true };
+  throw new ActionError(
+    `docplane@${version} is not on the npm registry, and the action's checkout holds ${held?.name === 'docplane' ? `docplane ${held.version}` : 'no docplane'}: use the action at the ref of that version, or give install: (a tarball, a folder or a git reference)`,
+  );
+}
+
+/** Whether the npm registry holds docplane at `version` (npm's own client, so its config applies). */
+function registryHas(version) {
+  try {
+    const out = execFileSync('npm', ['view', `docplane@${version}`, 'version', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 });
+    return out.includes(version);
+  } catch {
+    return false;
+  }
 }
 
 /** Appends markdown to the job's summary page, when the runner gives one. */
@@ -125,6 +197,62 @@ function fit(text, room, note) {
   return `${cut.slice(0, Math.max(0, cut.lastIndexOf('\n')))}\n\n${note}`;
 }
 
+/**
+ * The top-level blocks of a markdown text, each with the blank line that ends it: a block ends at a
+ * blank line outside every fence and every `<details>`, so that a cut between blocks leaves no fence
+ * or `<details>` open.
+ */
+export function markdownBlocks(text) {
+  const blocks = [];
+  let current = [];
+  let fence;
+  let depth = 0;
+  for (const line of text.split('\n')) {
+    current.push(line);
+    if (fence !== undefined) {
+      if (new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(line)) fence = undefined;
+    } else {
+      const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+      if (open) fence = open[1];
+      else depth = Math.max(0, depth + (line.match(/<details[\s>]/g) ?? []).length - (line.match(/<\/details>/g) ?? []).length);
+    }
+    if (fence === undefined && depth === 0 && line.trim() === '') {
+      blocks.push(current.join('\n'));
+      current = [];
+    }
+  }
+  if (current.length > 0) blocks.push(current.join('\n'));
+  return blocks;
+}
+
+/** The renderer's own line saying how many steps it left out: kept whatever else is cut. */
+const STEPS_NOT_SHOWN = /^> … \d+ more steps? not shown/;
+
+/**
+ * Cuts a markdown plan between top-level blocks so that it fits in `room` characters: every fence and
+ * `<details>` stays closed, the line saying how many steps are not shown stays, and `note` says why.
+ */
+export function fitMarkdown(text, room, note) {
+  if (text.length <= room) return text;
+  const blocks = markdownBlocks(text);
+  const tail = blocks.filter((b) => STEPS_NOT_SHOWN.test(b.trim()));
+  const ending = [note, ...tail.map((b) => b.trim())].join('\n\n');
+  const out = [];
+  let size = ending.length + 2;
+  for (const b of blocks) {
+    if (tail.includes(b)) continue;
+    if (size + b.length + 1 > room) break;
+    out.push(b);
+    size += b.length + 1;
+  }
+  return `${out.join('\n')}${out.length > 0 ? '\n' : ''}${ending}`;
+}
+
+/** Text on one markdown line, read as text (not as markup). */
+function escapeLine(text) {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/([\\`*_[\]|#])/g, '\\$1');
+}
+
 /** A fenced block that no line of `text` can close early. */
 function fenced(text) {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -143,13 +271,19 @@ export function planComment({ config, exitCode, markdown, error, commit, runUrl,
     const foot = `\n\n<sub>docplane plan of ${where}; the plan file is the artifact \`${artifact}\`, applied on merge.</sub>`;
     const room = limit - head.length - foot.length;
     const note = `> The plan was cut to fit GitHub's comment limit; the whole plan is in the artifact \`${artifact}\` and the run's log.`;
-    return `${head}${fit(markdown, room, note)}${foot}`;
+    return `${head}${fitMarkdown(markdown, room, note)}${foot}`;
   }
+  // The error, each line of it on a line of its own (no code block to scroll sideways); then the plan
+  // as docplane rendered it before refusing it, whose "Needs attention" lists every problem.
   const title = `### docplane plan failed (exit ${exitCode})\n\n`;
   const after = `\n\nNo plan was saved for this commit: if the pull request were merged now, the apply would find no reviewed plan, send nothing and ask for a run by hand. Fix the error and push again.\n\n<sub>${where}</sub>`;
-  const room = limit - head.length - title.length - after.length - 12;
-  const shown = fit(error.trim() || '(docplane printed nothing on stderr)', room, '… (cut; the whole output is in the run\'s log)');
-  return `${head}${title}${fenced(shown)}${after}`;
+  const lines = (error ?? '').trim().split('\n').filter((l) => l.trim() !== '');
+  const errorText = lines.length === 0 ? '> (docplane printed nothing on stderr)' : lines.map((l) => `> ${escapeLine(l)}`).join('\n');
+  const plan = (markdown ?? '').trim().startsWith('### ') ? `\n\n${markdown.trim()}` : '';
+  const room = limit - head.length - title.length - after.length;
+  const shownError = fit(errorText, Math.floor(room / 2), '> … (cut; the whole output is in the run\'s log)');
+  const shownPlan = plan === '' ? '' : fitMarkdown(plan, room - shownError.length, '> The plan was cut to fit GitHub\'s comment limit; the whole plan is in the run\'s log.');
+  return `${head}${title}${shownError}${shownPlan}${after}`;
 }
 
 /** Creates the one comment that carries `mark`, or updates it; returns what it did. */
@@ -180,7 +314,7 @@ export function pullRequestOf(event) {
  * The reviewed plan of the pull request merged as `commit`: the newest unexpired plan artifact made
  * for the pull request's last head (or by the merge queue on `commit` itself, which is better).
  */
-export async function findReviewedPlan(gh, { repo, commit }) {
+export async function findReviewedPlan(gh, { repo, commit, planWorkflow = DEFAULT_PLAN_WORKFLOW }) {
   const pulls = await gh.request('GET', `/repos/${repo}/commits/${commit}/pulls?per_page=100`);
   const merged = (pulls ?? []).filter((p) => p.merged_at);
   const pr = merged.find((p) => p.merge_commit_sha === commit) ?? merged[0];
@@ -190,12 +324,64 @@ export async function findReviewedPlan(gh, { repo, commit }) {
   const name = artifactName(pr.number);
   const artifacts = await gh.paginate(`/repos/${repo}/actions/artifacts?name=${encodeURIComponent(name)}&per_page=100`, 'artifacts');
   const live = artifacts.filter((a) => a.name === name && !a.expired).sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
-  const chosen = live.find((a) => a.workflow_run?.head_sha === commit) ?? live.find((a) => a.workflow_run?.head_sha === pr.head.sha);
+  const chosen = await firstFromPlanWorkflow(gh, repo, planWorkflow, [
+    ...live.filter((a) => a.workflow_run?.head_sha === commit),
+    ...live.filter((a) => a.workflow_run?.head_sha === pr.head.sha && pr.head.sha !== commit),
+  ]);
   if (!chosen) {
-    const why = live.length === 0 ? 'none is stored (the plan failed, never ran, or its artifact expired)' : `the stored ones were made for earlier pushes, not for its last commit ${pr.head.sha.slice(0, 12)} (its last plan failed or is still running)`;
+    const why =
+      live.length === 0
+        ? 'none is stored (the plan failed, never ran, or its artifact expired)'
+        : `none was stored by a run of the plan workflow ${planWorkflow} for its last commit ${pr.head.sha.slice(0, 12)} (its last plan failed or is still running, or another workflow uploaded the artifact)`;
     return { pr: pr.number, problem: `no plan of pull request #${pr.number} can be applied: ${why}` };
   }
   return { pr: pr.number, prHeadSha: pr.head.sha, runId: chosen.workflow_run.id, artifact: name, artifactId: chosen.id };
+}
+
+const SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * meta.json of a plan artifact, checked field by field before any of it is used: it is uploaded by a
+ * pull request's run, which the pull request's author can influence. `version` a semver, `pr` a
+ * pull-request number (or null), commits and trees as 40 hex digits. Returns the checked object.
+ */
+export function parseMeta(text) {
+  let meta;
+  try {
+    meta = JSON.parse(text);
+  } catch {
+    throw new ActionError('meta.json of the plan artifact is not JSON; the artifact is not a plan this action stored');
+  }
+  const problems = [];
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) problems.push('it is not an object');
+  else {
+    if (typeof meta.version !== 'string' || !EXACT_VERSION.test(meta.version) || meta.version.length > 64) problems.push('`version` is not a semver such as 0.1.0');
+    if (meta.pr !== null && !(Number.isSafeInteger(meta.pr) && meta.pr > 0)) problems.push('`pr` is not a pull-request number');
+    for (const field of ['commit', 'tree', 'headSha']) if (typeof meta[field] !== 'string' || !SHA.test(meta[field])) problems.push(`\`${field}\` is not 40 hex digits`);
+    if (typeof meta.config !== 'string' || meta.config.length > 1000) problems.push('`config` is not a path');
+    if (!Number.isSafeInteger(meta.exitCode)) problems.push('`exitCode` is not an integer');
+  }
+  if (problems.length > 0) throw new ActionError(`meta.json of the plan artifact is refused: ${problems.join('; ')}. ${NEXT_STEP}`);
+  return { version: meta.version, pr: meta.pr, commit: meta.commit, tree: meta.tree, headSha: meta.headSha, config: meta.config, exitCode: meta.exitCode };
+}
+
+/** The plan workflow's file name under .github/workflows/ when the `plan-workflow` input is not given. */
+export const DEFAULT_PLAN_WORKFLOW = 'docplane-plan.yml';
+
+/**
+ * The first artifact uploaded by a run of the named plan workflow of this repository, started by a
+ * pull request or the merge queue, for the commit the artifact says: a plan another workflow uploaded
+ * under the same name (any workflow of the pull request's branch can) is never taken.
+ */
+async function firstFromPlanWorkflow(gh, repo, planWorkflow, candidates) {
+  const wanted = `.github/workflows/${planWorkflow.replace(/^\.github\/workflows\//, '')}`;
+  for (const a of candidates) {
+    const run = await gh.request('GET', `/repos/${repo}/actions/runs/${encodeURIComponent(String(a.workflow_run.id))}`);
+    const path = String(run?.path ?? '').replace(/@.*$/, '');
+    const fromRepo = run?.repository?.full_name === undefined || run.repository.full_name === repo;
+    if (path === wanted && fromRepo && run.head_sha === a.workflow_run.head_sha && ['pull_request', 'pull_request_target', 'merge_group'].includes(run.event)) return a;
+  }
+  return undefined;
 }
 
 /** What to do when the reviewed plan cannot be applied: the same advice wherever it is printed. */
@@ -258,7 +444,7 @@ export function applyOutcome(stdout, code) {
 export function applyResultMarkdown({ commit, outcome, error, runUrl }) {
   const at = `\`${commit.slice(0, 12)}\``;
   const run = runUrl ? ` · [run](${runUrl})` : '';
-  if (outcome === undefined) return `### ✗ Not applied at ${at}\n\n${error ?? 'the apply did not run'}${run}`;
+  if (outcome === undefined) return `### ✗ Not applied at ${at}\n\n${markdownText(error ?? 'the apply did not run')}${run}`;
   const steps = `${outcome.applied} ${outcome.applied === 1 ? 'step' : 'steps'} applied`;
   const head =
     outcome.code === 0
@@ -266,7 +452,7 @@ export function applyResultMarkdown({ commit, outcome, error, runUrl }) {
       : `### ✗ Apply at ${at} failed (exit ${outcome.code}): ${steps}, ${outcome.failed} failed, ${outcome.skipped} skipped${run}`;
   const lines = [head];
   if (outcome.failures.length > 0) {
-    lines.push('', ...outcome.failures.slice(0, 20).map((f) => `- ${f.replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))}`));
+    lines.push('', ...outcome.failures.slice(0, 20).map((f) => `- ${markdownText(f)}`));
     if (outcome.failures.length > 20) lines.push(`- … and ${outcome.failures.length - 20} more (see the run's log)`);
   }
   if (outcome.code !== 0 && error) lines.push('', fenced(error.trim().split('\n').slice(-5).join('\n')));
@@ -330,21 +516,30 @@ export async function closeDriftIssue(gh, { repo, config, runUrl, commit }) {
 // The action's steps
 
 /** Runs docplane; stdout and stderr captured, and echoed to the job's log as they come. */
-export function runDocplane(bin, args, env) {
+export function runDocplane(bin, args, env, write = { out: (d) => process.stdout.write(d), err: (d) => process.stderr.write(d) }) {
+  // docplane's output holds remote text: the runner reads no workflow command in it.
+  const stop = randomBytes(16).toString('hex');
+  write.out(`::stop-commands::${stop}\n`);
   return new Promise((done, fail) => {
     const child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
       stdout += d;
-      process.stdout.write(d);
+      write.out(d);
     });
     child.stderr.on('data', (d) => {
       stderr += d;
-      process.stderr.write(d);
+      write.err(d);
     });
-    child.once('error', fail);
-    child.once('close', (code) => done({ code: code ?? 1, stdout, stderr }));
+    child.once('error', (e) => {
+      write.out(`\n::${stop}::\n`);
+      fail(e);
+    });
+    child.once('close', (code) => {
+      write.out(`\n::${stop}::\n`);
+      done({ code: code ?? 1, stdout, stderr });
+    });
   });
 }
 
@@ -402,6 +597,7 @@ const COMMANDS = ['plan', 'apply', 'drift'];
 export function checkInputs(env) {
   if (!COMMANDS.includes(env.INPUT_COMMAND)) throw new ActionError(`command "${env.INPUT_COMMAND ?? ''}" is not one of ${COMMANDS.join(', ')}`);
   if (!['fail', 'issue'].includes(env.INPUT_ON_DRIFT || 'fail')) throw new ActionError(`on-drift "${env.INPUT_ON_DRIFT}" is not one of fail, issue`);
+  if (env.INPUT_COMMAND === 'drift') fullCheckEvery(env.INPUT_FULL_CHECK);
   if (!['true', 'false', ''].includes(env.INPUT_UNMANAGED_IS_DRIFT ?? '')) throw new ActionError(`unmanaged-is-drift "${env.INPUT_UNMANAGED_IS_DRIFT}" is not true or false`);
   checkVersion(env.INPUT_VERSION);
   installSpec(env);
@@ -439,7 +635,7 @@ export function baseArgs(i, log = console.log) {
     try {
       git(['fetch', '--no-tags', '--depth=1', 'origin', sha], i.cwd);
     } catch (e) {
-      log(`::warning::could not fetch the base commit ${sha.slice(0, 12)} (${String(e.message).split('\n')[0]}); the plan reads everything`);
+      log(workflowCommand('warning', `could not fetch the base commit ${sha.slice(0, 12)} (${String(e.message).split('\n')[0]}); the plan reads everything`));
       return [];
     }
   }
@@ -511,7 +707,7 @@ export async function planStep(i, log = console.log) {
     } catch (e) {
       // A fork's GITHUB_TOKEN is read-only: the plan still stands in the log.
       if (e.status !== 403 && e.status !== 404) throw e;
-      log(`::warning::could not post the plan comment (${e.message}); a pull request from a fork gets a read-only token`);
+      log(workflowCommand('warning', `could not post the plan comment (${e.message}); a pull request from a fork gets a read-only token`));
     }
   }
   // Exit 2 (changes) is what a pull request is for: the comment shows them.
@@ -526,7 +722,7 @@ export async function findPlanStep(i, log = console.log) {
     return 0;
   }
   const commit = git(['rev-parse', 'HEAD'], i.cwd);
-  const found = await findReviewedPlan(gh, { repo, commit });
+  const found = await findReviewedPlan(gh, { repo, commit, planWorkflow: env.INPUT_PLAN_WORKFLOW || DEFAULT_PLAN_WORKFLOW });
   if (found.problem) throw new ActionError(`${found.problem}. ${NEXT_STEP}`);
   log(`applying the reviewed plan of pull request #${found.pr} (artifact ${found.artifact} of run ${found.runId})`);
   output(env, 'mode', 'reviewed');
@@ -546,7 +742,7 @@ export async function applyStep(i, log = console.log) {
   }
   const metaFile = join(dir, 'meta.json');
   if (!existsSync(metaFile) || !existsSync(join(dir, 'plan.json'))) throw new ActionError(`no reviewed plan in ${dir} (meta.json and plan.json): the plan artifact was not downloaded. ${NEXT_STEP}`);
-  const meta = JSON.parse(readFileSync(metaFile, 'utf8'));
+  const meta = parseMeta(readFileSync(metaFile, 'utf8'));
   const verdict = checkReviewedPlan(meta, {
     commit: git(['rev-parse', 'HEAD'], cwd),
     tree: git(['rev-parse', 'HEAD^{tree}'], cwd),
@@ -579,31 +775,173 @@ async function reportApplyOnPullRequest(i, meta, result, log) {
     log(`apply result ${done.action === 'updated' ? 'added to the plan comment' : 'posted as a reply'} (id ${done.id}) on pull request #${meta.pr}`);
   } catch (e) {
     if (!(e instanceof ActionError)) throw e;
-    log(`::warning::could not put the apply result on pull request #${meta.pr} (${e.message})`);
+    log(workflowCommand('warning', `could not put the apply result on pull request #${meta.pr} (${e.message})`));
   }
 }
 
-export async function driftStep(i, log = console.log) {
-  const { env, config, bin, gh, repo } = i;
+/** The overlap of a `--since` check with the last one: an event recorded late is still seen. */
+export const DRIFT_OVERLAP_MS = 15 * 60_000;
+const EVERY = /^(\d+)([hdw])$/;
+const UNIT_MS = { h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** The `full-check` input: `always`, or how often the drift job reads everything (`7d`, `24h`, `2w`); 0 for always. */
+export function fullCheckEvery(text) {
+  const t = (text || '7d').trim();
+  if (t === 'always') return 0;
+  const m = EVERY.exec(t);
+  if (!m || Number(m[1]) < 1) throw new ActionError(`full-check "${text}" is not "always" nor a period such as 7d, 24h or 2w`);
+  return Number(m[1]) * UNIT_MS[m[2]];
+}
+
+/** A digest of the config's files (a file, or every file under a folder): a config changed since the last check needs a full one. */
+export function configDigest(cwd, config) {
+  const root = resolve(cwd, config);
+  const hash = createHash('sha256');
+  const walk = (path) => {
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st) return;
+    if (st.isDirectory()) {
+      for (const name of readdirSync(path).sort()) if (!name.startsWith('.')) walk(join(path, name));
+    } else {
+      hash.update(`${relative(root, path)}\0`).update(readFileSync(path)).update('\0');
+    }
+  };
+  walk(root);
+  return hash.digest('hex');
+}
+
+/**
+ * What this drift check reads: everything (with why) when there is no last complete check, when the
+ * full check's period has passed since the last full one, or when the config changed since; else
+ * `--since` the last complete check's start, less the overlap.
+ */
+export function driftMode(state, { now, every, digest }) {
+  if (every === 0) return { mode: 'full', why: 'full-check: always' };
+  if (!state || typeof state.at !== 'string' || typeof state.fullAt !== 'string') return { mode: 'full', why: 'no earlier complete check is recorded' };
+  if (now.getTime() - Date.parse(state.fullAt) >= every) return { mode: 'full', why: `the last full check was at ${state.fullAt}` };
+  if (state.digest !== digest) return { mode: 'full', why: 'the config changed since the last check' };
+  return { mode: 'since', since: new Date(Date.parse(state.at) - DRIFT_OVERLAP_MS).toISOString() };
+}
+
+/** Where the drift job keeps the time of its last complete check (the action caches the folder between runs). */
+export function driftStatePath(i) {
+  const dir = i.env.INPUT_DRIFT_STATE_DIR || (i.env.RUNNER_TEMP ? join(i.env.RUNNER_TEMP, 'docplane-drift') : join(i.cwd, '.docplane-drift'));
+  return join(dir, `${createHash('sha256').update(i.config).digest('hex').slice(0, 16)}.json`);
+}
+
+function readDriftState(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const SOURCE_WORDS = { ui: 'in the app', api: 'through the API', integration: 'by an integration', webhook: 'by a webhook', workflow: 'by a workflow', script: 'by a script', support: 'by support' };
+
+/** `2026-11-27 10:32 UTC`. */
+function utc(iso) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? String(iso) : `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)} UTC`;
+}
+
+/** Backticks in remote text cannot end the code span they are shown in. */
+function code(text) {
+  return `\`${String(text).replace(/`/g, "'")}\``;
+}
+
+/**
+ * The drift issue's "who changed what": the plan file's steps grouped by who changed each last
+ * (`changedBy`, from the audit log), people first, then integrations and tools, then docplane's own
+ * applies, then the entries the log did not name. Empty when no step names anyone.
+ */
+export function whoChangedWhat(steps) {
+  const groups = new Map();
+  let unknown = 0;
+  for (const s of steps) {
+    const c = s.changedBy;
+    if (!c) {
+      unknown++;
+      continue;
+    }
+    const name = c.by === 'docplane' ? `docplane's own applies (as ${c.actor.label ?? c.actor.id})` : (c.actor.label ?? c.actor.id);
+    const key = `${c.by === 'person' ? 0 : c.by === 'integration' ? 1 : 2}\0${name}`;
+    if (!groups.has(key)) groups.set(key, { name, by: c.by, lines: [] });
+    groups.get(key).lines.push(`- ${code(s.address)} (${s.action}), ${c.by === 'docplane' ? 'applied' : `changed ${SOURCE_WORDS[c.source] ?? `from ${c.source}`}`}, ${utc(c.at)}`);
+  }
+  if (groups.size === 0) return '';
+  const out = ['### Who changed what', ''];
+  for (const key of [...groups.keys()].sort()) {
+    const g = groups.get(key);
+    out.push(`**${g.name.replace(/[*_`<>[\]]/g, '')}**${g.by === 'integration' ? ' (an integration or tool)' : ''}`, '', ...g.lines, '');
+  }
+  if (unknown > 0) out.push(`${unknown} ${unknown === 1 ? 'entry' : 'entries'} not named by the audit log's window.`, '');
+  return out.join('\n');
+}
+
+/** One run of docplane plan for the drift job, with the plan file it saves (for who changed what). */
+async function driftPlan(i, extra) {
+  const { env, config, bin } = i;
   const issueMode = env.INPUT_ON_DRIFT === 'issue';
   const format = issueMode || env.GITHUB_STEP_SUMMARY ? 'markdown' : 'text';
-  const result =
-    env.INPUT_UNMANAGED_IS_DRIFT === 'true'
-      ? await runDocplane(bin, ['plan', '-c', config, '--format', format, '--detailed-exitcode', '--unmanaged-is-drift'], docplaneEnv(env))
-      : await runDocplane(bin, ['plan', '-c', config, '--format', format, '--detailed-exitcode'], docplaneEnv(env));
+  mkdirSync(i.dir, { recursive: true });
+  const planFile = join(i.dir, 'drift-plan.json');
+  const args = ['plan', '-c', config, '--format', format, '--detailed-exitcode', '--out', planFile, ...extra, ...(env.INPUT_UNMANAGED_IS_DRIFT === 'true' ? ['--unmanaged-is-drift'] : [])];
+  const result = await runDocplane(bin, args, docplaneEnv(env));
+  let steps = [];
+  if (result.code === 0 || result.code === 2) {
+    try {
+      steps = JSON.parse(readFileSync(planFile, 'utf8')).steps ?? [];
+    } catch {
+      steps = [];
+    }
+  }
+  return { ...result, steps };
+}
+
+export async function driftStep(i, log = console.log) {
+  const { env, config, gh, repo } = i;
+  const issueMode = env.INPUT_ON_DRIFT === 'issue';
+  const startedAt = new Date();
+  const every = fullCheckEvery(env.INPUT_FULL_CHECK);
+  const statePath = driftStatePath(i);
+  const state = readDriftState(statePath);
+  const digest = configDigest(i.cwd, config);
+  const chosen = driftMode(state, { now: startedAt, every, digest });
+  // A full check names who changed what from the log over the period since the last full one.
+  const attribute = ['--attribute', state?.fullAt ?? new Date(startedAt.getTime() - (every || UNIT_MS.w)).toISOString()];
+  let full = chosen.mode === 'full';
+  log(full ? `drift: reading everything (${chosen.why})` : `drift: checking what changed since ${chosen.since} (the last complete check, less ${DRIFT_OVERLAP_MS / 60_000} minutes)`);
+  let result = await driftPlan(i, full ? attribute : ['--since', chosen.since]);
+  if (!full && result.code === 2 && issueMode) {
+    // The issue says the whole drift, not only this window's: a change found is confirmed by a full read.
+    log('drift: changes found since the last check; reading everything for the drift issue');
+    result = await driftPlan(i, attribute);
+    full = true;
+  }
+  if (result.code === 0 || result.code === 2) {
+    mkdirSync(join(statePath, '..'), { recursive: true });
+    writeFileSync(statePath, `${JSON.stringify({ at: startedAt.toISOString(), fullAt: full ? startedAt.toISOString() : state?.fullAt, digest }, null, 2)}\n`);
+  }
+  const who = whoChangedWhat(result.steps);
+  const report = who === '' ? result.stdout : `${result.stdout.trimEnd()}\n\n${who}`;
   output(env, 'exit-code', result.code);
-  writeSummary(env, result.code === 0 || result.code === 2 ? result.stdout : `### docplane drift check failed (exit ${result.code})\n\n${fenced(result.stderr.trim() || '(no output)')}`);
+  writeSummary(env, result.code === 0 || result.code === 2 ? report : `### docplane drift check failed (exit ${result.code})\n\n${fenced(result.stderr.trim() || '(no output)')}`);
+  if (result.code === 0 && issueMode && !full) {
+    log(`no change since ${chosen.since}: the drift issue, if any, stays as the last full check left it`);
+    return 0;
+  }
   if (result.code === 0 && issueMode) {
     const done = await closeDriftIssue(gh, { repo, config, runUrl: i.runUrl, commit: git(['rev-parse', 'HEAD'], i.cwd) });
     if (done.action === 'closed') log(`no drift: issue #${done.number} closed`);
     return 0;
   }
   if (result.code === 2 && issueMode) {
-    const done = await upsertDriftIssue(gh, { repo, config, markdown: result.stdout, runUrl: i.runUrl });
+    const done = await upsertDriftIssue(gh, { repo, config, markdown: report, runUrl: i.runUrl });
     log(`drift: issue #${done.number} ${done.action}`);
     return 0;
   }
-  if (result.code === 2) log(`::error::the organization drifted from ${config} (docplane plan exit 2); the plan is above`);
+  if (result.code === 2) log(workflowCommand('error', `the organization drifted from ${config} (docplane plan exit 2); the plan is above`));
   return result.code;
 }
 
@@ -615,9 +953,12 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
       case 'check-inputs':
         checkInputs(env);
         return 0;
-      case 'install-spec':
-        output(env, 'spec', installSpec(env));
+      case 'install-spec': {
+        const source = installSource(env, registryHas);
+        output(env, 'spec', source.spec);
+        output(env, 'pack', String(source.pack));
         return 0;
+      }
       case 'plan':
         return await planStep(i);
       case 'wait-turn':
@@ -634,7 +975,7 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
     }
   } catch (e) {
     if (!(e instanceof ActionError)) throw e;
-    console.log(`::error::docplane action: ${e.message}`);
+    console.log(workflowCommand('error', `docplane action: ${e.message}`));
     return 1;
   }
 }

@@ -15,35 +15,37 @@ import { setMaxListeners } from 'node:events';
 import { Pool, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError, BugError, DocplaneError } from '../core/errors.js';
-import { maskSecrets, type Secret } from '../core/secrets.js';
+import { createSecretRegistry, type Secret } from '../core/secrets.js';
 import { systemClock } from './clock.js';
 import { createRateGate, TooLongWait } from './gate.js';
-import { backoffDelay, describeAskedWait, describeNetworkError, isRetryableStatus, requestedWait, type NetworkFailure } from './retry.js';
+import { backoffAfter, retryPolicy } from './policy.js';
+import { describeAskedWait, describeNetworkError, isRetryableStatus, requestedWait, type NetworkFailure } from './retry.js';
 import type { ApiClient, ApiResponse, ClientOptions, ClientStats, HttpMethod, ListEnvelope, ListOptions, Query, RequestOptions } from './types.js';
 import { createSlots, type Ticket } from '../core/slots.js';
 import { resolveApiUrl } from './url.js';
 
 /**
- * The retry budget (README, "Retries and rate limits"): sized so that a plan under 10% 5xx and 3%
- * connection resets does not fail in practice — a request fails only when 8 attempts in a row do
- * (0.13^8 ≈ 1e-7). The waits between attempts are a full-jitter backoff capped at 5 s: at most
- * 0.2 + 0.4 + 0.8 + 1.6 + 3.2 + 5 + 5 = 16.2 s of waiting per request, 8 s on average. A 429 is no
- * attempt: the API refused before acting; it is waited out (up to maxRateLimitWaits times).
+ * The client's own numbers; its retries follow the one retry policy (src/api/policy.ts, README
+ * "Retries and rate limits"): with its waits, a full-jitter backoff capped at 5 s, at most
+ * 0.2 + 0.4 + 0.8 + 1.6 + 3.2 + 5 + 5 = 16.2 s of waiting per request, 8 s on average.
  */
 const DEFAULTS = {
   timeoutMs: 30_000,
-  maxAttempts: 8,
   connections: 16,
-  backoffBaseMs: 200,
-  backoffCapMs: 5_000,
-  maxWaitMs: 300_000,
-  maxRateLimitWaits: 30,
   maxAnswerBytes: 32 * 1024 * 1024,
+  maxListPages: 1_000,
+  maxListItems: 200_000,
   connectTimeoutMs: 10_000,
 };
 
 /** Timeouts in a row, with no answer between them, after which the client gives up on the host. */
 const TIMEOUTS_IN_A_ROW = 3;
+
+/**
+ * Deepest nesting of arrays and objects read in an answer: the API's objects nest a few levels (a
+ * rich-text document a few more); a deeper answer is refused before anything walks it recursively.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 /** Longest raw (non-JSON) error text kept in a message, and longest API message. */
 const RAW_TEXT_MAX = 200;
@@ -70,18 +72,28 @@ export function createClient(options: ClientOptions): ApiClient {
   const prefix = base.pathname === '/' ? '' : base.pathname;
   const token = checkToken(options.token);
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  const maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULTS.maxAttempts);
-  const backoffBaseMs = options.backoffBaseMs ?? DEFAULTS.backoffBaseMs;
-  const maxWaitMs = options.maxWaitMs ?? DEFAULTS.maxWaitMs;
-  const backoffCapMs = Math.min(maxWaitMs, options.backoffCapMs ?? DEFAULTS.backoffCapMs);
-  const maxRateLimitWaits = options.maxRateLimitWaits ?? DEFAULTS.maxRateLimitWaits;
+  const policy = retryPolicy({
+    maxAttempts: options.maxAttempts,
+    backoffBaseMs: options.backoffBaseMs,
+    backoffCapMs: options.backoffCapMs,
+    maxWaitMs: options.maxWaitMs,
+    maxRateLimitWaits: options.maxRateLimitWaits,
+  });
+  const { maxAttempts, maxWaitMs, maxRateLimitWaits } = policy;
   const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULTS.maxAnswerBytes;
+  const maxListPages = options.maxListPages ?? DEFAULTS.maxListPages;
+  const maxListItems = options.maxListItems ?? DEFAULTS.maxListItems;
   const silenceLimitMs = options.silenceLimitMs ?? Math.round(timeoutMs * 1.5);
   const clock = options.clock ?? systemClock;
   const gate = createRateGate({ maxRps: options.maxRps, maxWaitMs, clock });
-  /** Values the API answered that are credentials (ApiClient.conceal): hidden like the token. */
-  const concealed: Secret[] = [];
-  const scrub = (text: string): string => maskSecrets(text.includes(token) ? text.split(token).join('(token)') : text, concealed);
+  /**
+   * The run's secrets (the config's, and the values the API answered that are credentials,
+   * ApiClient.conceal): every log line and error is masked through them, and through the token, in
+   * every form the API may quote them (raw, percent-encoded, in another case, base64).
+   */
+  const secrets = options.secrets ?? createSecretRegistry();
+  const tokenSecret: Secret[] = [{ name: 'token', value: token }];
+  const scrub = (text: string): string => secrets.scrub(text.includes(token) ? text.split(token).join('(token)') : text, tokenSecret);
   const log = options.log ? (line: string) => options.log?.(scrub(line)) : undefined;
 
   const connections = options.connections ?? DEFAULTS.connections;
@@ -367,6 +379,13 @@ export function createClient(options: ClientOptions): ApiClient {
         status = outcome.status;
         if (status >= 200 && status < 300) {
           log?.(`${method} ${shown} → ${status} ${took}`);
+          const depth = jsonDepthOver(outcome.text, MAX_JSON_DEPTH);
+          if (depth) {
+            throw new ApiError(method, scrub(bare), status, `the answer nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels (at character ${depth}); the API's objects do not`, {
+              code: 'API_BAD_RESPONSE',
+              hint: 'The answer is not what the platform API sends; check that --api-url points at the API.',
+            });
+          }
           const parsed = parseBody(outcome.text, outcome.headers);
           if (opts.schema) checkShape(method, scrub(bare), status, parsed, opts.schema, []);
           return { status, headers: outcome.headers, body: parsed as T };
@@ -399,7 +418,7 @@ export function createClient(options: ClientOptions): ApiClient {
         attempt--;
       }
       if (again && (limited || attempt < attempts)) {
-        const delay = wait ?? backoffDelay(limited ? rateLimitWaits : attempt, backoffBaseMs, backoffCapMs);
+        const delay = wait ?? backoffAfter(policy, limited ? rateLimitWaits : attempt);
         counters.retries++;
         log?.(`${method} ${shown} → ${what} ${took}; ${limited ? `rate limited, again` : `retry ${attempt} of ${attempts - 1}`} in ${delay} ms`);
         // When the wait came from the API it is already a pause of the gate, which acquire() honours.
@@ -430,15 +449,19 @@ export function createClient(options: ClientOptions): ApiClient {
     const seen = new Set<string>();
     let page: string | undefined;
     let offset = 0;
-    for (;;) {
+    for (let pageCount = 1; ; pageCount++) {
       // A later page goes before the reads queued since the first: the list is a chain, they are not.
       const res = await request<unknown>('GET', path, { query: { ...query, limit: 1000, page }, priority: page === undefined ? 0 : 1 });
       const body = res.body;
       if (!isEnvelope(body)) {
         throw badResponse(scrub(pathOnly(path)), res.status, `expected a list ({"items": [...]}), got ${describe(body)}`);
       }
-      if (schema) checkItems(scrub(pathOnly(path)), res.status, body.items, schema, offset);
       offset += body.items.length;
+      // Bounds per list (docs/bounds.md): counted before the items are checked or kept.
+      if (offset > maxListItems) {
+        throw listTooLong(scrub(pathOnly(path)), res.status, `the list ${scrub(pathOnly(path))} has more than ${maxListItems} items (--max-list-items ${maxListItems})`);
+      }
+      if (schema) checkItems(scrub(pathOnly(path)), res.status, body.items, schema, offset - body.items.length);
       yield body.items as T[];
       const next = body.next?.page;
       if (next === undefined || next === null || next === '') return;
@@ -449,6 +472,9 @@ export function createClient(options: ClientOptions): ApiClient {
       // A service that hands out the same cursor twice would otherwise page forever.
       if (seen.has(key) || key === page) {
         throw badResponse(scrub(pathOnly(path)), res.status, `the list returned the page cursor ${JSON.stringify(key)} twice`);
+      }
+      if (pageCount >= maxListPages) {
+        throw listTooLong(scrub(pathOnly(path)), res.status, `the list ${scrub(pathOnly(path))} has more than ${maxListPages} pages (--max-list-pages ${maxListPages}); its last page still named a next page`);
       }
       seen.add(key);
       page = key;
@@ -478,14 +504,13 @@ export function createClient(options: ClientOptions): ApiClient {
       for await (const items of pages<T>(path, query, options?.schema)) yield* items;
     },
     async listAll<T = unknown>(path: string, query?: Query, options?: ListOptions): Promise<T[]> {
-      let all: T[] | undefined;
-      for await (const items of pages<T>(path, query, options?.schema)) all = all ? all.concat(items) : items;
-      return all ?? [];
+      // Appended in place: a copy per page would make a long list's reading quadratic.
+      const all: T[] = [];
+      for await (const items of pages<T>(path, query, options?.schema)) for (const item of items) all.push(item);
+      return all;
     },
-    conceal(secret: Secret): void {
-      if (!concealed.some((s) => s.name === secret.name && s.value === secret.value)) concealed.push(secret);
-    },
-    concealed: () => [...concealed],
+    conceal: (secret: Secret) => secrets.conceal(secret),
+    concealed: () => secrets.concealed(),
     stats(): ClientStats {
       const stats: ClientStats = { requests: counters.requests, retries: counters.retries, rateLimited: counters.rateLimited, byMethod: { ...counters.byMethod } };
       const now = waiting();
@@ -541,6 +566,33 @@ function badResponse(path: string, status: number, message: string): ApiError {
     code: 'API_BAD_RESPONSE',
     hint: 'The answer is not what the platform API sends; check that --api-url points at the API.',
   });
+}
+
+function listTooLong(path: string, status: number, message: string): ApiError {
+  return new ApiError('GET', path, status, message, {
+    code: 'API_LIST_TOO_LONG',
+    hint: 'Check that --api-url points at the API (a list that never ends is a server fault); raise --max-list-items or --max-list-pages if the organization is that large.',
+  });
+}
+
+/**
+ * The position where `text`, read as JSON, nests arrays and objects deeper than `max`, else 0: one pass
+ * over the characters, brackets inside strings ignored, so nothing recursive ever meets the answer.
+ */
+export function jsonDepthOver(text: string, max: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return i + 1;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return 0;
 }
 
 function hintFor(code: string): string | undefined {

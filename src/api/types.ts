@@ -1,7 +1,7 @@
 /** The contract between docplane and the platform API client (implemented in client.ts). */
 
 import type { z } from 'zod';
-import type { Secret } from '../core/secrets.js';
+import type { Secret, SecretRegistry } from '../core/secrets.js';
 import type { HttpMethod } from '../model/step.js';
 import type { Clock } from './clock.js';
 
@@ -90,12 +90,21 @@ export interface ClientOptions {
   /** Base URL such as http://127.0.0.1:4010 (a trailing /v1 is accepted). */
   baseUrl: string;
   token: string;
+  /**
+   * The run's secrets, which the client asks when it masks a log line or an error, and where it puts
+   * what it conceals; a registry of its own when the caller has none (a run without a config).
+   */
+  secrets?: SecretRegistry;
   /** Per-request timeout in milliseconds, from the send to the last byte of the answer (default 30000). */
   timeoutMs?: number;
   /** Timeout of making a connection, in milliseconds (default the smaller of timeoutMs and 10000). */
   connectTimeoutMs?: number;
   /** Largest answer body read, in bytes (default 32 MiB): a longer one fails the request. */
   maxAnswerBytes?: number;
+  /** Pages read of one list at most (default 1000): a list whose every page names a next page ends with an error naming it. */
+  maxListPages?: number;
+  /** Items read of one list at most (default 200000), counted before they are checked or kept. */
+  maxListItems?: number;
   /**
    * How long a host that lets requests time out may stay silent before the client gives up on it,
    * in milliseconds (default 1.5 × timeoutMs); three timeouts in a row without an answer give up too.

@@ -253,17 +253,36 @@ describe('applyPlan: retries of creates', () => {
     expect(bad.result.failed.map((f) => f.message)).toEqual(['GET /things/spaces answered 200 with an unexpected body: items[0].space: expected an id or an object with an id, got a number']);
   });
 
-  it('lookup of a list answered in one piece (`single`): one GET without limit nor page', async () => {
+  it('lookup of a list answered in one piece (`reads: one`): one GET without limit nor page', async () => {
     const client = new FakeClient((call) => {
       if (call.method === 'GET') return ok({ items: [{ id: 'font_1', fontFamily: 'Acme Sans' }] });
       throw apiError(call, 0, 'connection reset');
     });
     const create = makeStep(ORG, 'fonts["Acme Sans"]', 'create', [
-      { method: 'PUT', path: '/fonts', body: { fontFamily: 'Acme Sans' }, capture: true, lookup: { path: '/fonts', match: { fontFamily: 'Acme Sans' }, single: true } },
+      { method: 'PUT', path: '/fonts', body: { fontFamily: 'Acme Sans' }, capture: true, lookup: { path: '/fonts', reads: 'one', match: { fontFamily: 'Acme Sans' } } },
     ], [], 'fonts');
     const result = await applyPlan(makePlan([create]), client, { ...fast, concurrency: 1 });
     expect(result.failed).toEqual([]);
     expect(client.calls.map((c) => `${c.method} ${c.path} ${JSON.stringify(c.query ?? {})}`)).toEqual(['PUT /fonts {}', 'GET /fonts {}']);
+  });
+
+  it('a lookup whose find holds a credential (`secrets: [id]`) makes it a secret of the run and never shows it', async () => {
+    const client = new FakeClient((call) => {
+      if (call.method === 'GET') return ok({ items: [{ id: 'k9', space: 's1', role: 'read' }] });
+      throw apiError(call, 0, 'connection reset');
+    });
+    const concealed: string[] = [];
+    Object.assign(client, { conceal: (s: { value: string }) => concealed.push(s.value) });
+    const events: ApplyEvent[] = [];
+    const create = makeStep(ORG, 'inviteLinks["space:s1#1"]', 'create', [
+      { method: 'POST', path: '/links', body: { role: 'read' }, capture: true, lookup: { path: '/links', match: { space: 's1', role: 'read' }, secrets: ['id'] } },
+    ], [], 'inviteLinks');
+    const result = await applyPlan(makePlan([create]), client, { ...fast, concurrency: 1, onEvent: (e) => events.push(e) });
+    expect(result.failed).toEqual([]);
+    expect(concealed).toEqual(['k9']);
+    const found = events.find((e) => e.type === 'lookup-found');
+    expect(found).toBeDefined();
+    expect(JSON.stringify(found)).not.toContain('"id":"k9"');
   });
 
   describe('a batch sent once that says how to check it (`verify`)', () => {

@@ -4,19 +4,16 @@
  * (RequestSpec.lookup). A POST whose action is idempotent is resent after an unclear outcome. Any
  * other request is either retried by the client (GET, PUT, PATCH, DELETE) or sent once.
  */
-import { systemClock, type Clock } from '../api/clock.js';
-import { backoffDelay, requestedWait } from '../api/retry.js';
+import type { Clock } from '../api/clock.js';
+import { retryPolicy, sendWrite } from '../api/policy.js';
 import type { ApiResponse } from '../api/types.js';
 import { ApiError } from '../core/errors.js';
+import type { Secret } from '../core/secrets.js';
 import { stableStringify } from '../core/json.js';
 import type { Action, JsonValue, RequestSpec, Step } from '../plan/types.js';
 import { resolveString, resolveValue, type Captures } from './tokens.js';
 import type { ApplyEvent } from './types.js';
 
-/** Attempts of a create or an idempotent POST in all, the first included: the client's budget (README, "Retries and rate limits"). */
-const MAX_GUARDED_ATTEMPTS = 8;
-/** Longest backoff between them, as the client's (src/api/client.ts). */
-const BACKOFF_CAP_MS = 5_000;
 /** Answers to a resent idempotent POST that mean "nothing left to do" after a lost first attempt. */
 const REFUSED_AS_DONE: ReadonlySet<number> = new Set([400, 409, 422]);
 /**
@@ -25,10 +22,6 @@ const REFUSED_AS_DONE: ReadonlySet<number> = new Set([400, 409, 422]);
  * sent again is accepted, so a refusal of theirs is a real error.
  */
 const MAY_BE_REFUSED_AS_DONE: ReadonlySet<Action> = new Set(['move', 'restore']);
-/** 429 answers to one request that are waited out before giving up. */
-const MAX_RATE_LIMIT_WAITS = 20;
-const DEFAULT_BACKOFF_BASE_MS = 250;
-const DEFAULT_MAX_WAIT_MS = 60_000;
 
 /**
  * Actions whose POSTs may be resent after an unclear outcome: sending them twice leaves the same
@@ -66,6 +59,8 @@ export interface GuardedIo {
   get?(path: string): Promise<unknown>;
   /** What the create steps have produced so far, to resolve the lookup's tokens. */
   captures: Captures;
+  /** Makes a value a lookup found a secret of the run (ApiClient.conceal). */
+  conceal?(secret: Secret): void;
   /** The request's path for messages, with the tokens resolved where they can be. */
   shownPath(): string;
   emit?: (event: ApplyEvent) => void;
@@ -73,19 +68,15 @@ export interface GuardedIo {
   signal?: AbortSignal;
 }
 
+/** The numbers of the retry policy (src/api/policy.ts) apply may change: ApplyOptions' names for them. */
 export interface ResendPolicy {
-  /** Attempts in all, the first included (default 4). */
+  /** Attempts in all, the first included (the policy's maxAttempts). */
   maxGuardedAttempts?: number;
   backoffBaseMs?: number;
   maxWaitMs?: number;
   random?: () => number;
   /** What the waits are measured in (default the system's clock). */
   clock?: Clock;
-}
-
-/** No clear answer: the request may or may not have been acted upon. */
-function isUnclear(err: unknown): err is ApiError {
-  return err instanceof ApiError && (err.status === 0 || err.status === 408 || err.status >= 500);
 }
 
 /**
@@ -100,54 +91,37 @@ function isUnclear(err: unknown): err is ApiError {
  *   outcome, the step is done; showing the state before it, it is sent again; anything else fails.
  * At most `maxGuardedAttempts` (default MAX_GUARDED_ATTEMPTS) in all. A 429 means the API did not act: wait as asked and resend.
  */
-export async function sendGuarded(io: GuardedIo, step: Step, spec: RequestSpec, mode: 'create' | 'idempotent' | 'verified', policy: ResendPolicy = {}): Promise<ApiResponse> {
-  const maxWaitMs = policy.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
-  const clock = policy.clock ?? systemClock;
-  const retry = (attempt: number, reason: string, waitMs: number) =>
-    io.emit?.({ type: 'retry', step, method: spec.method, path: io.shownPath(), attempt, reason, waitMs });
-  let attempt = 0;
-  let rateLimited = 0;
-  let unclearBefore = false;
-  for (;;) {
-    attempt += 1;
-    try {
-      return await io.send();
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 429 && rateLimited < MAX_RATE_LIMIT_WAITS) {
-        rateLimited += 1;
-        attempt -= 1; // The API refused before acting: this was no attempt.
-        const waitMs = rateLimitWait(err, maxWaitMs, rateLimited, clock.now());
-        retry(attempt + 1, 'rate limited (429)', waitMs);
-        await clock.sleep(waitMs, io.signal);
-        continue;
-      }
-      if (mode === 'idempotent' && unclearBefore && MAY_BE_REFUSED_AS_DONE.has(step.action) && err instanceof ApiError && REFUSED_AS_DONE.has(err.status)) {
-        io.emit?.({ type: 'taken-as-done', step, method: spec.method, path: io.shownPath(), message: err.message });
-        return { status: err.status, headers: {}, body: undefined };
-      }
-      if (!isUnclear(err)) throw err;
-      unclearBefore = true;
+export async function sendGuarded(io: GuardedIo, step: Step, spec: RequestSpec, mode: 'create' | 'idempotent' | 'verified', options: ResendPolicy = {}): Promise<ApiResponse> {
+  const policy = retryPolicy({ maxAttempts: options.maxGuardedAttempts, backoffBaseMs: options.backoffBaseMs, maxWaitMs: options.maxWaitMs, random: options.random });
+  return sendWrite(io.send, policy, {
+    clock: options.clock,
+    signal: io.signal,
+    onRetry(attempt, waitMs, err, rateLimited) {
+      const what = err.status === 0 ? 'no answer' : String(err.status);
+      const reason = rateLimited ? 'rate limited (429)' : mode === 'create' ? `${what}, and not found by lookup` : mode === 'verified' ? `${what}, and not acted on` : what;
+      io.emit?.({ type: 'retry', step, method: spec.method, path: io.shownPath(), attempt, reason, waitMs });
+    },
+    refused(err, unclearBefore) {
+      if (mode !== 'idempotent' || !unclearBefore || !MAY_BE_REFUSED_AS_DONE.has(step.action) || !REFUSED_AS_DONE.has(err.status)) return undefined;
+      io.emit?.({ type: 'taken-as-done', step, method: spec.method, path: io.shownPath(), message: err.message });
+      return { status: err.status, headers: {}, body: undefined };
+    },
+    async unclear(err) {
       if (mode === 'create') {
         const found = await lookup(io, step, spec);
-        if (found) return found;
+        return found ? { done: found } : 'again';
       }
       if (mode === 'verified') {
         const outcome = await verify(io, spec);
-        if (outcome === 'other') throw err;
+        if (outcome === 'other') return 'fail';
         if (outcome === 'done') {
           io.emit?.({ type: 'taken-as-done', step, method: spec.method, path: io.shownPath(), message: `${err.message}; the list shows it went through` });
-          return { status: 200, headers: {}, body: undefined };
+          return { done: { status: 200, headers: {}, body: undefined } };
         }
       }
-      if (attempt >= (policy.maxGuardedAttempts ?? MAX_GUARDED_ATTEMPTS)) throw err;
-      // One step further along the client's curve (a wait of up to base·2^attempt): the lookup in
-      // between already took a round trip.
-      const waitMs = backoffDelay(attempt + 1, policy.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS, Math.min(maxWaitMs, BACKOFF_CAP_MS), policy.random);
-      const what = err.status === 0 ? 'no answer' : String(err.status);
-      retry(attempt + 1, mode === 'create' ? `${what}, and not found by lookup` : mode === 'verified' ? `${what}, and not acted on` : what, waitMs);
-      await clock.sleep(waitMs, io.signal);
-    }
-  }
+      return 'again';
+    },
+  });
 }
 
 /** The item of `lookup.path` matching every field of `lookup.match`, as if the create had answered it. */
@@ -155,12 +129,16 @@ async function lookup(io: GuardedIo, step: Step, spec: RequestSpec): Promise<Api
   const { path: rawPath, match } = spec.lookup!;
   const path = resolveString(rawPath, io.captures, true) as string;
   const wanted = Object.entries(resolveValue(match, io.captures) as Record<string, JsonValue>);
-  const { tree, single, refs = [] } = spec.lookup!;
-  const items = tree && io.get ? treeItems(await io.get(path)) : single && io.get ? listItems(await io.get(path)) : await io.listAll(path);
+  const { reads = 'pages', refs = [], secrets = [] } = spec.lookup!;
+  const items = reads === 'tree' && io.get ? treeItems(await io.get(path)) : reads === 'one' && io.get ? listItems(await io.get(path)) : await io.listAll(path);
   const at = (it: unknown, n: number, field: string): unknown => (refs.includes(field) ? refId(path, n, field, fieldAt(it, field)) : fieldAt(it, field));
   const item = items.find((it, n) => wanted.every(([field, value]) => sameValue(at(it, n, field), value)));
   if (item === undefined) return undefined;
-  const id = item && typeof item === 'object' && spec.lookup!.secretId !== true ? (item as Record<string, unknown>).id : undefined;
+  for (const field of secrets) {
+    const value = fieldAt(item, field);
+    if (typeof value === 'string') io.conceal?.({ name: `lookup:${step.org}/${step.address}#${field}`, value });
+  }
+  const id = item && typeof item === 'object' && !secrets.includes('id') ? (item as Record<string, unknown>).id : undefined;
   io.emit?.({ type: 'lookup-found', step, method: spec.method, path: io.shownPath(), ...(typeof id === 'string' ? { id } : {}) });
   return { status: 200, headers: {}, body: item };
 }
@@ -226,25 +204,4 @@ function sameValue(a: unknown, b: unknown): boolean {
   if ((a ?? null) === (b ?? null)) return true;
   if (a === undefined || b === undefined || a === null || b === null) return false;
   return stableStringify(a) === stableStringify(b);
-}
-
-/**
- * How long a 429 asks to wait (`Retry-After`, else `X-RateLimit-Reset`, read as the client reads
- * them). The client attaches the answer's headers to its ApiError when it has them (`headers`, or on
- * `cause`); without them, a short growing wait — the client itself also holds later requests for
- * as long as the API asked.
- */
-function rateLimitWait(err: ApiError, max: number, nth: number, now: number): number {
-  const headers = headersOf(err);
-  const asked = headers ? requestedWait(429, headers, now) : undefined;
-  if (asked !== undefined) return Math.min(Math.max(Math.ceil(asked), 0), max);
-  return Math.min(250 * nth, max);
-}
-
-function headersOf(err: ApiError): Record<string, string> | undefined {
-  const direct = (err as unknown as { headers?: unknown }).headers;
-  const viaCause = (err.cause as { headers?: unknown } | undefined)?.headers;
-  const h = direct ?? viaCause;
-  if (!h || typeof h !== 'object') return undefined;
-  return Object.fromEntries(Object.entries(h as Record<string, unknown>).map(([k, v]) => [k.toLowerCase(), String(v)]));
 }

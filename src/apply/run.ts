@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { ApiClient } from '../api/types.js';
 import { DocplaneError } from '../core/errors.js';
-import { maskSecrets, type Secret } from '../core/secrets.js';
+import { maskSecrets, type Secret, type SecretRegistry } from '../core/secrets.js';
 import { loadRun, type RunContext } from '../plan/context.js';
 import { readPlanFile } from '../plan/file.js';
 import { assertApplicable, assertNoProblems } from '../plan/refusal.js';
@@ -57,7 +57,7 @@ export interface RunApplyOptions {
   /** Asks whether to apply the plan's `changes` steps (the plan was shown just before). */
   confirm: (changes: number) => Promise<boolean>;
   /** An API client for the config's `api.url` (the flags decide the rest). */
-  connect: (configApiUrl?: string) => Promise<ApiClient>;
+  connect: (configApiUrl?: string, secrets?: SecretRegistry) => Promise<ApiClient>;
   /** Stops the run (no new requests) when aborted, e.g. on Ctrl+C. */
   signal?: AbortSignal;
   /** Whether to plan the touched resources again after applying, to say whether it converged (default true). */

@@ -23,6 +23,7 @@ import { toSecretPlaceholders, type Secret } from '../core/secrets.js';
 import { stepId } from '../model/address.js';
 import type { RunConfig, RunPlanOptions } from '../plan/context.js';
 import type { JsonValue, Plan, RequestSpec, SafetyViolation, Step } from '../plan/types.js';
+import { preEmptedCreates, preEmptedLine } from './done.js';
 
 export interface SavedCheck {
   /** The re-derived steps left to run, in plan order, with what the plan needs around them. */
@@ -37,11 +38,12 @@ export interface SavedCheck {
 
 /**
  * Why a file is refused: it shows something the re-derivation does not give, or lacks a step it gives
- * (edited); the organization moved (stale); or its scope is not the one apply derives (scope).
+ * (edited); the organization moved (stale; `reasons` say how where a line can: a create someone
+ * else made with other values); or its scope is not the one apply derives (scope).
  */
 export type SavedRefusal =
   | { kind: 'mismatch'; step: string; field: string }
-  | { kind: 'stale'; addresses: string[] }
+  | { kind: 'stale'; addresses: string[]; reasons?: string[] }
   | { kind: 'scope'; why: string; hint: string };
 
 /** The field of a mismatch that says a step the re-derivation gives is not in the file. */
@@ -315,6 +317,9 @@ export function checkSaved(file: Plan, fresh: Plan, secrets: readonly Secret[], 
   const isDone = (f: Step) =>
     // What is done is what the config asks for: a step elsewhere (but a delete of what it prunes) is not the reviewed plan's.
     (f.action === 'delete' || defines(f.org, f.address)) && (f.action === 'create' ? createDone(f) : file.fingerprints[at(f)] !== undefined && changed(at(f)));
+  // A create is done only when the object is as the create leaves it (src/apply/done.ts).
+  const preEmpted = preEmptedCreates(file, now);
+  if (preEmpted.length > 0) return { kind: 'stale', addresses: [...new Set(preEmpted.map((p) => p.address))].sort(), reasons: preEmpted.map(preEmptedLine) };
 
   const doneCreates = new Set<string>();
   for (const s of file.steps) if (s.action === 'create' && createDone(s)) doneCreates.add(at(s));
@@ -470,7 +475,8 @@ export function refusalError(refusal: SavedRefusal, file: string): DocplaneError
   const shown = refusal.addresses.slice(0, 10).join(', ');
   const more = refusal.addresses.length > 10 ? ` and ${refusal.addresses.length - 10} more` : '';
   const n = refusal.addresses.length;
-  return new DocplaneError('PLAN_STALE', `the plan ${file} is stale: ${n} remote ${n === 1 ? 'object' : 'objects'} changed since it was made: ${shown}${more}`, {
+  const why = refusal.reasons?.length ? ` (${refusal.reasons.slice(0, 3).join('; ')}${refusal.reasons.length > 3 ? '; …' : ''}); nothing was sent` : '';
+  return new DocplaneError('PLAN_STALE', `the plan ${file} is stale: ${n} remote ${n === 1 ? 'object' : 'objects'} changed since it was made: ${shown}${more}${why}`, {
     hint: 'Make a new plan (docplane plan --out FILE), review it, and apply that one.',
   });
 }

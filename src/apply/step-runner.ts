@@ -82,6 +82,7 @@ export function createStepRunner(client: ApiClient, steps: readonly Step[], opti
                   listAll: (path) => throughLimit(step, limit, () => client.listAll(path)),
                   get: (path) => throughLimit(step, limit, () => client.request('GET', path)).then((r) => r.body),
                   captures,
+                  conceal: (secret) => client.conceal?.(secret),
                   shownPath: () => shownPath(captures, spec.path),
                   emit: options.onEvent,
                   signal: options.signal,

@@ -4,6 +4,7 @@
  */
 import pc from 'picocolors';
 import { maskSecrets, type Secret } from '../core/secrets.js';
+import { terminalText as t } from '../render/escape.js';
 import type { ApplyResult, StepOutcome, StopReason } from './types.js';
 
 /** What the re-plan of the touched addresses found after the last step. */
@@ -120,26 +121,26 @@ function renderText(result: ApplyResult, convergence: Convergence | undefined, o
   const accepted = result.applied.filter((o) => o.accepted);
   if (accepted.length > 0) {
     lines.push('Requested, not done yet (the API accepted them for approval, 202):');
-    for (const o of accepted) lines.push(yellow(`  … ${describeOutcome(o, options.multiOrg)}`));
+    for (const o of accepted) lines.push(yellow(`  … ${t(describeOutcome(o, options.multiOrg))}`));
   }
   if (result.failed.length > 0) {
     lines.push('Failed:');
-    for (const o of result.failed) lines.push(red(`  ✗ ${describeOutcome(o, options.multiOrg)}: ${failureNote(o)}`));
+    for (const o of result.failed) lines.push(red(`  ✗ ${t(`${describeOutcome(o, options.multiOrg)}: ${failureNote(o)}`)}`));
   }
   if (result.skipped.length > 0) {
     lines.push('Skipped:');
     for (const o of result.skipped) {
       const why = o.cause !== undefined ? `needs ${o.cause}, which failed` : (o.message ?? 'not run').replace(/^not run: /, '');
-      lines.push(yellow(`  - ${describeOutcome(o, options.multiOrg)} (${why})`));
+      lines.push(yellow(`  - ${t(`${describeOutcome(o, options.multiOrg)} (${why})`)}`));
     }
   }
-  if (result.stopped !== undefined) lines.push(red(`Run ${stopNote(result.stopped)}`));
+  if (result.stopped !== undefined) lines.push(red(`Run ${t(stopNote(result.stopped))}`));
   if (convergence) {
     lines.push(convergence.converged ? green(convergenceLine(convergence)) : yellow(convergenceLine(convergence)));
-    for (const address of convergence.addresses.slice(0, 10)) lines.push(yellow(`  ~ ${address}`));
+    for (const address of convergence.addresses.slice(0, 10)) lines.push(yellow(`  ~ ${t(address)}`));
     if (convergence.addresses.length > 10) lines.push(yellow(`  … and ${convergence.addresses.length - 10} more`));
     const twins = convergence.duplicates ?? [];
-    for (const address of twins.slice(0, 10)) lines.push(yellow(`  ! ${address} (duplicate)`));
+    for (const address of twins.slice(0, 10)) lines.push(yellow(`  ! ${t(address)} (duplicate)`));
     if (twins.length > 10) lines.push(yellow(`  … and ${twins.length - 10} more duplicates`));
   }
   return `${lines.join('\n')}\n`;

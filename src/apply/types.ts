@@ -15,11 +15,11 @@ export interface ApplyOptions {
    * what they did is known and reported (a cancelled create would leave its outcome unclear).
    */
   signal?: AbortSignal;
-  /** Attempts of a create (or an idempotent POST) in all, the first included (default 4). */
+  /** Attempts of a create (or an idempotent POST) in all, the first included (default: the retry policy's, src/api/policy.ts). */
   maxGuardedAttempts?: number;
-  /** Base of the backoff between attempts of a create, in milliseconds (default 250). */
+  /** Base of the backoff between attempts of a create, in milliseconds (default: the retry policy's). */
   backoffBaseMs?: number;
-  /** Longest single wait (backoff, or what a 429 asks for), in milliseconds (default 60000). */
+  /** Longest single wait (backoff, or what a 429 asks for), in milliseconds (default: the retry policy's). */
   maxWaitMs?: number;
   /** Source of jitter, for reproducible tests (default Math.random). */
   random?: () => number;

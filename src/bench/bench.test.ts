@@ -16,7 +16,8 @@ import { planOrgs } from '../plan/run.js';
 import type { Plan, Step } from '../plan/types.js';
 import { makeDrift } from './drift.js';
 import { generate } from './generate.js';
-import { leastImportReads, leastReads, leastWritesFromEmpty, pages, perResourceReads, planCriticalPath, planRequests, roundTrips } from './least.js';
+import { leastImportReads, leastReads, leastSinceReads, leastWritesFromEmpty, pages, perResourceReads, planCriticalPath, planRequests, rateLimitWaits, roundTrips } from './least.js';
+import { readSince } from '../drift/read.js';
 import { runCli } from './cli.js';
 import { formatReport, wallNote, wallParts } from './report.js';
 import { leastCheckReads } from './workflows.js';
@@ -93,6 +94,69 @@ describe('the world, the config and the formulas agree (scale 0.1, against the e
   });
 });
 
+describe('a drift check --since reads what changed, at the least (scale 0.1, against the emulator)', () => {
+  it('nothing changed: two requests; three objects changed: those lists and no more', async () => {
+    const world = generate(0.1, 3);
+    const config = await loadWorldConfig(world, join(dir, 'since'));
+    let clock = Date.parse('2026-11-20T08:00:00Z');
+    // A person in the app (source ui): their changes are not docplane's, so its token's user is not asked.
+    const state = { ...world.fullState, tokens: [{ token: 'dev-token', access: 'write' as const }, { token: 'app', access: 'write' as const, source: 'ui' as const }] };
+    const emulator = await startEmulator({ port: 0, state, seed: 1, now: () => new Date(clock) });
+    const client = createClient({ baseUrl: emulator.url, token: 'dev-token' });
+    const app = createClient({ baseUrl: emulator.url, token: 'app' });
+    const org = `/v1/orgs/${world.org}`;
+    const since = async (from: Date) => {
+      const before = emulator.requestCount();
+      const window = await readSince(config, client, from);
+      const plan = await planOrgs(config, client, { toolVersion: 'test', targets: window.targets, since: { from: from.toISOString() } });
+      return { plan, window, requests: emulator.requestCount() - before };
+    };
+    try {
+      // The log's history before the window: one change of the organization.
+      await app.request('PATCH', org, { body: {} });
+      clock += 3_600_000;
+      const from = new Date(clock - 60_000);
+      const quiet = await since(from);
+      expect(quiet.window.whole).toBeUndefined();
+      expect(quiet.plan.steps).toEqual([]);
+      expect(quiet.requests).toBe(leastSinceReads(world.counts).requests.total);
+      expect(quiet.requests).toBe(2);
+
+      const [spaces, teams, members] = await Promise.all([
+        client.listAll<{ id: string }>(`${org}/spaces`),
+        client.listAll<{ id: string; title: string }>(`${org}/teams`),
+        client.listAll<{ id: string; role: string | null }>(`${org}/members`),
+      ]);
+      const managed = new Set((world.config.spaces ?? []).filter((s) => s.access === undefined && s.id !== undefined).map((s) => s.id));
+      const space = spaces.find((s) => managed.has(s.id))!;
+      const team = teams[3];
+      const teamMembers = await client.listAll<{ organization: { id: string }; team: { role: string } }>(`${org}/teams/${team.id}/members`);
+      const member = members.find((m) => m.role !== 'admin')!;
+      await app.request('PATCH', `/v1/spaces/${space.id}`, { body: { emoji: '🔥' } });
+      await app.request('PUT', `${org}/teams/${team.id}/members`, { body: { remove: [teamMembers.find((m) => m.team.role !== 'owner')!.organization.id] } });
+      await app.request('PATCH', `${org}/members/${member.id}`, { body: { role: member.role === 'comment' ? 'read' : 'comment' } });
+      const three = await since(from);
+      expect(three.window.objects).toBe(3);
+      expect(three.plan.steps.length).toBeGreaterThanOrEqual(3);
+      expect(three.requests).toBe(leastSinceReads(world.counts, { spaces: 1, teams: 1, members: true }).requests.total);
+    } finally {
+      await client.close();
+      await app.close();
+      await emulator.close();
+    }
+  });
+
+  it('at scale 1: 2 requests with nothing changed and 9 with three objects, against 811 for the full plan; the wall at 60 a window', () => {
+    const c = generate(1, 1).counts;
+    const full = leastReads(c, true).requests.total;
+    const quiet = leastSinceReads(c).requests.total;
+    const three = leastSinceReads(c, { spaces: 1, teams: 1, members: true }).requests.total;
+    expect([quiet, three, full]).toEqual([2, 2 + 1 + 1 + 1 + 1 + 3, 811]);
+    // 811 requests wait through 13 windows of the rate limit (13 minutes at a minute a window); the checks, none.
+    expect([rateLimitWaits(quiet), rateLimitWaits(three), rateLimitWaits(full)]).toEqual([0, 0, 13]);
+  });
+});
+
 describe('formulas', () => {
   it('pages of a list: at least one, a thousand items each', () => {
     expect([pages(0), pages(1), pages(1000), pages(1001), pages(15000)]).toEqual([1, 1, 1, 2, 15]);
@@ -111,8 +175,9 @@ describe('formulas', () => {
     // customization (2 sites) and publishing auth (1 site), the first site's agent settings, MCP
     // servers and adaptive schema (3), two grant lists per object whose access the config gives: 100
     // collections, 134 spaces, 3 sites; the installations (a page) and the spaces and sites of the one
-    // whose config lists them (2), the OpenAPI specs (a page) and the text of the one made from a text.
-    expect(reads.requests.total).toBe(2 + 3 + 1 + 300 + 1 + 1 + 1 + 3 * 2 + 2 + 1 * 2 + 1 + 2 + 1 + 3 + 2 * (100 + 134 + 3) + 3 + (1 + 2) + (1 + 1));
+    // whose config lists them (2), the OpenAPI specs (a page) and the text of the one made from a text,
+    // the first site's agent channels and context connections (a page each) and topics (one answer).
+    expect(reads.requests.total).toBe(2 + 3 + 1 + 300 + 1 + 1 + 1 + 3 * 2 + 2 + 1 * 2 + 1 + 2 + 1 + 3 + 2 * (100 + 134 + 3) + 3 + (1 + 2) + (1 + 1) + 3);
     expect(reads.criticalPath).toBe(3);
     // Grant lists are read per object by any tool (the API has no per-grant GET): access narrows the gap.
     expect(perResourceReads(c)).toBeGreaterThan(7 * reads.requests.total);
@@ -122,8 +187,9 @@ describe('formulas', () => {
     // selection is not `all` (3 lists: not the spaces of the one on every space); its custom fonts: one
     // answer; its OpenAPI specs: one list and the text of the one made from a text (not the one from a
     // URL); its translation glossary: one list (empty); and every site's agent settings, MCP servers
-    // and adaptive schema (3 × 5); its invite links: one list.
-    expect(leastImportReads(c).requests.total).toBe(322 + 3 * 5 + 2 * (300 + 400 + 5) + (1 + 3) + 1 + (1 + 1) + 1 + 3 * 5 + 1);
+    // and adaptive schema (3 × 5); its invite links: one list; every site's agent channels, context
+    // connections and topics (3 × 5).
+    expect(leastImportReads(c).requests.total).toBe(322 + 3 * 5 + 2 * (300 + 400 + 5) + (1 + 3) + 1 + (1 + 1) + 1 + 3 * 5 + 1 + 3 * 5);
   });
 
   it('the critical path of a plan counts each step’s requests along the longest chain', () => {
@@ -224,5 +290,5 @@ describe('a measured CLI run', () => {
     } finally {
       await emulator.close();
     }
-  }, 60_000);
+  });
 });

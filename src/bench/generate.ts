@@ -108,6 +108,15 @@ export interface WorldCounts {
   mcpServerSites: number;
   mcpServersPerSite: number;
   adaptiveSchemaSites: number;
+  /** Sites with agent channels in the config, and the channels of each (all created from empty). */
+  channelSites: number;
+  channelsPerSite: number;
+  /** Sites with context connections in the config, and the connections of each (created from empty, each with its label). */
+  connectionSites: number;
+  connectionsPerSite: number;
+  /** Sites with topics in the config (one list each), and their topics whose usage settings the seed has otherwise (one PATCH each). */
+  topicSites: number;
+  topicsChanged: number;
   /** Grants the config gives (team grants + user grants). */
   accessGrants: number;
   /** Of those, grants the seed world already has: with the desired role, and with another role (a PATCH). */
@@ -291,11 +300,19 @@ export function generate(scale: number, seed: number): BenchWorld {
           agentSettings: { findings: { changeRequests: 'always' as const } },
           mcpServers: Array.from({ length: nMcpServers }, (_, m) => ({ name: `Bench tools ${m + 1}`, url: `https://mcp${m + 1}.bench.example/sse` })),
           adaptiveSchema: { properties: { plan: { type: 'string' as const, enum: ['free', 'pro'], description: 'The visitor\'s plan' } } },
+          channels: [
+            { type: 'builtin:slack' as const, role: 'support' as const, setupSettings: { allowedChannels: ['bench-help', 'support-*'] } },
+            { type: 'builtin:github' as const, role: 'collaborator' as const, setupSettings: { allowedRepositories: ['bench/docs'] } },
+          ],
+          contextConnections: [{ label: 'Bench blog', connector: 'builtin:website', setupSettings: { url: 'https://blog.bench.example/' } }],
+          topics: [{ label: 'Bench billing', usageSettings: { changeRequests: false } }],
         }
       : {}),
   }));
   /** The same, as the emulator's state file holds it (a redirect's destination as the API's object). */
-  const siteExtrasSeed = siteExtras.map(({ redirects, agentSettings, ...rest }) => ({
+  // The seed has no agent channels or context connections: the config makes them. Its topics are the
+  // service's (made from the content): in the seed world too, with the service's usage settings.
+  const siteExtrasSeed = siteExtras.map(({ redirects, agentSettings, channels: _channels, contextConnections: _connections, topics: _topics, ...rest }) => ({
     ...(redirects ? { redirects: redirects.map((r) => ({ ...r, destination: { kind: 'external' as const, url: r.destination } })) } : {}),
     // The state file's agent settings are flat (src/emulator/README.md).
     ...(agentSettings ? { agentSettings: { changeRequests: agentSettings.findings.changeRequests } } : {}),
@@ -440,6 +457,7 @@ export function generate(scale: number, seed: number): BenchWorld {
         members: users.map((u, i) => ({ user: u.id, role: i === 0 ? ('admin' as const) : ('read' as const) })),
         spaces: spaceIds.map((id) => ({ id, title: spaceTitle(id) })),
         sites: siteIds.map((id, s) => ({ id, title: id === ROOT_SITE ? 'Root site' : siteTitle(s) })),
+        siteAgent: siteExtras.flatMap((e, s) => (e.topics ? [{ site: siteIds[s], topics: e.topics.map((t) => ({ label: t.label, changeRequests: !t.usageSettings.changeRequests })) }] : [])),
         access: seedAccess,
       },
     ],
@@ -483,6 +501,18 @@ export function generate(scale: number, seed: number): BenchWorld {
         integrations: integrations.map((i) => ({ ...i })),
         installations: installations.map((i) => ({ ...i })),
         openapiSpecs: openapiSpecs.map(({ source, ...s }) => ({ ...s, ...source })),
+        siteAgent: siteExtras.flatMap((e, s) =>
+          e.channels || e.contextConnections || e.topics
+            ? [
+                {
+                  site: siteIds[s],
+                  channels: (e.channels ?? []).map((c) => ({ ...c })),
+                  contextConnections: (e.contextConnections ?? []).map((c) => ({ ...c })),
+                  topics: (e.topics ?? []).map((t) => ({ label: t.label, changeRequests: t.usageSettings.changeRequests })),
+                },
+              ]
+            : [],
+        ),
         access: fullAccess,
       },
     ],
@@ -542,6 +572,12 @@ export function generate(scale: number, seed: number): BenchWorld {
       mcpServerSites: siteExtras.filter((e) => e.mcpServers).length,
       mcpServersPerSite: nMcpServers,
       adaptiveSchemaSites: siteExtras.filter((e) => e.adaptiveSchema).length,
+      channelSites: siteExtras.filter((e) => e.channels).length,
+      channelsPerSite: Math.max(0, ...siteExtras.map((e) => e.channels?.length ?? 0)),
+      connectionSites: siteExtras.filter((e) => e.contextConnections).length,
+      connectionsPerSite: Math.max(0, ...siteExtras.map((e) => e.contextConnections?.length ?? 0)),
+      topicSites: siteExtras.filter((e) => e.topics).length,
+      topicsChanged: siteExtras.reduce((n, e) => n + (e.topics?.length ?? 0), 0),
       accessGrants: grantCount,
       accessGrantsSeeded: seeded,
       accessGrantsSeededOtherRole: seededOther,

@@ -97,7 +97,8 @@ function withAccessReads(c: WorldCounts, base: ReadCost, collections: number, sp
 
 /**
  * A site's redirects (pages of their list), customization (one GET), publishing auth (one GET),
- * agent settings (one GET), MCP servers (pages of their list) and adaptive schema (one GET): a plan
+ * agent settings (one GET), MCP servers (pages of their list), adaptive schema (one GET), agent
+ * channels and context connections (pages of their lists) and topics (one answer): a plan
  * reads them for the sites whose config has the block, an import for every site.
  */
 function siteExtraReads(c: WorldCounts, made: boolean, importing: boolean): Array<{ what: string; n: number }> {
@@ -109,6 +110,7 @@ function siteExtraReads(c: WorldCounts, made: boolean, importing: boolean): Arra
       { what: `redirects: ${c.redirectSites} sites × pages(${redirects}) + ${all - c.redirectSites} sites × 1 (every site)`, n: c.redirectSites * pages(redirects) + (all - c.redirectSites) },
       { what: `customization and publishing auth: 2 × ${all} (every site)`, n: 2 * all },
       { what: `agent settings, MCP servers (a page) and adaptive schema: 3 × ${all} (every site)`, n: 3 * all },
+      { what: `agent channels and context connections (a page each), topics (one answer): 3 × ${all} (every site)`, n: 3 * all },
     ];
   }
   return [
@@ -118,6 +120,9 @@ function siteExtraReads(c: WorldCounts, made: boolean, importing: boolean): Arra
     { what: `agent settings: ${c.agentSettingsSites} sites × 1`, n: c.agentSettingsSites },
     { what: `MCP servers: ${c.mcpServerSites} sites × pages(${made ? c.mcpServersPerSite : 0})`, n: c.mcpServerSites * pages(made ? c.mcpServersPerSite : 0) },
     { what: `adaptive schema: ${c.adaptiveSchemaSites} sites × 1`, n: c.adaptiveSchemaSites },
+    { what: `agent channels: ${c.channelSites} sites × pages(${made ? c.channelsPerSite : 0})`, n: c.channelSites * pages(made ? c.channelsPerSite : 0) },
+    { what: `context connections: ${c.connectionSites} sites × pages(${made ? c.connectionsPerSite : 0})`, n: c.connectionSites * pages(made ? c.connectionsPerSite : 0) },
+    { what: `topics: ${c.topicSites} sites × 1 (one answer, no paging)`, n: c.topicSites },
   ];
 }
 
@@ -190,6 +195,9 @@ export function leastWritesFromEmpty(c: WorldCounts): Formula {
     { what: 'PUT SITE/agent-settings (the seed has the defaults)', n: c.agentSettingsSites },
     { what: 'POST SITE/mcp-servers', n: c.mcpServerSites * c.mcpServersPerSite },
     { what: 'PUT SITE/adaptive-schema (the seed has none)', n: c.adaptiveSchemaSites },
+    { what: 'POST SITE/channels', n: c.channelSites * c.channelsPerSite },
+    { what: 'POST + PATCH per context connection (the create takes no label)', n: c.connectionSites * c.connectionsPerSite * 2 },
+    { what: 'PATCH topic (usage settings)', n: c.topicsChanged },
     { what: 'POST ORG/saml', n: c.saml },
     { what: 'POST integration (publish)', n: c.integrations },
     { what: 'POST + PATCH per installation (the POST takes only the organization: configuration, selection)', n: c.installations * 2 },
@@ -229,6 +237,9 @@ export function perResourceReads(c: WorldCounts): number {
     c.agentSettingsSites +
     c.mcpServerSites * c.mcpServersPerSite +
     c.adaptiveSchemaSites +
+    c.channelSites * c.channelsPerSite +
+    c.connectionSites * c.connectionsPerSite +
+    c.topicsChanged +
     2 * (c.accessCollections + c.accessSpaces + c.accessSites)
   );
 }
@@ -265,4 +276,54 @@ export function planCriticalPath(plan: Pick<Plan, 'steps'>): number {
 /** Requests of the plan's steps (what apply sends when nothing goes wrong). */
 export function planRequests(plan: Pick<Plan, 'steps'>): number {
   return plan.steps.reduce((n, s) => n + s.requests.length, 0);
+}
+
+/** What a drift check `--since` finds changed in its window (objects of the kinds the bench changes by hand). */
+export interface SinceChanges {
+  /** Spaces changed (their settings: the config places each in a collection). */
+  spaces?: number;
+  /** Of those, spaces whose `access` the config gives (two grant lists each). */
+  spacesWithAccess?: number;
+  /** Teams whose membership changed. */
+  teams?: number;
+  /** Whether a member's role changed. */
+  members?: boolean;
+  /** Whether an event came through the API (docplane then asks whose token it holds, to tell its own). */
+  viaApi?: boolean;
+}
+
+/**
+ * The reads of `plan --since` (src/drift/read.ts): one page of up to 100 audit events, and one event
+ * at or before the window's start (does the log reach back that far?), sent together; the token's
+ * user when an event came through the API; then the lists holding the changed objects, each once: the
+ * space list and the collection tree its placement is checked against, two grant lists per space
+ * whose access is managed, the team list and each changed team's members, and the member list (which
+ * a team's members are matched by). Nothing changed: the first two, and nothing else.
+ */
+export function leastSinceReads(c: WorldCounts, changed: SinceChanges = {}): ReadCost {
+  const spaces = changed.spaces ?? 0;
+  const teams = changed.teams ?? 0;
+  const members = changed.members === true || teams > 0;
+  const requests = formula([
+    { what: 'audit events (one page of 100)', n: 1 },
+    { what: 'audit event at or before the window (the log reaches back)', n: 1 },
+    { what: 'the token’s user (an event through the API)', n: changed.viaApi ? 1 : 0 },
+    { what: 'space list pages', n: spaces > 0 ? pages(c.spaces) : 0 },
+    { what: 'collection tree pages (placement)', n: spaces > 0 ? pages(c.collections) : 0 },
+    { what: 'grant lists of changed spaces with access', n: 2 * (changed.spacesWithAccess ?? 0) },
+    { what: 'team list pages', n: teams > 0 ? pages(c.teams) : 0 },
+    { what: 'membership list per changed team', n: teams },
+    { what: 'member list pages', n: members ? pages(c.members) : 0 },
+  ]);
+  // The audit reads, then the longest chain of pages among the lists (a team's members after the team list).
+  const chains = [spaces > 0 ? Math.max(pages(c.spaces), pages(c.collections)) : 0, teams > 0 ? pages(c.teams) + 1 : 0, members ? pages(c.members) : 0];
+  return { requests, criticalPath: 1 + (changed.viaApi ? 1 : 0) + Math.max(...chains) };
+}
+
+/** Requests the live service's documented rate limit lets through in one window. */
+export const RATE_LIMIT_PER_WINDOW = 60;
+
+/** Windows of the rate limit a number of requests waits through beyond the first (0: it fits in one). */
+export function rateLimitWaits(requests: number): number {
+  return Math.max(0, Math.ceil(requests / RATE_LIMIT_PER_WINDOW) - 1);
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createClient } from '../api/client.js';
 import { loadConfig } from '../config/load.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../emulator/server.js';
+import { parseAddress } from '../model/address.js';
 import { planOrgs } from '../plan/run.js';
 import type { Plan } from '../plan/types.js';
 import { runCli, type CliRun } from './cli.js';
@@ -97,7 +98,8 @@ export function leastCheckReads(plan: Pick<Plan, 'steps'>, c: WorldCounts): Form
   };
   const sitesPages = pages(c.sites + c.newSites + c.rootSites);
   for (const s of plan.steps) {
-    const site = /^sites\["([^"]+)"\]/.exec(s.address)?.[1];
+    const [top, siteKey] = parseAddress(s.address)?.segments ?? [];
+    const site = top && 'name' in top && top.name === 'sites' && siteKey && 'key' in siteKey ? siteKey.key : undefined;
     switch (s.kind) {
       case 'organization':
         add('GET ORG', 1);

@@ -9,6 +9,7 @@ import { createClient } from '../api/client.js';
 import type { ApiClient } from '../api/types.js';
 import { resolveApiUrl } from '../api/url.js';
 import { DocplaneError } from '../core/errors.js';
+import type { SecretRegistry } from '../core/secrets.js';
 
 export interface ApiFlags {
   'api-url'?: string;
@@ -20,13 +21,16 @@ export interface ApiFlags {
   'max-wait'?: number;
   /** MiB. */
   'max-answer-size'?: number;
+  'max-list-pages'?: number;
+  'max-list-items'?: number;
   'max-rps'?: number;
   verbose: boolean;
 }
 
 const TOKEN_HINT = 'Set env DOCPLANE_TOKEN to the token, or pass --token-file FILE naming a file that holds it.';
 
-export async function clientFromFlags(flags: ApiFlags, configApiUrl?: string, log?: (line: string) => void): Promise<ApiClient> {
+/** The client of a run; `secrets`: the run's, which the client masks its log lines and errors with. */
+export async function clientFromFlags(flags: ApiFlags, configApiUrl?: string, log?: (line: string) => void, secrets?: SecretRegistry): Promise<ApiClient> {
   const url = flags['api-url'] ?? configApiUrl;
   if (url === undefined || url.trim() === '') {
     throw new DocplaneError('API_URL_MISSING', 'no API URL given', {
@@ -39,9 +43,12 @@ export async function clientFromFlags(flags: ApiFlags, configApiUrl?: string, lo
   return createClient({
     baseUrl: url,
     token,
+    ...(secrets ? { secrets } : {}),
     timeoutMs: flags.timeout * 1000,
     ...(flags['max-wait'] === undefined ? {} : { maxWaitMs: flags['max-wait'] * 1000 }),
     ...(flags['max-answer-size'] === undefined ? {} : { maxAnswerBytes: flags['max-answer-size'] * 1024 * 1024 }),
+    ...(flags['max-list-pages'] === undefined ? {} : { maxListPages: flags['max-list-pages'] }),
+    ...(flags['max-list-items'] === undefined ? {} : { maxListItems: flags['max-list-items'] }),
     connections: flags.concurrency,
     maxRps: flags['max-rps'],
     log: flags.verbose ? (log ?? ((line) => process.stderr.write(`${line}\n`))) : undefined,

@@ -6,6 +6,7 @@
 import { Command, Errors, Flags } from '@oclif/core';
 import pc from 'picocolors';
 import { ConfigError, DocplaneError, ExitCode, formatConfigIssue } from '../core/errors.js';
+import { suggest } from '../core/text.js';
 
 export const commonFlags = {
   'api-url': Flags.string({
@@ -21,6 +22,8 @@ export const commonFlags = {
   timeout: Flags.integer({ description: 'Timeout of one request, from sending it to the last byte of its answer, in seconds', default: 30, min: 1, helpGroup: 'GLOBAL' }),
   'max-wait': Flags.integer({ description: 'Longest wait the API may ask for (Retry-After, rate limit reset), in seconds; a longer one ends the command', default: 300, min: 1, helpGroup: 'GLOBAL' }),
   'max-answer-size': Flags.integer({ description: 'Largest answer read from the API, in MiB', default: 32, min: 1, helpGroup: 'GLOBAL' }),
+  'max-list-pages': Flags.integer({ description: 'Pages read of one list at most; a list still naming a next page after them ends the command', default: 1000, min: 1, helpGroup: 'GLOBAL' }),
+  'max-list-items': Flags.integer({ description: 'Items read of one list at most; a longer list ends the command', default: 200000, min: 1, helpGroup: 'GLOBAL' }),
   'max-rps': Flags.integer({ description: 'Ceiling on requests per second', min: 1, helpGroup: 'GLOBAL' }),
   'no-color': Flags.boolean({ description: 'No colours (also env NO_COLOR)', default: false, helpGroup: 'GLOBAL' }),
   verbose: Flags.boolean({ description: 'Log each request, and show stack traces of errors', default: false, helpGroup: 'GLOBAL' }),
@@ -42,6 +45,24 @@ export function parseErrorLine(message: string): string {
   if (lines.length === 0) return message.trim();
   // "Missing 1 required arg:" introduces the lines after it.
   return lines.reduce((out, line, i) => (i === 0 ? line : `${out}${out.endsWith(':') ? ' ' : '; '}${line.replace(/\s+/g, ' ')}`), '');
+}
+
+/**
+ * oclif's "Nonexistent flag: --fromat" with the closest flag of the command named beside it, so that
+ * a typo in a CI log says what was meant.
+ */
+export function withFlagSuggestion(line: string, flags: readonly string[]): string {
+  const m = /^Nonexistent flags?: (.+)$/.exec(line);
+  if (!m) return line;
+  const names = flags.map((f) => `--${f}`);
+  const hints = m[1]
+    .split(/,\s*/)
+    .map((typed) => [typed, suggest(typed.replace(/=.*$/, ''), names)] as const)
+    .filter((pair): pair is readonly [string, string] => pair[1] !== undefined)
+    .map(([typed, near]) => `did you mean "${near}" for "${typed}"?`);
+  if (hints.length === 0) return line;
+  if (hints.length === 1) return `${line} — ${hints[0].replace(/ for ".*"\?$/, '?')}`;
+  return `${line} — ${hints.join('; ')}`;
 }
 
 export abstract class BaseCommand extends Command {
@@ -72,7 +93,8 @@ export abstract class BaseCommand extends Command {
     } else if (err instanceof Errors.CLIError) {
       // Flag and argument parsing errors: oclif's message has a header line and a help line around the
       // part that matters ("Missing required flag org").
-      this.logToStderr(red(`error: ${parseErrorLine(err.message)}`));
+      const flags = Object.keys((this.constructor as typeof Command).flags ?? {});
+      this.logToStderr(red(`error: ${withFlagSuggestion(parseErrorLine(err.message), flags)}`));
       this.logToStderr(dim('  See --help for the flags.'));
       process.exitCode = ExitCode.failure;
     } else {

@@ -6,8 +6,9 @@
 import { flush, handle, run, settings } from '@oclif/core';
 
 /**
- * Every path that ends the process ends with one error line and exit 1 (DESIGN §2). Should a
- * promise be left unsettled with nothing left to wake it, Node would exit 13 in silence.
+ * Every path that ends the process ends with one error line and exit 1 (docs/architecture.md,
+ * "Errors and exit codes"). Should a promise be left unsettled with nothing left to wake it, Node
+ * would exit 13 in silence.
  */
 function onUnsettledExit(code: number): void {
   if (code !== 13) return;

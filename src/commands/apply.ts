@@ -79,7 +79,7 @@ export default class Apply extends BaseCommand {
         progress: { stream: process.stderr, interactive: process.stderr.isTTY === true, color: stderrColor },
         interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
         confirm: (n) => ask(`Apply ${n === 1 ? 'this change' : `these ${n} changes`}? (yes/no) `),
-        connect: (apiUrl) => clientFromFlags(flags, apiUrl),
+        connect: (apiUrl, secrets) => clientFromFlags(flags, apiUrl, undefined, secrets),
         signal: controller.signal,
         verify: flags.verify,
       });

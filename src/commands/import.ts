@@ -29,7 +29,7 @@ export default class Import extends BaseCommand {
     org: Flags.string({ description: 'Organization to import (required); repeatable', multiple: true }),
     site: Flags.string({ description: 'Only this site (every site when absent), as SITE or ORG/SITE; repeatable', multiple: true }),
     out: Flags.string({ description: 'Folder to write, or - for stdout', default: 'docplane' }),
-    force: Flags.boolean({ description: 'Write into a folder that is not empty (replacing the files import writes; the prune, safety and protect of a replaced <org>.yaml are kept)', default: false }),
+    force: Flags.boolean({ description: 'Write into a folder that is not empty (replacing the files import writes; every top-level entry of a replaced <org>.yaml that import does not write, such as prune, safety, protect and policies, is kept)', default: false }),
     format: Flags.string({ description: 'Format of the report on stdout (json: one document; the YAML of --out - is in it)', options: ['text', 'json'], default: 'text' }),
   };
 

@@ -22,6 +22,7 @@ export default class Plan extends BaseCommand {
     '<%= config.bin %> plan --detailed-exitcode --unmanaged-is-drift',
     `<%= config.bin %> plan --target 'teams["Engineering"]' --target 'sites["site_docs"]'`,
     '<%= config.bin %> plan --base origin/main --format markdown --out plan.json',
+    '<%= config.bin %> plan --since 70m --detailed-exitcode --format markdown',
   ];
 
   static override flags = {
@@ -41,6 +42,14 @@ export default class Plan extends BaseCommand {
         "The config as the pull request's base has it: a path (file or folder) or a git revision (origin/main). Reads only what changed since; drift on unchanged entries is not shown",
       exclusive: ['target'],
     }),
+    since: Flags.string({
+      description:
+        'A drift check: read the audit log since this time (RFC 3339, or a duration such as 70m or 7d) and only what its events touch; reads everything, saying why, when the log cannot tell',
+      exclusive: ['target', 'base'],
+    }),
+    attribute: Flags.string({
+      description: 'When the plan has changes, name who made each one from the audit log this far back (a duration such as 7d, or an RFC 3339 time); --since always does',
+    }),
     replace: Flags.string({ description: 'Publish or update this resource even when nothing comparable differs (for what the API cannot read back: integration scripts and secrets, certificates); repeatable', multiple: true }),
   };
 
@@ -54,7 +63,9 @@ export default class Plan extends BaseCommand {
       targets: flags.target,
       replace: flags.replace,
       base: flags.base,
-      connect: (apiUrl) => clientFromFlags(flags, apiUrl),
+      since: flags.since,
+      attribute: flags.attribute,
+      connect: (apiUrl, secrets) => clientFromFlags(flags, apiUrl, undefined, secrets),
       // --verbose logs every request: no spinner over it.
       progress: createReadProgress({ stream: process.stderr, interactive: process.stderr.isTTY === true && !flags.verbose }),
     });

@@ -28,10 +28,11 @@ export default class Validate extends BaseCommand {
     const { flags } = await this.parse(Validate);
     const result = await runValidate({ path: flags.config });
     if (flags.format === 'json') process.stdout.write(`${renderValidationJson(result)}\n`);
-    if (!result.valid) throw result.error;
     if (flags.format === 'text') {
-      process.stdout.write(renderSummary(result.summary));
+      if (result.valid) process.stdout.write(renderSummary(result.summary));
+      // With errors too: the warnings of what could be read come in the same round.
       if (result.warnings.length > 0) process.stderr.write(`${result.warnings.map(warningLine).join('\n')}\n`);
     }
+    if (!result.valid) throw result.error;
   }
 }

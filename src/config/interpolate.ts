@@ -1,6 +1,8 @@
 /**
  * `${env:NAME}`, `${env:NAME:-default}` and `${file:PATH}` inside any string of a config, and `$${`
- * for a literal `${`. Every value they bring in is a secret (masked in every output). `${file:…}` is
+ * for a literal `${`. Every value they bring in is a secret (masked in every output), except a
+ * `:-default` written in the config for a variable that is unset and whose name names no secret
+ * (`${env:VISIBILITY:-public}` is the literal `public`, which policies see). `${file:…}` is
  * relative to the YAML file and must stay inside the config folder once symlinks are resolved.
  *
  * Refused, at the string's position: the API token (`${env:DOCPLANE_TOKEN}`, or its value anywhere),
@@ -46,6 +48,9 @@ export const MIN_SECRET_LENGTH = 6;
 
 /** Large enough for any script or certificate; a bigger file is surely a wrong path. */
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
+/** A variable whose name says it holds a secret: its `:-default` is masked like a value from the environment. */
+const SECRET_NAME = /SECRET|TOKEN|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|API_?KEY|(^|_)KEY($|_)|CERT/i;
+
 const ENV = /^env:([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
 const FILE = /^file:([\s\S]+)$/;
 
@@ -144,7 +149,8 @@ export function interpolateString(
         addSecret(ctx, `env:${name}`, set, `\${env:${name}}`, problems);
         out += set;
       } else if (fallback !== undefined) {
-        addSecret(ctx, `env:${name}`, fallback, `\${env:${name}:-…}`, problems);
+        // The default is written in the config itself: a literal, unless the variable names a secret.
+        if (SECRET_NAME.test(name)) addSecret(ctx, `env:${name}`, fallback, `\${env:${name}:-…}`, problems);
         out += fallback;
       } else {
         problems.push(`environment variable ${name} is not set (set it, or write \${env:${name}:-default})`);

@@ -6,8 +6,10 @@
  * document: top-level shape and version, aliases, `${…}` interpolation, the zod schema → merge per
  * organization (fields set twice) → addresses (resources defined twice) → cross-references.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, DocplaneError, type ConfigIssue } from '../core/errors.js';
 import { sha256 } from '../core/json.js';
 import type { Secret } from '../core/secrets.js';
@@ -80,6 +82,38 @@ async function yamlFilesIn(dir: string): Promise<string[]> {
   return files;
 }
 
+/**
+ * Where the example config is in this copy of docplane (a clone, or an installed package: the folder
+ * of the package.json named docplane above this module, wherever the bundle put it).
+ */
+export function examplePath(from = fileURLToPath(import.meta.url)): string {
+  for (let dir = path.dirname(from); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (!existsSync(manifest)) continue;
+    try {
+      if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'docplane') return path.join(dir, 'examples', 'docplane.yaml');
+    } catch {
+      // Not a manifest that names a package: look further up.
+    }
+  }
+  return 'examples/docplane.yaml in the docplane package';
+}
+
+/**
+ * An invalid config, with what could still be read of it: the warnings found beside the problems,
+ * and the organizations as far as their valid parts go (for `validate`'s own warnings).
+ */
+export class InvalidConfig extends ConfigError {
+  constructor(
+    issues: ConfigIssue[],
+    readonly warnings: ConfigIssue[],
+    readonly orgs: OrgConfig[],
+    readonly files: string[],
+  ) {
+    super(issues);
+  }
+}
+
 async function findFiles(options: LoadOptions, cwd: string): Promise<Located> {
   if (options.path !== undefined) {
     const given = path.resolve(cwd, options.path);
@@ -95,7 +129,7 @@ async function findFiles(options: LoadOptions, cwd: string): Promise<Located> {
   const dir = path.join(cwd, 'docplane');
   if ((await exists(dir)) === 'dir') return { root: dir, files: await yamlFilesIn(dir) };
   throw new DocplaneError('CONFIG_NOT_FOUND', `no config found: neither ./docplane.yaml nor ./docplane/ exists in ${cwd}`, {
-    hint: 'Write docplane.yaml (see examples/docplane.yaml), or pass -c with a file or folder.',
+    hint: `Start from the organization as it is: docplane import --org ID --out docplane/ — or from the example, ${examplePath()} — or pass -c with a file or folder.`,
   });
 }
 
@@ -154,11 +188,19 @@ function documentValue(source: SourceDocument, problems: Problems): Record<strin
   return js as Record<string, unknown>;
 }
 
+/** A document's validated value, and the top-level keys left out of it because they failed their checks. */
+type CheckedDocument = ValidDocument & { leftOut: string[] };
+
+/** Top-level keys a document cannot be read without: with one of them broken, the whole document is left out. */
+const ESSENTIAL_KEYS = new Set(['version', 'organization']);
+
 /**
- * Checks one document and gives its validated value; problems go to `problems`. Returns undefined
- * when the document cannot be used.
+ * Checks one document and gives its validated value; problems go to `problems`. A top-level key whose
+ * value fails the schema (or a reference to the environment or a file) is reported and left out, so
+ * that the rest of the document still takes part in the later checks (duplicates, references,
+ * policies): one round of errors. Returns undefined when the document cannot be used at all.
  */
-function checkDocument(source: SourceDocument, ctx: InterpolationContext, problems: Problems): ValidDocument | undefined {
+function checkDocument(source: SourceDocument, ctx: InterpolationContext, problems: Problems): CheckedDocument | undefined {
   const top = documentValue(source, problems);
   if (top === undefined) return undefined;
 
@@ -180,7 +222,14 @@ function checkDocument(source: SourceDocument, ctx: InterpolationContext, proble
   const input = interpolated.value as Record<string, unknown>;
 
   const parsed = ConfigDocument.safeParse(input);
+  // The top-level keys the problems are in: an unknown key at the top, or a value under one.
+  const failed = new Set<string>(interpolated.problems.map((p) => String(p.path[0] ?? '')));
   if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (issue.path.length > 0) failed.add(String(issue.path[0]));
+      else if (issue.code === 'unrecognized_keys') for (const k of issue.keys) failed.add(k);
+      else failed.add('');
+    }
     let reported = 0;
     // Only the first problems' worth of issues is described: a message costs a did-you-mean search.
     const { head, rest } = firstIssues(parsed.error.issues, MAX_PROBLEMS_PER_DOCUMENT + 1);
@@ -201,8 +250,11 @@ function checkDocument(source: SourceDocument, ctx: InterpolationContext, proble
     firstLeft ??= rest.at;
     if (left > 0 && firstLeft) problems.atPath(source, firstLeft.path, `… and ${left} more problems from here on, not listed: fix the ones above first`, firstLeft.mode);
   }
-  if (!parsed.success || problems.issues.length > before) return undefined;
-  return { source, raw: input, data: parsed.data };
+  if (parsed.success && problems.issues.length === before) return { source, raw: input, data: parsed.data, leftOut: [] };
+  if (failed.has('') || [...failed].some((k) => ESSENTIAL_KEYS.has(k))) return undefined;
+  const rest = Object.fromEntries(Object.entries(input).filter(([k]) => !failed.has(k)));
+  const reparsed = ConfigDocument.safeParse(rest);
+  return reparsed.success ? { source, raw: rest, data: reparsed.data, leftOut: [...failed].sort() } : undefined;
 }
 
 type ZodIssue = z.core.$ZodIssue;
@@ -307,10 +359,20 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
 
   const sources: SourceFile[] = [];
   const valid: ValidDocument[] = [];
+  const leftOut = new Set<string>();
   let documents = 0;
   for (const abs of located.files) {
     const display = displayPath(abs, cwd);
     const rel = toPosix(path.relative(located.root, abs));
+    // A config file that is a symlink leaving the config folder is refused, as a `${file:}` escape is.
+    const real = await realpath(abs).catch(() => abs);
+    const inside = path.relative(rootReal, real);
+    if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) {
+      const file: SourceFile = { abs, display, rel, raw: Buffer.alloc(0), text: '' };
+      sources.push(file);
+      problems.issues.push({ file, line: 1, column: 1, path: '', message: `the file is a symlink to ${real}, outside the config folder ${located.root}; keep config files inside it` });
+      continue;
+    }
     let raw: Buffer;
     try {
       raw = await readFile(abs);
@@ -341,7 +403,10 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
       documents++;
       try {
         const ok = checkDocument(source, { ...ctx, dir: path.dirname(abs) }, problems);
-        if (ok) valid.push(ok);
+        if (ok) {
+          valid.push({ source: ok.source, raw: ok.raw, data: ok.data });
+          for (const k of ok.leftOut) leftOut.add(k);
+        }
       } catch (e) {
         // Deep nesting that the YAML parser accepted may still exhaust the stack of a later stage.
         if (!(e instanceof RangeError)) throw e;
@@ -354,13 +419,14 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
   }
 
   const merged = mergeDocuments(valid, problems);
-  // Cross-references over part of a config would report what the broken documents may define.
-  const crossReferences = valid.length === documents && problems.issues.length === 0;
+  // Cross-references over part of a config would report what the broken documents may define; a
+  // key left out of a document (it failed its schema) is not named by the references checked.
+  const crossReferences = valid.length === documents;
   const orgs: OrgConfig[] = [];
   const literalSecrets: Secret[] = [];
   const lookAlikes: RawIssue[] = [];
   for (const draft of merged.orgs) {
-    const { org, secrets, warnings } = resolveOrg(draft, problems, { crossReferences });
+    const { org, secrets, warnings } = resolveOrg(draft, problems, { crossReferences, leftOut });
     orgs.push(org);
     for (const secret of secrets) literalSecrets.push(secret);
     lookAlikes.push(...warnings);
@@ -370,9 +436,10 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
   // Policies: a rule that does not compile is a problem at once; the rules run over a config that is whole.
   const policies = await compilePolicies(valid, problems);
   const secretFields = (key: string) => UNITS.find((u) => u.configKey === key)?.secretFields ?? [];
-  const warnings = problems.issues.length === 0 ? [...lookAlikes, ...checkResources(policies, merged.orgs, { secrets, secretFields }, problems)] : [];
+  // The policies run over what was read, beside the other problems: errors and warnings in one round.
+  const warnings = [...lookAlikes, ...checkResources(policies, merged.orgs, { secrets, secretFields }, problems)];
 
-  if (problems.issues.length > 0) throw new ConfigError(sortIssues(problems.issues, order));
+  if (problems.issues.length > 0) throw new InvalidConfig(sortIssues(problems.issues, order), sortIssues(warnings, order), orgs, located.files);
 
   return {
     orgs,

@@ -151,7 +151,16 @@ export interface ResolveResult {
   warnings: RawIssue[];
 }
 
-export function resolveOrg(draft: OrgDraft, problems: Problems, options: { crossReferences: boolean }): ResolveResult {
+/** The config key whose entries a reference of `kind` names (`sections` are under `sites`). */
+function configKeyOf(kind: string): string | undefined {
+  return UNITS.find((u) => u.kinds.some((k) => k.kind === kind))?.configKey;
+}
+
+/**
+ * `leftOut`: top-level keys a document had and the loader left out (they failed their schema, and are
+ * reported): a reference to their entries is not checked, so that one mistake is not reported twice.
+ */
+export function resolveOrg(draft: OrgDraft, problems: Problems, options: { crossReferences: boolean; leftOut?: ReadonlySet<string> }): ResolveResult {
   const reg = new Registry(problems);
   const deferred: DeferredCheck[] = [];
   const secrets: Secret[] = [];
@@ -182,7 +191,10 @@ export function resolveOrg(draft: OrgDraft, problems: Problems, options: { cross
     // Lists the config does not have stay absent (not undefined-valued keys), as configs built in code.
     if (unit.list) lists[unit.configKey] = entries.map((i) => i.value);
   }
-  for (const check of references) checkReference(check, reg, problems, deferred);
+  for (const check of references) {
+    if (options.leftOut?.has(configKeyOf(check.kind) ?? check.kind)) continue;
+    checkReference(check, reg, problems, deferred);
+  }
   const org: OrgConfig = {
     organization: draft.organization as unknown as OrgConfig['organization'],
     ...lists,

@@ -13,6 +13,8 @@ export interface TokenRec {
   token: string;
   access: TokenAccess;
   user?: string;
+  /** Where the token's changes come from in the audit log (`ui`: a person in the app); default `api`. */
+  source?: 'ui' | 'api' | 'integration' | 'webhook' | 'workflow' | 'script' | 'support';
 }
 
 export interface UserRec {

@@ -36,7 +36,7 @@ export function createWorld(state: ParsedEmulatorState, options: WorldOptions): 
   const tokens: TokenRec[] = state.tokens ?? DEFAULT_TOKENS;
   for (const t of tokens) {
     if (world.tokens.has(t.token)) throw new SeedError('tokens', 'a token is listed twice');
-    world.tokens.set(t.token, { token: t.token, access: t.access, user: t.user });
+    world.tokens.set(t.token, { token: t.token, access: t.access, user: t.user, ...(t.source ? { source: t.source } : {}) });
   }
   state.users.forEach((u, i) => {
     if (world.users.has(u.id)) throw new SeedError(`users[${i}].id`, `user ${u.id} is listed twice`);

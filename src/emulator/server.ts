@@ -16,6 +16,7 @@ import { faultDrawer, rateLimitOf, slidingWindow } from './faults.js';
 import type { Fault, RateLimit } from './faults.js';
 import { HttpError, Router, errorBody, errorReply } from './http.js';
 import type { Reply } from './http.js';
+import { auditBefore, recordAudit } from './kinds/audit.js';
 import { emulatorKinds } from './kinds/index.js';
 import { secretMasker } from './masking.js';
 import type { DomainEvent } from './model.js';
@@ -207,7 +208,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         }
       }
       const { handler, params, options: route } = router.match(method, url.pathname);
+      // Every write is recorded in its organization's audit log once it succeeded (kinds/audit.ts).
+      const audit = method === 'GET' ? undefined : auditBefore(world, method, url.pathname, params, token, body);
       let reply = handler({ world, method, path: url.pathname, params, query: url.searchParams, body, access: token.access, userId: token.user, emit });
+      if (audit) recordAudit(world, audit, reply);
       const minimal = /\breturn=minimal\b/i.test(String(req.headers.prefer ?? ''));
       if (minimal && route.minimal && (reply.status === 200 || reply.status === 201)) {
         reply = { status: 204, headers: { ...reply.headers, 'preference-applied': 'return=minimal' } };

@@ -18,6 +18,8 @@ const TokenSeed = z.strictObject({
   access: z.enum(['read', 'write']),
   /** The user the token acts for; when given, the token reaches only that user's organizations. */
   user: Id.optional(),
+  /** Where the token's changes come from in the audit log: `ui` makes them a person's in the app. Default `api`. */
+  source: z.enum(['ui', 'api', 'integration', 'webhook', 'workflow', 'script', 'support']).optional(),
 });
 
 const UserSeed = z.strictObject({

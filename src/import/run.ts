@@ -53,12 +53,13 @@ export interface ImportResult {
   kept: Array<{ org: string; file: string; keys: string[] }>;
 }
 
-/** What a user decides in a config and the API knows nothing of: `import --force` keeps them. */
-const USER_SETTINGS = ['prune', 'safety', 'protect'] as const;
+/** Top-level entries that name the document rather than hold what the user wrote in it. */
+const DOCUMENT_KEYS = new Set(['version', 'organization']);
 
 /**
- * The user's settings (prune, safety, protect) in the document of `org` in an existing config file,
- * or why they cannot be read (they are then dropped, and the import says so).
+ * The top-level entries of the document of `org` in an existing config file (prune, safety, protect,
+ * policies, and any kind the import does not write), or why they cannot be read (they are then
+ * dropped, and the import says so). The caller keeps those the import does not write itself.
  */
 function userSettings(file: string, org: string): { values: Record<string, unknown> } | { problem: string } {
   let text: string;
@@ -76,9 +77,40 @@ function userSettings(file: string, org: string): { values: Record<string, unkno
     const record = data as Record<string, unknown>;
     const id = (record.organization as { id?: unknown } | undefined)?.id;
     if (id !== org) continue;
-    for (const k of USER_SETTINGS) if (record[k] !== undefined) values[k] = record[k];
+    for (const [k, v] of Object.entries(record)) if (!DOCUMENT_KEYS.has(k) && v !== undefined) values[k] = v;
   }
   return { values };
+}
+
+/** The organization ids the YAML documents of `file` define (none when it cannot be read or parsed). */
+function orgsDefinedIn(file: string): string[] {
+  try {
+    return parseAllDocuments(readFileSync(file, 'utf8')).flatMap((doc) => {
+      const id = (doc.toJS() as { organization?: { id?: unknown } } | null)?.organization?.id;
+      return typeof id === 'string' ? [id] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Refuses to write an organization into a folder where another YAML file already defines it: the
+ * folder is one config, and the organization would be defined twice (every resource a duplicate).
+ */
+function checkNoOtherDefinition(dir: string, shown: string, orgs: readonly string[]): void {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return;
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith('.') || !/\.ya?ml$/i.test(name)) continue;
+    const abs = path.join(dir, name);
+    if (!statSync(abs).isFile()) continue;
+    for (const org of orgsDefinedIn(abs)) {
+      if (!orgs.includes(org) || orgFileName(org) === name) continue;
+      throw new DocplaneError('IMPORT_ORG_DEFINED_ELSEWHERE', `${path.join(shown, name)} already defines organization ${org}: importing it into ${shown} would define it twice`, {
+        hint: `Import into another folder and merge by hand, or rename ${name} to ${orgFileName(org)} so that --force replaces it (keeping its prune, safety, protect and policies).`,
+      });
+    }
+  }
 }
 
 /** `<org id>.yaml`, with any character unfit for a file name replaced. */
@@ -140,7 +172,10 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const toStdout = options.out === '-';
   const cwd = options.cwd ?? process.cwd();
   const dir = toStdout ? undefined : path.resolve(cwd, options.out);
-  if (dir !== undefined) checkFolder(dir, options.out, options.force === true);
+  if (dir !== undefined) {
+    checkFolder(dir, options.out, options.force === true);
+    checkNoOtherDefinition(dir, options.out, orgs);
+  }
 
   const client = await options.connect();
   let states: RemoteOrgState[];
@@ -170,7 +205,8 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
 
   const files = fileNamer();
   const imports = states.map((s) => convertOrg(s, files));
-  // --force over an earlier import: the prune, safety and protect the user added are written back.
+  // --force over an earlier import: every top-level entry the import does not write (prune, safety,
+  // protect, policies, a kind it does not read) is written back.
   const keptSettings: ImportResult['kept'] = [];
   const dropped: string[] = [];
   const documents = imports
@@ -180,12 +216,13 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       if (existing === undefined || !existsSync(existing)) return { org: i.org, file, document: i.document };
       const found = userSettings(existing, i.org);
       if ('problem' in found) {
-        dropped.push(`${i.org}: the existing ${file} ${found.problem}: any prune, safety and protect it held are not written back`);
+        dropped.push(`${i.org}: the existing ${file} ${found.problem}: any prune, safety, protect or policies it held are not written back`);
         return { org: i.org, file, document: i.document };
       }
-      const keys = Object.keys(found.values);
+      const keep = Object.fromEntries(Object.entries(found.values).filter(([k]) => !(k in i.document)));
+      const keys = Object.keys(keep);
       if (keys.length > 0) keptSettings.push({ org: i.org, file, keys });
-      return { org: i.org, file, document: { ...i.document, ...found.values } };
+      return { org: i.org, file, document: { ...i.document, ...keep } };
     })
     .map((d) => ({ ...d, yaml: configYaml(d.org, d.document, { kept: keptSettings.find((k) => k.org === d.org)?.keys }) }));
   const clash = documents.find((d, i) => documents.findIndex((e) => e.file === d.file) !== i);

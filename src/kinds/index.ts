@@ -5,6 +5,7 @@
  * derived from this one list. Adding a kind: docs/adding-a-kind.md.
  */
 import { type AddressVocabulary, addressSyntaxProblem } from '../model/address.js';
+import type { OrgConfig } from '../model/desired.js';
 import type { Kind } from '../model/step.js';
 import { collectionAccess, siteAccess, spaceAccess, withAccess } from './access/index.js';
 import { collectionsUnit } from './collections/index.js';
@@ -13,6 +14,7 @@ import { fontsUnit } from './fonts/index.js';
 import { glossaryUnit } from './translations/glossary/index.js';
 import { installationsUnit } from './installations/index.js';
 import { integrationsUnit } from './integrations/index.js';
+import { siteAdsUnit } from './site-ads/index.js';
 import { inviteLinksUnit } from './invite-links/index.js';
 import type { KindSpec, KindUnit } from './kind.js';
 import { membersUnit } from './members/index.js';
@@ -20,6 +22,9 @@ import { openapiSpecsUnit } from './openapi-specs/index.js';
 import { organizationUnit } from './organization/index.js';
 import { samlUnit } from './saml/index.js';
 import { sitesUnit } from './sites/index.js';
+import { withSiteAgent } from './sites/agent/index.js';
+import { withSiteHosting } from './sites/hosting/index.js';
+import { withSiteVariants } from './sites/variants/index.js';
 import { spacesUnit } from './spaces/index.js';
 import { teamsUnit } from './teams/index.js';
 import { translationsUnit } from './translations/index.js';
@@ -42,7 +47,9 @@ export const UNITS: readonly KindUnit[] = [
   withGitSync(withAccess(spacesUnit, spaceAccess), spaceGitSync),
   // Before sites: a site customization's font may name a font this plan creates.
   fontsUnit,
-  withGitSync(withAccess(sitesUnit, siteAccess), siteGitSync),
+  // The site agent's channels, connections and topics, the site's hosting and its variants'
+  // customization join the sites: src/kinds/sites/agent/, site-hosting/, site-variants/.
+  withSiteVariants(withSiteHosting(withSiteAgent(withGitSync(withAccess(sitesUnit, siteAccess), siteGitSync)))),
   samlUnit,
   integrationsUnit,
   installationsUnit,
@@ -51,6 +58,7 @@ export const UNITS: readonly KindUnit[] = [
   openapiSpecsUnit,
   // After spaces and collections: a link may name one this plan creates (its deletes run first).
   inviteLinksUnit,
+  siteAdsUnit,
 ];
 
 /** Every kind the planner plans, in execution order. */
@@ -82,6 +90,11 @@ export function addressProblem(pattern: string): string | undefined {
 /** The unit of a top-level config key. */
 export function unitOf(configKey: string): KindUnit | undefined {
   return UNITS.find((u) => u.configKey === configKey);
+}
+
+/** What `docplane validate` warns of in an organization's config: every unit's warnings, in the units' order. */
+export function configWarnings(org: OrgConfig): Array<{ address: string; message: string }> {
+  return UNITS.flatMap((u) => u.warnings?.(org) ?? []);
 }
 
 /** The kind spec of a kind name. */

@@ -9,7 +9,8 @@ import type { z } from 'zod';
 import type { ApiClient } from '../api/types.js';
 import type { Secret } from '../core/secrets.js';
 import type { DeferredCheck, OrgConfig } from '../model/desired.js';
-import type { Kind, PlanProblem, StepBody } from '../model/step.js';
+import type { SitePicture } from '../model/picture.js';
+import type { JsonObject, Kind, PlanProblem, StepBody } from '../model/step.js';
 import type { Item, Origin, Problems } from '../source/origin.js';
 import type { LocateMode } from '../source/yaml.js';
 import type { ImportSink } from './common/import.js';
@@ -59,6 +60,11 @@ export interface KindPlan {
   problems: PlanProblem[];
   /** Address → hash of the normalized remote object read for a step (see fingerprintEntries()). */
   fingerprints: Record<string, string>;
+  /**
+   * Address → the matched remote object as a create's `after` shows it: what a saved plan's create,
+   * found done, is held against (src/apply/done.ts). Several kinds may observe parts of one address.
+   */
+  observed?: Record<string, JsonObject>;
   /** Plan-level notes (what this kind cannot compare, …). */
   notes?: string[];
   /**
@@ -66,6 +72,8 @@ export interface KindPlan {
    * manages: twins, as two applies at once can make. Each also has a note saying how to resolve it.
    */
   duplicates?: string[];
+  /** Pictures of the structures this kind changes, as they are and as they will be (the sites' sections). */
+  pictures?: SitePicture[];
 }
 
 export interface PlanContext {
@@ -110,7 +118,7 @@ export interface KindSpec<Remote = unknown> {
 export interface ResolveContext {
   org: string;
   problems: Problems;
-  /** Whether cross-references are checked (only when every document passed the schema). */
+  /** Whether cross-references are checked (when every document could be read; a key that failed its schema is left out). */
   check: boolean;
   /** Claims a natural key for an address: a second claim is a duplicate, reported there. False on a duplicate. */
   claim(identity: string, address: string, origin: Origin, what?: string): boolean;
@@ -218,6 +226,11 @@ export interface KindUnit {
   existing?(ctx: Reader): Promise<readonly { id: string; title?: string }[]>;
   /** Addresses, duplicates, cross-references and secrets of the unit's entries. */
   resolve?(entries: readonly Item<unknown>[], ctx: ResolveContext): void;
+  /**
+   * What `docplane validate` warns of in a resolved organization's entries of the unit (a field the
+   * API deprecates): the address of each (located by `resolve`) and why.
+   */
+  warnings?(org: OrgConfig): Array<{ address: string; message: string }>;
   importer: Importer;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesAny } from './address.js';
+import { ancestors, compareAddresses, entryOf, formatAddress, isQualified, isUnder, matchesAny, parseAddress, topLevelName, topName, withoutAction } from './address.js';
 
 describe('address patterns', () => {
   const cases: Array<[string, string, boolean]> = [
@@ -27,5 +27,46 @@ describe('address patterns', () => {
   ];
   it.each(cases)('%s selects %s: %s', (pattern, address, expected) => {
     expect(matchesAny([pattern], 'org_acme', address)).toBe(expected);
+  });
+});
+
+describe('the address value', () => {
+  it('parses and formats back to the same text, keys holding any character', () => {
+    for (const text of ['organization', 'teams["Eng"].members', 'sites["a.b"].sections["say \\"hi\\""].siteSpaces["s/1"]', 'org_acme/collections["A/B"]', 'teams["a:b"]']) {
+      const parsed = parseAddress(text);
+      expect(parsed).toBeDefined();
+      expect(formatAddress(parsed as NonNullable<typeof parsed>)).toBe(text);
+    }
+    expect(parseAddress('sites["a.b"].sections["x"]')?.segments).toEqual([{ name: 'sites' }, { key: 'a.b' }, { name: 'sections' }, { key: 'x' }]);
+    expect(parseAddress('org_acme/teams["Eng"]')?.org).toBe('org_acme');
+  });
+  it('refuses what is not an address', () => {
+    for (const text of ['', 'teams[Eng]', 'teams["Eng"', 'teams["Eng"]x', 'teams..a', '["x"]', 'teams["*"]*']) expect(parseAddress(text)).toBeUndefined();
+  });
+  it('lists ancestors, the entry, the top name and the address without an action', () => {
+    expect(ancestors('sites["a.b"].sections["x[y"]')).toEqual(['sites', 'sites["a.b"]', 'sites["a.b"].sections', 'sites["a.b"].sections["x[y"]']);
+    expect(entryOf('teams["E.g"].members')).toBe('teams["E.g"]');
+    expect(entryOf('organization.agentInstructions')).toBeUndefined();
+    expect(topName('org_acme/collections["A/B"]')).toBe('collections');
+    expect(withoutAction('teams["a:b"]:create')).toBe('teams["a:b"]');
+    expect(withoutAction('teams["a:b"]')).toBe('teams["a:b"]');
+    expect(withoutAction('organization:update')).toBe('organization');
+  });
+  it('tells what lies under an address', () => {
+    expect(isUnder('teams["Eng"].members', 'teams["Eng"]')).toBe(true);
+    expect(isUnder('teams["Engineering"]', 'teams["Eng"]')).toBe(false);
+  });
+  it('orders an address before the addresses under it, siblings by key', () => {
+    const sorted = ['teams["b"]', 'teams["a"].members', 'teams', 'teams["a"]', 'organization'].sort(compareAddresses);
+    expect(sorted).toEqual(['organization', 'teams', 'teams["a"]', 'teams["a"].members', 'teams["b"]']);
+  });
+  it('names the top-level entries of patterns and whether a pattern is qualified', () => {
+    expect(topLevelName('teams["Re*"]')).toBe('teams');
+    expect(topLevelName('org_x/collections["A/B"]')).toBe('collections');
+    expect(topLevelName('organization')).toBe('organization');
+    expect(topLevelName('teams["a"].members')).toBeUndefined();
+    expect(topLevelName('te*ms')).toBeUndefined();
+    expect(isQualified('org_x/teams["a"]')).toBe(true);
+    expect(isQualified('collections["A/B"]')).toBe(false);
   });
 });

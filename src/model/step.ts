@@ -43,24 +43,30 @@ export interface RequestSpec {
   capture?: boolean;
   /**
    * For a create: how to find the resource when the outcome is unclear (network error, reset, 5xx,
-   * timeout), before any retry, so that nothing is created twice. `path` is a list path; an item
-   * matches when every dotted field in `match` equals the given value. With `tree`, `path` answers a
-   * tree (a site's structure) and its items are every object in `structure` and their `children`.
-   * With `single`, `path` is a list the API answers in one piece, without paging (its `items`).
-   * With `secretId`, the id of what it finds is itself a credential, never shown.
+   * timeout), before any retry, so that nothing is created twice. It is described by what it reads:
+   * `path` and its shape (`reads`); an item matches when every dotted field in `match` equals the
+   * given value.
    */
   lookup?: {
     path: string;
+    /**
+     * What `path` answers: `pages` of a list (the default: `items`, page after page), `one` answer
+     * holding the whole list in its `items` (no paging), or a `tree` (a site's structure: every
+     * object in `structure` and their `children`).
+     */
+    reads?: 'pages' | 'one' | 'tree';
     match: Record<string, JsonValue>;
-    tree?: boolean;
-    single?: boolean;
     /**
      * Fields of `match` that refer to another object: the answer gives its id, or the object with its
      * `id` (a description's `oneOf [string, Space]`). Either form matches the id; any other is the
      * API's mismatch.
      */
     refs?: string[];
-    secretId?: boolean;
+    /**
+     * Fields of what it finds that are credentials (an invite link's `id`: whoever holds it joins):
+     * they join the run's secrets as they are read, and are never shown.
+     */
+    secrets?: string[];
   };
   /**
    * Sent once, never retried, whatever its method: a PUT whose body is not idempotent (a batch that

@@ -217,7 +217,7 @@ describe('plan --base against the whole plan', () => {
       }
     }
     expect(baseRequests).toBeLessThan(wholeRequests / 2);
-  }, 120_000);
+  });
 
   it('asks for a whole plan when a setting of the whole config changes, and names it', async () => {
     const world = generate(0.02, 9);

@@ -2,12 +2,13 @@
  * From the draft steps of every kind to the plan: protect, dependencies, --target, order, safety
  * thresholds, fingerprints and counts. Pure: same input, same plan; nothing is read or sent.
  */
+import type { PlanPicture } from '../model/picture.js';
 import { BugError } from '../core/errors.js';
 import { priorityQueue } from '../core/priority-queue.js';
 import type { DraftStep, KindPlan } from '../kinds/kind.js';
 import { stepId, parsePattern, patternMatches } from '../model/address.js';
 import { selectTargets } from './targets.js';
-import type { Action, Kind, Plan, PlanProblem, PlanSummary, SafetyViolation, Step } from './types.js';
+import type { Action, JsonObject, Kind, Plan, PlanProblem, PlanSummary, SafetyViolation, Step } from './types.js';
 import { KINDS, KIND_SPECS } from '../kinds/index.js';
 
 export interface OrgDraft {
@@ -304,14 +305,25 @@ function summarize(steps: Step[], unmanaged: Plan['unmanaged']): PlanSummary {
   return summary;
 }
 
+/** The pictures of the sites the plan's steps touch (a `--target` plan draws only what it selects). */
+function picturesOf(pictures: PlanPicture[], steps: readonly Step[]): { pictures?: PlanPicture[] } {
+  const kept = pictures.filter((p) => {
+    const site = parsePattern(p.address);
+    return steps.some((s) => s.org === p.org && patternMatches(site, s.org, s.address));
+  });
+  return kept.length > 0 ? { pictures: kept } : {};
+}
+
 export function buildPlan(input: BuildPlanInput): Plan {
   const orgs = [...input.orgs].sort((a, b) => compareStrings(a.org, b.org));
   const violations: SafetyViolation[] = [];
   const problems: PlanProblem[] = [];
   const notes: string[] = [];
   const duplicates: string[] = [];
+  const pictures: PlanPicture[] = [];
   const unmanaged: Plan['unmanaged'] = {};
   const fingerprintsByOrg = new Map<string, Record<string, string>>();
+  const observed: Record<string, JsonObject> = {};
   let steps: Step[] = [];
 
   orgs.forEach((o) => {
@@ -326,7 +338,9 @@ export function buildPlan(input: BuildPlanInput): Plan {
       for (const p of kp.problems) problems.push(p);
       for (const n of kp.notes ?? []) notes.push(`${o.org}: ${n}`);
       for (const d of kp.duplicates ?? []) duplicates.push(`${o.org}/${d}`);
+      for (const p of kp.pictures ?? []) pictures.push({ org: o.org, ...p });
       for (const [address, hash] of Object.entries(kp.fingerprints)) if (!(address in fingerprints)) fingerprints[address] = hash;
+      for (const [address, fields] of Object.entries(kp.observed ?? {})) observed[`${o.org}/${address}`] = { ...observed[`${o.org}/${address}`], ...fields };
       if (kp.unmanaged.length > 0) counts[kind] = [...kp.unmanaged].sort();
     }
     for (const p of o.problems ?? []) problems.push(p);
@@ -367,6 +381,8 @@ export function buildPlan(input: BuildPlanInput): Plan {
     summary: summarize(steps, unmanaged),
     ...(notes.length > 0 ? { notes } : {}),
     ...(duplicates.length > 0 ? { duplicates: [...new Set(duplicates)].sort() } : {}),
+    ...picturesOf(pictures, steps),
+    ...(Object.keys(observed).length > 0 ? { observed } : {}),
   };
 }
 

@@ -12,7 +12,7 @@ import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
 import { formatConfigIssue } from '../core/errors.js';
-import type { Secret } from '../core/secrets.js';
+import { createSecretRegistry, type Secret, type SecretRegistry } from '../core/secrets.js';
 import { checkSteps } from '../policy/run.js';
 import { baseDifference } from './base.js';
 import { loadBaseConfig } from './base-source.js';
@@ -73,10 +73,10 @@ export interface RunConfig {
   readonly config: LoadedConfig;
   readonly toolVersion: string;
   /**
-   * Opens the client (`open` builds it from the command's flags and the config's `api.url`), runs
-   * `use` with the run, and closes the client whatever happens.
+   * Opens the client (`open` builds it from the command's flags, the config's `api.url` and the run's
+   * secrets, which the client masks with), runs `use` with the run, and closes the client whatever happens.
    */
-  connect<T>(open: (configApiUrl: string | undefined) => Promise<ApiClient>, use: (run: RunContext) => Promise<T>): Promise<T>;
+  connect<T>(open: (configApiUrl: string | undefined, secrets: SecretRegistry) => Promise<ApiClient>, use: (run: RunContext) => Promise<T>): Promise<T>;
   /**
    * The scope of a pull request's plan against `from` (a path, or a revision of the repository that
    * holds the config): no request is sent, so a base that cannot be read costs nothing.
@@ -101,7 +101,7 @@ export function runFor(config: LoadedConfig, toolVersion: string, configPath?: s
       return { from, ...commit, configHash: base.config.hash, ...baseDifference(base.config, config) };
     },
     async connect(open, use) {
-      const client = await open(config.apiUrl);
+      const client = await open(config.apiUrl, createSecretRegistry(config.secrets));
       try {
         return await use(contextOf(config, client, toolVersion));
       } finally {

@@ -14,7 +14,9 @@ import type { Plan } from './types.js';
 export const PLAN_FORMAT_VERSION = 1;
 
 export function serializePlan(plan: Plan, secrets: readonly Secret[]): string {
-  return `${JSON.stringify(toSecretPlaceholders(plan, secrets), null, 2)}\n`;
+  // What the plan observed of matched objects is re-read by apply, never taken from the file.
+  const { observed: _observed, ...kept } = plan;
+  return `${JSON.stringify(toSecretPlaceholders(kept, secrets), null, 2)}\n`;
 }
 
 export function writePlanFile(plan: Plan, secrets: readonly Secret[], path: string): void {
@@ -78,6 +80,28 @@ const PlanFileSchema = z.looseObject({
     .looseObject({ from: z.string(), unread: z.number().optional(), whole: z.string().optional(), commit: z.string().optional(), configHash: z.string().optional() })
     .optional(),
   duplicates: z.array(z.string()).optional(),
+  pictures: z
+    .array(
+      z.object({
+        org: z.string(),
+        site: z.string(),
+        address: z.string(),
+        title: z.string(),
+        created: z.boolean(),
+        items: z.array(
+          z.object({
+            key: z.string(),
+            type: z.enum(['section', 'group', 'link', 'space']),
+            title: z.string(),
+            id: z.string().optional(),
+            status: z.enum(['added', 'removed', 'moved', 'reordered', 'changed', 'same']),
+            parent: z.string().nullable(),
+            from: z.string().nullable().optional(),
+          }),
+        ),
+      }),
+    )
+    .optional(),
 });
 
 /** `steps[3].requests[0].method`; keys that are not plain names in brackets (`fingerprints["org/teams[\"A\"]"]`). */

@@ -24,49 +24,22 @@ import type { OrgConfig } from '../config/types.js';
 import type { DraftStep, KindSpec, KindUnit } from '../kinds/kind.js';
 import type { Kind } from '../model/step.js';
 import { UNITS } from '../kinds/index.js';
-import { key, parsePattern, patternMatches, type AddressPattern } from '../model/address.js';
+import { addressPart, ancestors, entryOf, key, parsePattern, patternMatches, topName, withoutAction, type AddressPattern } from '../model/address.js';
 import { entryAddresses } from './base.js';
 
 /** Per unit read: every entry ('all') or the indexes of the entries read. */
 export type Scope = Map<KindUnit, 'all' | Set<number>>;
 
-const QUALIFIED = /^([^[\]"./]+)\/(.+)$/;
-
-/** The address part of a pattern (without `ORG/`). */
-function addressPart(pattern: string): string {
-  const q = QUALIFIED.exec(pattern);
-  return q ? q[2] : pattern;
-}
-
 /** The unit an address (or a pattern without globs in its first name) belongs to. */
 export function unitOfAddress(address: string): KindUnit | undefined {
-  const name = /^[A-Za-z]+/.exec(address)?.[0];
-  if (name === undefined) return undefined;
+  const name = topName(address);
+  if (name === undefined || name.includes('*')) return undefined;
   return UNITS.find((u) => u.addressNames.top.includes(name));
 }
 
 /** The unit whose kinds include a module (modules outside the registry, in tests, have none). */
 export function unitOfModule(module: KindSpec): KindUnit | undefined {
   return UNITS.find((u) => u.kinds.includes(module));
-}
-
-/** The first key of an address: `teams["Eng"]` of `teams["Eng"].members`; undefined without one. */
-function firstKey(address: string): string | undefined {
-  return /^[A-Za-z]+\["(?:[^"\\]|\\.)*"\]/.exec(address)?.[0];
-}
-
-/** The prefixes of an address at which an address above it could end (`a["x"].b` → `a`, `a["x"]`). */
-function ancestors(address: string): string[] {
-  const out: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < address.length; i++) {
-    const c = address[i];
-    if (c === '\\') i++;
-    else if (c === '"') quoted = !quoted;
-    else if (!quoted && (c === '.' || c === '[')) out.push(address.slice(0, i));
-  }
-  out.push(address);
-  return out;
 }
 
 /** The targets that concern one organization, parsed. */
@@ -138,7 +111,7 @@ function indexUnit(desired: OrgConfig, unit: KindUnit): UnitIndex | undefined {
 function indexClaims(desired: OrgConfig, unit: KindUnit, ix: UnitIndex): void {
   ix.entries.forEach((entry, i) => {
     for (const address of entryAddresses(unit, desired.organization.id, entry)) {
-      const k = firstKey(address);
+      const k = entryOf(address);
       if (k === undefined) continue;
       const list = ix.byKey.get(k);
       if (list === undefined) ix.byKey.set(k, [i]);
@@ -161,8 +134,8 @@ const INNER_KINDS: Readonly<Record<string, readonly Kind[]>> = {
 };
 
 function innerKinds(unit: KindUnit, address: string): readonly Kind[] | undefined {
-  const k = firstKey(address);
-  if (k === undefined) return undefined;
+  const k = entryOf(address);
+  if (k === undefined || !address.startsWith(k)) return undefined;
   const name = /^\.([A-Za-z]+)\[/.exec(address.slice(k.length))?.[1];
   const kinds = name === undefined ? undefined : INNER_KINDS[name];
   if (kinds === undefined || !kinds.every((kind) => unit.kinds.some((m) => m.kind === kind))) return undefined;
@@ -223,7 +196,7 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
     const had = scope.get(unit);
     if (had === 'all') return false;
     const ix = indexOf(unit);
-    const k = firstKey(address);
+    const k = entryOf(address);
     if (ix === undefined || k === undefined || address.includes('*') || prunes(unit)) {
       scope.set(unit, 'all');
       unitKinds.set(unit, 'all');
@@ -252,7 +225,7 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
   for (const { source } of patterns) {
     const address = addressPart(source);
     const unit = unitOfAddress(address);
-    const first = /^[A-Za-z*]+/.exec(address)?.[0] ?? '';
+    const first = topName(address) ?? '';
     if (unit === undefined || first.includes('*')) {
       // `*`, `**` or a glob in the first name: anything may match.
       for (const u of UNITS) scope.set(u, 'all');
@@ -267,7 +240,7 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
     const read = scope.get(unit);
     if (read === undefined) return false;
     if (read === 'all') return true;
-    const k = firstKey(address);
+    const k = entryOf(address);
     if (k === undefined) return true;
     const named = namedBy(unit, k);
     // An address under no entry (a remote resource the config does not name) rests on the unit's lists.
@@ -328,7 +301,7 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
         if (seen.has(d)) continue;
         seen.add(d);
         for (const need of d.needs) {
-          const address = need.replace(/:[a-z]+$/, '');
+          const address = withoutAction(need);
           if (!isRead(address)) {
             const unit = unitOfAddress(address);
             if (unit && widen(unit, address)) grew = true;

@@ -10,7 +10,7 @@ import type { Secret } from '../core/secrets.js';
 import { didYouMean, suggest } from '../core/text.js';
 import { addressProblem, KIND_SPECS, kindSpec, readOrganization, REPLACEABLE, unitOf } from '../kinds/index.js';
 import { readContextFor, sharedPlans, sharedReads, type KindPlan, type KindSpec, type KindUnit, type PlanContext, type ReadContext, type Reader } from '../kinds/kind.js';
-import { matchesAny, parsePattern, patternMatches } from '../model/address.js';
+import { isQualified, matchesAny, parsePattern, patternMatches, topLevelName } from '../model/address.js';
 import { buildPlan, type OrgDraft } from './build.js';
 import { createNarrowing, unitOfModule } from './narrow.js';
 import { readOnce } from './reads.js';
@@ -42,6 +42,11 @@ export interface PlanOptions {
    * left unmanaged); the plan counts the entries it did not read.
    */
   base?: { from: string; whole?: string };
+  /**
+   * `plan --since`: the window's start (src/drift/read.ts drew the targets from the audit log), or why
+   * everything is read; as with `base`, the plan reads only what the targets need, even none.
+   */
+  since?: { from: string; whole?: string };
 }
 
 /** Addresses `--replace` can name: of the kinds whose resources it can force. */
@@ -49,7 +54,11 @@ const REPLACEABLE_LABELS = KIND_SPECS.filter((k) => k.replaceable)
   .map((k) => k.label.one)
   .sort((a, b) => a.localeCompare(b))
   .join(' or ');
-const REPLACEABLE_ADDRESS = new RegExp(`^(?:[^[\\]"./]+/)?(?:${REPLACEABLE.join('|')})\\[`);
+/** Whether a pattern starts with a replaceable kind's name and one of its keys. */
+function namesReplaceable(pattern: string): boolean {
+  const [first, second] = parsePattern(pattern).segments;
+  return first !== undefined && 'name' in first && (REPLACEABLE as readonly string[]).includes(first.name) && second !== undefined && 'key' in second;
+}
 
 function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
   return {
@@ -60,6 +69,8 @@ function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
     fingerprints: { ...a.fingerprints, ...b.fingerprints },
     notes: [...(a.notes ?? []), ...(b.notes ?? [])],
     duplicates: [...(a.duplicates ?? []), ...(b.duplicates ?? [])],
+    pictures: [...(a.pictures ?? []), ...(b.pictures ?? [])],
+    observed: { ...a.observed, ...b.observed },
   };
 }
 
@@ -289,14 +300,6 @@ async function planOrg(desired: OrgConfig, client: ApiClient, modules: readonly 
 }
 
 /**
- * An entry for a resource of the organization's top level (`teams["Red"]`, `teams["Re*"]`,
- * `ORG/collections["A/B"]`, `organization`), with the name it starts with. Every top-level kind the config
- * names is read whole; what lies under a resource (its members, access, a site's parts) is read only
- * where the config manages it.
- */
-const TOP_LEVEL = /^(?:[^[\]"./]+\/)?([A-Za-z]+)(?:\[(?:"(?:[^"\\]|\\.)*"|\*\*?)\])?$/;
-
-/**
  * The protect entries of a whole plan that select nothing: no address the config defines, and none
  * of the organization's resources as the plan leaves them (a step's, or an unmanaged one's). A
  * mistyped entry protects nothing, and the resource it meant could be deleted without a word: the
@@ -309,7 +312,11 @@ function protectSelectingNothing(desired: OrgConfig, kinds: Record<Kind, KindPla
   const org = desired.organization.id;
   const read = desired as unknown as Record<string, unknown>;
   const judged = desired.protect.filter((entry) => {
-    const name = TOP_LEVEL.exec(entry)?.[1];
+    // An entry for a resource of the organization's top level (`teams["Red"]`, `teams["Re*"]`,
+    // `ORG/collections["A/B"]`, `organization`): every top-level kind the config names is read whole;
+    // what lies under a resource (its members, access, a site's parts) is read only where the config
+    // manages it.
+    const name = topLevelName(entry);
     return name !== undefined && read[name] !== undefined;
   });
   if (judged.length === 0) return [];
@@ -325,9 +332,6 @@ function protectSelectingNothing(desired: OrgConfig, kinds: Record<Kind, KindPla
     })
     .map((entry) => `protect ${entry} selects nothing: no address of the config, and no resource of the organization as this plan leaves it; a mistyped entry protects nothing`);
 }
-
-/** `ORG/ADDRESS`: the organization part of a qualified target (as src/model/address.ts reads it). */
-const QUALIFIED_TARGET = /^([^[\]"./]+)\/(.+)$/;
 
 /**
  * Whether a target selects one of `entries`, as matchesAny says, answered for a target without a
@@ -352,7 +356,7 @@ function targetIndex(entries: readonly { org: string; address: string }[]): (tar
       const pattern = parsePattern(target);
       return entries.some((e) => patternMatches(pattern, e.org, e.address));
     }
-    return QUALIFIED_TARGET.test(target) ? inOrg.has(target) : anyOrg.has(target);
+    return isQualified(target) ? inOrg.has(target) : anyOrg.has(target);
   };
 }
 
@@ -363,7 +367,7 @@ function replaceProblems(config: LoadedConfig, replace: readonly string[]): Plan
     const known = config.orgs.some((o) =>
       KIND_SPECS.filter((k) => k.replaceable).some((k) => (k.addresses?.(o) ?? []).some((a) => matchesAny([pattern], o.organization.id, a))),
     );
-    if (!known || !REPLACEABLE_ADDRESS.test(pattern)) {
+    if (!known || !namesReplaceable(pattern)) {
       problems.push({
         org: config.orgs[0]?.organization.id ?? '',
         address: pattern,
@@ -395,7 +399,8 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
   const replace = options.replace ?? [];
   // A plan is narrowed by its targets; a pull request's plan (--base) even when they are none.
   const base = options.base;
-  const narrowTo = base !== undefined && base.whole === undefined ? (options.targets ?? []) : options.targets?.length ? options.targets : undefined;
+  const partial = base ?? options.since;
+  const narrowTo = partial !== undefined && partial.whole === undefined ? (options.targets ?? []) : options.targets?.length ? options.targets : undefined;
   // Every GET of this plan is sent once (src/plan/reads.ts): the narrowing's rounds, the kinds and the
   // reference checks share the answers.
   const reads = readOnce(client).client;
@@ -417,6 +422,11 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
   if (base !== undefined) {
     const unread = planned.reduce((n, p) => n + p.unread, 0);
     return { ...plan, ...(narrowTo !== undefined ? { targets: [...targets] } : {}), base: { from: base.from, ...(base.whole !== undefined ? { whole: base.whole } : { unread }) } };
+  }
+  const since = options.since;
+  if (since !== undefined) {
+    const unread = planned.reduce((n, p) => n + p.unread, 0);
+    return { ...plan, ...(narrowTo !== undefined ? { targets: [...targets] } : {}), since: { from: since.from, ...(since.whole !== undefined ? { whole: since.whole } : { unread }) } };
   }
   if (targets.length === 0) return plan;
   const selectsStep = targetIndex(plan.steps);

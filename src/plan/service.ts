@@ -4,7 +4,8 @@
  */
 import type { ApiClient } from '../api/types.js';
 import { DocplaneError } from '../core/errors.js';
-import type { Secret } from '../core/secrets.js';
+import type { Secret, SecretRegistry } from '../core/secrets.js';
+import { checkDriftOptions, sinceWindow, withAttribution, withSinceChanges } from '../drift/plan.js';
 import { loadRun, type BaseScope } from './context.js';
 import { readPlanFile } from './file.js';
 import type { Plan } from './types.js';
@@ -19,8 +20,15 @@ export interface RunPlanOptions {
    * reads only what the difference touches (src/plan/base.ts).
    */
   base?: string;
+  /**
+   * `--since`: a drift check that reads the audit log from this time (RFC 3339 or a duration such as
+   * `70m`) and only what its events touch (src/drift/).
+   */
+  since?: string;
+  /** `--attribute`: a full plan with steps names who changed them, from the audit log this far back. */
+  attribute?: string;
   /** Makes the client, given the config's `api.url` (the command builds it from its flags). */
-  connect(configApiUrl: string | undefined): Promise<ApiClient>;
+  connect(configApiUrl: string | undefined, secrets?: SecretRegistry): Promise<ApiClient>;
   /** Told when reading starts (with the count of requests sent so far) and when it ends. */
   progress?: { reading(requests: () => number, waiting?: () => string | undefined): void; done(): void };
 }
@@ -37,20 +45,33 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
       hint: 'Drop --target to plan what changed since the base, or drop --base to plan the targets.',
     });
   }
+  const drift = checkDriftOptions({
+    since: options.since,
+    attribute: options.attribute,
+    ...(options.since !== undefined && options.targets?.length ? { narrowedBy: '--target' } : options.since !== undefined && options.base !== undefined ? { narrowedBy: '--base' } : {}),
+  });
   const run = await loadRun({ configPath: options.configPath, toolVersion: options.toolVersion });
   // The base is read before any request: a base that cannot be read costs nothing.
   const base: BaseScope | undefined = options.base === undefined ? undefined : await run.baseScope(options.base);
   return run.connect(options.connect, async (ctx) => {
     options.progress?.reading(() => ctx.client.stats().requests, () => ctx.client.stats().waiting);
     try {
+      // A drift check's window: the targets its events touch, or why everything is read (src/drift/).
+      const window = drift.since ? await sinceWindow(run.config, ctx.client, drift.since) : undefined;
+      const since = window ? { from: window.from.toISOString(), ...(window.whole !== undefined ? { whole: window.whole } : {}) } : undefined;
       // The steps policies, and the resource policies' warnings as notes for the reviewer.
-      return await ctx.plan({
-        targets: options.targets,
+      const made = await ctx.plan({
+        targets: window?.targets ?? options.targets,
         replace: options.replace,
         unmatchedTargets: 'error',
         warnings: true,
         ...(base ? { base } : {}),
+        ...(since ? { since } : {}),
       });
+      // Who changed what: the window's events, or a full plan's own read of the log (--attribute).
+      if (window) return { ...made, plan: withSinceChanges(made.plan, window) };
+      if (drift.attribute) return { ...made, plan: await withAttribution(made.plan, ctx.client, drift.attribute) };
+      return made;
     } finally {
       options.progress?.done();
     }

@@ -2,7 +2,8 @@
  * The plan is plain data: immutable, serialisable steps sorted deterministically. Building a plan
  * has no side effects; rendering and applying happen elsewhere.
  */
-import type { Kind, PlanProblem, StepBody } from '../model/step.js';
+import type { PlanPicture } from '../model/picture.js';
+import type { JsonObject, Kind, PlanProblem, StepBody } from '../model/step.js';
 
 export type { Action, FieldChange, JsonObject, JsonValue, Kind, PlanProblem, RequestSpec } from '../model/step.js';
 
@@ -12,6 +13,20 @@ export interface Step extends StepBody {
   org: string;
   /** Ids of the steps that must be done first. */
   dependsOn: string[];
+  /** The latest audit event that touched the step's object, when the plan read the audit log (src/drift/). */
+  changedBy?: ChangedBy;
+}
+
+/** Who changed an object last, from the organization's audit log. */
+export interface ChangedBy {
+  /** The event's `occurredAt`. */
+  at: string;
+  action: string;
+  /** Where it came from: `ui` (the app), `api`, `integration`, … */
+  source: string;
+  actor: { type: string; id: string; label?: string };
+  /** docplane's own apply (the token's user, through the API), a person, or an integration or other tool. */
+  by: 'docplane' | 'person' | 'integration';
 }
 
 export interface SafetyViolation {
@@ -54,6 +69,12 @@ export interface Plan {
    * key): a plan that has one never reads "No changes" (absent when there is none).
    */
   duplicates?: string[];
+  /**
+   * `ORG/ADDRESS` → the matched remote object as a create's `after` shows it, merged over the kinds
+   * that observe it: what a saved plan's done create is held against (src/apply/done.ts). In memory
+   * only: a plan file leaves it out.
+   */
+  observed?: Record<string, JsonObject>;
   /** The `--target` patterns a partial plan was limited to (absent for a whole plan). */
   targets?: string[];
   /**
@@ -64,8 +85,18 @@ export interface Plan {
    */
   base?: { from: string; unread?: number; whole?: string; commit?: string; configHash?: string };
   /**
+   * A drift check's window (`plan --since`): when it starts, how many changed objects were read and
+   * how many config entries were not; or why everything was read (`whole`).
+   */
+  since?: { from: string; objects?: number; unread?: number; whole?: string };
+  /**
    * The `--replace` patterns the plan was made with: apply PLANFILE plans again with them, so that
    * the forced publishes and resends the plan shows are derived again (absent when none).
    */
   replace?: string[];
+  /**
+   * Each site whose structure the plan changes, as it is and as it will be (the markdown draws them);
+   * absent when none changes, and in plans saved before pictures existed.
+   */
+  pictures?: PlanPicture[];
 }

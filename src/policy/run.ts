@@ -7,7 +7,7 @@
 import type { CelInput } from '@bufbuild/cel';
 import { maskSecrets, MASK, type Secret } from '../core/secrets.js';
 import type { Plan, PlanProblem, Step } from '../plan/types.js';
-import { Problems, type Item, type Origin } from '../source/origin.js';
+import { child, Problems, type Item, type Origin } from '../source/origin.js';
 import type { RawIssue } from '../source/yaml.js';
 import { policyLocation, type CompiledPolicy, type PolicySet } from './compile.js';
 
@@ -28,9 +28,45 @@ export function toCel(value: unknown): CelInput {
   return null;
 }
 
-/** Why `value` breaks the policy, or undefined when it complies. */
-export function verdict(policy: CompiledPolicy, value: unknown): string | undefined {
-  const result = policy.evaluate(toCel(value));
+/**
+ * What one evaluation of a rule may cost, and what every evaluation of one policy run (validate's
+ * resource policies, a plan's steps policies) may cost together, in @bufbuild/cel iterations as
+ * src/policy/compile.ts meters them: a second or so of evaluation each at most (docs/policies.md).
+ */
+export const RULE_COST_LIMIT = 200_000;
+export const RUN_COST_LIMIT = 2_000_000;
+
+/** What a policy run has spent so far. */
+export interface CostBudget {
+  used: number;
+}
+
+/** A policy that cost too much: the policy's own fault, said at its rule. */
+export class PolicyCostError extends Error {
+  constructor(
+    readonly policy: CompiledPolicy,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Why `value` breaks the policy, or undefined when it complies; throws PolicyCostError when the
+ * evaluation passes RULE_COST_LIMIT or the run's budget passes RUN_COST_LIMIT.
+ */
+export function verdict(policy: CompiledPolicy, value: unknown, budget: CostBudget = { used: 0 }): string | undefined {
+  const left = RUN_COST_LIMIT - budget.used;
+  const evaluation = policy.evaluate(toCel(value), Math.min(RULE_COST_LIMIT, left));
+  budget.used += evaluation.cost;
+  if (evaluation.overrun) {
+    const message =
+      left <= RULE_COST_LIMIT
+        ? `policy ${JSON.stringify(policy.name)}: the policies together cost more than ${RUN_COST_LIMIT.toLocaleString('en')} (CEL iterations) in one run; this rule's evaluation passed it: write fewer or cheaper rules`
+        : `policy ${JSON.stringify(policy.name)}: the rule costs more than ${RULE_COST_LIMIT.toLocaleString('en')} (CEL iterations) for one entry: nested macros over lists multiply; write a cheaper rule`;
+    throw new PolicyCostError(policy, message);
+  }
+  const result = evaluation.result;
   if (result === true) return undefined;
   const said = policy.message ?? `the rule is false: ${policy.rule}`;
   if (result === false) return `policy ${JSON.stringify(policy.name)}: ${said}`;
@@ -76,16 +112,22 @@ export function checkResources(
   const warnings = new Problems();
   const resources = set.policies.filter((p) => p.resource !== 'steps');
   if (resources.length === 0) return [];
-  for (const org of orgs) {
-    for (const policy of resources) {
-      const entries: readonly Item<unknown>[] =
-        policy.resource === 'organization' ? [{ value: org.organization, origin: org.origin }] : (org.lists.get(policy.resource) ?? []);
-      const fields = options.secretFields(policy.resource);
-      for (const entry of entries) {
-        const broken = verdict(policy, masked(entry.value, options.secrets, fields));
-        if (broken !== undefined) (policy.severity === 'error' ? problems : warnings).at(entry.origin, broken);
+  const budget: CostBudget = { used: 0 };
+  try {
+    for (const org of orgs) {
+      for (const policy of resources) {
+        const entries: readonly Item<unknown>[] =
+          policy.resource === 'organization' ? [{ value: org.organization, origin: org.origin }] : (org.lists.get(policy.resource) ?? []);
+        const fields = options.secretFields(policy.resource);
+        for (const entry of entries) {
+          const broken = verdict(policy, masked(entry.value, options.secrets, fields), budget);
+          if (broken !== undefined) (policy.severity === 'error' ? problems : warnings).at(entry.origin, broken);
+        }
       }
     }
+  } catch (e) {
+    if (!(e instanceof PolicyCostError)) throw e;
+    problems.at(child(e.policy.origin, 'rule'), e.message);
   }
   return warnings.issues;
 }
@@ -109,14 +151,20 @@ export function checkSteps(plan: Plan, set: PolicySet | undefined, secrets: read
   const problems: PlanProblem[] = [];
   const notes: string[] = [];
   const several = plan.orgs.length > 1;
-  for (const step of plan.steps) {
-    const view = stepView(step, secrets);
-    for (const policy of policies) {
-      const broken = verdict(policy, view);
-      if (broken === undefined) continue;
-      if (policy.severity === 'error') problems.push({ org: step.org, address: step.address, message: `${step.action}: ${broken}`, location: policyLocation(policy) });
-      else notes.push(`warning: ${several ? `${step.org}/` : ''}${step.address} (${step.action}): ${broken}`);
+  const budget: CostBudget = { used: 0 };
+  try {
+    for (const step of plan.steps) {
+      const view = stepView(step, secrets);
+      for (const policy of policies) {
+        const broken = verdict(policy, view, budget);
+        if (broken === undefined) continue;
+        if (policy.severity === 'error') problems.push({ org: step.org, address: step.address, message: `${step.action}: ${broken}`, location: policyLocation(policy) });
+        else notes.push(`warning: ${several ? `${step.org}/` : ''}${step.address} (${step.action}): ${broken}`);
+      }
     }
+  } catch (e) {
+    if (!(e instanceof PolicyCostError)) throw e;
+    problems.push({ org: plan.orgs[0] ?? '', address: 'policies', message: e.message, location: policyLocation(e.policy) });
   }
   if (problems.length === 0 && notes.length === 0) return plan;
   return {

@@ -1,5 +1,5 @@
 /**
- * The config's `policies:` list (DESIGN §11): rules in CEL over the entries of a config key, or over
+ * The config's `policies:` list (docs/policies.md): rules in CEL over the entries of a config key, or over
  * the steps of a plan. The rule's text is checked here only for being a string; src/policy/compile.ts
  * compiles and type-checks it, and reports what CEL says at the rule's position.
  */

@@ -2,6 +2,8 @@
 import { KINDS } from '../kinds/index.js';
 import { type Action, type FieldChange, type JsonValue, type Kind, type Plan, type RequestSpec, type Step } from '../plan/types.js';
 import { isMaskText } from './redact.js';
+import { shortUtc } from '../drift/since.js';
+import { changedByText } from '../drift/words.js';
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -42,6 +44,8 @@ export function summaryLine(plan: Plan): string {
  * undefined for a whole plan.
  */
 export function targetLine(plan: Plan): string | undefined {
+  const since = plan.since;
+  if (since !== undefined) return sinceLine(since);
   const base = plan.base;
   if (base?.whole !== undefined) return `Whole plan: ${base.whole} since ${base.from}, and that decides for the whole config: every entry was read (--base).`;
   if (base !== undefined) {
@@ -160,6 +164,9 @@ export function unmanagedList(byKind: Partial<Record<Kind, string[]>> | undefine
     .join(', ');
 }
 
+/** How many unmanaged addresses a text or markdown plan names (the counts cover the rest). */
+export const MAX_UNMANAGED_SHOWN = 50;
+
 /** The addresses of one org's unmanaged resources, in KINDS order then by address. */
 export function unmanagedAddresses(byKind: Partial<Record<Kind, string[]>> | undefined): string[] {
   if (!byKind) return [];
@@ -170,4 +177,21 @@ export function unmanagedAddresses(byKind: Partial<Record<Kind, string[]>> | und
 export function requestLine(r: RequestSpec): string {
   const query = r.query ? `?${new URLSearchParams(Object.entries(r.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
   return `${r.method} ${r.path}${query}`;
+}
+
+/**
+ * `3 objects changed since 09:00 UTC were read; everything else was not (--since).`, or why a drift
+ * check read everything.
+ */
+function sinceLine(since: NonNullable<Plan['since']>): string {
+  const when = shortUtc(since.from);
+  if (since.whole !== undefined) return `Whole plan: ${since.whole}; every entry was read (--since ${when}).`;
+  const n = since.objects ?? 0;
+  const read = n === 0 ? `Nothing changed since ${when}: nothing was read` : `${n} ${n === 1 ? 'object' : 'objects'} changed since ${when} ${n === 1 ? 'was' : 'were'} read`;
+  return `Drift check: ${read}; everything else was not (--since, from the audit log).`;
+}
+
+/** `  (changed in the app by Ana Lima, 2026-11-27 10:32 UTC)` after a step's address, when the plan knows. */
+export function changedBySuffix(step: Step): string {
+  return step.changedBy ? `  (${changedByText(step.changedBy)})` : '';
 }

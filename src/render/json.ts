@@ -55,6 +55,7 @@ function step(s: Step): Record<string, unknown> {
     requests: s.requests.map(request),
     dependsOn: [...s.dependsOn],
     ...(s.notes && s.notes.length > 0 ? { notes: [...s.notes] } : {}),
+    ...(s.changedBy ? { changedBy: { ...s.changedBy, actor: { ...s.changedBy.actor } } } : {}),
   };
 }
 
@@ -96,6 +97,7 @@ export function renderJson(plan: MaskedPlan): string {
     notes: [...(plan.notes ?? [])],
     ...(plan.targets && plan.targets.length > 0 ? { targets: [...plan.targets] } : {}),
     ...(plan.base ? { base: { ...plan.base } } : {}),
+    ...(plan.since ? { since: { ...plan.since } } : {}),
     ...(plan.duplicates && plan.duplicates.length > 0 ? { duplicates: [...plan.duplicates] } : {}),
   };
   return JSON.stringify(document, null, 2);

@@ -8,8 +8,9 @@
  */
 import { KINDS } from '../kinds/index.js';
 import { type Action, type Kind, type Step } from '../plan/types.js';
-import { ACTION_SYMBOL, CHANGE_SYMBOL, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, targetLine, unmanagedAddresses, requestLine } from './format.js';
-import { accessTables, siteDiagrams } from './mermaid.js';
+import { fencedLine, markdownCode, markdownText } from './escape.js';
+import { ACTION_SYMBOL, CHANGE_SYMBOL, changedBySuffix, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, targetLine, unmanagedAddresses, requestLine } from './format.js';
+import { accessTables, segmentsOf, siteDiagrams } from './mermaid.js';
 import type { MaskedPlan } from './redact.js';
 
 /** GitHub's limit on a comment body; the rendering stays strictly under it. */
@@ -25,23 +26,11 @@ export interface MarkdownOptions {
   limit?: number;
 }
 
-/** Inline text that must not be read as markdown or HTML. */
-function escapeText(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]|])/g, '\\$1')
-    .replace(/\r?\n/g, ' ');
-}
+/** Inline text that must not be read as markdown or HTML (src/render/escape.ts). */
+const escapeText = markdownText;
 
-/** An inline code span that survives backticks in its content. */
-function code(text: string): string {
-  const runs = text.match(/`+/g) ?? [];
-  const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
-  const pad = fence.length > 1 || text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text.replace(/\r?\n/g, ' ')}${pad}${fence}`;
-}
+/** A code span outside a table. */
+const code = (text: string): string => markdownCode(text, { table: false });
 
 function diffMark(action: Action): string {
   return action === 'create' ? '+' : action === 'delete' ? '-' : '!';
@@ -52,12 +41,12 @@ function stepLines(step: Step): string[] {
   // The diff mark colours the line; the text rendering's symbol follows where it says more (~ » ↻ ⇡).
   const symbol = ACTION_SYMBOL[step.action] === mark ? '' : `${ACTION_SYMBOL[step.action]} `;
   const suffix = isOtherAction(step.action) ? ` (${step.action})` : '';
-  const lines = [`${mark} ${symbol}${step.address}${suffix}`];
+  const lines = [fencedLine(`${mark} ${symbol}${step.address}${suffix}${changedBySuffix(step)}`)];
   for (const change of changesOf(step)) {
     const changeMark = change.kind === 'add' ? '+' : change.kind === 'remove' ? '-' : '!';
-    lines.push(`${changeMark}   ${CHANGE_SYMBOL[change.kind]} ${formatChange(change, MAX_VALUE_LENGTH)}`);
+    lines.push(fencedLine(`${changeMark}   ${CHANGE_SYMBOL[change.kind]} ${formatChange(change, MAX_VALUE_LENGTH)}`));
   }
-  for (const note of step.notes ?? []) lines.push(`#   ${note.replace(/\r?\n/g, ' ')}`);
+  for (const note of step.notes ?? []) lines.push(`#   ${fencedLine(note)}`);
   lines.push(`#   ${requestCount(step)}`);
   return lines;
 }
@@ -81,14 +70,15 @@ function countsTable(plan: MaskedPlan, orgs: string[]): string[] {
         if (isOtherAction(s.action)) counts.other++;
         else counts[s.action as 'create' | 'update' | 'delete']++;
       }
-      if (Object.values(counts).some((n) => n > 0)) rows.push({ org, kind, counts });
+      // A row of unmanaged resources alone says nothing about this plan: the unmanaged list below names them.
+      if (counts.create + counts.update + counts.delete + counts.other > 0) rows.push({ org, kind, counts });
     }
   }
   if (rows.length === 0) return [];
   const head = several ? '| Organization | Kind |' : '| Kind |';
   const line = (first: string, c: KindCounts) => `${first} ${c.create} | ${c.update} | ${c.delete} | ${c.other} | ${c.unmanaged} |`;
   const out = [`${head} Create | Update | Delete | Other | Unmanaged |`, `|${several ? ' --- |' : ''} --- | ---: | ---: | ---: | ---: | ---: |`];
-  for (const r of rows) out.push(line(several ? `| ${code(r.org)} | ${r.kind} |` : `| ${r.kind} |`, r.counts));
+  for (const r of rows) out.push(line(several ? `| ${markdownCode(r.org)} | ${r.kind} |` : `| ${r.kind} |`, r.counts));
   if (rows.length > 1) {
     const total: KindCounts = { create: 0, update: 0, delete: 0, other: 0, unmanaged: 0 };
     for (const r of rows) for (const k of Object.keys(total) as (keyof KindCounts)[]) total[k] += r.counts[k];
@@ -118,7 +108,7 @@ function warnings(plan: MaskedPlan, several: boolean): string[] {
   }
   if (plan.notes && plan.notes.length > 0) {
     out.push('> [!NOTE]');
-    for (const note of plan.notes) out.push(`> - ${escapeText(note.replace(/\r?\n/g, ' '))}`);
+    for (const note of plan.notes) out.push(`> - ${escapeText(note)}`);
     out.push('');
   }
   const unmanaged = Object.keys(plan.unmanaged)
@@ -127,9 +117,77 @@ function warnings(plan: MaskedPlan, several: boolean): string[] {
   if (unmanaged.length > 0) {
     out.push(`<details><summary>Unmanaged: ${unmanaged.length} not in the config, left alone</summary>`, '');
     for (const a of unmanaged.slice(0, MAX_PROBLEMS)) out.push(`- ${code(a)}`);
-    if (unmanaged.length > MAX_PROBLEMS) out.push(`- … and ${unmanaged.length - MAX_PROBLEMS} more (see \`docplane plan\` output)`);
+    if (unmanaged.length > MAX_PROBLEMS) out.push(`- … and ${unmanaged.length - MAX_PROBLEMS} more (\`--format json\` lists them all)`);
     out.push('', '</details>', '');
   }
+  return out;
+}
+
+/** At most this many items in a collapsed structure list: a huge site's list says how many more. */
+const MAX_TREE = 400;
+
+/** A site's whole structure as it will be, as a nested list in a collapsed block. */
+function collapsedTree(tree: readonly { depth: number; text: string }[]): string[] {
+  const out = [`<details><summary>The whole structure as it will be (${tree.length} items)</summary>`, ''];
+  for (const t of tree.slice(0, MAX_TREE)) out.push(`${'  '.repeat(t.depth)}- ${escapeText(t.text)}`);
+  if (tree.length > MAX_TREE) out.push(`- … and ${tree.length - MAX_TREE} more`);
+  out.push('', '</details>', '');
+  return out;
+}
+
+/** At most this many lines in "Needs attention"; the blocks below list the rest. */
+const MAX_ATTENTION = 40;
+
+/** Roles from the most to the least: a step to a later one (or to none) lowers access. */
+const ROLE_ORDER = ['admin', 'create', 'review', 'edit', 'comment', 'read'];
+
+/** What a reviewer names a step's object by: its title (or name, label, email), else its address's last key. */
+function titleOf(step: Step): string {
+  for (const side of [step.before, step.after]) {
+    for (const field of ['title', 'name', 'label', 'email']) {
+      const v = (side as Record<string, unknown> | null)?.[field];
+      if (typeof v === 'string' && v !== '') return v;
+    }
+  }
+  const segments = segmentsOf(step.address);
+  return segments?.reverse().find((s) => s.key !== undefined)?.key ?? step.address;
+}
+
+const roleOf = (v: unknown): string | undefined => {
+  const r = (v as { role?: unknown } | null)?.role;
+  return typeof r === 'string' ? r : undefined;
+};
+
+/**
+ * The lines a reviewer must not miss, before anything else: every problem, safety rule broken, policy
+ * warning and twin, every delete, and every revocation or lowered role, each by its title.
+ */
+function needsAttention(plan: MaskedPlan, several: boolean): string[] {
+  const items: string[] = [];
+  const where = (org: string, address: string) => code(several ? `${org}/${address}` : address);
+  for (const p of plan.problems) {
+    const at = p.location ? ` at ${code(`${p.location.file}:${p.location.line}:${p.location.column}`)}` : '';
+    items.push(`**problem** ${where(p.org, `${p.address}${p.field ? `.${p.field}` : ''}`)}${at}: ${escapeText(p.message)}`);
+  }
+  for (const v of plan.violations) items.push(`**safety rule ${escapeText(v.rule)}**: ${escapeText(v.message)}`);
+  for (const n of plan.notes ?? []) if (/^(?:[^\s:]+: )?warning: /.test(n)) items.push(`**policy warning**: ${escapeText(n.replace(/^(?:[^\s:]+: )?warning: /, ''))}`);
+  for (const d of plan.duplicates ?? []) items.push(`**twin** ${code(d)}: two remote resources share one key`);
+  for (const step of plan.steps) {
+    const before = roleOf(step.before);
+    const after = roleOf(step.after);
+    if (step.action === 'delete') {
+      const verb = before === undefined ? 'delete' : /Access$/.test(step.kind) ? 'revoke' : 'remove';
+      const what = `${verb} **${escapeText(titleOf(step))}**${before !== undefined ? ` (${escapeText(before)} → none)` : ''}`;
+      items.push(`${what} ${where(step.org, step.address)}`);
+    } else if (before !== undefined && (after === undefined || ROLE_ORDER.indexOf(after) > ROLE_ORDER.indexOf(before))) {
+      items.push(`lower **${escapeText(titleOf(step))}** (${escapeText(before)} → ${escapeText(after ?? 'none')}) ${where(step.org, step.address)}`);
+    }
+  }
+  if (items.length === 0) return [];
+  const out = ['**Needs attention**', ''];
+  for (const it of items.slice(0, MAX_ATTENTION)) out.push(`- ${it}`);
+  if (items.length > MAX_ATTENTION) out.push(`- … and ${items.length - MAX_ATTENTION} more (the blocks below list them)`);
+  out.push('');
   return out;
 }
 
@@ -141,8 +199,10 @@ function pictures(plan: MaskedPlan, several: boolean, budget: number): string[] 
   const pieces: string[][] = [];
   for (const d of siteDiagrams(plan)) {
     const name = code(several ? `${d.org}/sites["${d.site}"]` : `sites["${d.site}"]`);
-    const left = d.omitted > 0 ? [`_A large site: only what changes and its parents are drawn (${d.omitted} other items left out)._`, ''] : [];
-    pieces.push([`#### Structure of ${name}`, '', ...left, '```mermaid', d.mermaid, '```', '']);
+    const heading = d.title !== undefined && d.title !== d.site ? `#### Structure of ${escapeText(d.title)} (${name})` : `#### Structure of ${name}`;
+    const caption = d.caption !== undefined ? [`_${escapeText(d.caption)}_`, ''] : d.omitted > 0 ? [`_A large site: only what changes and its parents are drawn (${d.omitted} other items left out)._`, ''] : [];
+    const tree = d.tree && d.tree.length > 0 ? collapsedTree(d.tree) : [];
+    pieces.push([heading, '', ...caption, '```mermaid', d.mermaid, '```', '', ...tree]);
   }
   const tables = accessTables(plan);
   tables.forEach((t, i) => {
@@ -200,6 +260,7 @@ export function renderMarkdown(plan: MaskedPlan, options: MarkdownOptions = {}):
   head.push(`${several ? 'Organizations' : 'Organization'}: ${orgs.map(code).join(', ')}`, '');
   const targeted = targetLine(plan);
   if (targeted) head.push('> [!IMPORTANT]', `> ${escapeText(targeted)}`, '');
+  head.push(...needsAttention(plan, several));
   const table = countsTable(plan, orgs);
   if (table.length > 0) head.push(...table, '');
   head.push(...warnings(plan, several));
@@ -252,8 +313,8 @@ export function renderMarkdown(plan: MaskedPlan, options: MarkdownOptions = {}):
 function requestsSection(plan: MaskedPlan, room: number): string {
   const lines: string[] = [];
   for (const step of plan.steps) {
-    lines.push(step.id);
-    for (const r of step.requests) lines.push(`  ${requestLine(r)}`);
+    lines.push(fencedLine(step.id));
+    for (const r of step.requests) lines.push(fencedLine(`  ${requestLine(r)}`));
   }
   if (lines.length === 0) return '';
   const fence = fenceFor(lines);

@@ -9,7 +9,10 @@
  * item is drawn in its new place with a dotted edge from its old one. On a large site only the
  * changed items and their parents are drawn, so that the comment stays within GitHub's limit.
  */
+import { formatAddress, parseAddress } from '../model/address.js';
+import type { PictureItem, PictureStatus, PlanPicture } from '../model/picture.js';
 import type { Step } from '../plan/types.js';
+import { mermaidLabel as label } from './mermaid-label.js';
 import type { MaskedPlan } from './redact.js';
 
 type Status = 'added' | 'removed' | 'changed' | 'moved' | 'same';
@@ -35,6 +38,12 @@ export interface SiteDiagram {
   mermaid: string;
   /** Items (changed or context) not drawn because the site is large. */
   omitted: number;
+  /** The site's title, when the plan holds its picture. */
+  title?: string;
+  /** What the picture leaves out, in words (unchanged items, a large new site summarised per group). */
+  caption?: string;
+  /** The whole structure as it will be, as an indented list (a large new site's, drawn as counts). */
+  tree?: { depth: number; text: string }[];
 }
 
 export interface DiagramOptions {
@@ -53,17 +62,18 @@ interface Segment {
   key?: string;
 }
 
-const SEGMENT = /(?:^|\.)([A-Za-z]+)(?:\[("(?:[^"\\]|\\.)*")\])?/y;
-
-/** The segments of an address, or undefined when it does not read as one. */
+/** The segments of an address, each name with the key after it, or undefined when it does not read as one. */
 export function segmentsOf(address: string): Segment[] | undefined {
+  const parsed = parseAddress(address);
+  if (!parsed || parsed.org !== undefined) return undefined;
   const out: Segment[] = [];
-  SEGMENT.lastIndex = 0;
-  while (SEGMENT.lastIndex < address.length) {
-    const at = SEGMENT.lastIndex;
-    const m = SEGMENT.exec(address);
-    if (!m || SEGMENT.lastIndex === at) return undefined;
-    out.push(m[2] !== undefined ? { name: m[1], key: JSON.parse(m[2]) as string } : { name: m[1] });
+  for (const s of parsed.segments) {
+    if ('name' in s) out.push({ name: s.name });
+    else {
+      const last = out[out.length - 1];
+      if (last === undefined || last.key !== undefined) return undefined;
+      last.key = s.key;
+    }
   }
   return out;
 }
@@ -278,11 +288,6 @@ const KIND_WORD: Record<NodeKind, string> = { site: 'site', section: 'section', 
 const STATUS_MARK: Record<Status, string> = { added: '+ ', removed: '- ', changed: '~ ', moved: '» ', same: '' };
 const STATUS_WORD: Record<Status, string> = { added: ' (added)', removed: ' (removed)', changed: ' (changed)', moved: ' (moved)', same: '' };
 
-/** Text in a Mermaid label: quotes and angle brackets as Mermaid's entities, no line breaks. */
-function label(text: string): string {
-  return text.replace(/#/g, '#35;').replace(/"/g, '#quot;').replace(/</g, '#lt;').replace(/>/g, '#gt;').replace(/\r?\n/g, ' ');
-}
-
 const CLASSES = [
   '  classDef added fill:#dafbe1,stroke:#1a7f37,color:#116329',
   '  classDef removed fill:#ffebe9,stroke:#cf222e,color:#a40e26,stroke-dasharray:4 3',
@@ -330,8 +335,170 @@ function draw(tree: SiteTree, options: Required<DiagramOptions>): { mermaid: str
   return { mermaid: [...lines, ...edges, ...classes].join('\n'), omitted };
 }
 
-/** The sites whose structure the plan changes, each as a Mermaid flowchart, in the order of the plan. */
+/** The sites whose structure the plan changes, each as a Mermaid flowchart: the plan's pictures, then (a plan saved without them) drawn from the steps. */
 export function siteDiagrams(plan: MaskedPlan, options: DiagramOptions = {}): SiteDiagram[] {
+  const pictures = (plan.pictures ?? []).map((p) => drawPicture(p, options.nodeLimit ?? PICTURE_LIMIT));
+  const drawn = new Set(pictures.map((d) => `${d.org}\0${d.site}`));
+  return [...pictures, ...stepDiagrams(plan, options).filter((d) => !drawn.has(`${d.org}\0${d.site}`))];
+}
+
+/** At most this many boxes in a picture drawn from the plan's picture: its height stays bounded. */
+const PICTURE_LIMIT = 40;
+/** A site this large that the plan creates (or rebuilds: nearly all added) is drawn as counts per group. */
+const SUMMARY_AT = 40;
+
+const PICTURE_MARK: Record<PictureStatus, string> = { added: '+ ', removed: '- ', changed: '~ ', moved: '» ', reordered: '↕ ', same: '' };
+const PICTURE_WORD: Record<PictureStatus, string> = { added: ' (added)', removed: ' (removed)', changed: ' (changed)', moved: ' (moved)', reordered: ' (reordered)', same: '' };
+const PICTURE_CLASSES: Record<Exclude<PictureStatus, 'same'>, string> = {
+  added: 'fill:#dafbe1,stroke:#1a7f37,color:#116329',
+  removed: 'fill:#ffebe9,stroke:#cf222e,color:#a40e26,stroke-dasharray:4 3',
+  moved: 'fill:#fff8c5,stroke:#9a6700,color:#7d4e00',
+  reordered: 'fill:#fbefff,stroke:#8250df,color:#6639ba',
+  changed: 'fill:#ddf4ff,stroke:#0969da,color:#0550ae',
+};
+
+function itemText(it: PictureItem): string {
+  return `${PICTURE_MARK[it.status]}${it.type} ${it.title}${PICTURE_WORD[it.status]}`;
+}
+
+/** A box's label: the title, and the id in small text where two items share the title. */
+function boxLabel(it: PictureItem): string {
+  return `${label(itemText(it))}${it.id !== undefined ? `<br><small>${label(it.id)}</small>` : ''}`;
+}
+
+function shapeOf(it: PictureItem): string {
+  return it.type === 'group' ? `[/"${boxLabel(it)}"/]` : it.type === 'space' ? `(["${boxLabel(it)}"])` : `["${boxLabel(it)}"]`;
+}
+
+/** The items under each parent key (null: the top level), in the picture's order. */
+function childrenOf(items: readonly PictureItem[]): Map<string | null, PictureItem[]> {
+  const out = new Map<string | null, PictureItem[]>();
+  for (const it of items) {
+    const list = out.get(it.parent) ?? [];
+    list.push(it);
+    out.set(it.parent, list);
+  }
+  return out;
+}
+
+/** The structure as it will be (removed items left out), depth-first, as an indented list. */
+function treeOf(items: readonly PictureItem[]): { depth: number; text: string }[] {
+  const children = childrenOf(items.filter((i) => i.status !== 'removed'));
+  const out: { depth: number; text: string }[] = [];
+  const walk = (parent: string | null, depth: number, seen: Set<string>) => {
+    for (const it of children.get(parent) ?? []) {
+      if (seen.has(it.key)) continue;
+      seen.add(it.key);
+      out.push({ depth, text: `${it.type} ${it.title}${it.id !== undefined ? ` (${it.id})` : ''}` });
+      walk(it.key, depth + 1, seen);
+    }
+  };
+  walk(null, 0, new Set());
+  return out;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Counts of a subtree's items by type: `12 sections, 3 spaces`. */
+function countsOf(items: readonly PictureItem[]): string {
+  const by = (t: PictureItem['type']) => items.filter((i) => i.type === t).length;
+  const parts = [
+    [by('group'), 'group'],
+    [by('section'), 'section'],
+    [by('space'), 'space'],
+    [by('link'), 'link'],
+  ] as const;
+  return parts.filter(([n]) => n > 0).map(([n, w]) => plural(n, w)).join(', ');
+}
+
+function drawPicture(p: PlanPicture, limit: number): SiteDiagram {
+  const lines = ['flowchart LR', `  n0(["${label(p.created ? `+ site ${p.title} (added)` : p.title)}${p.title !== p.site ? `<br><small>${label(p.site)}</small>` : ''}"])${p.created ? ':::added' : ''}`];
+  const edges: string[] = [];
+  const used = new Set<Exclude<PictureStatus, 'same'>>(p.created ? ['added'] : []);
+  const live = p.items.filter((i) => i.status !== 'removed');
+  const rebuilt = live.length > 0 && live.filter((i) => i.status === 'added').length === live.length;
+  const base = { org: p.org, site: p.site, title: p.title };
+
+  if ((p.created || rebuilt) && p.items.length > SUMMARY_AT) {
+    // A large new site: one box per top-level group with the counts of what it holds, one for the rest.
+    const children = childrenOf(live);
+    const under = (key: string): PictureItem[] => (children.get(key) ?? []).flatMap((c) => [c, ...under(c.key)]);
+    const top = children.get(null) ?? [];
+    const groups = top.filter((i) => i.type === 'group');
+    const shownGroups = groups.slice(0, limit - 2);
+    shownGroups.forEach((g, i) => {
+      lines.push(`  n${i + 1}[/"${label(`+ group ${g.title}: ${countsOf(under(g.key)) || 'empty'}`)}"/]:::added`);
+      edges.push(`  n0 --> n${i + 1}`);
+    });
+    const rest = [...top.filter((i) => i.type !== 'group'), ...groups.slice(shownGroups.length)];
+    const restItems = rest.flatMap((r) => [r, ...under(r.key)]);
+    if (restItems.length > 0) {
+      const n = shownGroups.length + 1;
+      lines.push(`  n${n}["${label(`+ ${groups.length > shownGroups.length ? 'other items' : 'top level'}: ${countsOf(restItems)}`)}"]:::added`);
+      edges.push(`  n0 --> n${n}`);
+    }
+    lines.push(`  classDef added ${PICTURE_CLASSES.added}`);
+    const what = p.created ? 'A new site' : 'A site rebuilt whole';
+    return { ...base, mermaid: [...lines, ...edges].join('\n'), omitted: 0, caption: `${what} of ${plural(live.length, 'item')}: drawn as counts per group; its whole structure is below.`, tree: treeOf(p.items) };
+  }
+
+  // The boxes to draw: every item of a small site; on a large one, what changes with its parents and
+  // old parents, and per parent one box counting the unchanged items left out.
+  const byKey = new Map(p.items.map((i) => [i.key, i]));
+  const keep = new Set<string>();
+  const withParents = (key: string | null | undefined) => {
+    for (let k = key; k !== null && k !== undefined && !keep.has(k); k = byKey.get(k)?.parent) keep.add(k);
+  };
+  let omittedChanges = 0;
+  if (p.items.length <= limit) for (const it of p.items) keep.add(it.key);
+  else {
+    for (const it of p.items) {
+      if (it.status === 'same') continue;
+      if (keep.size >= limit) {
+        omittedChanges++;
+        continue;
+      }
+      withParents(it.key);
+      withParents(it.from);
+    }
+  }
+  const ids = new Map<string, string>();
+  let next = 0;
+  for (const it of p.items) {
+    if (!keep.has(it.key)) continue;
+    const id = `n${++next}`;
+    ids.set(it.key, id);
+    lines.push(`  ${id}${shapeOf(it)}${it.status === 'same' ? '' : `:::${it.status}`}`);
+    if (it.status !== 'same') used.add(it.status);
+  }
+  for (const it of p.items) {
+    const id = ids.get(it.key);
+    if (id === undefined) continue;
+    edges.push(`  ${it.parent !== null ? (ids.get(it.parent) ?? 'n0') : 'n0'} --> ${id}`);
+    if (it.status === 'moved' && it.from !== undefined) edges.push(`  ${it.from !== null ? (ids.get(it.from) ?? 'n0') : 'n0'} -. was here .-> ${id}`);
+  }
+  // Unchanged items left out: one box per parent saying how many.
+  const hidden = new Map<string | null, number>();
+  for (const it of p.items) if (!keep.has(it.key)) hidden.set(it.parent, (hidden.get(it.parent) ?? 0) + 1);
+  let omitted = 0;
+  for (const [parent, n] of hidden) {
+    omitted += n;
+    if (parent !== null && !ids.has(parent)) continue;
+    const id = `n${++next}`;
+    lines.push(`  ${id}["${label(`… ${plural(n, 'other item')}`)}"]:::more`);
+    edges.push(`  ${parent !== null ? (ids.get(parent) as string) : 'n0'} --> ${id}`);
+  }
+  const classes = (Object.keys(PICTURE_CLASSES) as (keyof typeof PICTURE_CLASSES)[]).filter((c) => used.has(c)).map((c) => `  classDef ${c} ${PICTURE_CLASSES[c]}`);
+  if (hidden.size > 0) classes.push('  classDef more fill:#f6f8fa,stroke:#d0d7de,color:#59636e,stroke-dasharray:2 2');
+  const caption =
+    omitted === 0
+      ? undefined
+      : `A large site: what changes is drawn with its parents; ${plural(omitted - omittedChanges, 'unchanged item')} ${omitted - omittedChanges === 1 ? 'is' : 'are'} counted, not drawn${omittedChanges > 0 ? `, and ${plural(omittedChanges, 'more change')} did not fit` : ''}.`;
+  return { ...base, mermaid: [...lines, ...edges, ...classes].join('\n'), omitted, ...(caption ? { caption } : {}), ...(omitted > 0 ? { tree: treeOf(p.items) } : {}) };
+}
+
+/** The sites whose structure the plan's steps change, each as a Mermaid flowchart, in the order of the plan. */
+function stepDiagrams(plan: MaskedPlan, options: DiagramOptions = {}): SiteDiagram[] {
   const opts: Required<DiagramOptions> = { contextLimit: options.contextLimit ?? CONTEXT_LIMIT, nodeLimit: options.nodeLimit ?? NODE_LIMIT };
   const trees = new Map<string, { org: string; tree: SiteTree; drawn: boolean }>();
   for (const step of plan.steps) {
@@ -361,25 +528,33 @@ export interface AccessTable {
   rows: { who: string; before: string; after: string }[];
 }
 
-const ACCESS = /^(.+)\.access\.(teams|users)(\["(?:[^"\\]|\\.)*"\])$/;
+/** An access step's object, who (teams or users) and whose key: `OBJECT.access.teams["KEY"]`. */
+function accessOf(address: string): { object: string; who: 'teams' | 'users'; key: string } | undefined {
+  const parsed = parseAddress(address);
+  if (!parsed || parsed.segments.length < 4) return undefined;
+  const n = parsed.segments.length;
+  const [access, who, last] = parsed.segments.slice(n - 3);
+  if (!('name' in access) || access.name !== 'access' || !('name' in who) || (who.name !== 'teams' && who.name !== 'users') || !('key' in last)) return undefined;
+  return { object: formatAddress({ segments: parsed.segments.slice(0, n - 3) }), who: who.name, key: last.key };
+}
 
 /** The access changes of the plan, grouped per object (collection, space, site), in the order of the plan. */
 export function accessTables(plan: MaskedPlan): AccessTable[] {
   const tables = new Map<string, AccessTable>();
   for (const step of plan.steps) {
-    const m = ACCESS.exec(step.address);
+    const m = accessOf(step.address);
     if (!m) continue;
-    const id = `${step.org}\0${m[1]}`;
+    const id = `${step.org}\0${m.object}`;
     let table = tables.get(id);
     if (!table) {
-      table = { org: step.org, object: m[1], rows: [] };
+      table = { org: step.org, object: m.object, rows: [] };
       tables.set(id, table);
     }
     const role = (v: unknown) => {
       const r = (v as { role?: unknown } | null)?.role;
       return typeof r === 'string' ? r : '—';
     };
-    table.rows.push({ who: `${m[2] === 'teams' ? 'team' : 'user'} ${JSON.parse(m[3].slice(1, -1)) as string}`, before: role(step.before), after: role(step.after) });
+    table.rows.push({ who: `${m.who === 'teams' ? 'team' : 'user'} ${m.key}`, before: role(step.before), after: role(step.after) });
   }
   return [...tables.values()];
 }

@@ -21,6 +21,6 @@ function summaryJson(summary: ConfigSummary) {
 export function renderValidationJson(result: ValidateResult): string {
   const document = result.valid
     ? { formatVersion: 1, valid: true, ...summaryJson(result.summary), warnings: result.warnings.map(issueJson), problems: [] }
-    : { formatVersion: 1, valid: false, warnings: [], problems: result.error.issues.map(issueJson) };
+    : { formatVersion: 1, valid: false, warnings: result.warnings.map(issueJson), problems: result.error.issues.map(issueJson) };
   return JSON.stringify(document, null, 2);
 }

@@ -202,7 +202,8 @@ export function describeIssues(
         } else if (values.length === 1) {
           out.push({ path, mode: 'value', message: `must be ${JSON.stringify(issue.values[0])}, not ${describeInput(value)}` });
         } else {
-          const hint = typeof value === 'string' ? didYouMean(value, values) : '';
+          // A value of another type says which it is, as a type error does ("not the number 3").
+          const hint = typeof value === 'string' ? didYouMean(value, values) : `, not ${describeInput(value)}`;
           out.push({ path, mode: 'value', message: `must be one of ${values.join(', ')}${hint}` });
         }
         break;

@@ -78,7 +78,7 @@ describe('docplane apply (CLI)', () => {
     expect(res.stdout).toMatch(/^Apply: 0 applied, \d+ failed, \d+ skipped\.$/m);
     expect(res.stdout).toContain('Run stopped: ');
     const [, failed, skipped] = /Apply: 0 applied, (\d+) failed, (\d+) skipped/.exec(res.stdout)!.map(Number);
-    expect(failed + skipped).toBe(60); // every step of the plan (of the example config) is accounted for
+    expect(failed + skipped).toBe(64); // every step of the plan (of the example config) is accounted for
     expect(teamTitles(box)).toEqual(['Legacy']);
     // The API's answer is printed once, in the error line; the summary and the progress say the status.
     const answer = /→ 403: (.*)$/.exec(errors[0])![1];
@@ -99,9 +99,9 @@ describe('docplane apply (CLI)', () => {
       let stderr = '';
       child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      // Once the apply has started (the plan reads ~20 requests), interrupt it.
+      // Once the apply has started (the plan reads 35 requests), interrupt it.
       const poll = setInterval(() => {
-        if (b.emulator.requestCount() >= 33) {
+        if (b.emulator.requestCount() >= 38) {
           clearInterval(poll);
           child.kill('SIGINT');
         }

@@ -12,6 +12,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEmulatorState, startEmulator } from '../../src/emulator/server.js';
@@ -40,6 +41,10 @@ interface Run {
   run_number: number;
   workflow_id: number;
   status: string;
+  /** The workflow file, the event and the commit of the run (what the apply checks of a plan's run). */
+  path?: string;
+  event?: string;
+  head_sha?: string;
 }
 
 /** The part of GitHub's REST API the action uses, in memory; comments come two to a page. */
@@ -161,6 +166,9 @@ async function step(name: string, env: Record<string, string>): Promise<{ code: 
       INPUT_API_URL: emulator.url,
       INPUT_TOKEN: 'dev-token',
       INPUT_CONFIG: 'docplane/',
+      // The drift tests above the schedule's own read everything, each time.
+      INPUT_FULL_CHECK: 'always',
+      INPUT_DRIFT_STATE_DIR: join(work, 'drift-state'),
       ...env,
     },
   });
@@ -208,7 +216,7 @@ beforeAll(async () => {
     { id: 1, body: 'Looks good' },
     { id: 2, body: 'One question' },
   ]);
-}, 60_000);
+});
 
 afterAll(async () => {
   await emulator?.close();
@@ -323,6 +331,11 @@ describe('the action script: apply on merge', () => {
     github.artifacts.push(
       { id: 1, name: 'docplane-plan-pr-7', expired: false, created_at: '2026-01-01T10:00:00Z', workflow_run: { id: 90, head_sha: 'b'.repeat(40) } },
       { id: 2, name: 'docplane-plan-pr-7', expired: false, created_at: '2026-01-01T11:00:00Z', workflow_run: { id: 100, head_sha: HEAD_SHA } },
+    );
+    // The runs that uploaded them: the plan workflow's, on the pull request.
+    github.runs.push(
+      { id: 90, run_number: 1, workflow_id: 8, status: 'completed', path: '.github/workflows/docplane-plan.yml', event: 'pull_request', head_sha: 'b'.repeat(40) },
+      { id: 100, run_number: 2, workflow_id: 8, status: 'completed', path: '.github/workflows/docplane-plan.yml', event: 'pull_request', head_sha: HEAD_SHA },
     );
   });
 
@@ -446,7 +459,7 @@ describe('the action script: pieces', () => {
     expect(body.length).toBeLessThanOrEqual(lib.GITHUB_BODY_LIMIT);
     expect(body).toContain("cut to fit GitHub's comment limit");
     const failed = lib.planComment({ config: 'docplane/', exitCode: 1, markdown: '', error: 'bad ``` fence\n', commit: 'f'.repeat(40), artifact: 'x' });
-    expect(failed).toContain('````\nbad ``` fence\n````');
+    expect(failed).toContain('> bad \\`\\`\\` fence');
     for (const version of ['0.1', '^0.1.0', 'latest', '']) {
       expect(() => lib.checkInputs({ INPUT_COMMAND: 'plan', INPUT_VERSION: version }), version).toThrow(/not an exact docplane version/);
     }
@@ -512,6 +525,14 @@ describe('the action script: the loop closes', () => {
     expect(github.issues[1].body).toMatch(/Unmanaged/);
   });
 
+  it('installs docplane from the registry when it holds the version, else from the action\'s checkout', async () => {
+    const { installSource } = (await import(pathToFileURL(SCRIPT).href)) as { installSource: (env: Record<string, string>, onRegistry: (v: string) => boolean) => { spec: string; pack: boolean } };
+    expect(installSource({ INPUT_VERSION: '0.1.0', GITHUB_ACTION_PATH: ROOT }, () => true)).toEqual({ spec: 'docplane@0.1.0', pack: false });
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(installSource({ INPUT_VERSION: version, GITHUB_ACTION_PATH: ROOT }, () => false)).toEqual({ spec: ROOT, pack: true });
+    expect(() => installSource({ INPUT_VERSION: '9.9.9', GITHUB_ACTION_PATH: ROOT }, () => false)).toThrow(/docplane@9\.9\.9 is not on the npm registry/);
+  });
+
   it('installs docplane from the version, a tarball or folder, or a git reference', async () => {
     const tarball = join(work, 'docplane-9.9.9.tgz');
     writeFileSync(tarball, '');
@@ -519,7 +540,6 @@ describe('the action script: the loop closes', () => {
       const r = await step('install-spec', env);
       return r.code === 0 ? r.outputs.spec : r.stdout.trim();
     };
-    expect(await spec({ INPUT_VERSION: '0.1.0' })).toBe('docplane@0.1.0');
     expect(await spec({ INPUT_INSTALL: '../docplane-9.9.9.tgz' })).toBe(tarball);
     expect(await spec({ INPUT_INSTALL: 'docplane' })).toBe(join(checkout, 'docplane'));
     expect(await spec({ INPUT_INSTALL: 'github:someone/docplane#fix-1' })).toBe('github:someone/docplane#fix-1');
@@ -527,9 +547,102 @@ describe('the action script: the loop closes', () => {
     expect(await spec({ INPUT_INSTALL: 'git+https://git.example/docplane.git#main' })).toBe('git+https://git.example/docplane.git#main');
     expect(await spec({ INPUT_INSTALL: 'nowhere.tgz' })).toMatch(/^::error::docplane action: install "nowhere.tgz" is neither a git reference .* nor an existing tarball or folder/);
     expect(await spec({ INPUT_VERSION: '^0.1' })).toMatch(/not an exact docplane version/);
+    // With install empty and the version not on the registry (here: a registry that cannot be reached),
+    // the action builds its own checkout when that is the version asked for; another version is one line.
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const offline = { npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0', GITHUB_ACTION_PATH: ROOT };
+    const fromCheckout = await step('install-spec', { ...offline, INPUT_VERSION: version });
+    expect(fromCheckout.code, fromCheckout.stdout).toBe(0);
+    expect(fromCheckout.outputs).toMatchObject({ spec: ROOT, pack: 'true' });
+    expect(await spec({ ...offline, INPUT_VERSION: '9.9.9' })).toMatch(
+      new RegExp(`^::error::docplane action: docplane@9\\.9\\.9 is not on the npm registry, and the action's checkout holds docplane ${version.replaceAll('.', '\\.')}: `),
+    );
     // The inputs are checked before anything is installed.
     expect((await step('check-inputs', { INPUT_COMMAND: 'plan', INPUT_VERSION: '0.1.0', INPUT_INSTALL: 'github:someone/docplane#fix-1' })).code).toBe(0);
     expect((await step('check-inputs', { INPUT_COMMAND: 'plan', INPUT_VERSION: '0.1.0', INPUT_INSTALL: 'nowhere.tgz' })).code).toBe(1);
     expect((await step('check-inputs', { INPUT_COMMAND: 'drift', INPUT_VERSION: '0.1.0', INPUT_UNMANAGED_IS_DRIFT: 'yes' })).stdout).toContain('unmanaged-is-drift "yes" is not true or false');
+  });
+});
+
+describe('the action script: the drift job\'s schedule', () => {
+  it('reads everything first, then only what the audit log says changed, and lists who changed what by person', async () => {
+    const state = join(work, 'drift-schedule');
+    const env = { INPUT_FULL_CHECK: '7d', INPUT_DRIFT_STATE_DIR: state };
+    // The issues of the earlier tests are theirs: this one starts with none open.
+    for (const issue of github.issues) issue.state = 'closed';
+    const first = await step('drift', { ...env, INPUT_ON_DRIFT: 'fail' });
+    expect(first.stdout).toContain('drift: reading everything (no earlier complete check is recorded)');
+    expect([0, 2]).toContain(first.code);
+    const quiet = await step('drift', { ...env, INPUT_ON_DRIFT: 'issue' });
+    expect(quiet.code, quiet.stdout + quiet.stderr).toBe(0);
+    expect(quiet.stdout).toMatch(/drift: checking what changed since \d{4}-\d\d-\d\dT.*Z \(the last complete check, less 15 minutes\)/);
+    expect(quiet.stdout).toContain('the drift issue, if any, stays as the last full check left it');
+
+    // Bob changes a member's role in the app.
+    emulator.world.tokens.set('bob-app', { token: 'bob-app', access: 'write', user: 'u_bob', source: 'ui' });
+    const patch = (token: string, role: string) =>
+      fetch(`${emulator.url}/v1/orgs/org_acme/members/u_judy`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ role }) });
+    const was = (await (await fetch(`${emulator.url}/v1/orgs/org_acme/members/u_judy`, { headers: { authorization: 'Bearer dev-token' } })).json()) as { role: string };
+    expect((await patch('bob-app', was.role === 'admin' ? 'read' : 'admin')).status).toBe(200);
+    try {
+      const found = await step('drift', { ...env, INPUT_ON_DRIFT: 'issue' });
+      expect(found.code, found.stdout + found.stderr).toBe(0);
+      expect(found.stdout).toContain('drift: changes found since the last check; reading everything for the drift issue');
+      const issue = github.issues.find((i) => i.state === 'open')!;
+      expect(issue.body).toContain('### Who changed what');
+      expect(issue.body).toMatch(/\*\*Bob\*\*\n\n- `members\["judy@acme\.com"\]` \(update\), changed in the app, \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+      expect(issue.body).toContain('members["judy@acme.com"]  (changed in the app by Bob,');
+    } finally {
+      expect((await patch('dev-token', was.role)).status).toBe(200);
+    }
+  });
+
+  it('decides from the last complete check, the period and the config', async () => {
+    const lib = (await import(SCRIPT)) as {
+      driftMode(state: unknown, o: { now: Date; every: number; digest: string }): { mode: string; why?: string; since?: string };
+      fullCheckEvery(text: string | undefined): number;
+      whoChangedWhat(steps: unknown[]): string;
+    };
+    const day = 86_400_000;
+    const now = new Date('2026-11-28T12:00:00Z');
+    const state = { at: '2026-11-28T11:00:00.000Z', fullAt: '2026-11-25T06:00:00.000Z', digest: 'd1' };
+    expect(lib.fullCheckEvery(undefined)).toBe(7 * day);
+    expect(lib.fullCheckEvery('24h')).toBe(day);
+    expect(lib.fullCheckEvery('always')).toBe(0);
+    expect(() => lib.fullCheckEvery('weekly')).toThrow(/full-check "weekly" is not "always" nor a period/);
+    expect(lib.driftMode(state, { now, every: 7 * day, digest: 'd1' })).toEqual({ mode: 'since', since: '2026-11-28T10:45:00.000Z' });
+    expect(lib.driftMode(state, { now, every: 2 * day, digest: 'd1' })).toEqual({ mode: 'full', why: 'the last full check was at 2026-11-25T06:00:00.000Z' });
+    expect(lib.driftMode(state, { now, every: 7 * day, digest: 'd2' })).toEqual({ mode: 'full', why: 'the config changed since the last check' });
+    expect(lib.driftMode(undefined, { now, every: 7 * day, digest: 'd1' }).mode).toBe('full');
+    const who = (by: string, label: string, source: string, at: string) => ({ by, source, at, action: 'x', actor: { type: by === 'integration' ? 'integration' : 'user', id: label, label } });
+    const text = lib.whoChangedWhat([
+      { address: 'spaces["a"]', action: 'update', changedBy: who('integration', 'Acme Bot', 'integration', '2026-11-28T10:00:00Z') },
+      { address: 'teams["W"].members', action: 'update', changedBy: who('person', 'Ana Lima', 'ui', '2026-11-28T09:00:00Z') },
+      { address: 'spaces["b"]', action: 'update', changedBy: who('person', 'Ana Lima', 'ui', '2026-11-28T09:05:00Z') },
+      { address: 'spaces["c"]', action: 'update', changedBy: who('docplane', 'Alice', 'api', '2026-11-28T09:10:00Z') },
+      { address: 'spaces["d"]', action: 'update' },
+    ]);
+    expect(text).toBe(
+      [
+        '### Who changed what',
+        '',
+        '**Ana Lima**',
+        '',
+        '- `teams["W"].members` (update), changed in the app, 2026-11-28 09:00 UTC',
+        '- `spaces["b"]` (update), changed in the app, 2026-11-28 09:05 UTC',
+        '',
+        '**Acme Bot** (an integration or tool)',
+        '',
+        '- `spaces["a"]` (update), changed by an integration, 2026-11-28 10:00 UTC',
+        '',
+        "**docplane's own applies (as Alice)**",
+        '',
+        '- `spaces["c"]` (update), applied, 2026-11-28 09:10 UTC',
+        '',
+        "1 entry not named by the audit log's window.",
+        '',
+      ].join('\n'),
+    );
+    expect(lib.whoChangedWhat([{ address: 'x', action: 'update' }])).toBe('');
   });
 });

@@ -389,6 +389,12 @@ describe('the GitLab CI recipe', () => {
     expect(invocations.length).toBeGreaterThanOrEqual(4);
     expect(invocations.flatMap((args) => invocationProblems(args, commands).map((p) => `docplane ${args.join(' ')}: ${p}`))).toEqual([]);
     expect(ci.variables.DOCPLANE_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+    // One variable says where docplane comes from (the registry's release, else a tarball or a git
+    // reference before a release), and every npx takes it.
+    expect(ci.variables.DOCPLANE_PACKAGE).toBe('docplane@${DOCPLANE_VERSION}');
+    const npx = runScripts(ci).flatMap((script: string) => script.split('\n')).filter((l: string) => l.includes('npx'));
+    expect(npx.length).toBeGreaterThanOrEqual(4);
+    expect(npx.filter((l: string) => !l.includes('npx --yes --package="${DOCPLANE_PACKAGE}" docplane '))).toEqual([]);
     const flat = invocations.map((a) => a.join(' '));
     expect(flat.some((a) => a.startsWith('plan ') && a.includes('--format markdown') && a.includes('--out plan.json'))).toBe(true);
     expect(flat.some((a) => a.startsWith('plan ') && a.includes('--detailed-exitcode'))).toBe(true);

@@ -19,7 +19,7 @@ describe('npm run demo', () => {
     expect(r.status).toBe(0);
     // Nothing but the commands' own output: no warning of node's ("(node:PID) …") or V8's, on any line of Node.
     expect(r.stderr).not.toMatch(/^\(node:\d+\)|unrecognized flag|Try --help for options/m);
-    expect(r.stdout).toContain('Apply: 60 applied, 0 failed, 0 skipped.');
+    expect(r.stdout).toContain('Apply: 64 applied, 0 failed, 0 skipped.');
     expect(r.stdout).toContain('converged: no changes left');
     expect(r.stdout).toMatch(/demo complete/);
     // The demo's exchanges are checked against the live description after this file (docs/conformance.md).

@@ -161,13 +161,13 @@ const CASES: Case[] = [
     name: 'prune of an unknown kind',
     yaml: `${HEAD}prune: [teams, sectons]\n`,
     expected: [
-      'docplane.yaml:4:16: prune[1]: must be one of members, teams, collections, spaces, fonts, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, redirects, mcpServers, saml, installations, translations, openapiSpecs, inviteLinks, all — did you mean "sections"?',
+      'docplane.yaml:4:16: prune[1]: must be one of members, teams, collections, spaces, spaceGitSync, fonts, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, redirects, mcpServers, siteGitSync, channels, contextConnections, customHostnames, saml, integrations, installations, translations, openapiSpecs, inviteLinks, all — did you mean "sections"?',
     ],
   },
   {
     name: 'prune as a word',
     yaml: `${HEAD}prune: everything\n`,
-    expected: ['docplane.yaml:4:8: prune: must be "all" or a list of kinds (members, teams, collections, spaces, fonts, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, redirects, mcpServers, saml, installations, translations, openapiSpecs, inviteLinks)'],
+    expected: ['docplane.yaml:4:8: prune: must be "all" or a list of kinds (members, teams, collections, spaces, spaceGitSync, fonts, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, redirects, mcpServers, siteGitSync, channels, contextConnections, customHostnames, saml, integrations, installations, translations, openapiSpecs, inviteLinks)'],
   },
   {
     name: 'safety values',

@@ -139,7 +139,7 @@ describe('merging documents and files', () => {
         'docplane.yaml:9:5: teams[0].title: is required (missing key "title")',
         'docplane.yaml:9:5: teams[0].titel: unknown key "titel" — did you mean "title"?',
         'docplane.yaml:12:15: spaces[0].editMode: must be one of live, locked',
-        'docplane.yaml:13:9: prune[0]: must be one of members, teams, collections, spaces, fonts, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, redirects, mcpServers, saml, installations, translations, openapiSpecs, inviteLinks, all — did you mean "teams"?',
+        'docplane.yaml:13:9: prune[0]: must be one of members, teams, collections, spaces, spaceGitSync, fonts, sites, sections, siteSpaces, sectionGroups, shareLinks, externalLinks, redirects, mcpServers, siteGitSync, channels, contextConnections, customHostnames, saml, integrations, installations, translations, openapiSpecs, inviteLinks, all — did you mean "teams"?',
         'docplane.yaml:14:1: unknown: unknown key "unknown"',
       ]);
     });

@@ -33,6 +33,15 @@ describe('references the organization settles', () => {
     ]);
   });
 
+  it('people not listed under members (members left unmanaged): one line per organization naming them all, with a count', async () => {
+    const warnings = await warningsOf(
+      `${HEAD}teams:\n  - title: Legal\n    members: [ann@acme.com, bob@acme.com]\n  - title: Ops\n    members: [bob@acme.com, cy@acme.com]\ncollections:\n  - { title: Policies, access: { users: { dee@acme.com: read } } }\n`,
+    );
+    expect(warnings).toEqual([
+      'docplane.yaml:6:15: teams["Legal"].members: 4 people named in the config but not under members (their roles stay unmanaged; plan checks they are members of organization org_acme): "ann@acme.com", "bob@acme.com", "cy@acme.com", "dee@acme.com"',
+    ]);
+  });
+
   it('a reference to what the config defines is no warning, whichever unit defines it', async () => {
     const warnings = await warningsOf(
       `${HEAD}members:\n  - { user: zoe@acme.com, role: read }\nteams:\n  - { title: Legal, members: [ZOE@acme.com] }\ncollections:\n  - { title: Policies, access: { teams: { Legal: edit }, users: { zoe@acme.com: read } } }\nspaces:\n  - { title: Terms, collection: Policies }\nsites:\n  - title: New\n    sections: [{ path: terms, title: Terms, space: Policies/Terms }]\n    sectionGroups: [{ title: G, sections: [terms] }]\nsaml:\n  - { label: Okta, entityID: "urn:x", ssoURL: "https://idp.example/sso", defaultTeam: Legal }\ntranslations:\n  - { source: { space: Policies/Terms, language: en }, language: fr }\n`,
@@ -80,5 +89,36 @@ describe('names a config gives', () => {
       'docplane.yaml:10:35: collections[0].collections[1]: collections["Policies/AP\\u{406}"] looks the same as collections["Policies/API"] at docplane.yaml:10:19: they differ only by invisible or look-alike characters or whitespace; check one is not a copy with a stray character',
       'docplane.yaml:13:40: sites[0].sectionGroups[1]: section group "Guid\\u{435}s" of site Docs looks the same as section group "Guides" of site Docs at docplane.yaml:13:21: they differ only by invisible or look-alike characters or whitespace; check one is not a copy with a stray character',
     ]);
+  });
+});
+
+describe('one round of errors', () => {
+  async function validate(yaml: string) {
+    return withFiles({ 'docplane.yaml': yaml }, async (t) => {
+      const result = await runValidate({ path: path.join(t.dir, 'docplane.yaml') });
+      const show = (w: Parameters<typeof formatConfigIssue>[0]) => formatConfigIssue({ ...w, file: path.basename(w.file), message: w.message.replaceAll(`${t.dir}${path.sep}`, '') });
+      return { valid: result.valid, problems: result.valid ? [] : result.error.issues.map(show), warnings: result.warnings.map(show) };
+    });
+  }
+
+  it('reports schema errors, duplicates and references together, and the warnings beside them', async () => {
+    const r = await validate(
+      `${HEAD}members:\n  - { user: zoe@acme.com, role: read }\nteams:\n  - title: Legal\n    members: [zoee@acme.com]\n  - title: Legal\ncollections:\n  - title: Policies\n    defaultLevel: 3\nsaml:\n  - { label: Okta, entityID: "urn:x", ssoURL: "https://idp.example/sso", defaultTeam: Lgal }\n`,
+    );
+    expect(r.valid).toBe(false);
+    expect(r.problems).toEqual([
+      'docplane.yaml:9:5: teams[1]: teams["Legal"] is defined twice: here and at docplane.yaml:7:5',
+      'docplane.yaml:12:19: collections[0].defaultLevel: must be one of admin, create, review, edit, comment, read, inherit, not the number 3',
+    ]);
+    expect(r.warnings).toEqual([
+      'docplane.yaml:8:15: teams["Legal"].members: "zoee@acme.com" names no member of the config; plan checks it against organization org_acme — did you mean "zoe@acme.com"?',
+      'docplane.yaml:14:87: saml["Okta"].defaultTeam: "Lgal" names no team of the config; plan checks it against organization org_acme — did you mean "Legal"?',
+    ]);
+  });
+
+  it('leaves a key that fails its schema out of the later checks: a reference to its entries is not reported again', async () => {
+    const r = await validate(`${HEAD}teams:\n  - title: Legal\n    bogus: 1\nspaces:\n  - id: s1\n    access: { teams: { Legal: read } }\n`);
+    expect(r.problems).toEqual(['docplane.yaml:6:5: teams[0].bogus: unknown key "bogus"']);
+    expect(r.warnings).toEqual([]);
   });
 });

@@ -89,7 +89,7 @@ describe('the examples', () => {
     // Every name resolves within the config, but the space ids it does not list, which the plan checks against the organization.
     expect(org.deferred?.filter((d) => !d.byId)).toEqual([]);
     expect([...new Set(org.deferred?.map((d) => `${d.kind} ${d.key}`))].sort()).toEqual(['spaces space_changelog', 'spaces space_guides_v2', 'spaces space_old']);
-    expect(config.secrets.map((s) => s.name)).toEqual(['env:ACME_MCP_TOKEN', 'file:certs/okta.pem', 'file:integrations/analytics.js', 'env:ANALYTICS_KEY', 'env:HELPDESK_TOKEN']);
+    expect(config.secrets.map((s) => s.name)).toEqual(['env:ACME_MCP_TOKEN', 'env:ZENDESK_TOKEN', 'file:certs/okta.pem', 'file:integrations/analytics.js', 'env:ANALYTICS_KEY', 'env:HELPDESK_TOKEN']);
     expect(config.orgs[0].integrations?.[0].secrets).toEqual({ API_KEY: 'demo-analytics-key' });
     const minimal = await loadConfig({ path: 'examples/minimal.yaml', cwd: ROOT, env: {} });
     expect(minimal.orgs[0].teams?.map((t) => t.title)).toEqual(['Engineering']);
@@ -110,8 +110,8 @@ describe('the commands (built CLI)', () => {
     const r = await run(['validate', '-c', 'examples/docplane.yaml']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
-      '✓ 1 organization, 66 resources: valid\n' +
-        '  members 9, teams 2, collections 3, collectionAccess 3, spaces 4, spaceAccess 2, spaceGitSync 1, fonts 1, sites 4, sections 5, siteSpaces 9, sectionGroups 2, shareLinks 1, externalLinks 1, redirects 1, customization 1, agentSettings 1, mcpServers 1, adaptiveSchema 1, siteAccess 2, saml 1, integrations 1, installations 2, installationTargets 2, translations 1, glossary 1, openapiSpecs 2, inviteLinks 2\n',
+      '✓ 1 organization, 70 resources: valid\n' +
+        '  members 9, teams 2, collections 3, collectionAccess 3, spaces 4, spaceAccess 2, spaceGitSync 1, fonts 1, sites 4, sections 5, siteSpaces 9, sectionGroups 2, shareLinks 1, externalLinks 1, redirects 1, customization 1, agentSettings 1, mcpServers 1, adaptiveSchema 1, siteAccess 2, channels 2, contextConnections 1, topics 1, saml 1, integrations 1, installations 2, installationTargets 2, translations 1, glossary 1, openapiSpecs 2, inviteLinks 2\n',
     );
   });
 
@@ -135,6 +135,10 @@ describe('the commands (built CLI)', () => {
       const r = await run(['validate'], t.dir);
       expect(r.code).toBe(1);
       expect(r.stderr.split('\n')[0]).toBe(`error: no config found: neither ./docplane.yaml nor ./docplane/ exists in ${t.dir}`);
+      // The hint starts a config: an import, or the example, named where it is in this copy of docplane.
+      const example = path.join(new URL('../..', import.meta.url).pathname, 'examples', 'docplane.yaml');
+      expect(existsSync(example)).toBe(true);
+      expect(r.stderr.split('\n')[1]).toBe(`  Start from the organization as it is: docplane import --org ID --out docplane/ — or from the example, ${example} — or pass -c with a file or folder.`);
     });
   });
 

@@ -22,7 +22,7 @@ const errorLines = (stderr: string) => stderr.split('\n').filter((l) => l.starts
 beforeAll(async () => {
   ensureBuilt();
   emulator = await startEmulator({ port: 0, state: richState(), seed: 2 });
-}, 120_000);
+});
 
 beforeEach(() => {
   if (work) rmSync(work, { recursive: true, force: true });
@@ -38,7 +38,7 @@ describe('docplane import (built CLI)', () => {
   it('writes ./docplane by default: one file per organization, the schema, certificates and script stubs; notes on stderr', async () => {
     const r = await cli(['--org', 'org_side', '--org', 'org_rich', '--site', 'site_docs']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('Imported org_rich: 7 members, 3 teams, 5 collections, 7 spaces, 1 space Git Sync configuration, 1 custom font, 1 site, 5 sections, 2 SAML providers, 2 integrations, 3 translations, 3 invite links\n');
+    expect(r.stdout).toContain('Imported org_rich: 7 members, 3 teams, 5 collections, 7 spaces, 1 space Git Sync configuration, 1 custom font, 1 site, 5 sections, 2 agent channels, 1 context connection, 1 agent topic, 2 SAML providers, 2 integrations, 3 translations, 3 invite links\n');
     expect(r.stdout).toContain('Imported org_side: 2 members, 1 team, 1 space, 1 SAML provider\n');
     expect(r.stdout).toContain('Wrote docplane/org_rich.yaml, docplane/org_side.yaml, docplane/docplane.schema.json, ');
     expect(r.stdout).toContain('Next: docplane plan -c docplane (it should show no changes)');

@@ -11,16 +11,16 @@ import { loadConfig } from '../../src/config/load.js';
 import { ConfigDocument } from '../../src/config/schema.js';
 import { convertOrg, fileNamer, slug, type FileNamer, type OrgImport } from '../../src/import/convert.js';
 import { configYaml } from '../../src/import/yaml.js';
-import type { RemoteCollection } from '../../src/kinds/collections/collections.js';
+import type { RemoteCollection } from '../../src/kinds/shared/collections.js';
 import type { RemoteIntegration } from '../../src/kinds/integrations/integrations.js';
-import type { RemoteMember } from '../../src/kinds/members/members.js';
+import type { RemoteMember } from '../../src/kinds/shared/members.js';
 import type { RemoteAgentInstructions } from '../../src/kinds/organization/agent-instructions.js';
 import type { RemoteOrganization } from '../../src/kinds/organization/organization.js';
 import type { RemoteSamlProvider } from '../../src/kinds/saml/saml.js';
 import type { RemoteSite } from '../../src/kinds/sites/remote.js';
-import type { RemoteSpace } from '../../src/kinds/spaces/read.js';
+import type { RemoteSpace } from '../../src/kinds/shared/space-list.js';
 import type { RemoteTeamMember } from '../../src/kinds/teams/team-members.js';
-import type { RemoteTeam } from '../../src/kinds/teams/teams.js';
+import type { RemoteTeam } from '../../src/kinds/shared/teams.js';
 import type { RemoteTranslation } from '../../src/kinds/translations/translations.js';
 
 /** One organization's remote state, flat, as the tests write it. */
@@ -57,6 +57,7 @@ function convert(s: RemoteOrgState, files: FileNamer): OrgImport {
     ['glossary', []],
     ['openapiSpecs', { specs: [], texts: {} }],
     ['inviteLinks', { links: [], collections: [] }],
+    ['siteAds', []],
   ]);
   return convertOrg({ org: s.org, states, notFound: s.missingSites }, files);
 }

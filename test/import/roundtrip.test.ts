@@ -31,7 +31,7 @@ beforeAll(async () => {
   ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'docplane-import-roundtrip-'));
   emulator = await startEmulator({ port: 0, state: richState(), seed: 11 });
-}, 120_000);
+});
 
 afterAll(async () => {
   await emulator?.close();
@@ -42,7 +42,7 @@ describe('import → plan round trip (built CLI, rich emulator world)', () => {
   it('import then plan shows no changes and nothing unmanaged (exit 0 with --detailed-exitcode)', async () => {
     const imported = await cli(importArgs('first'));
     expect(imported.code, imported.stderr).toBe(0);
-    expect(imported.stdout).toContain('Imported org_rich: 7 members, 3 teams, 5 collections, 7 spaces, 1 space Git Sync configuration, 1 custom font, 2 sites, 6 sections, 2 SAML providers, 2 integrations, 3 translations, 3 invite links');
+    expect(imported.stdout).toContain('Imported org_rich: 7 members, 3 teams, 5 collections, 7 spaces, 1 space Git Sync configuration, 1 custom font, 2 sites, 6 sections, 2 agent channels, 1 context connection, 1 agent topic, 2 SAML providers, 2 integrations, 3 translations, 3 invite links');
     // Invite links are written by target: their ids let anyone join, and are never written.
     expect(readTree(join(work, 'first'))['org_rich.yaml']).not.toContain('invite_rich');
     expect(Object.keys(readTree(join(work, 'first'))).sort()).toEqual([

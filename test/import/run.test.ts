@@ -11,6 +11,7 @@ import { ConfigDocument } from '../../src/config/schema.js';
 import { DocplaneError } from '../../src/core/errors.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { orgFileName, runImport, type ImportOptions } from '../../src/import/run.js';
+import { runValidate } from '../../src/config/validate.js';
 import { richState } from './helpers.js';
 
 let emulator: RunningEmulator;
@@ -40,16 +41,16 @@ afterAll(async () => {
 });
 
 describe('runImport', () => {
-  it('reads by lists only: one request per list of the organization, eight per site (structure, share links, redirects, customization, publishing auth, agent settings, MCP servers, adaptive schema), one per team', async () => {
+  it('reads by lists only: one request per list of the organization, eleven per site (structure, share links, redirects, customization, publishing auth, agent settings, MCP servers, adaptive schema, agent channels, context connections, topics), one per team', async () => {
     const before = emulator.requestCount();
     await run({ sites: ['site_docs', 'site_help'] });
     // GET ORG, agent instructions, members, teams, collections, spaces, sites, SAML, integrations,
     // installations, translations, the translation glossary, OpenAPI specs (13); structure, share links,
-    // redirects, customization, publishing auth, agent settings, MCP servers and adaptive schema of 2 sites
-    // (16); members of 3 teams (3); the team and user grants of every collection, space and site
+    // redirects, customization, publishing auth, agent settings, MCP servers, adaptive schema, agent
+    // channels, context connections and topics of 2 sites (22); members of 3 teams (3); the team and user grants of every collection, space and site
     // (2 × (5 + 7 + 2): docs/benchmarks.md); the Git Sync installation of the one synchronised space (1);
     // the custom fonts (1: one answer); the invite links (1).
-    expect(emulator.requestCount() - before).toBe(13 + 16 + 3 + 2 * (5 + 7 + 2) + 1 + 1 + 1);
+    expect(emulator.requestCount() - before).toBe(13 + 22 + 3 + 2 * (5 + 7 + 2) + 1 + 1 + 1);
   });
 
   it('imports every site of the organization without --site, and --site narrows it', async () => {
@@ -98,5 +99,45 @@ describe('runImport', () => {
     expect(orgFileName('org_acme')).toBe('org_acme.yaml');
     expect(orgFileName('../etc/passwd')).toBe('__etc_passwd.yaml');
     expect(orgFileName('.hidden')).toBe('_hidden.yaml');
+  });
+});
+
+describe('import --force over an existing config', () => {
+  it('keeps every top-level entry it does not write (policies included) and says which', async () => {
+    const dir = mkdtempSync(join(work, 'force-'));
+    const policies = [{ name: 'titled', resource: 'teams', rule: 'self.title != ""', message: 'a team needs a title' }];
+    writeFileSync(
+      join(dir, 'org_rich.yaml'),
+      `version: 1\norganization: { id: org_rich, title: Old }\nprune: [teams]\nsafety: { maxDeletes: 3 }\nprotect: ['teams["Core"]']\npolicies:\n  - { name: titled, resource: teams, rule: 'self.title != ""', message: a team needs a title }\nteams: [{ title: Stale }]\n`,
+    );
+    const result = await run({ out: dir, force: true });
+    const doc = result.documents.find((d) => d.org === 'org_rich')!;
+    expect(result.kept).toEqual([{ org: 'org_rich', file: 'org_rich.yaml', keys: ['prune', 'safety', 'protect', 'policies'] }]);
+    expect(doc.yaml).toContain('Kept from the file this import replaced: prune, safety, protect, policies.');
+    const written = result.orgs.find((o) => o.org === 'org_rich')!;
+    expect(ConfigDocument.parse({ ...written.document, policies }).policies).toHaveLength(1);
+    // What the import writes itself (the organization, the teams) comes from the platform, not the old file.
+    expect(doc.yaml).not.toContain('Stale');
+    expect(doc.yaml).toMatch(/^policies:$/m);
+  });
+
+  it('refuses a folder where another file defines the organization, naming that file, before any request', async () => {
+    const dir = mkdtempSync(join(work, 'twice-'));
+    writeFileSync(join(dir, 'acme.yaml'), 'version: 1\norganization: { id: org_rich }\n');
+    const before = emulator.requestCount();
+    const err = await failure({ out: dir, force: true });
+    expect(err.message).toBe(`${join(dir, 'acme.yaml')} already defines organization org_rich: importing it into ${dir} would define it twice`);
+    expect(err.hint).toContain('rename acme.yaml to org_rich.yaml');
+    expect(emulator.requestCount()).toBe(before);
+  });
+});
+
+describe('a fresh import', () => {
+  it('validates with no warning: current fields only, never the deprecated ones', async () => {
+    const dir = mkdtempSync(join(work, 'fresh-'));
+    await run({ out: dir, force: true });
+    const result = await runValidate({ path: dir });
+    if (!result.valid) throw result.error;
+    expect(result.warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([]);
   });
 });

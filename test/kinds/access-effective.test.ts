@@ -18,20 +18,22 @@ const STATE = {
     { id: 'u_alice', email: 'alice@acme.com', displayName: 'Alice' },
     { id: 'u_bob', email: 'bob@acme.com', displayName: 'Bob' },
     { id: 'u_carol', email: 'carol@acme.com', displayName: 'Carol' },
+    { id: 'u_zoe', email: 'zoe@acme.com', displayName: 'Zoe' },
   ],
   organizations: [
     {
       id: 'org_acme',
       title: 'Acme',
-      members: [{ user: 'u_alice', role: 'admin' }, { user: 'u_bob', role: 'read' }, { user: 'u_carol', role: 'read' }],
-      teams: [{ id: 't_eng', title: 'Engineering', members: ['u_bob'] }],
+      members: [{ user: 'u_alice', role: 'admin' }, { user: 'u_bob', role: 'read' }, { user: 'u_carol', role: 'read' }, { user: 'u_zoe', role: 'read' }],
+      // Zoe's direct grant on the space is read; Engineering gives her edit there.
+      teams: [{ id: 't_eng', title: 'Engineering', members: ['u_bob', 'u_zoe'] }],
       collections: [{ id: 'c_prod', title: 'Product' }],
       spaces: [{ id: 'space_api', title: 'API', collection: 'Product' }, { id: 'space_free', title: 'Free' }],
       sites: [{ id: 'site_docs', title: 'Docs' }],
       access: [
         { site: 'site_docs', users: { u_bob: 'edit' } },
         { collection: 'c_prod', users: { u_alice: 'admin' } },
-        { space: 'space_api', teams: { Engineering: 'edit' }, users: { u_carol: 'read' } },
+        { space: 'space_api', teams: { Engineering: 'edit' }, users: { u_carol: 'read', u_zoe: 'read' } },
       ],
     },
   ],
@@ -62,11 +64,13 @@ describe('docplane access', () => {
   it('shows direct grants and effective roles, inherited ones marked, with three lists for one object', async () => {
     paths.length = 0;
     const [api] = await readOrgAccess({ org: 'org_acme', client, shared: sharedReads() }, { spaces: ['space_api'] });
-    expect(api).toMatchObject({ target: 'space', id: 'space_api', name: 'API', teams: { Engineering: 'edit' }, users: { 'carol@acme.com': 'read' } });
+    expect(api).toMatchObject({ target: 'space', id: 'space_api', name: 'API', teams: { Engineering: 'edit' }, users: { 'carol@acme.com': 'read', 'zoe@acme.com': 'read' } });
     expect(api.effective).toEqual([
       { user: 'alice@acme.com', role: 'admin', origin: { type: 'team-or-inherited' } },
       { user: 'bob@acme.com', role: 'edit', origin: { type: 'team-or-inherited' } },
       { user: 'carol@acme.com', role: 'read', origin: { type: 'direct' } },
+      // "direct" only when the direct grant is the role shown.
+      { user: 'zoe@acme.com', role: 'edit', origin: { type: 'team-or-inherited', direct: 'read' } },
     ]);
     expect(paths.sort()).toEqual([
       'GET /v1/orgs/org_acme/spaces',
@@ -102,6 +106,7 @@ describe('docplane access', () => {
       expect(text.stdout).toContain('direct teams: Engineering edit');
       expect(text.stdout).toContain('bob@acme.com edit (through a team, or inherited)');
       expect(text.stdout).toContain('carol@acme.com read (direct)');
+      expect(text.stdout).toContain('zoe@acme.com edit (through a team, or inherited (direct grant: read))');
       const json = await box.cli(['access', '--org', 'org_acme', '--collection', 'c_prod', '--format', 'json']);
       expect(json.code).toBe(0);
       expect(JSON.parse(json.stdout).objects).toEqual([

@@ -4,7 +4,7 @@ import { fakeClient, orgConfig, planKind, readContext, type OrgConfigInput } fro
 import { collectionAccessModule, siteAccessModule, spaceAccessModule } from '../../src/kinds/access/index.js';
 import type { RemoteAccess } from '../../src/kinds/access/plan.js';
 import type { RemoteGrants } from '../../src/kinds/access/grants.js';
-import type { RemoteMember } from '../../src/kinds/members/members.js';
+import type { RemoteMember } from '../../src/kinds/shared/members.js';
 import type { KindSpec } from '../../src/kinds/kind.js';
 
 const member = (id: string, role: string | null = 'read'): RemoteMember => ({ id, role, user: { id, email: `${id.replace('u_', '')}@acme.com` } });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/plan/build.js';
 import { orgConfig, planKind, type OrgConfigInput } from '../plan/fixtures.js';
-import { collectionsModule, resolveCollections, type RemoteCollection } from '../../src/kinds/collections/collections.js';
+import { collectionsModule } from '../../src/kinds/collections/collections.js';
+import { resolveCollections, type RemoteCollection } from '../../src/kinds/shared/collections.js';
 
 const remote: RemoteCollection[] = [
   { id: 'c_prod', title: 'Product', description: 'Everything product', defaultLevel: 'read' },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { orgConfig, planKind, type OrgConfigInput } from '../plan/fixtures.js';
-import { customFonts, fontsModule, type RemoteFont } from '../../src/kinds/fonts/fonts.js';
+import { fontsModule } from '../../src/kinds/fonts/fonts.js';
+import { customFonts, type RemoteFont } from '../../src/kinds/shared/fonts.js';
 
 const remote: RemoteFont[] = [
   {

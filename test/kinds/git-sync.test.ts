@@ -17,7 +17,8 @@ import { runImport } from '../../src/import/run.js';
 import { assertApplicable, problemText } from '../../src/plan/refusal.js';
 import { planOrgs } from '../../src/plan/run.js';
 import type { Plan } from '../../src/plan/types.js';
-import { ownedSiteProblems } from '../../src/kinds/git-sync/owned.js';
+import { maskPlan, renderJson } from '../../src/render/index.js';
+import { ownedSiteProblems } from '../../src/kinds/shared/git-sync-owned.js';
 import { demoState } from '../apply/cli-helpers.js';
 import { problemsOf, withFiles } from '../config/helpers.js';
 
@@ -135,10 +136,12 @@ describe('Git Sync against the emulator', () => {
     expect(shown(p)).toEqual(['update spaces["space_api"].gitSync', 'update spaces["space_guides"].gitSync', 'update sites["site_docs"].gitSync']);
     const bodies = Object.fromEntries(p.steps.map((s) => [s.address, s.requests.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`)]));
     expect(bodies['spaces["space_api"].gitSync']).toEqual([
-      `PATCH /v1/git/installations/${installation('space_api').id} {"provider":"gitlab","providerConfiguration":{"branch":"refs/heads/release"},"commitMessageTemplate":"docs(api): {{ title }}"}`,
+      `PATCH /v1/git/installations/${installation('space_api').id} {"provider":"gitlab","providerConfiguration":{"projectId":${installation('space_api').repositoryId},"branch":"refs/heads/release"},"commitMessageTemplate":"docs(api): {{ title }}"}`,
     ]);
+    // The branch does not change: the provider configuration still names the repository and its
+    // branch as they are, so that a service that replaces the object keeps them.
     expect(bodies['sites["site_docs"].gitSync']).toEqual([
-      `PATCH /v1/git/installations/${installation('site_docs').id} {"provider":"github","providerConfiguration":{},"projectDirectory":"site","previewExternalBranches":true,"agentInstructions":["agents","claude"]}`,
+      `PATCH /v1/git/installations/${installation('site_docs').id} {"provider":"github","providerConfiguration":{"repositoryId":${installation('site_docs').repositoryId},"branch":"refs/heads/main"},"projectDirectory":"site","previewExternalBranches":true,"agentInstructions":["agents","claude"]}`,
     ]);
     await converge(SYNCED);
     expect(installation('space_api')).toMatchObject({ branch: 'refs/heads/release', commitMessageTemplate: 'docs(api): {{ title }}', priority: 'gitbook' });
@@ -174,7 +177,7 @@ describe('Git Sync against the emulator', () => {
     const yaml = `${HEAD}spaces:\n  - id: space_old\n    gitSync: { priority: git }\n  - id: space_guides\n    gitSync:\n      agentInstructions: [agents]\n`;
     const p = await plan(yaml);
     expect(p.problems.map((x) => problemText(x, false)).sort()).toEqual([
-      expect.stringMatching(/docplane\.yaml:6:5: spaces\["space_old"\]\.gitSync: space space_old is not synchronised with a repository: connecting a repository needs the Git provider's authorization in the app; remove gitSync, or connect the repository first$/),
+      expect.stringMatching(/docplane\.yaml:6:5: spaces\["space_old"\]\.gitSync: space space_old is not synchronised with a repository: connecting a GitHub repository needs the GitHub app's authorization in the app \(a GitLab project connects with provider: gitlab, projectId and accessToken\); remove gitSync, or connect the repository first$/),
       expect.stringMatching(/docplane\.yaml:9:7: spaces\["space_guides"\]\.gitSync\.agentInstructions: space space_guides is synchronised through its site's installation gitsync_\w+, from which it inherits agentInstructions: set it on the site's gitSync, or remove it here$/),
     ]);
   });
@@ -184,6 +187,43 @@ describe('Git Sync against the emulator', () => {
     const result = await applyPlan(p, client, { concurrency: 4, backoffBaseMs: 2 });
     expect(result.failed.map((f) => f.message)).toEqual([expect.stringMatching(/PATCH \/v1\/git\/installations\/\w+ → 409: .*elsewhere\/gitbook-docs\.yaml is missing from acme\/docs/)]);
     expect(installation('site_docs').projectDirectory).toBe('site');
+  });
+});
+
+describe('connecting Git Sync (against the emulator)', () => {
+  const TOKEN = 'glpat-secret-token-7788';
+  const CONNECT = `${HEAD}spaces:\n  - id: space_old\n    gitSync: { provider: gitlab, projectId: 4242, accessToken: ${TOKEN}, branch: refs/heads/main, priority: git }\n`;
+
+  it('connects a GitLab project to a space: install, then the project and token, in one step; the next plan has nothing to do', async () => {
+    const p = await plan(CONNECT);
+    expect(p.steps.map((x) => ({ address: x.address, action: x.action, requests: x.requests.map((r) => `${r.method} ${r.path}`) }))).toEqual([
+      { address: 'spaces["space_old"].gitSync', action: 'create', requests: ['POST /v1/git/installations', 'PATCH /v1/git/installations/{{ref:org_acme/spaces["space_old"].gitSync}}'] },
+    ]);
+    expect(p.steps[0].requests[0].body).toEqual({ provider: 'gitlab', target: { type: 'space', spaceId: 'space_old' } });
+    await converge(CONNECT);
+    expect(installation('space_old')).toMatchObject({ provider: 'gitlab', repositoryId: 4242, branch: 'refs/heads/main' });
+  });
+
+  it('the token is masked in every rendering of the plan', async () => {
+    const yaml = CONNECT.replace('space_old', 'space_changelog');
+    writeFileSync(join(dir, 'docplane.yaml'), yaml);
+    const config = await loadConfig({ path: join(dir, 'docplane.yaml'), env: {} });
+    const p = await planOrgs(config, client, { toolVersion: 'test' });
+    expect(p.steps).toHaveLength(1);
+    expect(renderJson(maskPlan(p, config.secrets))).not.toContain(TOKEN);
+  });
+
+  it('refuses GitHub clearly: the app must authorize the repository', async () => {
+    const p = await plan(`${HEAD}spaces:\n  - id: space_changelog\n    gitSync: { provider: github, branch: refs/heads/main }\n`);
+    expect(p.problems.map((x) => x.message)).toEqual([
+      'space space_changelog is not synchronised with a repository, and docplane cannot connect a GitHub repository: the GitHub app must be authorized for it in the app; connect it there, or remove gitSync',
+    ]);
+  });
+
+  it('prune: [spaceGitSync] uninstalls the installation of a listed space whose entry gives no gitSync', async () => {
+    const yaml = `${HEAD}spaces:\n  - id: space_old\nprune: [spaceGitSync]\n`;
+    expect(await converge(yaml)).toEqual(['delete spaces["space_old"].gitSync']);
+    expect(installation('space_old')).toBeUndefined();
   });
 });
 

@@ -15,6 +15,22 @@ const remoteOne: RemoteIntegration = { name: 'acme-analytics', version: 3, title
 const other: RemoteIntegration = { name: 'acme-other', version: 1, title: 'Other', description: 'x', scopes: [] };
 
 describe('integrations', () => {
+  it('an integration the config leaves out is unmanaged, or unpublished when integrations are pruned', () => {
+    expect(planKind(integrationsModule, orgConfig({ integrations: [desired] }), [remoteOne, other]).unmanaged).toEqual(['integrations["acme-other"]']);
+    const kp = planKind(integrationsModule, orgConfig({ integrations: [desired], prune: ['integrations'] }), [remoteOne, other]);
+    expect(kp.unmanaged).toEqual([]);
+    expect(kp.steps).toEqual([
+      expect.objectContaining({
+        address: 'integrations["acme-other"]',
+        action: 'delete',
+        before: { version: 1, title: 'Other', visibility: null },
+        requests: [{ method: 'DELETE', path: '/v1/integrations/acme-other' }],
+        notes: ['unpublished: the integration is removed from every organization that installed it'],
+      }),
+    ]);
+    expect(Object.keys(kp.fingerprints)).toEqual(['integrations["acme-other"]']);
+  });
+
   it('publishes a new integration with the whole body, script and secrets included', () => {
     const kp = planKind(integrationsModule, orgConfig({ integrations: [desired] }), [other]);
     expect(kp.steps).toHaveLength(1);

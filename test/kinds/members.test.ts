@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/json.js';
 import { orgConfig, planKind, type OrgConfigInput } from '../plan/fixtures.js';
-import { membersModule, type RemoteMember } from '../../src/kinds/members/members.js';
+import { membersModule } from '../../src/kinds/members/members.js';
+import type { RemoteMember } from '../../src/kinds/shared/members.js';
 
 const member = (id: string, role: string | null, extra: Partial<RemoteMember> = {}): RemoteMember => ({
   id,
@@ -22,6 +23,15 @@ interface Case {
 }
 
 const cases: Case[] = [
+  {
+    name: 'makes a member an SSO member (setUserAsSSOMemberForOrganization), with a role change in the same step',
+    config: { members: [{ user: 'carol@acme.com', role: 'edit', sso: true }, { user: 'bob@acme.com', role: 'admin', sso: true }, { user: 'mallory@acme.com', role: 'read', sso: true }] },
+    steps: [
+      ['members["carol@acme.com"]', 'update', 'PATCH /v1/orgs/org_acme/members/u_carol', { role: 'edit' }],
+      ['members["bob@acme.com"]', 'update', 'POST /v1/orgs/org_acme/members/u_bob/sso'],
+    ],
+    unmanaged: 2,
+  },
   {
     name: 'changes a role with PATCH, by email in any case and by user id',
     config: { members: [{ user: 'Carol@ACME.com', role: 'edit' }, { user: 'u_oscar', role: 'read' }, { user: 'alice@acme.com', role: 'admin' }] },
@@ -108,7 +118,7 @@ const cases: Case[] = [
     name: 'reports a member named twice',
     config: { members: [{ user: 'alice@acme.com', role: 'admin' }, { user: 'u_alice', role: 'admin' }] },
     steps: [],
-    problems: ['members["u_alice"]: u_alice names the same member as alice@acme.com'],
+    problems: ['members["alice@acme.com"]: members["alice@acme.com"] and members["u_alice"] name one object (u_alice, by id and by its key): keep one entry, or the plan would create a second object'],
     unmanaged: 4,
   },
   {
@@ -134,5 +144,28 @@ describe('members', () => {
     expect(kp.steps[0]).toMatchObject({ before: { role: 'create' }, after: { role: 'edit' }, changes: [{ path: 'role', kind: 'change', before: 'create', after: 'edit' }], remoteId: 'u_carol' });
     expect(kp.fingerprints['members["carol@acme.com"]']).toBe(fingerprint({ id: 'u_carol', email: 'carol@acme.com', role: 'create', sso: false }));
     expect(kp.remoteCount).toBe(5);
+  });
+});
+
+describe('the SSO flag', () => {
+  it('is one-way: a config that asks to unset it gets a note and no step', () => {
+    const kp = planKind(membersModule, orgConfig({ members: [{ user: 'mallory@acme.com', role: 'read', sso: false }] }), remote);
+    expect(kp.steps).toEqual([]);
+    expect(kp.notes).toEqual([
+      'members["mallory@acme.com"]: sso: false cannot be applied: the API makes a member an SSO member (setUserAsSSOMemberForOrganization) but never undoes it; change it in the app, or remove sso from the entry',
+    ]);
+  });
+
+  it('a step that sets it sends the role first and then the flag, and says it is one-way', () => {
+    const kp = planKind(membersModule, orgConfig({ members: [{ user: 'carol@acme.com', role: 'edit', sso: true }] }), remote);
+    expect(kp.steps[0]).toMatchObject({
+      before: { role: 'create', sso: false },
+      after: { role: 'edit', sso: true },
+      requests: [
+        { method: 'PATCH', path: '/v1/orgs/org_acme/members/u_carol', body: { role: 'edit' } },
+        { method: 'POST', path: '/v1/orgs/org_acme/members/u_carol/sso' },
+      ],
+      notes: ['one-way: the API makes the member an SSO member, and cannot make them a non-SSO member again'],
+    });
   });
 });

@@ -68,7 +68,7 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'specs'));
   writeFileSync(join(dir, 'specs/billing.yaml'), BILLING);
   writeFileSync(join(dir, 'docplane.yaml'), CONFIG);
-}, 60_000);
+});
 
 afterAll(async () => {
   await emulator?.close();

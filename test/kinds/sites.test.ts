@@ -7,7 +7,7 @@ import { sharedPlans, type DraftStep, type PlanContext } from '../../src/kinds/k
 import { planSites, type SitePlans } from '../../src/kinds/sites/plan.js';
 import { structureSite, type RemoteSite, type SitesRemote } from '../../src/kinds/sites/remote.js';
 import { Site, type SiteT } from '../../src/kinds/sites/schema.js';
-import { parseSiteInfo, type RemoteSiteInfo } from '../../src/kinds/sites/site-remote.js';
+import { parseSiteInfo, type RemoteSiteInfo } from '../../src/kinds/shared/sites.js';
 import type { OrgConfig } from '../../src/model/desired.js';
 import { buildPlan } from '../../src/plan/build.js';
 import { assertApplicable } from '../../src/plan/refusal.js';

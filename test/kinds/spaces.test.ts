@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fakeClient, orgConfig, planKind, readContext, type OrgConfigInput } from '../plan/fixtures.js';
-import type { RemoteCollection } from '../../src/kinds/collections/collections.js';
-import { spacesModule, type RemoteSpace, type RemoteSpaces } from '../../src/kinds/spaces/spaces.js';
+import type { RemoteCollection } from '../../src/kinds/shared/collections.js';
+import { spacesModule, type RemoteSpaces } from '../../src/kinds/spaces/spaces.js';
+import type { RemoteSpace } from '../../src/kinds/shared/space-list.js';
 
 const collections: RemoteCollection[] = [
   { id: 'c_prod', title: 'Product' },

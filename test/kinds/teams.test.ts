@@ -3,9 +3,10 @@ import { fakeClient, orgConfig, planKind, readContext, type FakeClient, type Org
 import type { Query } from '../../src/api/types.js';
 import type { Importer } from '../../src/kinds/kind.js';
 import { teamsUnit } from '../../src/kinds/teams/index.js';
-import type { RemoteMember } from '../../src/kinds/members/members.js';
+import type { RemoteMember } from '../../src/kinds/shared/members.js';
 import { teamMembersModule, type RemoteTeamMember, type RemoteTeamMembers } from '../../src/kinds/teams/team-members.js';
-import { teamsModule, type RemoteTeam } from '../../src/kinds/teams/teams.js';
+import { teamsModule } from '../../src/kinds/teams/teams.js';
+import type { RemoteTeam } from '../../src/kinds/shared/teams.js';
 
 const m = (id: string, role = 'read'): RemoteMember => ({ id, role, user: { id, email: `${id.slice(2)}@acme.com` } });
 const members = [m('u_alice', 'admin'), m('u_bob'), m('u_carol'), m('u_dave'), m('u_heidi')];

@@ -83,7 +83,7 @@ beforeAll(() => {
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'walk-through', private: true }));
   timed('npm install of the tarball', () => sh(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], project));
-}, 240_000);
+});
 
 afterAll(async () => {
   if (emulator && emulator.exitCode === null) {
@@ -191,5 +191,5 @@ describe('the npm package', () => {
 
     emulator.kill('SIGTERM');
     expect(await new Promise((resolve) => emulator!.once('exit', resolve))).toBe(0);
-  }, 120_000);
+  });
 });

@@ -64,7 +64,7 @@ beforeAll(async () => {
   // The pull request: one member's role.
   edit(join(dir, 'docplane'), '{ user: judy@acme.com, role: comment }', '{ user: judy@acme.com, role: review }');
   emulator = await startEmulator({ port: 0, state: loadEmulatorState(join(ROOT, 'examples/emulator-state.yaml')), seed: 3 });
-}, 120_000);
+});
 
 afterAll(async () => {
   await emulator?.close();

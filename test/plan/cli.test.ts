@@ -29,7 +29,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'docplane-plan-cli-'));
   for (const part of ['docplane.yaml', 'certs', 'integrations']) cpSync(join(ROOT, 'examples', part), join(dir, part), { recursive: true });
   emulator = await startEmulator({ port: 0, state: loadEmulatorState(join(ROOT, 'examples/emulator-state.yaml')), seed: 3 });
-}, 120_000);
+});
 
 afterAll(async () => {
   await emulator?.close();

@@ -156,7 +156,7 @@ describe('planOrgs against the emulator', () => {
     const teamOnly = await planOrgs(config, client, { ...opts, targets: ['teams["Engineering"]'] });
     expect(ids(teamOnly)).toEqual(['org_acme/teams["Engineering"]:create']);
     const replaced = await planOrgs(config, client, { ...opts, replace: ['integrations["nope"]'] });
-    expect(replaced.problems.map((p) => p.message)).toEqual(['--replace integrations["nope"] names no integration or OpenAPI spec or SAML provider of the config (only those can be forced)']);
+    expect(replaced.problems.map((p) => p.message)).toEqual(['--replace integrations["nope"] names no context connection or integration or OpenAPI spec or SAML provider or visitor-auth key of the config (only those can be forced)']);
   });
 
   it('says which protect entries select nothing, where the plan read enough to know', async () => {

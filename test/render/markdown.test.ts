@@ -88,7 +88,7 @@ describe('markdown rendering', () => {
     const plan = emptyPlan({ problems: [{ org: 'org_acme', address: 'teams["x"]', message: '<script>alert(1)</script> | *bold*' }] });
     const md = renderMarkdown(maskPlan(plan, []));
     expect(md).not.toContain('<script>');
-    expect(md).toContain('&lt;script&gt;alert(1)&lt;/script&gt; \\| \\*bold\\*');
+    expect(md).toContain('&lt;script&gt;alert\\(1\\)&lt;/script&gt; \\| \\*bold\\*');
   });
 
   it('a plan with no changes is the summary and the organization only', () => {

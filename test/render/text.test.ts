@@ -107,3 +107,18 @@ describe('text rendering', () => {
     expect(out).toContain('… and 2 more');
   });
 });
+
+describe('unmanaged resources in the text plan', () => {
+  it('names at most 50 addresses, as the markdown plan does, and says how many more', () => {
+    const members = Array.from({ length: 120 }, (_, i) => `members["user${String(i).padStart(3, '0')}@acme.com"]`);
+    const plan = emptyPlan({ unmanaged: { org_acme: { members, spaces: ['spaces["space_x"]'] } } });
+    const text = renderPlan(plan, { format: 'text', color: false, secrets: [] });
+    const named = text.split('\n').filter((l) => /^ {2}(members|spaces)\[/.test(l));
+    expect(named).toHaveLength(50);
+    expect(text).toContain('Unmanaged (not in the config, left alone): members: 120, spaces: 1');
+    expect(text).toContain('  … and 71 more (--format json lists them all)');
+    const markdown = renderPlan(plan, { format: 'markdown', color: false, secrets: [] });
+    expect(markdown.split('\n').filter((l) => l.startsWith('- `'))).toHaveLength(50);
+    expect(markdown).toContain('- … and 71 more (`--format json` lists them all)');
+  });
+});

@@ -101,11 +101,15 @@ describe('every error path prints one clear line and no stack trace', () => {
     expectCleanFailure(await cli(['frobnicate'], {}, ROOT, PROCESS), 1, /frobnicate/);
   });
 
-  it('a misspelt command: one error line through oclif\'s not-found plugin, exit 1 (not its 127, nor oclif\'s 2), as a process', async () => {
+  it('a misspelt command off a terminal: one error line with the closest command, exit 1 (not oclif\'s 2), as a process', async () => {
     const r = await cli(['plna'], {}, ROOT, PROCESS);
-    expectCleanFailure(r, 1, /^error: plna is not a docplane command$/);
+    expectCleanFailure(r, 1, /^error: plna is not a docplane command — did you mean "docplane plan"\?$/);
     expect(r.stderr).not.toMatch(/Warning/);
     expect(r.stderr).toContain('docplane help');
+  });
+
+  it('a misspelt flag: one error line with the closest flag of the command, exit 1', async () => {
+    expectCleanFailure(await cli(['validate', '--fromat', 'json']), 1, /^error: Nonexistent flag: --fromat — did you mean "--format"\?$/);
   });
 
   it('help for a command that does not exist', async () => {
@@ -349,7 +353,7 @@ describe('a failure to reach the API: one error line and exit 1, on plan, apply 
   // three timeouts in a row (docs/bounds.md); the test allows for a loaded machine.
   it('timeout', async () => {
     await everyCommand(urls.timeout, {}, new RegExp(`${request}127\\.0\\.0\\.1:\\d+ answered nothing for \\d+ s \\(\\d+ requests? timed out\\); giving up on it`));
-  }, 180_000);
+  });
 
   it('a host name that does not resolve', async () => {
     await everyCommand(urls.dns, {}, new RegExp(`${request}host (not found|name lookup failed)`));

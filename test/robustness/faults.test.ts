@@ -99,5 +99,5 @@ describe('apply under random fault schedules', () => {
     // Most runs had faults worth the name, and some met the rate limit.
     expect(struck).toBeGreaterThan(20);
     expect(rateLimited).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });

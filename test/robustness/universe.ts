@@ -12,7 +12,8 @@ import fc from 'fast-check';
 import { stringify } from 'yaml';
 import type { ApiClient } from '../../src/api/types.js';
 import { loadConfig } from '../../src/config/load.js';
-import type { AccessT } from '../../src/kinds/access/schema.js';
+import type { AccessT } from '../../src/kinds/shared/access-schema.js';
+import type { ChannelT, ContextConnectionT } from '../../src/kinds/sites/agent/schema.js';
 import type { TranslationT } from '../../src/kinds/translations/schema.js';
 import type { ConfigDocumentT } from '../../src/config/schema.js';
 import type { LoadedConfig } from '../../src/config/types.js';
@@ -40,6 +41,35 @@ const REDIRECT_SOURCES = ['/a', '/b/*', '/c'];
 const REDIRECT_URLS = ['https://r.example/1', 'https://r.example/2'];
 const MCP_NAMES = ['Tools A', 'Tools B'];
 const MCP_URLS = ['https://mcp.r.example/1', 'https://mcp.r.example/2'];
+const CHANNEL_TYPES = ['builtin:slack', 'builtin:github'] as const;
+const CONNECTION_LABELS = ['Blog', 'Tickets'] as const;
+/** The site's topics: the service makes them, so every world has them; states and configs differ in their usage settings. */
+const TOPIC_LABELS = ['Billing', 'SSO'] as const;
+/** A labelled website connection: its URL, usage settings and filter drawn from a few. */
+const connectionArb = (label: string, optional: boolean) => {
+  const url = fc.constantFrom('https://a.r.example/', 'https://b.r.example/').map((u) => ({ url: u }));
+  const usage = fc.record({ changeRequests: fc.boolean(), search: fc.boolean(), searchBoost: fc.constantFrom('x0.8', 'x1.0', 'x1.2') });
+  const filter = fc.constantFrom('docs', 'faq');
+  return fc.record({
+    label: fc.constant(label),
+    connector: fc.constant('builtin:website'),
+    setupSettings: url,
+    usageSettings: optional ? fc.option(usage, { nil: undefined }) : usage,
+    filter: optional ? fc.option(fc.option(filter, { nil: null }), { nil: undefined }) : filter,
+  });
+};
+const CHANNEL_LISTS = { 'builtin:slack': ['allowedChannels', ['help', 'docs-*']], 'builtin:github': ['allowedRepositories', ['r/docs', 'r/*']] } as const;
+/** A channel of one type: a role and an allow-list drawn from its type's patterns. */
+const channelArb = (type: (typeof CHANNEL_TYPES)[number], optional: boolean) => {
+  const [field, values] = CHANNEL_LISTS[type];
+  const role = fc.constantFrom('support', 'collaborator');
+  const list = fc.subarray([...values]);
+  return fc.record({
+    type: fc.constant(type),
+    role: optional ? fc.option(role, { nil: undefined }) : role,
+    setupSettings: optional ? fc.option(list.map((l) => ({ [field]: l })), { nil: undefined }) : list.map((l) => ({ [field]: l })),
+  });
+};
 const SAML_LABELS = ['IdP A', 'IdP B'];
 const FONT_FAMILIES = ['Font A', 'Font B'];
 const fontKey = (family: string, weight: number, version: string) => `fonts/${family.replace(' ', '-')}-${weight}-${version}.woff2`;
@@ -56,7 +86,7 @@ const SPEC_TEXTS = ['openapi: 3.0.0\ninfo: { title: A, version: "1" }\npaths: {}
 /** Glossary entries by their English term (which names them), and how other languages write them. */
 const GLOSSARY_TERMS = ['API', 'Workspace', 'Change request'];
 const GLOSSARY_FR = ['Terme un', 'Terme deux'];
-const PRUNABLE = ['teams', 'collections', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'redirects', 'mcpServers', 'saml', 'translations', 'fonts', 'installations', 'openapiSpecs'] as const;
+const PRUNABLE = ['teams', 'collections', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'redirects', 'mcpServers', 'channels', 'contextConnections', 'saml', 'translations', 'fonts', 'installations', 'openapiSpecs'] as const;
 /** What a config may protect: a few keys of each prunable kind, exact or by glob. */
 const PROTECTABLE = [
   'teams["Red"]',
@@ -186,6 +216,9 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
     gitSync: fc.record({ branch: fc.constantFrom(...GIT_BRANCHES), priority: fc.constantFrom('git', 'gitbook') }),
     mcpServers: subsetOf(MCP_NAMES).chain((names) => fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), url: fc.constantFrom(...MCP_URLS), transport: fc.constantFrom('sse', 'http') })))),
     topics: fc.option(fc.constantFrom('auto', 'never'), { nil: undefined }),
+    channels: subsetOf([...CHANNEL_TYPES]).chain((types) => fc.tuple(...types.map((t) => channelArb(t, false)))),
+    connections: subsetOf([...CONNECTION_LABELS]).chain((labels) => fc.tuple(...labels.map((l) => connectionArb(l, false)))),
+    siteTopics: fc.tuple(...TOPIC_LABELS.map(() => fc.boolean())),
     saml: subsetOf(SAML_LABELS),
     samlTeam: fc.nat(4),
     fonts: subsetOf(FONT_FAMILIES).chain((families) => fc.tuple(...families.map((family) => fc.record({ family: fc.constant(family), bold: fc.boolean() })))),
@@ -247,6 +280,14 @@ export const currentArb: fc.Arbitrary<EmulatorState> = fc
           ],
           // The last space is synchronised with a repository (connected in the app).
           gitSync: [{ space: GIT_SPACE, repository: 'r/docs', ...r.gitSync }],
+          siteAgent: [
+            {
+              site: SITE,
+              channels: r.channels as Array<{ type: (typeof CHANNEL_TYPES)[number]; role: 'support' | 'collaborator'; setupSettings: Record<string, string[]> }>,
+              contextConnections: r.connections as Array<{ connector: 'builtin:website'; label: string; setupSettings: { url: string }; usageSettings: { changeRequests: boolean; search: boolean; searchBoost: 'x0.8' | 'x1.0' | 'x1.2' }; filter: string }>,
+              topics: TOPIC_LABELS.map((label, i) => ({ label, changeRequests: (r.siteTopics as boolean[])[i] })),
+            },
+          ],
           saml: r.saml.map((label, i) => ({
             label,
             entityID: `urn:${label}`,
@@ -365,6 +406,9 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
     ),
     agentSettings: maybe(fc.record({ topics: maybe(fc.constantFrom('auto', 'never')), changeRequests: maybe(fc.constantFrom('always', 'never')), instructions: maybe(fc.option(fc.constantFrom('Be brief.'), { nil: null })) })),
     adaptiveSchema: maybe(fc.constantFrom(['beta'], ['beta', 'plan'])),
+    channels: maybe(subsetOf([...CHANNEL_TYPES]).chain((types) => fc.tuple(...types.map((t) => channelArb(t, true))))),
+    connections: maybe(subsetOf([...CONNECTION_LABELS]).chain((labels) => fc.tuple(...labels.map((l) => connectionArb(l, true))))),
+    siteTopics: maybe(subsetOf([...TOPIC_LABELS]).chain((labels) => fc.tuple(...labels.map((label) => fc.record({ label: fc.constant(label), changeRequests: maybe(fc.boolean()) }))))),
     saml: maybe(subsetOf(SAML_LABELS).chain((labels) => fc.tuple(...labels.map((label) => fc.record({ label: fc.constant(label), team: fc.nat(4), role: maybe(role), entity: fc.constantFrom('a', 'b') }))))),
     translations: maybe(subsetOf(LANGUAGES).chain((langs) => fc.tuple(...langs.map((language) => fc.record({ language: fc.constant(language), instructions: maybe(fc.constantFrom('Formal.', 'Casual.')) }))))),
     integrations: maybe(subsetOf(INTEGRATIONS).chain((names) => fc.tuple(...names.map((name) => fc.record({ name: fc.constant(name), title: fc.constantFrom(`Old ${name}`, `New ${name}`) }))))),
@@ -449,7 +493,7 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
             })),
           }
         : {}),
-      ...(sections !== undefined || r.groups !== undefined || r.links !== undefined || r.siteFields !== undefined || r.newSite !== undefined || r.redirects !== undefined || r.customization !== undefined || r.publishingAuth !== undefined || r.mcpServers !== undefined || r.agentSettings !== undefined || r.adaptiveSchema !== undefined
+      ...(sections !== undefined || r.groups !== undefined || r.links !== undefined || r.siteFields !== undefined || r.newSite !== undefined || r.redirects !== undefined || r.customization !== undefined || r.publishingAuth !== undefined || r.mcpServers !== undefined || r.channels !== undefined || r.connections !== undefined || r.siteTopics !== undefined || r.agentSettings !== undefined || r.adaptiveSchema !== undefined
         ? {
             sites: [
               {
@@ -527,6 +571,34 @@ export const desiredArb: fc.Arbitrary<ConfigDocumentT> = fc
                         url: m.url,
                         ...(m.transport !== undefined ? { transport: m.transport as 'sse' | 'http' } : {}),
                         ...(m.condition !== undefined ? { condition: m.condition } : {}),
+                      })),
+                    }
+                  : {}),
+                ...(r.channels !== undefined
+                  ? {
+                      channels: (r.channels as Array<{ type: (typeof CHANNEL_TYPES)[number]; role?: 'support' | 'collaborator'; setupSettings?: Record<string, string[]> }>).map((c) => ({
+                        type: c.type,
+                        ...(c.role !== undefined ? { role: c.role } : {}),
+                        ...(c.setupSettings !== undefined ? { setupSettings: c.setupSettings } : {}),
+                      })) as ChannelT[],
+                    }
+                  : {}),
+                ...(r.connections !== undefined
+                  ? {
+                      contextConnections: (r.connections as Array<{ label: string; connector: string; setupSettings: { url: string }; usageSettings?: ContextConnectionT['usageSettings']; filter?: string | null }>).map((c) => ({
+                        label: c.label,
+                        connector: c.connector,
+                        setupSettings: c.setupSettings,
+                        ...(c.usageSettings !== undefined ? { usageSettings: c.usageSettings } : {}),
+                        ...(c.filter !== undefined ? { filter: c.filter } : {}),
+                      })),
+                    }
+                  : {}),
+                ...(r.siteTopics !== undefined
+                  ? {
+                      topics: (r.siteTopics as Array<{ label: string; changeRequests?: boolean }>).map((t) => ({
+                        label: t.label,
+                        ...(t.changeRequests !== undefined ? { usageSettings: { changeRequests: t.changeRequests } } : {}),
                       })),
                     }
                   : {}),
@@ -659,7 +731,7 @@ export async function loadDocument(doc: ConfigDocumentT): Promise<LoadedConfig> 
 export async function duplicates(client: ApiClient): Promise<string[]> {
   const org = `/v1/orgs/${ORG}`;
   const site = `${org}/sites/${SITE}`;
-  const [teams, collections, sections, groups, links, saml, translations, redirects, mcpServers, installations] = await Promise.all([
+  const [teams, collections, sections, groups, links, saml, translations, redirects, mcpServers, installations, channels, connections] = await Promise.all([
     client.listAll<{ title: string }>(`${org}/teams`),
     client.listAll<{ title: string; parent?: string | null }>(`${org}/collections`, { nested: true }),
     client.listAll<{ path: string; siteSpaces: Array<{ space: { id: string } }> }>(`${site}/sections`),
@@ -670,6 +742,8 @@ export async function duplicates(client: ApiClient): Promise<string[]> {
     client.listAll<{ source: string }>(`${site}/redirects`),
     client.listAll<{ name: string }>(`${site}/mcp-servers`),
     client.listAll<{ integration: { name: string } }>(`${org}/installations`),
+    client.listAll<{ type: string }>(`${site}/channels`),
+    client.listAll<{ label?: string; connector: string }>(`${site}/context-connections`),
   ]);
   const keys: string[] = [
     ...teams.map((t) => `team: ${t.title}`),
@@ -683,6 +757,8 @@ export async function duplicates(client: ApiClient): Promise<string[]> {
     ...redirects.map((r) => `redirect: ${r.source}`),
     ...mcpServers.map((m) => `MCP server: ${m.name}`),
     ...installations.map((i) => `installation: ${i.integration.name}`),
+    ...channels.map((c) => `channel: ${c.type}`),
+    ...connections.map((c) => `context connection: ${c.label || c.connector}`),
   ];
   const seen = new Set<string>();
   return keys.filter((k) => (seen.has(k) ? true : (seen.add(k), false)));

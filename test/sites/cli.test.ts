@@ -83,7 +83,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'docplane-sites-cli-'));
   writeFileSync(join(work, 'docplane.yaml'), CONFIG);
   emulator = await startEmulator({ port: 0, state, seed: 5 });
-}, 120_000);
+});
 
 afterAll(async () => {
   await emulator?.close();

@@ -35,7 +35,7 @@ beforeAll(async () => {
   writeFileSync(box.config, config);
   logFile = join(box.dir, 'emulator.log');
   logged = await startEmulator({ port: 0, state: demoState(), seed: 3, logFile });
-}, 120_000);
+});
 
 afterAll(async () => {
   await logged?.close();
@@ -104,7 +104,7 @@ describe('redirects, customization and publishing auth (built CLI, emulator)', (
     expect(yaml).toContain('- { source: /old-guides/*, destination: https://docs.acme.com/guides, permanent: true, captureWildcard: true }');
     expect(yaml).toContain('primaryColor: { light: "#0B5FFF", dark: "#6EA0FF" }');
     // The installation's token is imported as ${env:…}: the plan reads it from the environment, as a user's would.
-    const plan = await box.cli(['plan', '-c', 'first', '--format', 'json'], { GLOBEX_HELPDESK_API_TOKEN: 'demo-helpdesk-token', SITE_DOCS_MCP_ACME_STATUS_AUTHORIZATION: 'Bearer demo-mcp-token' });
+    const plan = await box.cli(['plan', '-c', 'first', '--format', 'json'], { GLOBEX_HELPDESK_API_TOKEN: 'demo-helpdesk-token', SITE_DOCS_MCP_ACME_STATUS_AUTHORIZATION: 'Bearer demo-mcp-token', SITE_DOCS_CONTEXT_SUPPORT_TICKETS_API_TOKEN: 'demo-zendesk-token' });
     expect(plan.code, plan.stderr).toBe(0);
     expect((JSON.parse(plan.stdout) as { steps: unknown[] }).steps).toEqual([]);
     const second = await box.cli([...args, '--out', 'second']);

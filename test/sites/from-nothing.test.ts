@@ -57,7 +57,7 @@ beforeAll(async () => {
   ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'docplane-sites-cli-'));
   emulator = await startEmulator({ port: 0, state, seed: 3 });
-}, 120_000);
+});
 
 afterAll(async () => {
   await emulator?.close();

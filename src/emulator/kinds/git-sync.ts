@@ -7,9 +7,9 @@
  * says (a site installation whose project directory holds no gitbook-docs.yaml answers 409).
  */
 import { z } from 'zod';
-import { badRequest, bodyObject, notFound, ok, validate, type Reply, type RouteRequest } from '../http.js';
+import { HttpError, badRequest, bodyObject, created, deleted, notFound, ok, validate, type Reply, type RouteRequest } from '../http.js';
 import { SeedError, defineKind } from '../kind.js';
-import type { World } from '../model.js';
+import type { OrgRec, World } from '../model.js';
 import { canReach, nowIso, viewCtx } from '../routing.js';
 import { apiUrl, compact } from '../views.js';
 import type { Obj, ViewContext } from '../views.js';
@@ -89,6 +89,13 @@ const UpdateGitLab = Setup.extend({
   }),
 }).strict();
 const UpdateInstallation = z.discriminatedUnion('provider', [UpdateGitHub, UpdateGitLab]);
+const Install = z.looseObject({
+  provider: z.enum(['github', 'gitlab']),
+  target: z.discriminatedUnion('type', [
+    z.looseObject({ type: z.literal('space'), spaceId: z.string().min(1), siteId: z.string().min(1).optional() }),
+    z.looseObject({ type: z.literal('site'), siteId: z.string().min(1) }),
+  ]),
+});
 
 /** The installation of a space or site, or undefined when it is not synchronised. */
 function installationOf(world: World, target: { space?: string; site?: string }): GitSyncRec | undefined {
@@ -217,7 +224,37 @@ export const gitSyncKind = defineKind({
       });
     }
   },
+  // A GitLab access token sent to connect a project.
+  secretFields: [{ field: 'accessToken', holds: 'value' }],
   routes(router) {
+    // installGitSyncProviderOnTarget: an installation without a repository until an update names one
+    // (a GitLab project: projectId and accessToken; a GitHub repository needs the app, which the
+    // emulator has no part of).
+    router.add('POST', '/v1/git/installations', (req) => {
+      const body = validate(Install, bodyObject(req));
+      const t = body.target;
+      let org: OrgRec | undefined;
+      if (t.type === 'space') {
+        const space = req.world.spaces.get(t.spaceId);
+        org = space ? req.world.orgs.get(space.org) : undefined;
+        if (!space || !org || !canReach(req, org)) throw notFound(`no space ${t.spaceId}`);
+      } else {
+        org = [...req.world.orgs.values()].find((o) => o.sites.has(t.siteId) && canReach(req, o));
+        if (!org) throw notFound(`no site ${t.siteId}`);
+      }
+      const target: Target = t.type === 'space' ? { type: 'space', spaceId: t.spaceId, ...(t.siteId ? { siteId: t.siteId } : {}) } : { type: 'site', siteId: t.siteId };
+      if (installationOf(req.world, t.type === 'space' ? { space: t.spaceId } : { site: t.siteId })) throw new HttpError(409, `${t.type === 'space' ? t.spaceId : t.siteId} is synchronised already`);
+      const stamp = nowIso(req);
+      const i: GitSyncRec = { id: req.world.newId('gitsync'), org: org.id, target, provider: body.provider, repository: 'unconnected/repository', repositoryId: 0, branch: 'refs/heads/main', priority: 'git', createdAt: stamp, updatedAt: stamp };
+      req.world.gitSync.set(i.id, i);
+      return created(installationView(viewCtx(req), i));
+    });
+    router.add('DELETE', '/v1/git/installations/:installation', (req) => {
+      const i = reachable(req);
+      req.world.gitSync.delete(i.id);
+      for (const [id, child] of req.world.gitSync) if (child.parentInstallationId === i.id) req.world.gitSync.delete(id);
+      return deleted(true);
+    });
     router.add('GET', '/v1/git/installations/:installation', (req) => ok(installationView(viewCtx(req), reachable(req))));
     router.add('PATCH', '/v1/git/installations/:installation', (req) => {
       const i = reachable(req);
@@ -232,6 +269,11 @@ export const gitSyncKind = defineKind({
       const priority = body.priority ?? i.priority;
       if (i.target.type === 'site' && priority === 'git' && i.siteConfigDirectories && !i.siteConfigDirectories.includes(projectDirectory)) return missingSiteConfig(i, projectDirectory);
       if (body.providerConfiguration.branch !== undefined) i.branch = body.providerConfiguration.branch;
+      // A GitLab project named by its id: the emulator knows no project's path, so it makes one up.
+      if (body.provider === 'gitlab' && body.providerConfiguration.projectId !== undefined && body.providerConfiguration.projectId !== i.repositoryId) {
+        i.repositoryId = body.providerConfiguration.projectId;
+        i.repository = `gitlab-project/${body.providerConfiguration.projectId}`;
+      }
       if (body.projectDirectory !== undefined) i.projectDirectory = body.projectDirectory;
       if (body.commitMessageTemplate !== undefined) i.commitMessageTemplate = body.commitMessageTemplate;
       if (body.priority !== undefined) i.priority = body.priority;

@@ -4,8 +4,10 @@
  * router, the state schema, the seeding of the world and the masking of the exchange log are
  * derived from this list: adding a kind means adding its module and one line here.
  */
+import { siteAdsKind } from './site-ads.js';
 import type { EmulatorKind } from '../kind.js';
 import { accessKind } from './access.js';
+import { auditKind } from './audit.js';
 import { collectionsKind } from './collections.js';
 import { gitSyncKind } from './git-sync.js';
 import { glossaryKind } from './translations/glossary.js';
@@ -18,6 +20,9 @@ import { openapiSpecsKind } from './openapi-specs.js';
 import { agentInstructionsKind, organizationKind } from './organization.js';
 import { samlKind } from './saml.js';
 import { sitesKind } from './sites/index.js';
+import { siteAgentKind } from './site-agent/index.js';
+import { customHostnamesKind } from './custom-hostnames.js';
+import { siteVariantsKind } from './site-variants.js';
 import { spacesKind } from './spaces.js';
 import { teamsKind } from './teams.js';
 import { translationsKind } from './translations.js';
@@ -28,6 +33,10 @@ export const EMULATOR_KINDS = [
   collectionsKind,
   spacesKind,
   sitesKind,
+  siteAgentKind,
+  customHostnamesKind,
+  siteVariantsKind,
+  siteAdsKind,
   gitSyncKind,
   teamsKind,
   samlKind,
@@ -40,6 +49,7 @@ export const EMULATOR_KINDS = [
   inviteLinksKind,
   agentInstructionsKind,
   accessKind,
+  auditKind,
 ] as const;
 
 /** The seed fields of every kind, merged: the fields of an organization in the state file. */

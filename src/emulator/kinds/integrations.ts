@@ -1,6 +1,6 @@
 /** Integrations an organization publishes; their names are global (`/v1/integrations/{name}`). */
 import { z } from 'zod';
-import { HttpError, badRequest, bodyObject, listReply, notFound, ok, queryBoolean, validate } from '../http.js';
+import { HttpError, badRequest, bodyObject, deleted, listReply, notFound, ok, queryBoolean, validate } from '../http.js';
 import type { RouteRequest } from '../http.js';
 import { SeedError, defineKind } from '../kind.js';
 import type { OrgRec } from '../model.js';
@@ -251,6 +251,18 @@ export const integrationsKind = defineKind({
       };
       req.world.integrations.set(it.name, it);
       return ok(integrationView(viewCtx(req), it));
+    });
+
+    // unpublishIntegration: by a member of the publishing organization; its installations go with it.
+    router.add('DELETE', '/v1/integrations/:name', (req) => {
+      validate(z.object({ integrationName: IntegrationName }), { integrationName: req.params.name });
+      const it = req.world.integrations.get(req.params.name);
+      if (!it) return deleted(false);
+      const owner = req.world.orgs.get(it.owner);
+      if (!owner || !canReach(req, owner)) throw new HttpError(403, `integration ${req.params.name} is published by another organization`);
+      req.world.integrations.delete(it.name);
+      for (const [id, i] of req.world.installations) if (i.integration === it.name) req.world.installations.delete(id);
+      return deleted(true);
     });
   },
 });

@@ -6,10 +6,10 @@
  * never this third one, which they could not manage anyway.
  */
 import { ApiError, DocplaneError } from '../../core/errors.js';
-import { resolveCollections, readCollections } from '../collections/collections.js';
+import { resolveCollections, readCollections } from '../shared/collections.js';
 import { enc, orgPath } from '../common/paths.js';
 import type { Reader } from '../kind.js';
-import { readSpaceList } from '../spaces/read.js';
+import { readSpaceList } from '../shared/space-list.js';
 import { permissionsPath, readGrants, type AccessTarget } from './grants.js';
 import { AggregateAnswer, SiteNameAnswer } from './answers.js';
 
@@ -20,8 +20,11 @@ export type Origin =
   | { type: 'space'; space: string }
   | { type: 'organization' }
   | { type: 'site-default' }
-  /** Collections and spaces: the aggregate does not say; no direct user grant gives it. */
-  | { type: 'team-or-inherited' };
+  /**
+   * Collections and spaces: the aggregate does not say; no direct user grant gives this role (the
+   * user's direct grant, when they have one, is another role: `direct`).
+   */
+  | { type: 'team-or-inherited'; direct?: string };
 
 export interface EffectiveRole {
   /** The user's email, else their id. */
@@ -63,7 +66,7 @@ interface Named {
 const byKey = <T>(entries: Array<[string, T]>): Record<string, T> =>
   Object.fromEntries(entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
 
-function originOf(item: AggregateItem, direct: ReadonlySet<string>, teamTitle: (id: string) => string): Origin {
+function originOf(item: AggregateItem, direct: ReadonlyMap<string, string>, teamTitle: (id: string) => string): Origin {
   const o = item.origin;
   if (o?.type === 'site') {
     if (o.reason === 'member') return { type: 'direct' };
@@ -72,7 +75,11 @@ function originOf(item: AggregateItem, direct: ReadonlySet<string>, teamTitle: (
   }
   if (o?.type === 'space') return { type: 'space', space: o.space ?? o.id ?? '' };
   if (o?.type === 'organization') return { type: 'organization' };
-  return direct.has(item.user?.id ?? '') ? { type: 'direct' } : { type: 'team-or-inherited' };
+  // "direct" only when the direct grant is the role shown: a higher role comes through a team or the
+  // object's parent, whatever the user's own grant.
+  const own = direct.get(item.user?.id ?? '');
+  if (own === undefined) return { type: 'team-or-inherited' };
+  return own === (item.permission ?? 'read') ? { type: 'direct' } : { type: 'team-or-inherited', direct: own };
 }
 
 /** One object's direct grants and effective roles: three lists; undefined when it does not exist. */
@@ -86,7 +93,7 @@ export async function readObjectAccess(ctx: Reader, object: Named): Promise<Obje
   ]);
   if (!grants || !aggregate) return undefined;
   const teams = new Map(grants.teams.map((g) => [g.team.id, g.team.title ?? g.team.id]));
-  const direct = new Set(grants.users.map((g) => g.user.id));
+  const direct = new Map(grants.users.map((g) => [g.user.id, g.permission ?? 'read']));
   const label = (u: { id: string; email?: string } | undefined): string => (u?.email ? u.email.toLowerCase() : (u?.id ?? '?'));
   const effective = aggregate
     .map((item): EffectiveRole => ({ user: label(item.user), role: item.permission ?? 'read', origin: originOf(item, direct, (id) => teams.get(id) ?? id) }))

@@ -9,8 +9,8 @@ import { key } from '../../model/address.js';
 import { type Draft } from '../common/import.js';
 import { enc, orgPath } from '../common/paths.js';
 import type { Reader } from '../kind.js';
-import { indexMembers, memberLabel, type RemoteMember } from '../members/members.js';
-import type { AccessT } from './schema.js';
+import { indexMembers, memberLabel, type RemoteMember } from '../shared/members.js';
+import type { AccessT } from '../shared/access-schema.js';
 import { TeamGrantAnswer, UserGrantAnswer } from './answers.js';
 
 /** What a grant is on. */

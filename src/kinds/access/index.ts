@@ -3,7 +3,7 @@
  * `access` field of each). The registry joins each access kind to the unit of its objects.
  */
 import { key } from '../../model/address.js';
-import type { RemoteCollection } from '../collections/collections.js';
+import type { RemoteCollection } from '../shared/collections.js';
 import { collectionAccessModule, siteAccessModule, spaceAccessModule } from './kinds.js';
 import type { AccessOf } from './unit.js';
 

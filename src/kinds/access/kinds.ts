@@ -6,18 +6,17 @@
  * collection's grants) is not read.
  */
 import { key } from '../../model/address.js';
-import { readCollections, resolveCollections, collectionAddress } from '../collections/collections.js';
+import { readCollections, resolveCollections, collectionAddress } from '../shared/collections.js';
 import type { KindSpec, ReadContext } from '../kind.js';
-import { readMembers, type RemoteMember } from '../members/members.js';
-import { readSpaceList } from '../spaces/read.js';
-import { matchSpaces, placesInCollections } from '../spaces/spaces.js';
-import { readSites } from '../sites/remote.js';
-import { siteKey } from '../sites/schema.js';
-import { matchSites } from '../sites/site-remote.js';
-import { readTeams, type RemoteTeam } from '../teams/teams.js';
+import { readMembers, type RemoteMember } from '../shared/members.js';
+import { readSpaceList } from '../shared/space-list.js';
+import { matchSpaces, placesInCollections } from '../shared/spaces.js';
+import { siteKey } from '../shared/sites.js';
+import { matchSites, readSiteInfos } from '../shared/sites.js';
+import { readTeams, type RemoteTeam } from '../shared/teams.js';
 import { readAllGrants, namesTeams, namesUsers, type AccessTarget } from './grants.js';
 import { planAccess, type AccessObject, type RemoteAccess } from './plan.js';
-import type { AccessT } from './schema.js';
+import type { AccessT } from '../shared/access-schema.js';
 
 /** How many grants the `access` of some objects gives (`docplane validate`). */
 function grants(objects: ReadonlyArray<{ access?: AccessT }>): number {
@@ -83,7 +82,7 @@ export const siteAccessModule: KindSpec<RemoteAccess | undefined> = {
   async read(ctx) {
     const desired = (ctx.desired.sites ?? []).filter((s) => s.access !== undefined);
     // Sites without id are matched as the sites kind matches them: on the organization's list.
-    const list = desired.some((s) => s.id === undefined) ? (await readSites(ctx)).list : [];
+    const list = desired.some((s) => s.id === undefined) ? await readSiteInfos(ctx) : [];
     const objects = matchSites(desired, list).pairs.map((p): AccessObject => {
       const id = p.desired.id ?? p.remote?.id;
       return { address: `sites${key(siteKey(p.desired))}`, ...(id === undefined ? {} : { id }), access: p.desired.access ?? {} };

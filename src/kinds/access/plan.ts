@@ -9,11 +9,11 @@ import { ref } from '../../model/address.js';
 import type { JsonObject, Kind } from '../../model/step.js';
 import { enc } from '../common/paths.js';
 import { emptyKindPlan, type KindPlan, type PlanContext } from '../kind.js';
-import { indexMembers, memberLabel, memberRefs, type RemoteMember } from '../members/members.js';
-import type { RemoteTeam } from '../teams/teams.js';
-import { teamAddress, teamIdsOrRefs } from '../teams/teams.js';
+import { indexMembers, memberLabel, memberRefs, type RemoteMember } from '../shared/members.js';
+import type { RemoteTeam } from '../shared/teams.js';
+import { teamAddress, teamIdsOrRefs } from '../shared/teams.js';
 import { grantAddress, permissionsPath, type AccessTarget, type RemoteGrants } from './grants.js';
-import type { AccessT } from './schema.js';
+import type { AccessT } from '../shared/access-schema.js';
 import { step } from '../common/step.js';
 
 /** One object whose access the config manages. */

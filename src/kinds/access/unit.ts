@@ -7,7 +7,7 @@
  */
 import type { Draft } from '../common/import.js';
 import type { Importer, KindSpec, KindUnit } from '../kind.js';
-import { readMembers, type RemoteMember } from '../members/members.js';
+import { readMembers, type RemoteMember } from '../shared/members.js';
 import { accessDraft, readAllGrants, type AccessTarget, type RemoteGrants } from './grants.js';
 
 interface WithGrants {

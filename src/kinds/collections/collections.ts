@@ -8,148 +8,15 @@ import type { CollectionT } from './schema.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue, RequestSpec } from '../../model/step.js';
 import { collisionMessage, sameJson } from '../common/match.js';
-import { emptyKindPlan, type Reader, type DraftStep, type KindPlan, type KindSpec } from '../kind.js';
+import { emptyKindPlan, type DraftStep, type KindPlan, type KindSpec } from '../kind.js';
 import { unmatchedAddresses } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
-import { readSpaceList, type RemoteSpace } from '../spaces/read.js';
+import { readSpaceList, type RemoteSpace } from '../shared/space-list.js';
 import { key, ref } from '../../model/address.js';
 import { step } from '../common/step.js';
 import { lookAlikeNotes } from '../common/text.js';
-import { CollectionAnswer } from './answers.js';
+import { collectionAddress, collectionIdOrRef, readCollections, remotePaths, resolveCollections, targetParent, type RemoteCollection } from '../shared/collections.js';
 
-export interface RemoteCollection {
-  id: string;
-  title: string;
-  description?: string | null;
-  parent?: string | null;
-  defaultLevel?: string | null;
-}
-
-export interface CollectionEntry {
-  /** Path of titles, `Product/API`. */
-  path: string;
-  parentPath?: string;
-  node: CollectionT;
-  remote?: RemoteCollection;
-  matchedBy?: 'id' | 'renamedFrom' | 'key';
-}
-
-export interface ResolvedCollections {
-  /** The config's collections, parents before children, each with its remote twin if any. */
-  entries: CollectionEntry[];
-  byPath: Map<string, CollectionEntry>;
-  /** Remote id → its current path. */
-  remotePath: Map<string, string>;
-  /** Remote collections no config collection matched. */
-  unmatched: RemoteCollection[];
-}
-
-export function collectionAddress(path: string): string {
-  return `collections${key(path)}`;
-}
-
-/** Every collection of the organization (nested), read once per plan (collections and spaces use it). */
-export function readCollections(ctx: Reader): Promise<RemoteCollection[]> {
-  return ctx.shared('collections', () => ctx.client.listAll<RemoteCollection>(`${orgPath(ctx.org)}/collections`, { nested: true }, { schema: CollectionAnswer }));
-}
-
-/** Remote id → path; `fixed` paths stand as given (where matched collections will be), and their children follow. */
-function remotePaths(remote: readonly RemoteCollection[], fixed: ReadonlyMap<string, string> = new Map()): Map<string, string> {
-  const byId = new Map(remote.map((c) => [c.id, c]));
-  const paths = new Map<string, string>(fixed);
-  const pathOf = (c: RemoteCollection, seen: Set<string>): string => {
-    const known = paths.get(c.id);
-    if (known !== undefined) return known;
-    const parent = c.parent ? byId.get(c.parent) : undefined;
-    // A parent cycle cannot happen on the API; guard anyway rather than loop.
-    const p = parent && !seen.has(parent.id) ? `${pathOf(parent, new Set([...seen, c.id]))}/${c.title}` : c.title;
-    paths.set(c.id, p);
-    return p;
-  };
-  for (const c of remote) pathOf(c, new Set());
-  return paths;
-}
-
-/**
- * Matches the config's collection tree to the remote one: by id anywhere first; then, parents before
- * children, by `renamedFrom` (a path, or a title among the siblings under the matched parent), then
- * by title under the matched parent, so the children of a renamed collection keep their identity.
- * As for the flat kinds, a `renamedFrom` wins over a title: among siblings, every `renamedFrom` is
- * matched before any title, and a collection that a `renamedFrom` path (`Alpha/One`) names anywhere
- * in the tree is not matched by title elsewhere. Two entries never share one remote collection
- * silently: the rename is kept, and a rename onto a path that stays held is a plan problem.
- */
-export function resolveCollections(desired: readonly CollectionT[] | undefined, remote: readonly RemoteCollection[]): ResolvedCollections {
-  const entries: CollectionEntry[] = [];
-  const groups: CollectionEntry[][] = [];
-  const walk = (nodes: readonly CollectionT[], parentPath?: string) => {
-    const group: CollectionEntry[] = [];
-    for (const node of nodes) {
-      const path = parentPath === undefined ? node.title : `${parentPath}/${node.title}`;
-      const entry: CollectionEntry = { path, parentPath, node };
-      entries.push(entry);
-      group.push(entry);
-      walk(node.collections ?? [], path);
-    }
-    if (group.length > 0) groups.push(group);
-  };
-  walk(desired ?? []);
-  const byPath = new Map(entries.map((e) => [e.path, e]));
-  const paths = remotePaths(remote);
-  const byId = new Map(remote.map((c) => [c.id, c]));
-  const byRemotePath = new Map<string, RemoteCollection>();
-  for (const c of remote) if (!byRemotePath.has(paths.get(c.id) as string)) byRemotePath.set(paths.get(c.id) as string, c);
-  const children = new Map<string, RemoteCollection[]>();
-  for (const c of remote) children.set(c.parent ?? '', [...(children.get(c.parent ?? '') ?? []), c]);
-  const taken = new Set<RemoteCollection>();
-  const take = (e: CollectionEntry, r: RemoteCollection | undefined, how: CollectionEntry['matchedBy']) => {
-    if (!r || taken.has(r) || e.remote) return;
-    taken.add(r);
-    e.remote = r;
-    e.matchedBy = how;
-  };
-  for (const e of entries) if (e.node.id) take(e, byId.get(e.node.id), 'id');
-  // Named by a renamedFrom path (`Alpha/One`): left to that rename, wherever the entry is in the tree.
-  const named = new Set<RemoteCollection>();
-  for (const e of entries) {
-    const old = e.node.renamedFrom;
-    const r = !e.remote && old?.includes('/') ? byRemotePath.get(old) : undefined;
-    if (r && !taken.has(r)) named.add(r);
-  }
-  // Groups come out of the walk children first; parents must be matched first.
-  for (const group of groups.reverse()) {
-    const first = group[0] as CollectionEntry;
-    const parent = first.parentPath === undefined ? undefined : byPath.get(first.parentPath);
-    // Siblings: under the parent's remote twin, or the top level; none when the parent is new.
-    const siblings = first.parentPath === undefined ? (children.get('') ?? []) : parent?.remote ? (children.get(parent.remote.id) ?? []) : [];
-    for (const e of group) {
-      const old = e.node.renamedFrom;
-      if (e.remote || old === undefined) continue;
-      const sibling = old.includes('/') ? undefined : siblings.find((c) => c.title === old && !taken.has(c));
-      take(e, sibling ?? byRemotePath.get(old), 'renamedFrom');
-    }
-    for (const e of group) {
-      if (!e.remote) take(e, siblings.find((c) => c.title === e.node.title && !taken.has(c) && !named.has(c)), 'key');
-    }
-  }
-  return { entries, byPath, remotePath: paths, unmatched: remote.filter((c) => !taken.has(c)) };
-}
-
-/** The remote id of the parent an entry is to have (null at the top level; undefined when it is new). */
-function targetParent(e: CollectionEntry, resolved: ResolvedCollections): string | null | undefined {
-  return e.parentPath === undefined ? null : resolved.byPath.get(e.parentPath)?.remote?.id;
-}
-
-/**
- * The id of the collection at a path for a request (a remote id, or a ref to its create in this
- * plan), and the address its steps live at; undefined when no collection has that path.
- */
-export function collectionIdOrRef(org: string, path: string, resolved: ResolvedCollections): { id: string; address: string } | undefined {
-  const entry = resolved.byPath.get(path);
-  if (entry) return { id: entry.remote ? entry.remote.id : ref(org, collectionAddress(path)), address: collectionAddress(path) };
-  for (const [id, p] of resolved.remotePath) if (p === path) return { id, address: collectionAddress(path) };
-  return undefined;
-}
 
 function normalized(c: RemoteCollection): JsonObject {
   return { id: c.id, title: c.title, description: c.description ?? null, defaultLevel: c.defaultLevel ?? null, parent: c.parent ?? null };

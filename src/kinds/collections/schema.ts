@@ -1,6 +1,6 @@
 /** A `collections` entry: a collection by its path of titles, and its children. */
 import { z } from 'zod';
-import { Access, type AccessT } from '../access/schema.js';
+import { Access, type AccessT } from '../shared/access-schema.js';
 import { Id, Level, RenamedFrom } from '../common/fields.js';
 
 export interface CollectionT {

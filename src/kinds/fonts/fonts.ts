@@ -5,39 +5,15 @@
  * key of an upload; the API answers files as URLs, so a face's key is compared with its sources'
  * URLs: a key that none of them holds is sent again.
  */
-import { matchesAny, key, ref } from '../../model/address.js';
-import { fingerprintEntries } from '../../model/fingerprint.js';
+import { matchesAny } from '../../model/address.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { collisionMessage, keyCollisions, matchResources } from '../common/match.js';
+import { analyse, type Outcome } from '../common/analyse.js';
 import { enc, orgPath } from '../common/paths.js';
-import { planUnmatched } from '../common/skeleton.js';
 import { step } from '../common/step.js';
 import { lookAlikeNotes } from '../common/text.js';
-import { emptyKindPlan, type KindPlan, type KindSpec, type Reader } from '../kind.js';
-import { FontListAnswer } from './answers.js';
+import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
+import { FONT_KEYS, fontAddress, readFonts, type RemoteFont } from '../shared/fonts.js';
 import type { FontT } from './schema.js';
-
-export interface RemoteFont {
-  id: string;
-  custom?: boolean;
-  fontFamily: string;
-  fontFaces: Array<{ weight: number; sources: Array<{ url: string; format?: string }> }>;
-}
-
-export function fontAddress(family: string): string {
-  return `fonts${key(family)}`;
-}
-
-/**
- * The organization's custom fonts: one list, in one answer (listCustomFonts takes no `limit` nor
- * `page`); the fonts GitBook provides are left out.
- */
-export function readFonts(ctx: Reader): Promise<RemoteFont[]> {
-  return ctx.shared('fonts', async () => {
-    const { body } = await ctx.client.request<{ items: RemoteFont[] }>('GET', `${orgPath(ctx.org)}/fonts`, { schema: FontListAnswer });
-    return body.items.filter((f) => f.custom !== false);
-  });
-}
 
 /** Whether a face's file is the one a storage key names: some source URL holds the key. */
 function holdsKey(face: RemoteFont['fontFaces'][number] | undefined, storageKey: string): boolean {
@@ -63,58 +39,6 @@ function normalized(r: RemoteFont): JsonObject {
   };
 }
 
-/** A font definition as a site customization's font takes it (CustomizationFontDefinitionInput). */
-export function fontDefinition(r: RemoteFont): JsonObject {
-  return {
-    id: r.id,
-    custom: true,
-    fontFamily: r.fontFamily,
-    fontFaces: r.fontFaces.map((f) => ({ weight: f.weight, sources: f.sources.map((s) => ({ ...s })) })),
-  };
-}
-
-/** The remote font a config font matches (id, then renamedFrom, then family). */
-function matchFonts(desired: readonly FontT[], remote: readonly RemoteFont[]) {
-  return matchResources(desired, remote, {
-    desiredKey: (d) => d.fontFamily,
-    remoteKey: (r) => r.fontFamily,
-    remoteId: (r) => r.id,
-    desiredId: (d) => d.id,
-    renamedFrom: (d) => d.renamedFrom,
-  });
-}
-
-/**
- * How a site customization names a custom font by family: the definition to send (the font as read,
- * or, for a font this plan creates, refs to its create's answer), the id to compare, and the step it
- * waits for. Undefined when neither the config nor the organization has the family.
- */
-export interface FontChoice {
-  definition: JsonObject;
-  /** The id of the existing font; undefined for one this plan creates. */
-  id?: string;
-  needs: string[];
-}
-
-export function customFonts(org: string, desired: readonly FontT[] | undefined, remote: readonly RemoteFont[]): (family: string) => FontChoice | undefined {
-  const pairs = matchFonts(desired ?? [], remote).pairs;
-  return (family) => {
-    const pair = pairs.find((p) => p.desired.fontFamily === family);
-    if (pair && !pair.remote) {
-      const address = fontAddress(family);
-      return {
-        definition: { id: ref(org, address), custom: true, fontFamily: family, fontFaces: ref(org, address, 'fontFaces') },
-        needs: [`${address}:create`],
-      };
-    }
-    if (pair?.remote) return { definition: { ...fontDefinition(pair.remote), fontFamily: family }, id: pair.remote.id, needs: [] };
-    // A family the config renames away names that font no more.
-    if ((desired ?? []).some((d) => d.renamedFrom === family)) return undefined;
-    const found = remote.find((f) => f.fontFamily === family);
-    return found ? { definition: fontDefinition(found), id: found.id, needs: [] } : undefined;
-  };
-}
-
 export const fontsModule: KindSpec<RemoteFont[] | undefined> = {
   kind: 'fonts',
   label: { one: 'custom font', many: 'custom fonts' },
@@ -128,49 +52,34 @@ export const fontsModule: KindSpec<RemoteFont[] | undefined> = {
   },
 
   plan(ctx, remote): KindPlan {
-    const kp = emptyKindPlan();
     const desired = ctx.desired.fonts;
-    if (desired === undefined || remote === undefined) return kp;
-    kp.remoteCount = remote.length;
+    if (desired === undefined || remote === undefined) return emptyKindPlan();
     const base = `${orgPath(ctx.org)}/fonts`;
-    const prints: Array<[string, unknown]> = [];
-    const match = matchFonts(desired, remote);
-    const { pairs, unmatched } = match;
-    if (!ctx.prunes('fonts')) {
-      for (const { desired: d } of keyCollisions(match, { desiredKey: (f) => f.fontFamily, remoteKey: (f) => f.fontFamily })) {
-        kp.problems.push({ org: ctx.org, address: fontAddress(d.fontFamily), message: collisionMessage('custom fonts', d.fontFamily, 'fonts') });
-      }
-    }
-
-    for (const { desired: d, remote: r } of pairs) {
-      const address = fontAddress(d.fontFamily);
+    const entry = (d: FontT, address: string, r?: RemoteFont): Outcome => {
       const forced = matchesAny(ctx.replace ?? [], ctx.org, address);
       const remoteFace = new Map((r?.fontFaces ?? []).map((f) => [f.weight, f]));
       const missing = d.fontFaces.filter((f) => f.storageKey === undefined && !remoteFace.has(f.weight)).map((f) => f.weight);
       if (missing.length > 0) {
-        kp.problems.push({
+        return { problems: [{
           org: ctx.org,
           address,
           field: 'fontFaces',
           message: `weight ${missing.join(', ')} is new and has no storageKey: give the storage key of its uploaded file (docs/live-surface.md, "Custom fonts")`,
-        });
-        continue;
+        }] };
       }
 
       if (!r) {
         const fontFaces = d.fontFaces.map((f) => ({ weight: f.weight, storageKey: f.storageKey as string }));
         const body: JsonObject = { fontFamily: d.fontFamily, fontFaces };
-        kp.steps.push(step({
+        return [step({
           address,
           kind: 'fonts',
           action: 'create',
           before: null,
           after: body,
-          requests: [{ method: 'PUT', path: base, body, capture: true, lookup: { path: base, match: { fontFamily: d.fontFamily }, single: true } }],
+          requests: [{ method: 'PUT', path: base, body, capture: true, lookup: { path: base, reads: 'one', match: { fontFamily: d.fontFamily } } }],
           ...lookAlikeNotes('custom font', d.fontFamily, remote.map((f) => f.fontFamily)),
-        }));
-        prints.push([address, null]);
-        continue;
+        })];
       }
 
       const before: JsonObject = {};
@@ -205,8 +114,8 @@ export const fontsModule: KindSpec<RemoteFont[] | undefined> = {
         after.fontFaces = facesAfter;
         body.fontFaces = sent;
       }
-      if (Object.keys(body).length === 0) continue;
-      kp.steps.push(step({
+      if (Object.keys(body).length === 0) return [];
+      return [step({
         address,
         kind: 'fonts',
         action: 'update',
@@ -215,22 +124,19 @@ export const fontsModule: KindSpec<RemoteFont[] | undefined> = {
         requests: [{ method: 'POST', path: `${base}/${enc(r.id)}`, body }],
         remoteId: r.id,
         ...(forced ? { notes: ['every face with a storageKey is sent because of --replace'] } : {}),
-      }));
-      prints.push([address, normalized(r)]);
-    }
+      })];
+    };
 
-    planUnmatched(kp, prints, unmatched, {
+    return analyse(ctx.org, desired, remote, {
       kind: 'fonts',
+      what: 'custom fonts',
+      ...FONT_KEYS,
       prune: ctx.prunes('fonts'),
-      address: fontAddress,
-      naturalKey: (r) => r.fontFamily,
-      id: (r) => r.id,
-      twinOf: (r) => pairs.find((p) => p.remote && p.remote.fontFamily === r.fontFamily)?.remote?.id,
-      before: (r) => ({ fontFamily: r.fontFamily, weights: r.fontFaces.map((f) => f.weight) }),
-      requests: (r) => [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
-      normalized,
-    });
-    kp.fingerprints = fingerprintEntries(prints);
-    return kp;
+      fingerprint: normalized,
+      observe: (r) => ({ fontFamily: r.fontFamily }),
+      create: (d, address) => entry(d, address),
+      update: (d, r, address) => entry(d, address, r),
+      remove: (r) => ({ before: { fontFamily: r.fontFamily, weights: r.fontFaces.map((f) => f.weight) }, requests: [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }] }),
+    }).plan;
   },
 };

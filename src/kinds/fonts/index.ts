@@ -2,10 +2,10 @@
 import type { Item } from '../../source/origin.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
-import { fontAddress, fontsModule, readFonts, type RemoteFont } from './fonts.js';
+import { fontsModule } from './fonts.js';
+import { fontAddress, readFonts, type RemoteFont } from '../shared/fonts.js';
 import { Font, type FontT } from './schema.js';
 
-export { customFonts, readFonts, type FontChoice, type RemoteFont } from './fonts.js';
 export type { FontT } from './schema.js';
 
 const importFonts: Importer<RemoteFont[]> = {

@@ -6,21 +6,20 @@
  * `gitSync.installationId`, the installation is read with getGitSyncInstallationById and updated with
  * updateGitSyncInstallationById (PATCH /git/installations/{id}), only the fields that differ.
  */
-import { key } from '../../model/address.js';
+import { key, ref } from '../../model/address.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue, PlanProblem } from '../../model/step.js';
-import { readCollections, resolveCollections } from '../collections/collections.js';
+import { readCollections, resolveCollections } from '../shared/collections.js';
 import { enc } from '../common/paths.js';
 import { step } from '../common/step.js';
 import { emptyKindPlan, type KindPlan, type KindSpec, type PlanContext, type Reader, type ReadContext } from '../kind.js';
-import { readSites } from '../sites/remote.js';
-import { siteKey } from '../sites/schema.js';
-import { matchSites } from '../sites/site-remote.js';
-import { readSpaceList } from '../spaces/read.js';
-import { matchSpaces, placesInCollections } from '../spaces/spaces.js';
+import { siteKey } from '../shared/sites.js';
+import { matchSites, readSiteInfos } from '../shared/sites.js';
+import { readSpaceList } from '../shared/space-list.js';
+import { matchSpaces, placesInCollections } from '../shared/spaces.js';
 import { GitSyncInstallationAnswer } from './answers.js';
-import { GIT_SYNC_FIELDS, INHERITED_FIELDS, type GitSyncT } from './schema.js';
-import { parseGitSyncState, repositoryOf, type RemoteGitSyncState } from './state.js';
+import { GIT_SYNC_FIELDS, INHERITED_FIELDS, type GitSyncT } from '../shared/git-sync-schema.js';
+import { parseGitSyncState, repositoryOf, type RemoteGitSyncState } from '../shared/git-sync-state.js';
 
 export type GitSyncTarget = 'space' | 'site';
 
@@ -35,6 +34,12 @@ export interface RemoteGitSyncInstallation {
   previewExternalBranches?: boolean;
   agentInstructions?: string[];
   parentInstallationId?: string;
+  /**
+   * The repository as the installation's `providerConfiguration` names it (GitHub `repositoryId`,
+   * GitLab `projectId` and `customInstanceURL`): sent again with every update, so that the update keeps
+   * the repository whether the service merges that object or replaces it.
+   */
+  repository?: Record<string, number | string | null>;
 }
 
 /** One config space or site with a `gitSync` block, and what the API has of it. */
@@ -46,6 +51,8 @@ export interface GitSyncObject {
   id?: string;
   /** The object's `gitSync`; absent when it is not synchronised. */
   state?: RemoteGitSyncState;
+  /** The entry gives no gitSync: read only for `prune` (its installation is uninstalled). */
+  pruneOnly?: boolean;
   installation?: RemoteGitSyncInstallation;
 }
 
@@ -74,6 +81,13 @@ export function parseInstallation(raw: Record<string, unknown>): RemoteGitSyncIn
   set('previewExternalBranches', typeof raw.previewExternalBranches === 'boolean' ? raw.previewExternalBranches : undefined);
   set('agentInstructions', Array.isArray(raw.agentInstructions) ? raw.agentInstructions.filter((x): x is string => typeof x === 'string') : undefined);
   set('parentInstallationId', str(raw.parentInstallationId));
+  if (provider && typeof provider === 'object') {
+    const p = provider as Record<string, unknown>;
+    const repository: Record<string, number | string | null> = {};
+    for (const f of ['repositoryId', 'projectId'] as const) if (typeof p[f] === 'number') repository[f] = p[f] as number;
+    if (typeof p.customInstanceURL === 'string' || p.customInstanceURL === null) repository.customInstanceURL = p.customInstanceURL as string | null;
+    if (Object.keys(repository).length > 0) out.repository = repository;
+  }
   return out;
 }
 
@@ -92,32 +106,38 @@ export const gitSyncAddress = (owner: string): string => `${owner}.gitSync`;
 
 async function readSpaceObjects(ctx: ReadContext): Promise<RemoteGitSync | undefined> {
   const desired = ctx.desired.spaces ?? [];
-  if (!desired.some((s) => s.gitSync !== undefined)) return undefined;
+  const prune = ctx.desired.prune.includes('spaceGitSync');
+  if (!desired.some((s) => s.gitSync !== undefined) && !(prune && desired.length > 0)) return undefined;
   const placed = desired.some((s) => s.id === undefined) && placesInCollections(desired);
   const [spaces, collections] = await Promise.all([readSpaceList(ctx), placed ? readCollections(ctx) : Promise.resolve([])]);
   const resolved = resolveCollections(ctx.desired.collections, collections);
   const objects = matchSpaces(desired, spaces, spaces.length, resolved)
-    .filter((p) => p.desired.gitSync !== undefined)
+    .filter((p) => p.desired.gitSync !== undefined || prune)
     .map((p): GitSyncObject => {
       const state = p.remote ? parseGitSyncState(p.remote.gitSync) : undefined;
-      return { address: p.address, desired: p.desired.gitSync ?? {}, ...(p.remote ? { id: p.remote.id } : {}), ...(state ? { state } : {}) };
+      return { address: p.address, desired: p.desired.gitSync ?? {}, ...(p.remote ? { id: p.remote.id } : {}), ...(state ? { state } : {}), ...(p.desired.gitSync === undefined ? { pruneOnly: true } : {}) };
     });
-  return { target: 'space', objects: await withInstallations(ctx, objects) };
+  // An installation to uninstall is not read: its id is in the object.
+  const [read, pruned] = [objects.filter((o) => !o.pruneOnly), objects.filter((o) => o.pruneOnly)];
+  return { target: 'space', objects: [...(await withInstallations(ctx, read)), ...pruned] };
 }
 
 async function readSiteObjects(ctx: ReadContext): Promise<RemoteGitSync | undefined> {
-  const desired = (ctx.desired.sites ?? []).filter((s) => s.gitSync !== undefined);
+  const prune = ctx.desired.prune.includes('siteGitSync');
+  const desired = (ctx.desired.sites ?? []).filter((s) => s.gitSync !== undefined || prune);
   if (desired.length === 0) return undefined;
-  const { list } = await readSites(ctx);
+  const list = await readSiteInfos(ctx);
   const objects = matchSites(desired, list).pairs.map(
     (p): GitSyncObject => ({
       address: `sites${key(siteKey(p.desired))}`,
       desired: p.desired.gitSync ?? {},
       ...(p.remote ? { id: p.remote.id } : {}),
       ...(p.remote?.gitSync ? { state: p.remote.gitSync } : {}),
+      ...(p.desired.gitSync === undefined ? { pruneOnly: true } : {}),
     }),
   );
-  return { target: 'site', objects: await withInstallations(ctx, objects) };
+  const [read, pruned] = [objects.filter((o) => !o.pruneOnly), objects.filter((o) => o.pruneOnly)];
+  return { target: 'site', objects: [...(await withInstallations(ctx, read)), ...pruned] };
 }
 
 /** The installation's value of a field, as the config writes it. */
@@ -148,13 +168,30 @@ function planObject(ctx: PlanContext, kind: string, target: GitSyncTarget, o: Gi
     const p: PlanProblem = { org: ctx.org, address, message, ...(field ? { field } : {}), ...(location ? { location } : {}) };
     kp.problems.push(p);
   };
-  const connect = 'connecting a repository needs the Git provider\'s authorization in the app; remove gitSync, or connect the repository first';
+  const connect = 'connecting a GitHub repository needs the GitHub app\'s authorization in the app (a GitLab project connects with provider: gitlab, projectId and accessToken); remove gitSync, or connect the repository first';
   if (o.id === undefined) {
     problem(`the ${target} does not exist yet, so it is not synchronised with a repository: ${connect}`);
     return;
   }
   if (!o.state || !o.installation) {
+    const d = o.desired;
+    if (d.provider === 'gitlab' && d.projectId !== undefined && d.accessToken !== undefined) {
+      planConnect(ctx, kind, target, o, kp, prints);
+      return;
+    }
+    if (d.provider === 'gitlab') {
+      problem(`${target} ${o.id} is not synchronised with a repository: connecting a GitLab project takes projectId and accessToken`, d.projectId === undefined ? 'projectId' : 'accessToken');
+      return;
+    }
+    if (d.provider === 'github') {
+      problem(`${target} ${o.id} is not synchronised with a repository, and docplane cannot connect a GitHub repository: the GitHub app must be authorized for it in the app; connect it there, or remove gitSync`, 'provider');
+      return;
+    }
     problem(`${target} ${o.id} is not synchronised with a repository: ${connect}`);
+    return;
+  }
+  if (o.desired.provider !== undefined && o.desired.provider !== o.installation.provider) {
+    problem(`${target} ${o.id} is synchronised through ${o.installation.provider ?? 'another provider'}, the config says ${o.desired.provider}: a synchronised object is not reconnected by a config (disconnect it in the app first)`, 'provider');
     return;
   }
   const i = o.installation;
@@ -181,8 +218,14 @@ function planObject(ctx: PlanContext, kind: string, target: GitSyncTarget, o: Gi
   }
   prints.push([address, normalInstallation(i)]);
   if (Object.keys(after).length === 0) return;
-  // The body is a GitSyncInstallationSetup: the provider and its configuration are always given.
-  const body: JsonObject = { provider: i.provider, providerConfiguration: after.branch === undefined ? {} : { branch: after.branch } };
+  // The body is a GitSyncInstallationSetup: the provider and its configuration are required. The
+  // description does not say whether the PATCH merges `providerConfiguration` or replaces it, so it
+  // carries the repository and the branch as they are (the branch as the config wants it when that
+  // differs): a change of priority or commit template never disconnects the repository either way.
+  const providerConfiguration: JsonObject = { ...(i.repository ?? {}) };
+  const branch = after.branch ?? i.branch;
+  if (branch !== undefined) providerConfiguration.branch = branch;
+  const body: JsonObject = { provider: i.provider, providerConfiguration };
   for (const [f, v] of Object.entries(after)) if (f !== 'branch') body[f] = v;
   kp.steps.push(
     step({
@@ -201,20 +244,89 @@ function planObject(ctx: PlanContext, kind: string, target: GitSyncTarget, o: Gi
   );
 }
 
+/**
+ * Connects a GitLab project to an object that is not synchronised: installGitSyncProviderOnTarget
+ * (`POST /git/installations` with the provider and the target), then updateGitSyncInstallationById on
+ * the installation it made, with the project, the token and the block's other fields, in one step.
+ */
+function planConnect(ctx: PlanContext, kind: string, target: GitSyncTarget, o: GitSyncObject, kp: KindPlan, prints: Array<[string, unknown]>): void {
+  const d = o.desired;
+  const address = gitSyncAddress(o.address);
+  const providerConfiguration: JsonObject = { projectId: d.projectId as number, accessToken: d.accessToken as string };
+  if (d.branch !== undefined) providerConfiguration.branch = d.branch;
+  if (d.customInstanceURL !== undefined) providerConfiguration.customInstanceURL = d.customInstanceURL;
+  const body: JsonObject = { provider: 'gitlab', providerConfiguration };
+  const after: JsonObject = { provider: 'gitlab', projectId: d.projectId as number };
+  for (const f of GIT_SYNC_FIELDS) {
+    if (f === 'branch' || d[f] === undefined) continue;
+    body[f] = d[f] as JsonValue;
+    after[f] = d[f] as JsonValue;
+  }
+  if (d.branch !== undefined) after.branch = d.branch;
+  const installTarget: JsonObject = target === 'space' ? { type: 'space', spaceId: o.id as string } : { type: 'site', siteId: o.id as string };
+  kp.steps.push(
+    step({
+      address,
+      kind,
+      action: 'create',
+      before: null,
+      after,
+      requests: [
+        { method: 'POST', path: '/v1/git/installations', body: { provider: 'gitlab', target: installTarget }, capture: true },
+        { method: 'PATCH', path: `/v1/git/installations/${ref(ctx.org, address)}`, body },
+      ],
+      needs: [`${o.address}:update`],
+      notes: [`connects GitLab project ${d.projectId as number} to ${target} ${o.id as string}; the API then queues a sync (priority ${d.priority ?? 'as the service sets it'})`],
+    }),
+  );
+  prints.push([address, null]);
+}
+
+/** Uninstalls the installation of a synchronised object whose entry gives no gitSync, when the kind is pruned. */
+function planUninstall(kind: string, o: GitSyncObject, kp: KindPlan, prints: Array<[string, unknown]>): void {
+  if (!o.state || o.state.parentInstallationId) return;
+  const address = gitSyncAddress(o.address);
+  kp.remoteCount += 1;
+  kp.steps.push(step({
+    address,
+    kind,
+    action: 'delete',
+    before: { repository: repositoryOf(o.state) },
+    after: null,
+    changes: [],
+    requests: [{ method: 'DELETE', path: gitSyncPath(o.state.installationId) }],
+    remoteId: o.state.installationId,
+    notes: [`disconnects ${repositoryOf(o.state)}: the content stays, and is no longer synchronised`],
+  }));
+  prints.push([address, { installation: o.state.installationId }]);
+}
+
 export function planGitSync(ctx: PlanContext, kind: string, remote: RemoteGitSync | undefined): KindPlan {
   const kp = emptyKindPlan();
   if (!remote) return kp;
   const prints: Array<[string, unknown]> = [];
-  for (const o of remote.objects) planObject(ctx, kind, remote.target, o, kp, prints);
+  for (const o of remote.objects) {
+    if (o.pruneOnly) {
+      if (ctx.prunes(kind)) planUninstall(kind, o, kp, prints);
+      else if (o.state) kp.unmanaged.push(gitSyncAddress(o.address));
+      continue;
+    }
+    planObject(ctx, kind, remote.target, o, kp, prints);
+  }
   kp.fingerprints = fingerprintEntries(prints);
   return kp;
 }
+
+/** Why an uninstall needs --force: `prune: all` reaches every listed object, and a repository disconnected stays so. */
+const GIT_SYNC_DELETE_REASON = 'uninstalling disconnects the repository: its content is no longer synchronised until it is connected again in the app';
 
 const counted = (entries: ReadonlyArray<{ gitSync?: unknown }> | undefined): number => (entries ?? []).filter((e) => e.gitSync !== undefined).length;
 
 export const spaceGitSyncModule: KindSpec<RemoteGitSync | undefined> = {
   kind: 'spaceGitSync',
   label: { one: 'space Git Sync configuration', many: 'space Git Sync configurations' },
+  prunable: true,
+  deleteNeedsForce: GIT_SYNC_DELETE_REASON,
   count: (org) => counted(org.spaces),
   read: readSpaceObjects,
   plan: (ctx, remote) => planGitSync(ctx, 'spaceGitSync', remote),
@@ -223,6 +335,8 @@ export const spaceGitSyncModule: KindSpec<RemoteGitSync | undefined> = {
 export const siteGitSyncModule: KindSpec<RemoteGitSync | undefined> = {
   kind: 'siteGitSync',
   label: { one: 'site Git Sync configuration', many: 'site Git Sync configurations' },
+  prunable: true,
+  deleteNeedsForce: GIT_SYNC_DELETE_REASON,
   count: (org) => counted(org.sites),
   read: readSiteObjects,
   plan: (ctx, remote) => planGitSync(ctx, 'siteGitSync', remote),

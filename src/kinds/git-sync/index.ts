@@ -9,16 +9,16 @@ import { key } from '../../model/address.js';
 import { child, type Item } from '../../source/origin.js';
 import { Raw, type Draft } from '../common/import.js';
 import type { Importer, ImportReadContext, KindSpec, KindUnit } from '../kind.js';
-import { siteKey } from '../sites/schema.js';
-import { readSiteInfos, type listSites } from '../sites/site-remote.js';
-import { readSpaceList } from '../spaces/read.js';
-import { spaceKey, type SpaceT } from '../spaces/schema.js';
+import { siteKey } from '../shared/sites.js';
+import { readSiteInfos, type listSites } from '../shared/sites.js';
+import { readSpaceList } from '../shared/space-list.js';
+import { spaceKey, type SpaceT } from '../shared/spaces.js';
 import { gitSyncAddress, readInstallation, siteGitSyncModule, spaceGitSyncModule, currentOf, type RemoteGitSyncInstallation } from './git-sync.js';
-import { SITE_OWNED_FIELDS } from './owned.js';
-import { GIT_SYNC_FIELDS, INHERITED_FIELDS } from './schema.js';
-import { parseGitSyncState } from './state.js';
+import { SITE_OWNED_FIELDS } from '../shared/git-sync-owned.js';
+import { GIT_SYNC_FIELDS, INHERITED_FIELDS } from '../shared/git-sync-schema.js';
+import { parseGitSyncState } from '../shared/git-sync-state.js';
 
-export { SITE_OWNED_FIELDS, SITE_FILE, ownedSiteProblems, SITE_STRUCTURE_KINDS } from './owned.js';
+export { SITE_OWNED_FIELDS, SITE_FILE, ownedSiteProblems, SITE_STRUCTURE_KINDS } from '../shared/git-sync-owned.js';
 export { siteGitSyncModule, spaceGitSyncModule } from './git-sync.js';
 
 export interface GitSyncOf {
@@ -127,6 +127,9 @@ export function withGitSync(unit: KindUnit, o: GitSyncOf): KindUnit {
         const at = gitSyncAddress(address);
         ctx.locate(at, child(origin, 'gitSync'), 'key');
         for (const field of Object.keys(block)) ctx.locate(`${at}.${field}`, child(origin, 'gitSync', field), 'key');
+        // A GitLab access token is a secret wherever it comes from.
+        const token = (block as { accessToken?: unknown }).accessToken;
+        if (typeof token === 'string' && token !== '') ctx.secret({ name: `value:${ctx.org}/${at}.accessToken`, value: token });
       }
     },
     importer: importer as Importer,

@@ -17,7 +17,8 @@ import { MASK } from '../../core/secrets.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { diffFields, sameJson } from '../common/match.js';
 import { emptyKindPlan, type DraftStep, type KindPlan, type KindSpec, type Reader } from '../kind.js';
-import { planUnmatched } from '../common/skeleton.js';
+import { analyse } from '../common/analyse.js';
+import { step as draft } from '../common/step.js';
 import { enc, orgPath } from '../common/paths.js';
 import type { ConfigurationT, InstallationT } from './schema.js';
 
@@ -146,72 +147,47 @@ export const installationsModule: KindSpec<RemoteOrgInstallation[] | undefined> 
   },
 
   plan(ctx, remote): KindPlan {
-    const kp = emptyKindPlan();
     const desired = ctx.desired.installations;
-    if (desired === undefined || remote === undefined) return kp;
-    kp.remoteCount = remote.length;
-    const prints: Array<[string, unknown]> = [];
-    const byName = new Map(remote.map((r) => [r.integration, r]));
+    if (desired === undefined || remote === undefined) return emptyKindPlan();
     const published = new Set((ctx.desired.integrations ?? []).map((i) => i.name));
-
-    for (const d of desired) {
-      const address = installationAddress(d.integration);
-      const r = byName.get(d.integration);
-      const base = installationsPath(d.integration);
-      const { before, after, body } = installationChanges(d, r?.installation);
-      if (r === undefined) {
+    return analyse<InstallationT, RemoteOrgInstallation>(ctx.org, desired, remote, {
+      kind: 'installations',
+      what: 'integration installations',
+      address: installationAddress,
+      desiredKey: (d) => d.integration,
+      remoteKey: (r) => r.integration,
+      remoteId: (r) => r.installation.id,
+      prune: ctx.prunes('installations'),
+      fingerprint: normalized,
+      create(d, address) {
+        const base = installationsPath(d.integration);
+        const { after, body } = installationChanges(d, undefined);
         const id = ref(ctx.org, address);
-        kp.steps.push({
+        return [draft({
           address,
           kind: 'installations',
           action: 'create',
           before: null,
           after,
-          changes: diffFields({}, after),
           requests: [
             { method: 'POST', path: base, body: { organization: ctx.org }, capture: true, lookup: { path: base, match: { 'target.organization': ctx.org } } },
             ...(Object.keys(body).length > 0 ? [{ method: 'PATCH' as const, path: `${base}/${id}`, body }] : []),
           ],
           // An integration this config publishes is published first.
           needs: published.has(d.integration) ? [`integrations${key(d.integration)}`] : [],
-        });
-        prints.push([address, null]);
-        continue;
-      }
-      if (Object.keys(body).length === 0) continue;
-      kp.steps.push({
-        address,
-        kind: 'installations',
-        action: 'update',
-        before,
-        after,
-        changes: diffFields(before, after),
-        requests: [{ method: 'PATCH', path: `${base}/${enc(r.installation.id)}`, body }],
-        needs: [],
-        remoteId: r.installation.id,
-      });
-      prints.push([address, normalized(r)]);
-    }
-
-    const named = new Set(desired.map((d) => d.integration));
-    planUnmatched(
-      kp,
-      prints,
-      remote.filter((r) => !named.has(r.integration)),
-      {
-        kind: 'installations',
-        prune: ctx.prunes('installations'),
-        address: installationAddress,
-        naturalKey: (r) => r.integration,
-        id: (r) => r.installation.id,
-        before: (r) => ({ integration: r.integration, configuration: hidden(r.installation.configuration) }),
-        requests: (r) => [{ method: 'DELETE', path: `${installationsPath(r.integration)}/${enc(r.installation.id)}` }],
-        needs: (r) => [...targetAddressesOf(r)].map((a) => `${a}:delete`),
-        normalized,
+        })];
       },
-    );
-    kp.fingerprints = fingerprintEntries(prints);
-    return kp;
+      update(d, r, address) {
+        const { before, after, body } = installationChanges(d, r.installation);
+        if (Object.keys(body).length === 0) return [];
+        return [draft({ address, kind: 'installations', action: 'update', before, after, requests: [{ method: 'PATCH', path: `${installationsPath(d.integration)}/${enc(r.installation.id)}`, body }], remoteId: r.installation.id })];
+      },
+      remove: (r) => ({
+        before: { integration: r.integration, configuration: hidden(r.installation.configuration) },
+        requests: [{ method: 'DELETE', path: `${installationsPath(r.integration)}/${enc(r.installation.id)}` }],
+        needs: [...targetAddressesOf(r)].map((a) => `${a}:delete`),
+      }),
+    }).plan;
   },
 };
 

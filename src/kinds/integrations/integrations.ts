@@ -2,11 +2,12 @@
  * Integrations the organization publishes (`integrations["acme-analytics"]`). Publishing creates or
  * replaces the whole integration (its version goes up by one). The API never returns `script` and
  * `secrets`, so only the other fields can be compared: an integration is published when it is new,
- * when a comparable field differs, or when `--replace` names it. Never deleted: an integration the
- * config does not mention is unmanaged.
+ * when a comparable field differs, or when `--replace` names it. An integration the config does not
+ * mention is unmanaged, or unpublished (unpublishIntegration, `DELETE /integrations/NAME`) when the
+ * config prunes `integrations`: the platform then removes it from every organization that installed it.
  */
 import type { IntegrationT } from './schema.js';
-import { fingerprint } from '../../core/json.js';
+import { analyse, type Outcome } from '../common/analyse.js';
 import { matchesAny, key } from '../../model/address.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { diffFields } from '../common/match.js';
@@ -23,7 +24,7 @@ export interface RemoteIntegration {
 }
 
 /** Fields the API returns, so that the config's value can be compared. */
-const COMPARABLE = ['title', 'description', 'summary', 'visibility', 'target', 'scopes', 'categories', 'externalLinks', 'contentSecurityPolicy'] as const;
+const COMPARABLE = ['title', 'description', 'summary', 'visibility', 'target', 'scopes', 'categories', 'externalLinks', 'contentSecurityPolicy', 'blocks', 'contentSources', 'configurations'] as const;
 /** Lists whose order means nothing. */
 const SETS = new Set(['scopes', 'categories']);
 
@@ -34,6 +35,8 @@ export function integrationAddress(name: string): string {
 function comparable(field: string, value: unknown): JsonValue {
   if (value === undefined || value === null) return null;
   if (SETS.has(field) && Array.isArray(value)) return [...value].map(String).sort();
+  // No configuration forms: the API's empty object and an absent field say the same.
+  if (field === 'configurations' && typeof value === 'object' && Object.keys(value as object).length === 0) return null;
   if (field === 'externalLinks' && Array.isArray(value)) {
     return value.map((l) => ({ url: String((l as { url?: unknown }).url ?? ''), label: String((l as { label?: unknown }).label ?? '') }));
   }
@@ -58,6 +61,11 @@ function publishBody(org: string, d: IntegrationT): JsonObject {
   if (d.externalLinks !== undefined) body.externalLinks = d.externalLinks;
   if (d.contentSecurityPolicy !== undefined) body.contentSecurityPolicy = d.contentSecurityPolicy;
   if (d.secrets !== undefined) body.secrets = d.secrets;
+  if (d.icon !== undefined) body.icon = d.icon;
+  if (d.previewImages !== undefined) body.previewImages = d.previewImages;
+  if (d.blocks !== undefined) body.blocks = d.blocks as JsonValue;
+  if (d.contentSources !== undefined) body.contentSources = d.contentSources as JsonValue;
+  if (d.configurations !== undefined) body.configurations = d.configurations as JsonValue;
   return body;
 }
 
@@ -75,6 +83,9 @@ export function readIntegrations(ctx: Reader): Promise<RemoteIntegration[]> {
 export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
   kind: 'integrations',
   label: { one: 'integration', many: 'integrations' },
+  prunable: true,
+  // Unpublishing reaches beyond this organization: every organization that installed it loses it.
+  deleteNeedsForce: 'unpublishing an integration removes it from every organization that installed it',
   replaceable: true,
   addresses: (org) => (org.integrations ?? []).map((i) => integrationAddress(i.name)),
   count: (org) => org.integrations?.length ?? 0,
@@ -85,18 +96,12 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
   },
 
   plan(ctx, remote): KindPlan {
-    const kp = emptyKindPlan();
     const desired = ctx.desired.integrations;
-    if (desired === undefined || remote === undefined) return kp;
-    kp.remoteCount = remote.length;
-    const byName = new Map(remote.map((r) => [r.name, r]));
-    const named = new Set(desired.map((d) => d.name));
-    kp.unmanaged = remote.filter((r) => !named.has(r.name)).map((r) => integrationAddress(r.name));
+    if (desired === undefined || remote === undefined) return emptyKindPlan();
     const unseen: string[] = [];
 
-    for (const d of desired) {
-      const address = integrationAddress(d.name);
-      const r = byName.get(d.name);
+    // Publishing is the create and the update: one step either way.
+    const entry = (d: IntegrationT, address: string, r?: RemoteIntegration): Outcome => {
       const forced = matchesAny(ctx.replace ?? [], ctx.org, address);
       const wanted: JsonObject = {};
       for (const f of COMPARABLE) if (d[f] !== undefined) wanted[f] = comparable(f, d[f]);
@@ -104,15 +109,21 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
       if (d.runtime !== undefined && r && typeof r.runtime === 'string') wanted.runtime = d.runtime;
       const current: JsonObject = {};
       if (r) for (const f of Object.keys(wanted)) current[f] = comparable(f, r[f]);
-      const changes = r ? diffFields(current, wanted, { externalLinks: 'url' }) : diffFields({}, wanted);
-      const hidden = [d.script !== undefined ? 'script' : undefined, d.secrets !== undefined ? 'secrets' : undefined, d.runtime !== undefined && !('runtime' in wanted) ? 'runtime' : undefined].filter(
+      const changes = r ? diffFields(current, wanted, { externalLinks: 'url', blocks: 'id', contentSources: 'id' }) : diffFields({}, wanted);
+      const hidden = [
+        d.script !== undefined ? 'script' : undefined,
+        d.secrets !== undefined ? 'secrets' : undefined,
+        d.runtime !== undefined && !('runtime' in wanted) ? 'runtime' : undefined,
+        d.icon !== undefined ? 'icon' : undefined,
+        d.previewImages !== undefined ? 'previewImages' : undefined,
+      ].filter(
         (f): f is string => f !== undefined,
       );
       const hiddenNote = `the API does not return ${hidden.join(' and ')}, so ${hidden.length > 1 ? 'they are' : 'it is'} not compared`;
 
       if (r && changes.length === 0 && !forced) {
         unseen.push(address);
-        continue;
+        return [];
       }
       const notes: string[] = [];
       if (!r) notes.push('new integration: published for the first time', ...lookAlikeNote('integration title', d.title, remote.flatMap((x) => (typeof x.title === 'string' ? [x.title] : []))));
@@ -124,15 +135,15 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
         if (reset.length > 0) notes.push(`publishing replaces the whole integration: ${reset.join(', ')} (not in the config) will be reset`);
       }
       if (d.script.startsWith(SCRIPT_STUB_MARKER)) {
-        kp.problems.push({
+        return { problems: [{
           org: ctx.org,
           address,
           message: 'its script is still the stub `docplane import` wrote; put the integration\'s real script in that file before anything publishes it',
-        });
+        }] };
       }
       const after: JsonObject = { ...wanted, script: d.script };
       if (d.secrets !== undefined) after.secrets = d.secrets;
-      kp.steps.push(step({
+      return [step({
         address,
         kind: 'integrations',
         action: 'publish',
@@ -142,9 +153,26 @@ export const integrationsModule: KindSpec<RemoteIntegration[] | undefined> = {
         requests: [{ method: 'POST', path: `/v1/integrations/${enc(d.name)}`, body: publishBody(ctx.org, d), capture: true }],
         ...(r ? { remoteId: r.name } : {}),
         notes,
-      }));
-      kp.fingerprints[address] = fingerprint(r ? normalized(r) : null);
-    }
+      })];
+    };
+
+    const kp = analyse<IntegrationT, RemoteIntegration>(ctx.org, desired, remote, {
+      kind: 'integrations',
+      what: 'integrations',
+      address: integrationAddress,
+      desiredKey: (d) => d.name,
+      remoteKey: (r) => r.name,
+      remoteId: (r) => r.name,
+      prune: ctx.prunes('integrations'),
+      fingerprint: normalized,
+      create: (d, address) => entry(d, address),
+      update: (d, r, address) => entry(d, address, r),
+      remove: (r) => ({
+        before: { version: (r.version ?? null) as JsonValue, title: comparable('title', r.title), visibility: comparable('visibility', r.visibility) },
+        requests: [{ method: 'DELETE', path: `/v1/integrations/${enc(r.name)}` }],
+        notes: ['unpublished: the integration is removed from every organization that installed it'],
+      }),
+    }).plan;
     if (unseen.length > 0) {
       kp.notes = [
         `${unseen.join(', ')}: the API does not return an integration's script and secrets, so a change to them alone is not seen; ` +

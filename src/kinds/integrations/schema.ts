@@ -47,6 +47,37 @@ export const Integration = z.strictObject({
     .optional()
     .describe('A policy string, or directives by name (`script-src: …`)'),
   secrets: z.record(z.string(), z.string()).optional().describe('Secret values (masked in every output); usually ${env:…}'),
+  icon: z.string().min(1).optional().describe('Base64 content of the icon (the API does not return it: not compared)'),
+  previewImages: z.array(z.string().min(1)).max(3).optional().describe('Base64 content of up to 3 preview images (the API answers URLs: not compared)'),
+  blocks: z
+    .array(
+      z.strictObject({
+        id: z.string().min(1),
+        title: z.string().min(2).max(40),
+        description: z.string().max(150).optional(),
+        icon: z.string().optional(),
+        urlUnfurl: z.array(z.string()).optional(),
+        markdown: z.looseObject({}).optional(),
+      }),
+    )
+    .optional()
+    .describe('The blocks the integration provides (IntegrationBlock)'),
+  contentSources: z
+    .array(
+      z.strictObject({
+        id: z.string().min(1),
+        title: z.string().min(2).max(40),
+        description: z.string().max(150).optional(),
+        icon: z.string().optional(),
+        configuration: z.looseObject({}),
+      }),
+    )
+    .optional()
+    .describe('The content sources the integration provides (IntegrationContentSource)'),
+  configurations: z
+    .strictObject({ account: z.looseObject({}).optional(), space: z.looseObject({}).optional(), site: z.looseObject({}).optional() })
+    .optional()
+    .describe('The configuration forms of an installation: account, space, site (IntegrationConfigurations)'),
 });
 
 

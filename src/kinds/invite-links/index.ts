@@ -3,11 +3,11 @@
  * a collection, one per target, by target. Their ids are secrets: never written, never shown.
  */
 import { child, type Item } from '../../source/origin.js';
-import { collectionTree, configCollectionPaths } from '../collections/index.js';
-import { readCollections, type RemoteCollection } from '../collections/collections.js';
+import { collectionTree, configCollectionPaths } from '../shared/collections.js';
+import { readCollections, type RemoteCollection } from '../shared/collections.js';
 import { compare, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
-import { referSpace } from '../spaces/refer.js';
+import { referSpace } from '../shared/spaces.js';
 import { inviteLinkAddress, inviteLinksModule, readInviteLinks, targetOf, type RemoteInviteLink } from './invite-links.js';
 import { InviteLink, type InviteLinkT } from './schema.js';
 

@@ -16,12 +16,12 @@ import { key } from '../../model/address.js';
 import { fingerprint } from '../../core/json.js';
 import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { collectionAddress, collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection } from '../collections/collections.js';
+import { collectionAddress, collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection } from '../shared/collections.js';
 import { enc, orgPath } from '../common/paths.js';
 import { step } from '../common/step.js';
 import { emptyKindPlan, type DraftStep, type KindPlan, type KindSpec, type Reader } from '../kind.js';
-import { readSpaceIds, spaceNames, type SpaceIds } from '../spaces/refer.js';
-import { spaceAddress } from '../spaces/spaces.js';
+import { readSpaceIds, spaceNames, type SpaceIds } from '../shared/spaces.js';
+import { spaceAddress } from '../shared/spaces.js';
 import { InviteLinkAnswer } from './answers.js';
 import type { InviteLinkT } from './schema.js';
 
@@ -223,7 +223,7 @@ export const inviteLinksModule: KindSpec<RemoteInviteLinks | undefined> = {
         before: null,
         after: shown(target, want),
         // After an unclear answer, the list says whether the link was made; its id is never shown.
-        requests: [{ method: 'POST', path: base, body, lookup: { path: base, match, secretId: true } }],
+        requests: [{ method: 'POST', path: base, body, lookup: { path: base, match, secrets: ['id'] } }],
         needs,
       }));
       prints.push([address, null]);

@@ -2,15 +2,11 @@
 import { key } from '../../model/address.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
-import { memberLabel, membersModule, readMembers, type RemoteMember } from './members.js';
+import { membersModule } from './members.js';
+import { lowerIfEmail, memberLabel, readMembers, type RemoteMember } from '../shared/members.js';
 import { Member, type MemberT } from './schema.js';
 import { child, type Item } from '../../source/origin.js';
-import { lowerIfEmailAddress, userProblem } from '../common/text.js';
-
-/** Emails compare case-insensitively; user ids as given. */
-export function lowerIfEmail(user: string): string {
-  return lowerIfEmailAddress(user);
-}
+import { userProblem } from '../common/text.js';
 
 const importMembers: Importer<RemoteMember[]> = {
   read: readMembers,
@@ -19,7 +15,7 @@ const importMembers: Importer<RemoteMember[]> = {
       sortBy(members, memberLabel, (m) => m.id),
       memberLabel,
       (m, kept) => sink.warn(`members: ${m.id} and ${kept.id} share the email ${memberLabel(m)}; only ${kept.id} is written`),
-    ).map((m): Draft => ({ user: memberLabel(m), role: m.role ?? null }));
+    ).map((m): Draft => ({ user: memberLabel(m), role: m.role ?? null, ...(m.sso === true ? { sso: true } : {}) }));
     sink.count(membersModule.label, written.length);
     return written;
   },

@@ -5,66 +5,14 @@
  * problem. Members are matched by email (case-insensitive) or user id; pruned members are removed,
  * except SSO members while `safety.keepSsoMembers`; the organization always keeps an admin.
  */
-import { fingerprint } from '../../core/json.js';
-import { matchesAny, key, ref } from '../../model/address.js';
-import type { JsonObject } from '../../model/step.js';
-import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
-import { deleteAddresses } from '../common/skeleton.js';
+import { matchesAny, key } from '../../model/address.js';
+import type { JsonObject, RequestSpec } from '../../model/step.js';
+import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
+import { analyse } from '../common/analyse.js';
 import { enc, orgPath } from '../common/paths.js';
 import { step } from '../common/step.js';
-import { MemberAnswer } from './answers.js';
-
-export interface RemoteMember {
-  id: string;
-  role: string | null;
-  user: { id: string; email?: string; displayName?: string };
-  sso?: boolean;
-  disabled?: boolean;
-}
-
-/** Every member of the organization, read once per plan (and shared with every kind that names a member). */
-export function readMembers(ctx: Reader): Promise<RemoteMember[]> {
-  return ctx.shared('members', () => ctx.client.listAll<RemoteMember>(`${orgPath(ctx.org)}/members`, {}, { schema: MemberAnswer }));
-}
-
-export interface MemberIndex {
-  byId: Map<string, RemoteMember>;
-  byEmail: Map<string, RemoteMember>;
-}
-
-/** Each member list's index: a plan's kinds share one list read (readMembers), so it is indexed once. */
-const indexes = new WeakMap<readonly RemoteMember[], MemberIndex>();
-
-/** The members by id and by email (lower-case). A list read is never changed after: its index is kept. */
-export function indexMembers(members: readonly RemoteMember[]): MemberIndex {
-  const known = indexes.get(members);
-  if (known) return known;
-  const byId = new Map<string, RemoteMember>();
-  const byEmail = new Map<string, RemoteMember>();
-  for (const m of members) {
-    byId.set(m.id, m);
-    if (m.user?.email) byEmail.set(m.user.email.toLowerCase(), m);
-  }
-  const index = { byId, byEmail };
-  indexes.set(members, index);
-  return index;
-}
-
-/** The member a config `user` (email or user id) names, if any. */
-export function findMember(index: MemberIndex, user: string): RemoteMember | undefined {
-  return index.byId.get(user) ?? index.byEmail.get(user.toLowerCase());
-}
-
-/** How a member is shown and keyed in diffs: the email (lower-case) when known, else the user id. */
-export function memberLabel(m: RemoteMember): string {
-  return m.user?.email ? m.user.email.toLowerCase() : m.id;
-}
-
-export function notAMemberMessage(user: string, org: string): string {
-  return user.includes('@')
-    ? `${user} is not a member of organization ${org}; list their email under members (this plan then invites them and uses them at once), or remove them from the config`
-    : `${user} is not a member of organization ${org}; a user id cannot be invited: list the person's email under members to invite them, or remove them from the config`;
-}
+import { memberLabel, notAMemberMessage, readMembers, type RemoteMember } from '../shared/members.js';
+import type { MemberT } from './schema.js';
 
 function normalized(m: RemoteMember): JsonObject {
   return { id: m.id, email: m.user?.email?.toLowerCase() ?? null, role: m.role ?? null, sso: m.sso === true };
@@ -82,107 +30,97 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
   },
 
   plan(ctx, remote): KindPlan {
-    const kp = emptyKindPlan();
     const desired = ctx.desired.members;
-    if (desired === undefined || remote === undefined) return kp;
-    kp.remoteCount = remote.length;
-    const index = indexMembers(remote);
-    const fingerprints: Record<string, string> = {};
-    const matched = new Map<RemoteMember, string>(); // remote → the config `user` that named it
-    const desiredRole = new Map<RemoteMember, string | null>(); // remote → the role the config gives it
-    const removed = new Set<RemoteMember>();
+    if (desired === undefined || remote === undefined) return emptyKindPlan();
     const addressOf = (user: string) => `members${key(user)}`;
-    const kept: string[] = []; // SSO members the config leaves out and safety.keepSsoMembers keeps
-
-    for (const d of desired) {
-      const m = findMember(index, d.user);
-      if (!m && d.user.includes('@')) {
-        const address = addressOf(d.user);
-        const after: JsonObject = { user: d.user.toLowerCase(), role: d.role };
-        kp.steps.push(step({
+    const keepSso = (m: RemoteMember) => m.sso === true && ctx.desired.safety.keepSsoMembers;
+    const ssoNotes: string[] = [];
+    const { plan: kp, pairs } = analyse<MemberT, RemoteMember>(ctx.org, desired, remote, {
+      kind: 'members',
+      what: 'members',
+      address: addressOf,
+      // A member is named by user id, or by email (case-insensitive).
+      addressKey: (d) => d.user,
+      desiredId: (d) => (d.user.includes('@') ? undefined : d.user),
+      desiredKey: (d) => (d.user.includes('@') ? d.user : ''),
+      remoteKey: memberLabel,
+      normalize: (k) => k.toLowerCase(),
+      remoteId: (m) => m.id,
+      prune: ctx.prunes('members'),
+      keep: keepSso,
+      fingerprint: normalized,
+      observe: (m) => ({ user: memberLabel(m), role: m.role ?? null }),
+      create(d, address) {
+        if (!d.user.includes('@')) return { problems: [{ org: ctx.org, address, message: notAMemberMessage(d.user, ctx.org) }] };
+        return [step({
           address,
           kind: 'members',
           action: 'create',
           before: null,
-          after,
+          after: { user: d.user.toLowerCase(), role: d.role, ...(d.sso !== undefined ? { sso: d.sso } : {}) },
           // The invited user is listed as a member at once: after an unclear answer, the list tells whether it went through.
           requests: [
             {
               method: 'POST',
               path: `${orgPath(ctx.org)}/invites`,
-              body: { emails: [{ email: d.user, role: d.role }], sso: false },
+              body: { emails: [{ email: d.user, role: d.role }], sso: d.sso === true },
               // The answer names the user id (`users`), which team memberships and grants of this plan take.
               capture: true,
               lookup: { path: `${orgPath(ctx.org)}/members`, match: { 'user.email': d.user } },
             },
           ],
-          needs: [],
           notes: [
             `invite: sends ${d.user} an invitation to organization ${ctx.org}; they are listed as a member from then on and not invited again`,
             `steps of this plan that name ${d.user} take the user id the invite answers; if the API leaves the invitation pending, they are not sent and the next apply completes them`,
           ],
-        }));
-        fingerprints[address] = fingerprint(null);
-        continue;
-      }
-      if (!m) {
-        kp.problems.push({ org: ctx.org, address: addressOf(d.user), message: notAMemberMessage(d.user, ctx.org) });
-        continue;
-      }
-      const earlier = matched.get(m);
-      if (earlier !== undefined) {
-        kp.problems.push({ org: ctx.org, address: addressOf(d.user), message: `${d.user} names the same member as ${earlier}` });
-        continue;
-      }
-      matched.set(m, d.user);
-      desiredRole.set(m, d.role);
-      if ((m.role ?? null) === d.role) continue;
-      const address = addressOf(d.user);
-      const before = { role: m.role ?? null };
-      const after = { role: d.role };
-      kp.steps.push(step({
-        address,
-        kind: 'members',
-        action: 'update',
-        before,
-        after,
-        requests: [{ method: 'PATCH', path: `${orgPath(ctx.org)}/members/${enc(m.id)}`, body: { role: d.role } }],
-        remoteId: m.id }));
-      fingerprints[address] = fingerprint(normalized(m));
-    }
-
-    const prune = ctx.prunes('members');
-    const deleteAddress = deleteAddresses(addressOf, kp.steps.map((s) => s.address));
-    for (const m of remote) {
-      if (matched.has(m)) continue;
-      const address = deleteAddress(memberLabel(m), m.id);
-      if (!prune) {
-        kp.unmanaged.push(address);
-        continue;
-      }
-      if (m.sso === true && ctx.desired.safety.keepSsoMembers) {
-        kp.unmanaged.push(address);
-        kept.push(memberLabel(m));
-        continue;
-      }
-      // A protected member stays (the builder leaves the delete out); count it as staying here too.
-      if (!matchesAny(ctx.desired.protect, ctx.org, address)) removed.add(m);
-      kp.steps.push(step({
-        address,
-        kind: 'members',
-        action: 'delete',
+        })];
+      },
+      update(d, m, address) {
+        // The SSO flag goes one way: setUserAsSSOMemberForOrganization sets it, nothing unsets it.
+        if (d.sso === false && m.sso === true) {
+          ssoNotes.push(`${address}: sso: false cannot be applied: the API makes a member an SSO member (setUserAsSSOMemberForOrganization) but never undoes it; change it in the app, or remove sso from the entry`);
+        }
+        const toSso = d.sso === true && m.sso !== true;
+        const roleDiffers = (m.role ?? null) !== d.role;
+        if (!roleDiffers && !toSso) return [];
+        const before: JsonObject = {};
+        const after: JsonObject = {};
+        const requests: RequestSpec[] = [];
+        if (roleDiffers) {
+          before.role = m.role ?? null;
+          after.role = d.role;
+          requests.push({ method: 'PATCH', path: `${orgPath(ctx.org)}/members/${enc(m.id)}`, body: { role: d.role } });
+        }
+        if (toSso) {
+          before.sso = false;
+          after.sso = true;
+          requests.push({ method: 'POST', path: `${orgPath(ctx.org)}/members/${enc(m.id)}/sso` });
+        }
+        return [step({
+          address,
+          kind: 'members',
+          action: 'update',
+          before,
+          after,
+          requests,
+          remoteId: m.id,
+          ...(toSso ? { notes: ['one-way: the API makes the member an SSO member, and cannot make them a non-SSO member again'] } : {}),
+        })];
+      },
+      remove: (m) => ({
         before: { user: memberLabel(m), role: m.role ?? null, sso: m.sso === true },
-        after: null,
-        changes: [],
         requests: [{ method: 'DELETE', path: `${orgPath(ctx.org)}/members/${enc(m.id)}` }],
-        remoteId: m.id,
         // The live description (node_modules/@gitbook/api/spec/openapi.json): a member's DELETE may answer 202, a request sent to the admins.
-        notes: ['the service may answer 202: the removal is then requested from the organization\'s admins, not done, and the member stays until they accept'] }));
-      fingerprints[address] = fingerprint(normalized(m));
-    }
+        notes: ['the service may answer 202: the removal is then requested from the organization\'s admins, not done, and the member stays until they accept'],
+      }),
+    });
+    const desiredRole = new Map(pairs.flatMap((p) => (p.remote ? [[p.remote, p.desired.role] as const] : [])));
+    // A protected member stays (the builder leaves the delete out); count it as staying here too.
+    const removed = new Set(kp.steps.filter((s) => s.action === 'delete' && !matchesAny(ctx.desired.protect, ctx.org, s.address)).map((s) => s.remoteId));
+    const kept = ctx.prunes('members') ? remote.filter((m) => keepSso(m) && !pairs.some((p) => p.remote === m)).map(memberLabel) : [];
 
     const adminsBefore = remote.filter((m) => m.role === 'admin').length;
-    const adminsAfter = remote.filter((m) => !removed.has(m) && (desiredRole.has(m) ? desiredRole.get(m) : (m.role ?? null)) === 'admin').length;
+    const adminsAfter = remote.filter((m) => !removed.has(m.id) && (desiredRole.has(m) ? desiredRole.get(m) : (m.role ?? null)) === 'admin').length;
     if (adminsBefore > 0 && adminsAfter === 0) {
       kp.problems.push({
         org: ctx.org,
@@ -193,35 +131,7 @@ export const membersModule: KindSpec<RemoteMember[] | undefined> = {
       const shown = kept.sort().slice(0, 5).join(', ') + (kept.length > 5 ? ` and ${kept.length - 5} more` : '');
       kp.notes = [`safety.keepSsoMembers keeps ${kept.length} SSO member${kept.length === 1 ? '' : 's'} that prune: [members] would remove (${shown}); set safety.keepSsoMembers: false to remove them`];
     }
-    kp.fingerprints = fingerprints;
+    if (ssoNotes.length > 0) kp.notes = [...(kp.notes ?? []), ...ssoNotes];
     return kp;
   },
 };
-
-/**
- * How a config's `user` (email or user id) is named in requests: the member's id, or, for a person
- * this plan invites (listed under `members` by email), a ref to the invite's answer and the invite's
- * address to wait for. Undefined when the person is neither a member nor invited.
- */
-export interface MemberRef {
-  id: string;
-  /** How the member is shown and keyed in diffs (memberLabel). */
-  label: string;
-  /** The invite step this reference waits for, when the plan invites the person. */
-  invite?: string;
-  /** The member, when it exists. */
-  member?: RemoteMember;
-}
-
-export function memberRefs(org: string, desired: readonly { user: string }[] | undefined, index: MemberIndex): (user: string) => MemberRef | undefined {
-  const invited = new Map<string, string>();
-  for (const d of desired ?? []) if (d.user.includes('@') && !findMember(index, d.user) && !invited.has(d.user.toLowerCase())) invited.set(d.user.toLowerCase(), d.user);
-  return (user) => {
-    const m = findMember(index, user);
-    if (m) return { id: m.id, label: memberLabel(m), member: m };
-    const written = invited.get(user.toLowerCase());
-    if (written === undefined) return undefined;
-    const address = `members${key(written)}`;
-    return { id: ref(org, address, 'users.0|id'), label: written.toLowerCase(), invite: address };
-  };
-}

@@ -5,6 +5,10 @@ import { Role } from '../common/fields.js';
 export const Member = z.strictObject({
   user: z.string().min(1).describe('Email or user id of a member; an email that is not a member yet is invited'),
   role: Role.nullable().describe('Role, or null for a guest'),
+  sso: z
+    .boolean()
+    .optional()
+    .describe('Whether the member signs in with SSO: true makes them an SSO member (one-way: the API cannot unset it; false is only checked); absent: unmanaged'),
 });
 
 

@@ -11,10 +11,9 @@
 import { ApiError } from '../../core/errors.js';
 import { sha256 } from '../../core/json.js';
 import { key, matchesAny } from '../../model/address.js';
-import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, RequestSpec } from '../../model/step.js';
 import { enc, orgPath } from '../common/paths.js';
-import { planUnmatched } from '../common/skeleton.js';
+import { analyse } from '../common/analyse.js';
 import { step } from '../common/step.js';
 import { emptyKindPlan, type KindPlan, type KindSpec, type Reader } from '../kind.js';
 import { OpenAPISpecAnswer, OpenAPISpecRawAnswer } from './answers.js';
@@ -105,76 +104,65 @@ export const openapiSpecsModule: KindSpec<RemoteSpecs | undefined> = {
   },
 
   plan(ctx, remote): KindPlan {
-    const kp = emptyKindPlan();
     const desired = ctx.desired.openapiSpecs;
-    if (desired === undefined || remote === undefined) return kp;
-    kp.remoteCount = remote.specs.length;
-    const prints: Array<[string, unknown]> = [];
-    const bySlug = new Map(remote.specs.map((r) => [r.slug, r]));
+    if (desired === undefined || remote === undefined) return emptyKindPlan();
     const notes: string[] = [];
-
-    for (const d of desired) {
-      const address = specAddress(d.slug);
-      const path = specPath(ctx.org, d.slug);
-      const r = bySlug.get(d.slug);
-      const put: RequestSpec = { method: 'PUT', path, body: { source: d.source } };
-      const patch: RequestSpec | undefined = d.visibility === undefined ? undefined : { method: 'PATCH', path, body: { visibility: d.visibility } };
-      if (r === undefined) {
+    const kp = analyse<OpenAPISpecT, RemoteSpec>(ctx.org, desired, remote.specs, {
+      kind: 'openapiSpecs',
+      what: 'OpenAPI specs',
+      address: specAddress,
+      desiredKey: (d) => d.slug,
+      remoteKey: (r) => r.slug,
+      remoteId: (r) => r.id,
+      prune: ctx.prunes('openapiSpecs'),
+      fingerprint: (r) => {
+        const text = remote.texts[r.slug];
+        return desired.some((d) => d.slug === r.slug) ? { ...normalized(r), text: text === undefined || text === null ? null : sha256(text) } : normalized(r);
+      },
+      observe: (r): JsonObject => (r.visibility === undefined ? {} : { visibility: r.visibility }),
+      create(d, address) {
+        const path = specPath(ctx.org, d.slug);
+        const put: RequestSpec = { method: 'PUT', path, body: { source: d.source } };
+        const patch: RequestSpec[] = d.visibility === undefined ? [] : [{ method: 'PATCH', path, body: { visibility: d.visibility } }];
         // The API does not say which visibility a new spec gets: a given one is set after the PUT.
-        kp.steps.push(step({ address, kind: 'openapiSpecs', action: 'create', before: null, after: { source: shownSource(d.source), ...(d.visibility ? { visibility: d.visibility } : {}) }, requests: [put, ...(patch ? [patch] : [])] }));
-        prints.push([address, null]);
-        continue;
-      }
-      if (r.lastProcessErrorCode !== undefined) notes.push(`${address}: the API could not process its latest version (${r.lastProcessErrorCode}); see it in the app`);
-      const wantsText = 'text' in d.source;
-      const text = remote.texts[d.slug];
-      const sourceDiffers = 'url' in d.source ? r.sourceURL !== d.source.url : text !== d.source.text;
-      const forced = matchesAny(ctx.replace ?? [], ctx.org, address);
-      const visibilityDiffers = d.visibility !== undefined && r.visibility !== d.visibility;
-      if (!sourceDiffers && !visibilityDiffers && !forced) continue;
-      const before: JsonObject = {};
-      const after: JsonObject = {};
-      if (sourceDiffers || forced) {
-        before.source = remoteSource(r, text, wantsText);
-        after.source = shownSource(d.source);
-      }
-      if (visibilityDiffers) {
-        before.visibility = r.visibility ?? null;
-        after.visibility = d.visibility ?? null;
-      }
-      kp.steps.push(
-        step({
+        return [step({ address, kind: 'openapiSpecs', action: 'create', before: null, after: { source: shownSource(d.source), ...(d.visibility ? { visibility: d.visibility } : {}) }, requests: [put, ...patch] })];
+      },
+      update(d, r, address) {
+        const path = specPath(ctx.org, d.slug);
+        if (r.lastProcessErrorCode !== undefined) notes.push(`${address}: the API could not process its latest version (${r.lastProcessErrorCode}); see it in the app`);
+        const wantsText = 'text' in d.source;
+        const text = remote.texts[d.slug];
+        const sourceDiffers = 'url' in d.source ? r.sourceURL !== d.source.url : text !== d.source.text;
+        const forced = matchesAny(ctx.replace ?? [], ctx.org, address);
+        const visibilityDiffers = d.visibility !== undefined && r.visibility !== d.visibility;
+        if (!sourceDiffers && !visibilityDiffers && !forced) return [];
+        const before: JsonObject = {};
+        const after: JsonObject = {};
+        if (sourceDiffers || forced) {
+          before.source = remoteSource(r, text, wantsText);
+          after.source = shownSource(d.source);
+        }
+        if (visibilityDiffers) {
+          before.visibility = r.visibility ?? null;
+          after.visibility = d.visibility ?? null;
+        }
+        return [step({
           address,
           kind: 'openapiSpecs',
           action: 'update',
           before,
           after,
-          requests: [...(sourceDiffers || forced ? [put] : []), ...(visibilityDiffers && patch ? [patch] : [])],
+          requests: [...(sourceDiffers || forced ? [{ method: 'PUT' as const, path, body: { source: d.source } }] : []), ...(visibilityDiffers ? [{ method: 'PATCH' as const, path, body: { visibility: d.visibility ?? null } }] : [])],
           remoteId: r.id,
           ...(forced && !sourceDiffers ? { notes: ['source: sent again (--replace): the API makes a new version from it'] } : {}),
-        }),
-      );
-      prints.push([address, { ...normalized(r), text: text === undefined || text === null ? null : sha256(text) }]);
-    }
-
-    const named = new Set(desired.map((d) => d.slug));
-    planUnmatched(
-      kp,
-      prints,
-      remote.specs.filter((r) => !named.has(r.slug)),
-      {
-        kind: 'openapiSpecs',
-        prune: ctx.prunes('openapiSpecs'),
-        address: specAddress,
-        naturalKey: (r) => r.slug,
-        id: (r) => r.id,
-        before: (r) => ({ slug: r.slug, ...(r.sourceURL !== undefined ? { source: { url: r.sourceURL } } : {}), visibility: r.visibility ?? null }),
-        requests: (r) => [{ method: 'DELETE', path: specPath(ctx.org, r.slug) }],
-        normalized,
+        })];
       },
-    );
-    if (notes.length > 0) kp.notes = notes;
-    kp.fingerprints = fingerprintEntries(prints);
+      remove: (r) => ({
+        before: { slug: r.slug, ...(r.sourceURL !== undefined ? { source: { url: r.sourceURL } } : {}), visibility: r.visibility ?? null },
+        requests: [{ method: 'DELETE', path: specPath(ctx.org, r.slug) }],
+      }),
+    }).plan;
+    if (notes.length > 0) kp.notes = [...notes, ...(kp.notes ?? [])];
     return kp;
   },
 };

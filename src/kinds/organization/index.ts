@@ -4,8 +4,8 @@
  */
 import { bool, compare, instructions, str, strOrNull, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
-import { MergeRules, emailsOf, importMergeRules, namesReviewers, resolveReviewers } from '../common/merge-rules.js';
-import { readMembers, type RemoteMember } from '../members/members.js';
+import { MergeRules, emailsOf, importMergeRules, namesReviewers, resolveReviewers } from '../shared/merge-rules.js';
+import { readMembers, type RemoteMember } from '../shared/members.js';
 import { AGENT_INSTRUCTIONS_ADDRESS, agentInstructionsModule, readAgentInstructions, type RemoteAgentInstructions } from './agent-instructions.js';
 import { organizationModule, organizationSettings, readOrganization, type RemoteOrganization } from './organization.js';
 import { Organization } from './schema.js';

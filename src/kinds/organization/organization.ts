@@ -2,8 +2,8 @@
 import { fingerprint } from '../../core/json.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { compact, pickManaged, sameJson } from '../common/match.js';
-import { emailsOf, namesReviewers, normalizeMergeRules, reviewersShown, reviewersToIds } from '../common/merge-rules.js';
-import { indexMembers, memberRefs, readMembers, type RemoteMember } from '../members/members.js';
+import { emailsOf, namesReviewers, normalizeMergeRules, reviewersShown, reviewersToIds } from '../shared/merge-rules.js';
+import { indexMembers, memberRefs, readMembers, type RemoteMember } from '../shared/members.js';
 import { emptyKindPlan, type KindSpec, type Reader } from '../kind.js';
 import { orgPath } from '../common/paths.js';
 import { step } from '../common/step.js';

@@ -1,7 +1,7 @@
 /** The `organization` mapping of a config: the organization's settings and its agent instructions. */
 import { z } from 'zod';
 import { Id, Instructions, Role } from '../common/fields.js';
-import { MergeRules } from '../common/merge-rules.js';
+import { MergeRules } from '../shared/merge-rules.js';
 
 export const Organization = z
   .strictObject({

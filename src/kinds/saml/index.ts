@@ -3,8 +3,8 @@ import { key } from '../../model/address.js';
 import { child, type Item } from '../../source/origin.js';
 import { Raw, slug, sortBy, unique, type Draft, type ImportSink } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
-import { configTeams, writtenTeams } from '../teams/index.js';
-import { readTeams, type RemoteTeam } from '../teams/teams.js';
+import { configTeams, writtenTeams } from '../shared/teams.js';
+import { readTeams, type RemoteTeam } from '../shared/teams.js';
 import { readSamlProviders, samlModule, type RemoteSamlProvider } from './saml.js';
 import { SamlProvider, type SamlProviderT } from './schema.js';
 

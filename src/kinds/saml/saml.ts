@@ -6,16 +6,16 @@
  */
 import { sha256 } from '../../core/json.js';
 import { matchesAny, key } from '../../model/address.js';
-import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { collisionMessage, keyCollisions, matchResources, sameJson } from '../common/match.js';
+import { sameJson } from '../common/match.js';
+import { analyse, type Outcome } from '../common/analyse.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
-import { planUnmatched } from '../common/skeleton.js';
 import { enc, orgPath } from '../common/paths.js';
-import { readTeams, teamAddress, teamIdsOrRefs, type RemoteTeam } from '../teams/teams.js';
+import { readTeams, teamAddress, teamIdsOrRefs, type RemoteTeam } from '../shared/teams.js';
 import { step } from '../common/step.js';
 import { lookAlikeNotes } from '../common/text.js';
 import { SamlProviderAnswer } from './answers.js';
+import type { SamlProviderT } from './schema.js';
 
 export interface RemoteSamlProvider {
   id: string;
@@ -80,53 +80,34 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
   },
 
   plan(ctx, remote): KindPlan {
-    const kp = emptyKindPlan();
     const desired = ctx.desired.saml;
-    if (desired === undefined || remote === undefined) return kp;
-    kp.remoteCount = remote.providers.length;
+    if (desired === undefined || remote === undefined) return emptyKindPlan();
     const base = `${orgPath(ctx.org)}/saml`;
-    const prints: Array<[string, unknown]> = [];
     const notes: string[] = [];
-    const match = matchResources(desired, remote.providers, {
-      desiredKey: (d) => d.label,
-      remoteKey: (r) => r.label,
-      remoteId: (r) => r.id,
-      desiredId: (d) => d.id,
-      renamedFrom: (d) => d.renamedFrom });
-    const { pairs, unmatched } = match;
-    if (!ctx.prunes('saml')) {
-      for (const { desired: d } of keyCollisions(match, { desiredKey: (p) => p.label, remoteKey: (p) => p.label })) {
-        kp.problems.push({ org: ctx.org, address: samlAddress(d.label), message: collisionMessage('SAML providers', d.label, 'saml') });
-      }
-    }
     const configTeams = new Set((ctx.desired.teams ?? []).map((t) => t.title));
     const teamIdOf = teamIdsOrRefs(ctx.org, ctx.desired.teams, remote.teams ?? []);
 
-    for (const { desired: d, remote: r } of pairs) {
-      const address = samlAddress(d.label);
+    const entry = (d: SamlProviderT, address: string, r?: RemoteSamlProvider): Outcome => {
       const needs: string[] = [];
       // defaultTeam: a title → the id to send (undefined: nothing to send).
       let teamId: string | null | undefined;
       if (d.defaultTeam === null) {
         // The API has no way to clear a provider's default team: only a create without one, or another team.
         if (r?.defaultTeam) {
-          kp.problems.push({
+          return { problems: [{
             org: ctx.org,
             address,
-            message: `defaultTeam: null would clear the default team ("${r.defaultTeam.title ?? r.defaultTeam.id}"), which the API cannot do; name a team, or remove defaultTeam from the config to leave it unmanaged` });
-          continue;
+            message: `defaultTeam: null would clear the default team ("${r.defaultTeam.title ?? r.defaultTeam.id}"), which the API cannot do; name a team, or remove defaultTeam from the config to leave it unmanaged` }] };
         }
       }
       else if (typeof d.defaultTeam === 'string') {
         const title = d.defaultTeam;
         teamId = teamIdOf(title);
         if (teamId === undefined) {
-          kp.problems.push({ org: ctx.org, address, message: `defaultTeam "${title}" names no team, neither in the config nor in organization ${ctx.org}`, reference: { field: 'defaultTeam', key: title } });
-          continue;
+          return { problems: [{ org: ctx.org, address, message: `defaultTeam "${title}" names no team, neither in the config nor in organization ${ctx.org}`, reference: { field: 'defaultTeam', key: title } }] };
         }
         if (!configTeams.has(title) && ctx.desired.teams !== undefined && ctx.prunes('teams')) {
-          kp.problems.push({ org: ctx.org, address, message: `defaultTeam "${title}" is not in the config, and teams are pruned: the plan deletes that team`, reference: { field: 'defaultTeam', key: title } });
-          continue;
+          return { problems: [{ org: ctx.org, address, message: `defaultTeam "${title}" is not in the config, and teams are pruned: the plan deletes that team`, reference: { field: 'defaultTeam', key: title } }] };
         }
         if (configTeams.has(title)) needs.push(teamAddress(title));
       }
@@ -137,7 +118,7 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
         for (const f of ['entityID', 'ssoURL', 'certificate', 'defaultRole'] as const) if (d[f] !== undefined) body[f] = d[f] as JsonValue;
         if (teamId !== undefined) body.defaultTeam = teamId;
         const after: JsonObject = { ...body, ...(d.defaultTeam !== undefined ? { defaultTeam: d.defaultTeam } : {}) };
-        kp.steps.push(step({
+        return [step({
           address,
           kind: 'saml',
           action: 'create',
@@ -145,11 +126,8 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
           after,
           requests: [{ method: 'POST', path: base, body, capture: true, lookup: { path: base, match: { label: d.label } } }],
           needs,
-          ...lookAlikeNotes('SAML provider', d.label, remote.providers.map((p) => p.label)) }));
-        prints.push([address, null]);
-        continue;
+          ...lookAlikeNotes('SAML provider', d.label, remote.providers.map((p) => p.label)) })];
       }
-
       const before: JsonObject = {};
       const after: JsonObject = {};
       const body: JsonObject = {};
@@ -187,11 +165,11 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
       }
       if (Object.keys(body).length === 0) {
         if (certNote) notes.push(certNote);
-        continue;
+        return [];
       }
       if (certNote) stepNotes.push(certNote.slice(address.length + 2));
       if (forced) stepNotes.push('forced by --replace');
-      kp.steps.push(step({
+      return [step({
         address,
         kind: 'saml',
         action: 'update',
@@ -200,22 +178,26 @@ export const samlModule: KindSpec<RemoteSaml | undefined> = {
         requests: [{ method: 'PATCH', path: `${base}/${enc(r.id)}`, body }],
         needs,
         remoteId: r.id,
-        ...(stepNotes.length > 0 ? { notes: stepNotes } : {}) }));
-      prints.push([address, normalized(r)]);
-    }
+        ...(stepNotes.length > 0 ? { notes: stepNotes } : {}) })];
+    };
 
-    planUnmatched(kp, prints, unmatched, {
+    const kp = analyse(ctx.org, desired, remote.providers, {
       kind: 'saml',
-      prune: ctx.prunes('saml'),
+      what: 'SAML providers',
       address: samlAddress,
-      naturalKey: (r) => r.label,
-      id: (r) => r.id,
-      twinOf: (r) => pairs.find((p) => p.remote && p.remote.label === r.label)?.remote?.id,
-      before: (r) => ({ label: r.label, entityID: r.entityID ?? null, ssoURL: r.ssoURL ?? null }),
-      requests: (r) => [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
-      normalized });
-    kp.fingerprints = fingerprintEntries(prints);
-    if (notes.length > 0) kp.notes = notes;
+      desiredKey: (d) => d.label,
+      remoteKey: (r) => r.label,
+      remoteId: (r) => r.id,
+      desiredId: (d) => d.id,
+      renamedFrom: (d) => d.renamedFrom,
+      prune: ctx.prunes('saml'),
+      fingerprint: normalized,
+      observe: (r) => ({ label: r.label, entityID: r.entityID ?? null, ssoURL: r.ssoURL ?? null, defaultRole: r.defaultRole ?? null }),
+      create: (d, address) => entry(d, address),
+      update: (d, r, address) => entry(d, address, r),
+      remove: (r) => ({ before: { label: r.label, entityID: r.entityID ?? null, ssoURL: r.ssoURL ?? null }, requests: [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }] }),
+    }).plan;
+    if (notes.length > 0) kp.notes = [...notes, ...(kp.notes ?? [])];
     return kp;
   } };
 

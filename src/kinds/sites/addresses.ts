@@ -1,7 +1,8 @@
 /** The addresses of a site and of the things in it. */
 import { key } from '../../model/address.js';
+import { siteAddress } from '../shared/sites.js';
 
-export const siteAddress = (site: string): string => `sites${key(site)}`;
+export { siteAddress };
 export const sectionAddress = (site: string, path: string): string => `${siteAddress(site)}.sections${key(path)}`;
 export const siteSpaceAddress = (site: string, path: string, space: string): string => `${sectionAddress(site, path)}.siteSpaces${key(space)}`;
 export const siteSpacesOrderAddress = (site: string, path: string): string => `${sectionAddress(site, path)}.siteSpaces`;

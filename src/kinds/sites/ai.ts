@@ -17,8 +17,8 @@ import { documentToText, isPlainDocument, normalizeDocument, toDocument, type Ri
 import { key } from '../../model/address.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { child, type Origin } from '../../source/origin.js';
-import { collisionMessage, compact, keyCollisions, matchResources, sameJson } from '../common/match.js';
-import { deleteAddresses } from '../common/skeleton.js';
+import { compact, sameJson } from '../common/match.js';
+import { analyse, mergeKindPlan } from '../common/analyse.js';
 import { step } from '../common/step.js';
 import { lookAlikeNotes } from '../common/text.js';
 import type { ResolveContext } from '../kind.js';
@@ -147,69 +147,42 @@ const shownMcpServer = (r: RemoteMcpServer): JsonObject => ({ name: r.name, url:
 const desiredMcpFields = (d: McpServerT): JsonObject => compact({ name: d.name, url: d.url, transport: d.transport, headers: d.headers, condition: d.condition }) as JsonObject;
 
 export function planMcpServers(ctx: SiteContext, isNew: boolean): void {
-  const { site, remote, base, prunes, out, push, problem } = ctx;
+  const { org, site, remote, base, prunes, out } = ctx;
   const have = remote.mcpServers ?? (isNew ? [] : undefined);
   if (site.mcpServers === undefined || have === undefined) return;
-  out.mcpServers.remoteCount = have.length;
-  const at = (name: string) => mcpServerAddress(siteKey(site), name);
-  const m = matchResources(site.mcpServers, have, {
-    desiredKey: (d: McpServerT) => d.name,
+  const kp = analyse<McpServerT, RemoteMcpServer>(org, site.mcpServers, have, {
+    kind: 'mcpServers',
+    what: 'MCP servers',
+    address: (name) => mcpServerAddress(siteKey(site), name),
+    desiredKey: (d) => d.name,
     remoteKey: (r) => r.name,
     remoteId: (r) => r.id,
     desiredId: (d) => d.id,
     renamedFrom: (d) => d.renamedFrom,
-  });
-  if (!prunes('mcpServers')) {
-    for (const { desired } of keyCollisions(m, { desiredKey: (x: McpServerT) => x.name, remoteKey: (x) => x.name })) {
-      problem('mcpServers', at(desired.name), collisionMessage('MCP servers', desired.name, 'mcpServers'));
-    }
-  }
-  for (const { desired: d, remote: r } of m.pairs) {
-    const address = at(d.name);
-    const wanted = desiredMcpFields(d);
-    if (!r) {
+    prune: prunes('mcpServers'),
+    fingerprint: normalMcpServer,
+    create(d, address) {
       // `headers` is required by the create: none when the config gives none.
-      const body = compact({ ...wanted, headers: d.headers ?? {}, condition: d.condition ?? undefined }) as JsonObject;
-      push(
-        step({
-          address,
-          kind: 'mcpServers',
-          action: 'create',
-          before: null,
-          after: wanted,
-          requests: [{ method: 'POST', path: `${base}/mcp-servers`, body, capture: true, lookup: { path: `${base}/mcp-servers`, match: { name: d.name } } }],
-          ...lookAlikeNotes('MCP server', d.name, have.map((x) => x.name)),
-        }),
-        null,
-      );
-      continue;
-    }
-    const current = normalMcpServer(r);
-    const { before, after } = differing(current, wanted);
-    if (Object.keys(after).length === 0) continue;
-    if ('headers' in before) before.headers = hiddenHeaders(r.headers);
-    push(
-      step({ address, kind: 'mcpServers', action: 'update', before, after, requests: [{ method: 'PATCH', path: `${base}/mcp-servers/${enc(r.id)}`, body: after }], remoteId: r.id }),
-      current,
-    );
-  }
-  const addressFor = deleteAddresses(at, m.pairs.map((p) => at(p.desired.name)));
-  const deletes = prunes('mcpServers') ? m.unmatched : [];
-  if (deletes.length === 0) for (const r of m.unmatched) out.mcpServers.unmanaged.push(addressFor(r.name, r.id));
-  for (const r of deletes) {
-    push(
-      step({
-        address: addressFor(r.name, r.id),
+      const body = compact({ ...desiredMcpFields(d), headers: d.headers ?? {}, condition: d.condition ?? undefined }) as JsonObject;
+      return [step({
+        address,
         kind: 'mcpServers',
-        action: 'delete',
-        before: shownMcpServer(r),
-        after: null,
-        requests: [{ method: 'DELETE', path: `${base}/mcp-servers/${enc(r.id)}` }],
-        remoteId: r.id,
-      }),
-      normalMcpServer(r),
-    );
-  }
+        action: 'create',
+        before: null,
+        after: desiredMcpFields(d),
+        requests: [{ method: 'POST', path: `${base}/mcp-servers`, body, capture: true, lookup: { path: `${base}/mcp-servers`, match: { name: d.name } } }],
+        ...lookAlikeNotes('MCP server', d.name, have.map((x) => x.name)),
+      })];
+    },
+    update(d, r, address) {
+      const { before, after } = differing(normalMcpServer(r), desiredMcpFields(d));
+      if (Object.keys(after).length === 0) return [];
+      if ('headers' in before) before.headers = hiddenHeaders(r.headers);
+      return [step({ address, kind: 'mcpServers', action: 'update', before, after, requests: [{ method: 'PATCH', path: `${base}/mcp-servers/${enc(r.id)}`, body: after }], remoteId: r.id })];
+    },
+    remove: (r) => ({ before: shownMcpServer(r), requests: [{ method: 'DELETE', path: `${base}/mcp-servers/${enc(r.id)}` }] }),
+  }).plan;
+  mergeKindPlan(out.mcpServers, kp);
 }
 
 /** Every condition of a site's config, with its place: sections, their site spaces, root site spaces, external links, MCP servers. */

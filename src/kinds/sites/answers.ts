@@ -1,8 +1,6 @@
 /** What docplane relies on in the API's answers about sites (checked by the client as they arrive). */
 import { z } from 'zod';
 
-/** A site (`GET ORG/sites`). */
-export const SiteAnswer = z.looseObject({ id: z.string(), title: z.string().nullish() });
 
 /** An item of a site's structure: a section, a group, an external link or a site space. */
 const StructureItem = z.looseObject({ id: z.string(), object: z.string().optional() });

@@ -5,7 +5,9 @@
  *   a warning), an external destination written as its URL;
  * - customization: the whole document as read, without its read-only fields (the description gives
  *   no defaults to leave out); a top-level field the config schema does not know is left out with a
- *   warning (it is kept as it is by every PUT, which sends the document as read);
+ *   warning (it is kept as it is by every PUT, which sends the document as read); the fields the API
+ *   marks deprecated are left out too, without a word (the PUT keeps them as well), so that a fresh
+ *   import validates with no warning;
  * - publishing auth: only when it differs from a new site's (the custom backend, no URLs); never
  *   its private key, which the read drops;
  * - agent settings: all three parts, the instructions as text when they are plain;
@@ -19,6 +21,7 @@ import type { JsonObject } from '../../model/step.js';
 import { instructions, Raw, sortBy, unique, type Draft } from '../common/import.js';
 import { AdaptiveSchema, type RemoteAdaptiveSchema, type RemoteAgentSettings, type RemoteMcpServer } from './ai-read.js';
 import { Customization } from './customization-read.js';
+import { DEPRECATED_CUSTOMIZATION } from './deprecated.js';
 import type { RemoteSite } from './remote.js';
 
 function redirectsDraft(site: RemoteSite, at: string, warn: (m: string) => void): Draft | undefined {
@@ -49,6 +52,14 @@ function customizationDraft(doc: JsonObject | undefined, at: string, warn: (m: s
       delete out[f];
     }
   }
+  for (const { path: [section, field] } of DEPRECATED_CUSTOMIZATION) {
+    const part = out[section];
+    if (part === null || typeof part !== 'object' || Array.isArray(part) || !(field in part)) continue;
+    const rest: JsonObject = { ...part };
+    delete rest[field];
+    if (Object.keys(rest).length === 0) delete out[section];
+    else out[section] = rest;
+  }
   return out as Draft;
 }
 
@@ -69,7 +80,7 @@ function agentSettingsDraft(a: RemoteAgentSettings | undefined): Draft | undefin
 }
 
 /** An environment variable's name from its parts: `SITE_DOCS_MCP_ACME_API_AUTHORIZATION`. */
-function envName(parts: readonly string[]): string {
+export function envName(parts: readonly string[]): string {
   const name = parts
     .join('_')
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')

@@ -11,9 +11,9 @@ import { unknownClaims } from './conditions.js';
 import { siteExtrasDraft } from './import-extras.js';
 import { READ_EVERYTHING, readSiteList, sitePath, type Localized, type RemoteGroup, type RemoteSection, type RemoteSite, type RemoteSiteSpace, type SitesRemote, type TopItem } from './remote.js';
 import { siteKey, type OrderItemT, type SiteT } from './schema.js';
-import { readSiteInfos, type RemoteSiteInfo } from './site-remote.js';
-import { SITE_FILE, SITE_OWNED_FIELDS } from '../git-sync/owned.js';
-import { repositoryOf } from '../git-sync/state.js';
+import { readSiteInfos, type RemoteSiteInfo } from '../shared/sites.js';
+import { SITE_FILE, SITE_OWNED_FIELDS } from '../shared/git-sync-owned.js';
+import { repositoryOf } from '../shared/git-sync-state.js';
 
 /** What import read: the listed sites, the structures of those imported, and the `--site` ids not found. */
 export interface SitesImport extends SitesRemote {

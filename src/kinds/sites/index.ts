@@ -6,14 +6,15 @@
  * keeps the steps, counts, problems and fingerprints of its own. The structure sort step belongs to
  * `sections`, a holder's site-space sort step to `siteSpaces`.
  */
-import { ACCESS_REFERENCES } from '../access/resolve.js';
+import { ACCESS_REFERENCES } from '../shared/access.js';
 import type { KindSpec, KindUnit } from '../kind.js';
 import { CUSTOMIZATION_FLOW_MAPS } from './customization-read.js';
 import { importSites } from './import.js';
 import { planSites, type SiteKind } from './plan.js';
 import { readSites, type SitesRemote } from './remote.js';
 import { resolveSites } from './resolve.js';
-import { readSiteInfos } from './site-remote.js';
+import { deprecationWarnings } from './deprecated.js';
+import { readSiteInfos } from '../shared/sites.js';
 import { Site } from './schema.js';
 import { SITE_DELETE_REASON } from './site.js';
 
@@ -79,6 +80,7 @@ export const sitesUnit: KindUnit = {
   ],
   existing: readSiteInfos,
   resolve: resolveSites,
+  warnings: deprecationWarnings,
   importer: importSites,
 };
 

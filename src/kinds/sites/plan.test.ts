@@ -6,7 +6,7 @@ import type { Kind } from '../../model/step.js';
 import { readContextFor, sharedPlans, type DraftStep, type PlanContext } from '../kind.js';
 import { planSite, planSites, type SitePlans } from './plan.js';
 import { structureSite, type RemoteSite } from './remote.js';
-import { parseSiteInfo } from './site-remote.js';
+import { parseSiteInfo } from '../shared/sites.js';
 import { sectionGroupsModule, sectionsModule, shareLinksModule, siteSpacesModule } from './index.js';
 
 const ORG = 'org_acme';

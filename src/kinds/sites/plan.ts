@@ -9,6 +9,7 @@
  * do not depend on timing. The plan simulates all of it on a Layout and the sort step holds the
  * fewest moves from that simulated order to the desired one.
  */
+import { pictureChanges, sitePicture } from './picture.js';
 import { ref } from '../../model/address.js';
 import type { JsonObject, Kind, RequestSpec } from '../../model/step.js';
 import { collisionMessage, compact, keyCollisions, matchResources } from '../common/match.js';
@@ -38,14 +39,14 @@ import { TreeChain } from './moves.js';
 import { lookAlikeNote, lookAlikeNotes } from '../common/text.js';
 import { pathCycle, pathNeed } from './paths.js';
 import { type RemoteExternalLink, type RemoteGroup, type RemoteSection, type RemoteSite, type RemoteSiteSpace, type SitesRemote } from './remote.js';
-import { spaceNames, type SpaceNames } from '../spaces/refer.js';
+import { spaceNames, type SpaceNames } from '../shared/spaces.js';
 import { siteKey, type OrderItemT, type SectionT, type SiteT } from './schema.js';
 import { planShareLinks } from './share-links.js';
 import { planSiteItself, planSiteList } from './site.js';
-import type { RemoteSiteInfo } from './site-remote.js';
+import type { RemoteSiteInfo } from '../shared/sites.js';
 import { planAdaptiveSchema, planAgentSettings, planMcpServers } from './ai.js';
 import { planCustomization } from './customization.js';
-import { customFonts, type FontChoice } from '../fonts/index.js';
+import { customFonts, type FontChoice } from '../shared/fonts.js';
 import { planPublishingAuth } from './publishing-auth.js';
 import { planRedirects } from './redirects.js';
 import { planSiteSpaces } from './site-spaces.js';
@@ -198,6 +199,9 @@ export function planSite(input: SiteInput): SitePlans {
       ...out.sectionGroups.steps.filter((s) => s.action === 'delete').map((s) => s.address),
       ...out.externalLinks.steps.map((s) => s.address),
     ] });
+
+  const picture = sitePicture({ site: siteKey(site), title: input.info?.title ?? site.title ?? siteKey(site), created: input.info === undefined, remote, layout, rank, sections, ...(site.siteSpaces ? { rootSpaces: site.siteSpaces.map((s) => s.space) } : {}), groups, links: items.links, out });
+  if (pictureChanges(picture)) out.sections.pictures = [picture];
 
   // ---- share links -----------------------------------------------------------------------------------
   planShareLinks(ctx);
@@ -845,7 +849,7 @@ function planLinks(ctx: SiteContext, items: SiteItems, order: SiteOrder, sim: Si
               path: `${base}/external-links`,
               body: compact({ ...wanted, parent: parent?.id }) as JsonObject,
               capture: true,
-              lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, tree: true } },
+              lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, reads: 'tree' } },
           ],
           needs: [...(chainNeeds.get(l.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
           ...lookAlikeNotes('external link', c.title, ctx.remote.links.map((r) => r.title)) }),

@@ -10,8 +10,8 @@
  */
 import { key } from '../../model/address.js';
 import type { JsonObject } from '../../model/step.js';
-import { collisionMessage, compact, keyCollisions, matchResources } from '../common/match.js';
-import { deleteAddresses } from '../common/skeleton.js';
+import { compact } from '../common/match.js';
+import { analyse, mergeKindPlan } from '../common/analyse.js';
 import { siteAddress } from './addresses.js';
 import { destinationObject, type RemoteRedirect } from './redirects-read.js';
 import { child, type Origin } from '../../source/origin.js';
@@ -40,69 +40,35 @@ function desiredFields(r: RedirectT): JsonObject {
 }
 
 export function planRedirects(ctx: SiteContext): void {
-  const { site, remote, base, prunes, out, push, problem } = ctx;
+  const { org, site, remote, base, prunes, out } = ctx;
   if (site.redirects === undefined || remote.redirects === undefined) return;
-  out.redirects.remoteCount = remote.redirects.length;
-  const at = (source: string) => redirectAddress(siteKey(site), source);
-  const m = matchResources(site.redirects, remote.redirects, {
-    desiredKey: (r: RedirectT) => r.source,
+  const kp = analyse<RedirectT, RemoteRedirect>(org, site.redirects, remote.redirects, {
+    kind: 'redirects',
+    what: 'redirects',
+    address: (source) => redirectAddress(siteKey(site), source),
+    desiredKey: (r) => r.source,
     remoteKey: (r) => r.source,
-    remoteId: (r) => r.id });
-  if (!prunes('redirects')) {
-    for (const { desired } of keyCollisions(m, { desiredKey: (x: RedirectT) => x.source, remoteKey: (x) => x.source })) {
-      problem('redirects', at(desired.source), collisionMessage('redirects', desired.source, 'redirects'));
-    }
-  }
-  for (const { desired: d, remote: r } of m.pairs) {
-    const address = at(d.source);
-    if (!r) {
+    remoteId: (r) => r.id,
+    prune: prunes('redirects'),
+    fingerprint: normalRedirect,
+    observe: (r) => ({ source: r.source, ...normalRedirect(r) }),
+    create(d, address) {
       const after = { source: d.source, ...desiredFields(d) };
-      push(
-        step({
-          address,
-          kind: 'redirects',
-          action: 'create',
-          before: null,
-          after,
-          // The list answers live redirects unless asked for drafts: a draft is looked up among the drafts.
-          requests: [{ method: 'POST', path: `${base}/redirects`, body: after, capture: true, lookup: { path: `${base}/redirects${d.draft ? '?draft=true' : ''}`, match: { source: d.source } } }] }),
-        null,
-      );
-      continue;
-    }
-    const current = normalRedirect(r);
-    const { before, after } = differing(Object.fromEntries(FIELDS.map((f) => [f, current[f]])) as JsonObject, desiredFields(d));
-    if (Object.keys(after).length === 0) continue;
-    push(
-      step({
-        address,
-        kind: 'redirects',
-        action: 'update',
-        before,
-        after,
-        requests: [{ method: 'PATCH', path: `${base}/redirects/${enc(r.id)}`, body: after }],
-        remoteId: r.id }),
-      current,
-    );
-  }
-  const addressFor = deleteAddresses(at);
-  const deletes = prunes('redirects') ? m.unmatched : [];
-  if (deletes.length === 0) for (const r of m.unmatched) out.redirects.unmanaged.push(addressFor(r.source, r.id));
-  for (const r of deletes) {
-    const current = normalRedirect(r);
-    const before = { source: r.source, destination: r.destination, permanent: r.permanent, captureWildcard: r.captureWildcard, draft: r.draft };
-    push(
-      step({
-        address: addressFor(r.source, r.id),
-        kind: 'redirects',
-        action: 'delete',
-        before,
-        after: null,
-        requests: [{ method: 'DELETE', path: `${base}/redirects/${enc(r.id)}` }],
-        remoteId: r.id }),
-      current,
-    );
-  }
+      // The list answers live redirects unless asked for drafts: a draft is looked up among the drafts.
+      return [step({ address, kind: 'redirects', action: 'create', before: null, after, requests: [{ method: 'POST', path: `${base}/redirects`, body: after, capture: true, lookup: { path: `${base}/redirects${d.draft ? '?draft=true' : ''}`, match: { source: d.source } } }] })];
+    },
+    update(d, r, address) {
+      const current = normalRedirect(r);
+      const { before, after } = differing(Object.fromEntries(FIELDS.map((f) => [f, current[f]])) as JsonObject, desiredFields(d));
+      if (Object.keys(after).length === 0) return [];
+      return [step({ address, kind: 'redirects', action: 'update', before, after, requests: [{ method: 'PATCH', path: `${base}/redirects/${enc(r.id)}`, body: after }], remoteId: r.id })];
+    },
+    remove: (r) => ({
+      before: { source: r.source, destination: r.destination, permanent: r.permanent, captureWildcard: r.captureWildcard, draft: r.draft },
+      requests: [{ method: 'DELETE', path: `${base}/redirects/${enc(r.id)}` }],
+    }),
+  }).plan;
+  mergeKindPlan(out.redirects, kp);
 }
 
 /** The loader's checks: a source once per site; where the customization and publishing auth are. */

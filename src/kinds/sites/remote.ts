@@ -8,14 +8,14 @@
 import { ApiError } from '../../core/errors.js';
 import type { JsonObject, Kind } from '../../model/step.js';
 import type { ReadContext } from '../kind.js';
-import { matchSites, readSiteInfos, type RemoteSiteInfo } from './site-remote.js';
+import { matchSites, readSiteInfos, type RemoteSiteInfo } from '../shared/sites.js';
 import { readAdaptiveSchema, readAgentSettings, readMcpServers, type RemoteAdaptiveSchema, type RemoteAgentSettings, type RemoteMcpServer } from './ai-read.js';
 import { customFontsNamed, readCustomization } from './customization-read.js';
-import { readFonts, type RemoteFont } from '../fonts/index.js';
+import { readFonts, type RemoteFont } from '../shared/fonts.js';
 import { readPublishingAuth, type RemotePublishingAuth } from './publishing-auth-read.js';
 import { readRedirects, type RemoteRedirect } from './redirects-read.js';
 import type { SiteT } from './schema.js';
-import { readSpaceIds, type SpaceIds } from '../spaces/refer.js';
+import { readSpaceIds, type SpaceIds } from '../shared/spaces.js';
 import { ShareLinkAnswer, StructureAnswer } from './answers.js';
 
 export interface RemoteSiteSpace {
@@ -294,7 +294,7 @@ export async function readSiteList(
  * read once per plan, shared by the site kinds. Nothing when the config has no `sites`.
  */
 /** The kinds planned from a site's structure. */
-const STRUCTURE_KINDS: readonly Kind[] = ['sections', 'siteSpaces', 'sectionGroups', 'externalLinks'];
+const STRUCTURE_KINDS: readonly Kind[] = ['sections', 'siteSpaces', 'sectionGroups', 'externalLinks', 'defaultSiteSpaces'];
 
 /** The spaces a config site names: its sections' spaces and site spaces, and its root site spaces. */
 function spacesNamed(site: SiteT): string[] {

@@ -7,8 +7,8 @@ import { didYouMean } from '../../core/text.js';
 import { key } from '../../model/address.js';
 import { child, where, type Item, type Origin } from '../../source/origin.js';
 import type { ResolveContext } from '../kind.js';
-import { resolveAccess } from '../access/resolve.js';
-import { referSpace } from '../spaces/refer.js';
+import { resolveAccess } from '../shared/access.js';
+import { referSpace } from '../shared/spaces.js';
 import { resolveSiteExtras } from './redirects.js';
 import { siteKey, type ExternalLinkT, type SectionGroupT, type SectionT, type ShareLinkT, type SiteT } from './schema.js';
 

@@ -1,13 +1,16 @@
 /** A `sites` entry: a site's own fields, its sections, site spaces, section groups, external links and share links. */
 import { z } from 'zod';
-import { Access } from '../access/schema.js';
+import { Access } from '../shared/access-schema.js';
 import { Id, Language, RenamedFrom, renamedFromNotOwn } from '../common/fields.js';
 import { AdaptiveSchema, AgentSettings, McpServer } from './ai-read.js';
 import { Customization } from './customization-read.js';
 import { PublishingAuth } from './publishing-auth-read.js';
 import { Redirect } from './redirects-read.js';
 import { siteFields, siteIdentity } from './site-schema.js';
-import { GitSync } from '../git-sync/schema.js';
+import { GitSync } from '../shared/git-sync-schema.js';
+import { Channels, ContextConnections, Topics } from './agent/schema.js';
+import { CustomHostname, DefaultSiteSpace } from './hosting/schema.js';
+import { VariantCustomization } from './variants/schema.js';
 
 /** `LocalizedString128/256`: title or description overrides for languages other than the site's default. */
 const Localized = (max: number) => z.partialRecord(Language, z.string().max(max)).describe('Overrides by language code');
@@ -19,6 +22,8 @@ export const SiteSpace = z.strictObject({
   condition: z.string().max(1024).nullable().optional(),
   draft: z.boolean().optional().describe('Kept in draft (not live)'),
   hidden: z.boolean().optional().describe("Left out of the site's navigation"),
+  // A variant's own customization (src/kinds/sites/variants/).
+  customization: VariantCustomization.nullable().optional(),
 });
 
 export const Section = z
@@ -107,6 +112,13 @@ export const Site = z
     agentSettings: AgentSettings.optional().describe("The AI agent's settings; the parts left out are kept as the site has them"),
     mcpServers: z.array(McpServer).optional().describe('MCP servers offered to the site\'s AI assistant, by name; the whole truth when present'),
     adaptiveSchema: AdaptiveSchema.optional().describe('The claims of visitors that conditions may name (the JSON schema of adaptive content)'),
+    // The site agent (src/kinds/sites/agent/): each read only when present.
+    channels: Channels.optional(),
+    contextConnections: ContextConnections.optional(),
+    topics: Topics.optional(),
+    // The site's hosting (src/kinds/sites/hosting/).
+    customHostname: CustomHostname.optional(),
+    defaultSiteSpace: DefaultSiteSpace.optional(),
   })
   .superRefine(siteIdentity);
 
@@ -130,7 +142,6 @@ declare module '../../model/desired.js' {
   }
 }
 
-/** The config key of a site: the name in its addresses (`sites["KEY"]`): its id, else its title. */
-export function siteKey(site: { id?: string; title?: string }): string {
-  return site.id ?? site.title ?? '';
-}
+
+/** The config key of a site, for the unit's own files (the layer below holds it: other units name sites too). */
+export { siteKey } from '../shared/sites.js';

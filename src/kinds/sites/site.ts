@@ -14,11 +14,11 @@ import type { PlanContext } from '../kind.js';
 import { siteAddress } from './addresses.js';
 import type { RemoteSite, SitesRemote } from './remote.js';
 import { siteKey, type SiteT } from './schema.js';
-import { matchSites, type RemoteSiteInfo } from './site-remote.js';
+import { matchSites, type RemoteSiteInfo } from '../shared/sites.js';
 import { differing, emptySitePlans, handle, SITE_KINDS, type SectionEntry, type SiteContext, type SitePlans } from './steps.js';
 import { step } from '../common/step.js';
 import { lookAlikeNote } from '../common/text.js';
-import { ownedSiteProblems, SITE_STRUCTURE_KINDS } from '../git-sync/owned.js';
+import { ownedSiteProblems, SITE_STRUCTURE_KINDS } from '../shared/git-sync-owned.js';
 
 /** Why a site's delete needs `--force`, whatever the safety thresholds. */
 export const SITE_DELETE_REASON = 'a site carries published content: deleting it takes the published site down';
@@ -198,7 +198,16 @@ export function planSiteList(ctx: PlanContext, remote: SitesRemote, planOne: (in
   if (desired === undefined) return out;
   out.sites.remoteCount = remote.list.length;
   const match = matchSites(desired, remote.list);
+  const twice = new Set(match.twice.map((t) => t.entry.desired));
+  for (const { entry, other } of match.twice) {
+    out.sites.problems.push({
+      org: ctx.org,
+      address: entry.address,
+      message: `${entry.address} and ${other.address} name one site (${other.remote?.id ?? ''}, by id and by its title): keep one entry, or the plan would create a second site`,
+    });
+  }
   for (const { desired: site, remote: info } of match.pairs) {
+    if (twice.has(site)) continue;
     if (!info && site.id !== undefined) {
       out.sites.problems.push({
         org: ctx.org,
@@ -229,7 +238,10 @@ function refuseGitSyncOwned(ctx: PlanContext, one: SitePlans, site: SiteT, info:
   const problems = ownedSiteProblems({ org: ctx.org, address, entry: site, title: info.title, gitSync: info.gitSync, locations: ctx.desired.locations, structureSteps });
   if (problems.length === 0) return;
   one.sites.problems.push(...problems);
-  for (const k of SITE_STRUCTURE_KINDS) one[k].steps = [];
+  for (const k of SITE_STRUCTURE_KINDS) {
+    one[k].steps = [];
+    delete one[k].pictures;
+  }
   one.sites.steps = one.sites.steps.filter((s) => !titled.includes(s));
 }
 
@@ -251,6 +263,7 @@ function merge(into: SitePlans, one: SitePlans): void {
     for (const p of b.problems) a.problems.push(p);
     if (b.notes) (a.notes ??= []).push(...b.notes);
     if (b.duplicates) (a.duplicates ??= []).push(...b.duplicates);
+    if (b.pictures) (a.pictures ??= []).push(...b.pictures);
     Object.assign(a.fingerprints, b.fingerprints);
   }
 }

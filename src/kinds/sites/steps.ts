@@ -10,8 +10,8 @@ import { sameJson } from '../common/match.js';
 import type { DraftStep, KindPlan } from '../kind.js';
 import { idOfKey, pointerType, type ItemKey } from './layout.js';
 import type { RemoteExternalLink, RemoteGroup, RemoteSection, RemoteShareLink, RemoteSite, RemoteSiteSpace } from './remote.js';
-import type { SpaceNames } from '../spaces/refer.js';
-import type { FontChoice } from '../fonts/index.js';
+import type { SpaceNames } from '../shared/spaces.js';
+import type { FontChoice } from '../shared/fonts.js';
 import type { ExternalLinkT, SectionGroupT, SectionT, SiteT } from './schema.js';
 
 export const SITE_KINDS = ['sites', 'sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks', 'redirects', 'customization', 'publishingAuth', 'agentSettings', 'mcpServers', 'adaptiveSchema'] as const;

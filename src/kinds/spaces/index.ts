@@ -1,15 +1,16 @@
 /** Spaces (`spaces:` in the config): spaces' settings, the collection each is placed in, spaces to create. */
 import { key } from '../../model/address.js';
 import { child, type Item } from '../../source/origin.js';
-import { collectionTree, configCollectionPaths } from '../collections/index.js';
-import { readCollections, type RemoteCollection } from '../collections/collections.js';
+import { collectionTree, configCollectionPaths } from '../shared/collections.js';
+import { readCollections, type RemoteCollection } from '../shared/collections.js';
 import { sortBy, str, strOrNull, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
-import { ACCESS_REFERENCES, resolveAccess } from '../access/resolve.js';
-import { readSpaceList, type RemoteSpace } from './read.js';
-import { SpaceMergeRules, emailsOf, importMergeRules, namesReviewers, resolveReviewers } from '../common/merge-rules.js';
-import { readMembers, type RemoteMember } from '../members/members.js';
-import { Space, spaceKey, type SpaceT } from './schema.js';
+import { ACCESS_REFERENCES, resolveAccess } from '../shared/access.js';
+import { readSpaceList, type RemoteSpace } from '../shared/space-list.js';
+import { SpaceMergeRules, emailsOf, importMergeRules, namesReviewers, resolveReviewers } from '../shared/merge-rules.js';
+import { readMembers, type RemoteMember } from '../shared/members.js';
+import { Space, type SpaceT } from './schema.js';
+import { spaceKey } from '../shared/spaces.js';
 import { spacesModule } from './spaces.js';
 
 interface SpacesState {

@@ -1,9 +1,9 @@
 /** A `spaces` entry: a space's settings, placement and access; created when it has no id and matches no remote space. */
 import { z } from 'zod';
-import { Access } from '../access/schema.js';
+import { Access } from '../shared/access-schema.js';
 import { Emoji, Id, Language, Level } from '../common/fields.js';
-import { SpaceMergeRules } from '../common/merge-rules.js';
-import { GitSync } from '../git-sync/schema.js';
+import { SpaceMergeRules } from '../shared/merge-rules.js';
+import { GitSync } from '../shared/git-sync-schema.js';
 
 export const Space = z
   .strictObject({
@@ -32,15 +32,6 @@ export const Space = z
 
 export type SpaceT = z.infer<typeof Space>;
 
-/** The natural key of a space without id: its collection path and its title (`Product/API/Reference`). */
-export function spaceNaturalKey(s: { collection?: string | null; title?: string }): string {
-  return s.collection ? `${s.collection}/${s.title ?? ''}` : (s.title ?? '');
-}
-
-/** The config key of a space: its id, else its natural key. */
-export function spaceKey(s: SpaceT): string {
-  return s.id ?? spaceNaturalKey(s);
-}
 
 declare module '../../model/desired.js' {
   interface DesiredLists {

@@ -6,22 +6,21 @@
  * Spaces the config does not name are deleted only when `prune` names spaces (restorable for 7 days).
  */
 import { ApiError } from '../../core/errors.js';
-import { fingerprint } from '../../core/json.js';
-import type { JsonObject, JsonValue } from '../../model/step.js';
-import { collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection, type ResolvedCollections } from '../collections/collections.js';
+import type { JsonObject, JsonValue, PlanProblem } from '../../model/step.js';
+import { collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection, type ResolvedCollections } from '../shared/collections.js';
 import { sameJson } from '../common/match.js';
-import { emailsOf, namesReviewers, normalizeMergeRules, reviewersShown, reviewersToIds } from '../common/merge-rules.js';
-import { indexMembers, memberRefs, readMembers, type RemoteMember } from '../members/members.js';
-import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
+import { emailsOf, namesReviewers, normalizeMergeRules, reviewersShown, reviewersToIds } from '../shared/merge-rules.js';
+import { indexMembers, memberRefs, readMembers, type RemoteMember } from '../shared/members.js';
+import { emptyKindPlan, type DraftStep, type KindPlan, type KindSpec, type PlanContext } from '../kind.js';
+import { analyse, type Outcome } from '../common/analyse.js';
 import { lookAlikeNote } from '../common/text.js';
 import { enc, orgPath } from '../common/paths.js';
-import { spaceKey, type SpaceT } from './schema.js';
-import { readSpaceList, type RemoteSpace } from './read.js';
-
-export type { RemoteSpace } from './read.js';
-import { key, ref } from '../../model/address.js';
+import type { SpaceT } from './schema.js';
+import { readSpaceList, type RemoteSpace } from '../shared/space-list.js';
+import { placesInCollections, spaceKeys } from '../shared/spaces.js';
+import { ref } from '../../model/address.js';
 import { step } from '../common/step.js';
-import { SpaceAnswer } from './answers.js';
+import { SpaceAnswer } from '../shared/space-answers.js';
 
 export interface RemoteSpaces {
   /** The organization's spaces (the list), plus the deleted ones the config names. */
@@ -38,50 +37,6 @@ export interface RemoteSpaces {
 
 const SETTINGS = ['title', 'emoji', 'icon', 'editMode', 'defaultLevel', 'language', 'mergeRules'] as const;
 
-export function spaceAddress(id: string): string {
-  return `spaces${key(id)}`;
-}
-
-/** A config space and the remote space it names (by id, else by title within its collection). */
-export interface SpacePair {
-  desired: SpaceT;
-  address: string;
-  remote?: RemoteSpace;
-}
-
-/** Whether a config's spaces need the collections list (a space placed in a collection by path). */
-export function placesInCollections(desired: readonly SpaceT[]): boolean {
-  return desired.some((s) => typeof s.collection === 'string');
-}
-
-/** Whether a remote space stands where a config space without id says: any collection when unmanaged. */
-function placement(collection: string | null | undefined, resolved: ResolvedCollections): (s: RemoteSpace) => boolean {
-  if (collection === undefined) return () => true;
-  if (collection === null) return (s) => !s.parent;
-  const entry = resolved.byPath.get(collection);
-  // A collection this plan creates holds no space yet.
-  const id = entry ? entry.remote?.id : [...resolved.remotePath].find(([, p]) => p === collection)?.[0];
-  return (s) => id !== undefined && s.parent === id;
-}
-
-/**
- * Config spaces matched to remote ones: by id where given; a space without id by title within its
- * collection (any collection when the config leaves placement unmanaged), among listed spaces no
- * id claimed.
- */
-export function matchSpaces(desired: readonly SpaceT[], spaces: readonly RemoteSpace[], listed: number, resolved: ResolvedCollections): SpacePair[] {
-  const byId = new Map(spaces.map((s) => [s.id, s]));
-  const taken = new Set(desired.flatMap((d) => (d.id === undefined ? [] : [d.id])));
-  const candidates = spaces.slice(0, listed).filter((s) => !s.deletedAt && !taken.has(s.id));
-  return desired.map((d): SpacePair => {
-    const address = spaceAddress(spaceKey(d));
-    if (d.id !== undefined) return { desired: d, address, remote: byId.get(d.id) };
-    const inPlace = placement(d.collection, resolved);
-    const r = candidates.find((s) => !taken.has(s.id) && s.title === d.title && inPlace(s));
-    if (r) taken.add(r.id);
-    return { desired: d, address, remote: r };
-  });
-}
 
 function withNotes(notes: string[]): { notes?: string[] } {
   return notes.length > 0 ? { notes } : {};
@@ -142,151 +97,136 @@ export const spacesModule: KindSpec<RemoteSpaces | undefined> = {
   },
 
   plan(ctx, remote): KindPlan {
-    const kp = emptyKindPlan();
     const desired = ctx.desired.spaces;
-    if (desired === undefined || remote === undefined) return kp;
-    kp.remoteCount = remote.listed;
+    if (desired === undefined || remote === undefined) return emptyKindPlan();
     const resolved = resolveCollections(ctx.desired.collections, remote.collections ?? []);
-    const pairs = matchSpaces(desired, remote.spaces, remote.listed, resolved);
     const memberOf = memberRefs(ctx.org, ctx.desired.members, indexMembers(remote.members ?? []));
     const emailOf = emailsOf(remote.members);
-    const named = new Set(pairs.flatMap((p) => (p.remote ? [p.remote.id] : [])));
-    const others = remote.spaces.slice(0, remote.listed).filter((s) => !named.has(s.id));
-    if (ctx.prunes('spaces')) {
-      for (const s of others) {
-        const address = spaceAddress(s.id);
-        kp.steps.push(step({
-          address,
-          kind: 'spaces',
-          action: 'delete',
-          before: { title: s.title ?? null, collection: s.parent ? (resolved.remotePath.get(s.parent) ?? s.parent) : null },
-          after: null,
-          changes: [],
-          requests: [{ method: 'DELETE', path: `/v1/spaces/${enc(s.id)}` }],
-          remoteId: s.id,
-          notes: ['a deleted space can be restored for 7 days (name its id in the config, or restore it in the app)'] }));
-        kp.fingerprints[address] = fingerprint(normalized(s));
-      }
-    } else {
-      kp.unmanaged = others.map((s) => spaceAddress(s.id));
-    }
-
-    for (const { desired: d, address, remote: r } of pairs) {
-      // Reviewers by email or id, as the user ids the API takes.
-      const rules = namesReviewers(d.mergeRules) ? reviewersToIds(d.mergeRules, memberOf, ctx.org, address) : undefined;
-      if (rules && rules.problems.length > 0) {
-        kp.problems.push(...rules.problems);
-        continue;
-      }
-      if (!r && d.id === undefined) {
-        planCreate(ctx.org, d, address, resolved, kp, remote.spaces, rules);
-        continue;
-      }
-      if (!r) {
-        kp.problems.push({ org: ctx.org, address, message: `space ${d.id} does not exist (check the id, or leave it out to create a space by title)` });
-        continue;
-      }
-      const sid = r.id;
-      if (r.organization && r.organization !== ctx.org) {
-        kp.problems.push({ org: ctx.org, address, message: `space ${sid} belongs to organization ${r.organization}, not ${ctx.org}` });
-        continue;
-      }
-      let touched = false;
-      const needsRestore = r.deletedAt !== undefined && r.deletedAt !== null;
-      if (needsRestore) {
-        kp.steps.push(step({
-          address,
-          kind: 'spaces',
-          action: 'restore',
-          before: { deletedAt: r.deletedAt as string },
-          after: { deletedAt: null },
-          changes: [{ path: 'deletedAt', kind: 'change', before: r.deletedAt as string, after: null }],
-          requests: [{ method: 'POST', path: `/v1/spaces/${enc(sid)}/restore` }],
-          remoteId: sid,
-          notes: ['the space was deleted; the config names it, so it is restored (possible within 7 days of its deletion)'] }));
-        touched = true;
-      }
-      // Whatever else happens to the space waits for its restore.
-      const afterRestore = needsRestore ? [`${address}:restore`] : [];
-
-      const before: JsonObject = {};
-      const after: JsonObject = {};
-      const body: JsonObject = {};
-      for (const f of SETTINGS) {
-        const want = (f === 'mergeRules' && rules ? rules.body : d[f]) as JsonValue | undefined;
-        if (want === undefined) continue;
-        const have = (r[f] ?? null) as JsonValue;
-        if (!sameJson(comparable(f, have), comparable(f, want))) {
-          // Review rules shown with their reviewers by email.
-          before[f] = f === 'mergeRules' && rules ? reviewersShown(have, emailOf) : have;
-          after[f] = f === 'mergeRules' && rules ? rules.shown : want;
-          body[f] = want;
-        }
-      }
-      if (Object.keys(after).length > 0) {
-        kp.steps.push(step({
-          address,
-          kind: 'spaces',
-          action: 'update',
-          before,
-          after,
-          requests: [{ method: 'PATCH', path: `/v1/spaces/${enc(sid)}`, body }],
-          needs: [...afterRestore, ...(body.mergeRules !== undefined ? (rules?.needs ?? []) : [])],
-          remoteId: sid }));
-        touched = true;
-      }
-
-      if (d.collection !== undefined) {
-        const target = d.collection === null ? null : collectionIdOrRef(ctx.org, d.collection, resolved);
-        if (target === undefined) {
-          kp.problems.push({
-            org: ctx.org,
-            address,
-            message: `collection "${d.collection}" of space ${sid} exists neither in the config nor in organization ${ctx.org}` });
-        } else if (target && ctx.desired.collections !== undefined && ctx.prunes('collections') && !resolved.byPath.has(d.collection as string)) {
-          kp.problems.push({
-            org: ctx.org,
-            address,
-            message: `collection "${d.collection}" of space ${sid} is not in the config, and collections are pruned: the plan deletes it` });
-        } else if ((r.parent ?? null) !== (target ? target.id : null)) {
-          const now = r.parent ? (resolved.remotePath.get(r.parent) ?? r.parent) : null;
-          // Another collection has that path now (one the plan deletes): named as its delete is, PATH#ID.
-          const moveBefore = { collection: now !== null && now === d.collection ? `${now}#${r.parent}` : now };
-          const moveAfter = { collection: d.collection };
-          kp.steps.push(step({
-            address,
-            kind: 'spaces',
-            action: 'move',
-            before: moveBefore,
-            after: moveAfter,
-            requests: [{ method: 'POST', path: `/v1/spaces/${enc(sid)}/move`, body: { parent: target ? target.id : null } }],
-            // Only the target collection's create: a move goes by id, so an existing collection's
-            // rename or move need not come first, and the delete of a pruned collection that held
-            // its path before waits for this move (not the other way round).
-            needs: [...afterRestore, ...(target ? [`${target.address}:create`] : [])],
-            remoteId: sid }));
-          touched = true;
-        }
-      }
-      if (touched) kp.fingerprints[address] = fingerprint(normalized(r));
-    }
-    return kp;
+    const listed = new Set(remote.spaces.slice(0, remote.listed));
+    const pathOf = (parent: string | null | undefined) => (parent ? (resolved.remotePath.get(parent) ?? parent) : null);
+    // Reviewers by email or id, as the user ids the API takes.
+    const rulesOf = (d: SpaceT, address: string) => (namesReviewers(d.mergeRules) ? reviewersToIds(d.mergeRules, memberOf, ctx.org, address) : undefined);
+    return analyse(ctx.org, desired, remote.spaces, {
+      kind: 'spaces',
+      what: 'spaces',
+      ...spaceKeys(remote.spaces, remote.listed, resolved),
+      unmatchedKey: (r) => r.id,
+      twinsOf: 'key',
+      owned: (r) => listed.has(r),
+      prune: ctx.prunes('spaces'),
+      fingerprint: normalized,
+      observe: (r) => ({
+        title: r.title ?? '',
+        emoji: r.emoji ?? null,
+        icon: r.icon ?? null,
+        editMode: r.editMode ?? null,
+        language: r.language ?? null,
+        defaultLevel: r.defaultLevel ?? null,
+        collection: pathOf(r.parent),
+      }),
+      create(d, address) {
+        const rules = rulesOf(d, address);
+        if (rules && rules.problems.length > 0) return { problems: rules.problems };
+        if (d.id !== undefined) return { problems: [{ org: ctx.org, address, message: `space ${d.id} does not exist (check the id, or leave it out to create a space by title)` }] };
+        return planCreate(ctx.org, d, address, resolved, remote.spaces, rules);
+      },
+      update(d, r, address) {
+        const rules = rulesOf(d, address);
+        if (rules && rules.problems.length > 0) return { problems: rules.problems };
+        return planSpace(ctx, d, r, address, resolved, rules, emailOf);
+      },
+      remove: (s) => ({
+        before: { title: s.title ?? null, collection: pathOf(s.parent) },
+        requests: [{ method: 'DELETE', path: `/v1/spaces/${enc(s.id)}` }],
+        notes: ['a deleted space can be restored for 7 days (name its id in the config, or restore it in the app)'],
+      }),
+    }).plan;
   } };
 
+type Rules = { body: JsonValue; shown: JsonValue; needs: string[]; problems: PlanProblem[] } | undefined;
+
+/** The steps of a config space that names a remote one: restore, settings, placement. */
+function planSpace(ctx: PlanContext, d: SpaceT, r: RemoteSpace, address: string, resolved: ResolvedCollections, rules: Rules, emailOf: ReturnType<typeof emailsOf>): Outcome {
+  const sid = r.id;
+  if (r.organization && r.organization !== ctx.org) {
+    return { problems: [{ org: ctx.org, address, message: `space ${sid} belongs to organization ${r.organization}, not ${ctx.org}` }] };
+  }
+  const steps: DraftStep[] = [];
+  const needsRestore = r.deletedAt !== undefined && r.deletedAt !== null;
+  if (needsRestore) {
+    steps.push(step({
+      address,
+      kind: 'spaces',
+      action: 'restore',
+      before: { deletedAt: r.deletedAt as string },
+      after: { deletedAt: null },
+      changes: [{ path: 'deletedAt', kind: 'change', before: r.deletedAt as string, after: null }],
+      requests: [{ method: 'POST', path: `/v1/spaces/${enc(sid)}/restore` }],
+      remoteId: sid,
+      notes: ['the space was deleted; the config names it, so it is restored (possible within 7 days of its deletion)'] }));
+  }
+  // Whatever else happens to the space waits for its restore.
+  const afterRestore = needsRestore ? [`${address}:restore`] : [];
+
+  const before: JsonObject = {};
+  const after: JsonObject = {};
+  const body: JsonObject = {};
+  for (const f of SETTINGS) {
+    const want = (f === 'mergeRules' && rules ? rules.body : d[f]) as JsonValue | undefined;
+    if (want === undefined) continue;
+    const have = (r[f] ?? null) as JsonValue;
+    if (!sameJson(comparable(f, have), comparable(f, want))) {
+      // Review rules shown with their reviewers by email.
+      before[f] = f === 'mergeRules' && rules ? reviewersShown(have, emailOf) : have;
+      after[f] = f === 'mergeRules' && rules ? rules.shown : want;
+      body[f] = want;
+    }
+  }
+  if (Object.keys(after).length > 0) {
+    steps.push(step({
+      address,
+      kind: 'spaces',
+      action: 'update',
+      before,
+      after,
+      requests: [{ method: 'PATCH', path: `/v1/spaces/${enc(sid)}`, body }],
+      needs: [...afterRestore, ...(body.mergeRules !== undefined ? (rules?.needs ?? []) : [])],
+      remoteId: sid }));
+  }
+
+  if (d.collection === undefined) return steps;
+  const target = d.collection === null ? null : collectionIdOrRef(ctx.org, d.collection, resolved);
+  if (target === undefined) {
+    return { problems: [{ org: ctx.org, address, message: `collection "${d.collection}" of space ${sid} exists neither in the config nor in organization ${ctx.org}` }] };
+  }
+  if (target && ctx.desired.collections !== undefined && ctx.prunes('collections') && !resolved.byPath.has(d.collection as string)) {
+    return { problems: [{ org: ctx.org, address, message: `collection "${d.collection}" of space ${sid} is not in the config, and collections are pruned: the plan deletes it` }] };
+  }
+  if ((r.parent ?? null) !== (target ? target.id : null)) {
+    const now = r.parent ? (resolved.remotePath.get(r.parent) ?? r.parent) : null;
+    // Another collection has that path now (one the plan deletes): named as its delete is, PATH#ID.
+    const moveBefore = { collection: now !== null && now === d.collection ? `${now}#${r.parent}` : now };
+    steps.push(step({
+      address,
+      kind: 'spaces',
+      action: 'move',
+      before: moveBefore,
+      after: { collection: d.collection },
+      requests: [{ method: 'POST', path: `/v1/spaces/${enc(sid)}/move`, body: { parent: target ? target.id : null } }],
+      // Only the target collection's create: a move goes by id, so an existing collection's
+      // rename or move need not come first, and the delete of a pruned collection that held
+      // its path before waits for this move (not the other way round).
+      needs: [...afterRestore, ...(target ? [`${target.address}:create`] : [])],
+      remoteId: sid }));
+  }
+  return steps;
+}
+
 /** The create of a space without id that matches no remote space (createSpace), and its defaultLevel after. */
-function planCreate(
-  org: string,
-  d: SpaceT,
-  address: string,
-  resolved: ResolvedCollections,
-  kp: KindPlan,
-  existing: readonly RemoteSpace[],
-  rules: { body: JsonValue; shown: JsonValue; needs: string[] } | undefined,
-): void {
+function planCreate(org: string, d: SpaceT, address: string, resolved: ResolvedCollections, existing: readonly RemoteSpace[], rules: Rules): Outcome {
   const target = typeof d.collection === 'string' ? collectionIdOrRef(org, d.collection, resolved) : undefined;
   if (typeof d.collection === 'string' && target === undefined) {
-    kp.problems.push({ org, address, message: `collection "${d.collection}" of space "${d.title}" exists neither in the config nor in organization ${org}`, reference: { field: 'collection', key: d.collection } });
-    return;
+    return { problems: [{ org, address, message: `collection "${d.collection}" of space "${d.title}" exists neither in the config nor in organization ${org}`, reference: { field: 'collection', key: d.collection } }] };
   }
   const body: JsonObject = { title: d.title ?? '' };
   if (d.emoji !== undefined) body.emoji = d.emoji;
@@ -297,7 +237,7 @@ function planCreate(
   for (const f of ['emoji', 'icon', 'editMode', 'language', 'defaultLevel', 'mergeRules'] as const) if (d[f] !== undefined) after[f] = d[f] as JsonValue;
   if (rules) after.mergeRules = rules.shown;
   if (d.collection !== undefined) after.collection = d.collection;
-  kp.steps.push(step({
+  const steps: DraftStep[] = [step({
     address,
     kind: 'spaces',
     action: 'create',
@@ -306,8 +246,7 @@ function planCreate(
     requests: [{ method: 'POST', path: `${orgPath(org)}/spaces`, body, capture: true, lookup: { path: `${orgPath(org)}/spaces`, match: { title: d.title ?? '' } } }],
     needs: target ? [`${target.address}:create`] : [],
     ...withNotes(lookAlikeNote('space', d.title ?? '', existing.flatMap((s) => (s.title === undefined || s.deletedAt ? [] : [s.title])))),
-  }));
-  kp.fingerprints[address] = fingerprint(null);
+  })];
   // createSpace takes neither defaultLevel nor mergeRules: they are set once the space exists, in one PATCH.
   const later: JsonObject = {};
   if (d.defaultLevel !== undefined) later.defaultLevel = d.defaultLevel;
@@ -316,7 +255,7 @@ function planCreate(
   // A new space inherits the organization's rules: `inherit` needs no PATCH.
   if (d.mergeRules !== undefined && d.mergeRules.type !== 'inherit') later.mergeRules = d.mergeRules as JsonValue;
   if (Object.keys(later).length > 0) {
-    kp.steps.push(step({
+    steps.push(step({
       address,
       kind: 'spaces',
       action: 'update',
@@ -325,4 +264,5 @@ function planCreate(
       requests: [{ method: 'PATCH', path: `/v1/spaces/${ref(org, address)}`, body: rules && later.mergeRules !== undefined ? { ...later, mergeRules: rules.body } : later }],
       needs: [`${address}:create`, ...(rules && later.mergeRules !== undefined ? rules.needs : [])] }));
   }
+  return steps;
 }

@@ -2,29 +2,15 @@
 import { key } from '../../model/address.js';
 import { child, where, type Item, type Origin } from '../../source/origin.js';
 import { sortBy, unique, type Draft } from '../common/import.js';
-import type { Importer, KindUnit, ResolveContext } from '../kind.js';
-import { lowerIfEmail } from '../members/index.js';
-import { prunedList } from '../access/resolve.js';
+import type { Importer, KindUnit } from '../kind.js';
+import { lowerIfEmail } from '../shared/members.js';
+import { prunedList } from '../shared/access.js';
 import { userProblem } from '../common/text.js';
-import { memberLabel, type RemoteMember } from '../members/members.js';
+import { memberLabel, type RemoteMember } from '../shared/members.js';
 import { Team, type TeamT } from './schema.js';
 import { readTeamsAndLists, teamMembersModule, type RemoteTeamMember } from './team-members.js';
-import { teamAddress, teamsModule, type RemoteTeam } from './teams.js';
-
-/** The config's teams, for the units whose entries name a team by title. */
-export function configTeams(ctx: ResolveContext): readonly Item<TeamT>[] | undefined {
-  return ctx.entries('teams') as readonly Item<TeamT>[] | undefined;
-}
-
-/** The teams import writes: one per title (the first by id), sorted by title. */
-export function writtenTeams(teams: readonly RemoteTeam[], warn?: (message: string) => void): RemoteTeam[] {
-  return unique(
-    sortBy(teams, (t) => t.title, (t) => t.id),
-    (t) => t.title,
-    (t, kept) =>
-      warn?.(`${teamAddress(t.title)}: teams ${kept.id} and ${t.id} have the same title; the config names teams by title, so only ${kept.id} is written (rename one in the app and import again)`),
-  );
-}
+import { teamsModule } from './teams.js';
+import { writtenTeams, type RemoteTeam } from '../shared/teams.js';
 
 interface TeamsState {
   teams: RemoteTeam[];

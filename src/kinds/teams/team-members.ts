@@ -5,13 +5,14 @@
  */
 import { fingerprint } from '../../core/json.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
-import { indexMembers, memberLabel, memberRefs, notAMemberMessage, readMembers, type MemberRef, type RemoteMember } from '../members/members.js';
+import { indexMembers, memberLabel, memberRefs, notAMemberMessage, readMembers, type MemberRef, type RemoteMember } from '../shared/members.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
 import { enc, orgPath } from '../common/paths.js';
-import { matchTeams, readTeams, teamAddress, teamMemberEntry, type RemoteTeam } from './teams.js';
+import { teamMemberEntry } from './teams.js';
+import { matchTeams, readTeams, teamAddress, type RemoteTeam } from '../shared/teams.js';
 import { ref } from '../../model/address.js';
 import { step } from '../common/step.js';
-import { TeamMemberAnswer } from './answers.js';
+import { TeamMemberAnswer } from '../shared/team-answers.js';
 
 export interface RemoteTeamMember {
   organization: RemoteMember;
@@ -125,6 +126,8 @@ export const teamMembersModule: KindSpec<RemoteTeamMembers | undefined> = {
       } else {
         for (const [id, w] of want) have.set(id, { member: w.member, role: 'member' });
       }
+      // The team's members, as the team's create shows them (a saved plan's done create is held to them).
+      if (r) (kp.observed ??= {})[teamAddr] = { members: [...have.values()].map((h) => h.member.label) };
       if (sameMemberships(want, have)) continue;
 
       const add = [...want.keys()].filter((id) => !have.has(id)).sort();

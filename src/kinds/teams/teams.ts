@@ -3,47 +3,19 @@
  * deleted when pruned. The membership of a team is its own resource (team-members.ts).
  */
 import type { TeamT } from './schema.js';
-import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject } from '../../model/step.js';
-import { collisionMessage, keyCollisions, matchResources, type MatchResult } from '../common/match.js';
-import { indexMembers, memberRefs, readMembers, type MemberRef, type RemoteMember } from '../members/members.js';
-import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
-import { planUnmatched } from '../common/skeleton.js';
+import { analyse } from '../common/analyse.js';
+import { indexMembers, memberRefs, readMembers, type MemberRef, type RemoteMember } from '../shared/members.js';
+import { emptyKindPlan, type KindPlan, type KindSpec } from '../kind.js';
 import { lookAlikeNote } from '../common/text.js';
 import { enc, orgPath } from '../common/paths.js';
-import { key, ref } from '../../model/address.js';
 import { step } from '../common/step.js';
-import { TeamAnswer } from './answers.js';
-
-export interface RemoteTeam {
-  id: string;
-  title: string;
-  members?: number;
-}
+import { readTeams, TEAM_KEYS, teamAddress, type RemoteTeam } from '../shared/teams.js';
 
 export interface RemoteTeams {
   teams: RemoteTeam[];
   /** The organization's members, when a team of the config lists members (to turn emails into ids). */
   members?: RemoteMember[];
-}
-
-export function teamAddress(title: string): string {
-  return `teams${key(title)}`;
-}
-
-/** Every team of the organization, read once per plan (and shared with every kind that names a team). */
-export function readTeams(ctx: Reader): Promise<RemoteTeam[]> {
-  return ctx.shared('teams', () => ctx.client.listAll<RemoteTeam>(`${orgPath(ctx.org)}/teams`, {}, { schema: TeamAnswer }));
-}
-
-/** Config teams matched to remote ones: by id, then renamedFrom, then title. */
-export function matchTeams(desired: readonly TeamT[], remote: readonly RemoteTeam[]): MatchResult<TeamT, RemoteTeam> {
-  return matchResources(desired, remote, {
-    desiredKey: (d) => d.title,
-    remoteKey: (r) => r.title,
-    remoteId: (r) => r.id,
-    desiredId: (d) => d.id,
-    renamedFrom: (d) => d.renamedFrom });
 }
 
 /** A team member entry of the config as `{user, role}`. */
@@ -74,23 +46,18 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
   },
 
   plan(ctx, remote): KindPlan {
-    const kp = emptyKindPlan();
     const desired = ctx.desired.teams;
-    if (desired === undefined || remote === undefined) return kp;
-    kp.remoteCount = remote.teams.length;
+    if (desired === undefined || remote === undefined) return emptyKindPlan();
     const memberOf = memberRefs(ctx.org, ctx.desired.members, indexMembers(remote.members ?? []));
-    const prints: Array<[string, unknown]> = [];
-    const match = matchTeams(desired, remote.teams);
-    const { pairs, unmatched } = match;
-    if (!ctx.prunes('teams')) {
-      for (const { desired: d } of keyCollisions(match, { desiredKey: (t) => t.title, remoteKey: (t) => t.title })) {
-        kp.problems.push({ org: ctx.org, address: teamAddress(d.title), message: collisionMessage('teams', d.title, 'teams') });
-      }
-    }
-
-    for (const { desired: d, remote: r } of pairs) {
-      const address = teamAddress(d.title);
-      if (!r) {
+    return analyse(ctx.org, desired, remote.teams, {
+      kind: 'teams',
+      what: 'teams',
+      address: teamAddress,
+      ...TEAM_KEYS,
+      prune: ctx.prunes('teams'),
+      fingerprint: normalized,
+      observe: (r) => ({ title: r.title }),
+      create(d, address) {
         // Members go in with the create (people this plan invites too, by the invite's answer); unknown
         // users are the team members' problem to report, and owners get their role from the team
         // members' step.
@@ -98,7 +65,7 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
         const ids = [...new Set(found.map((m) => m.id))];
         const invites = [...new Set(found.flatMap((m) => (m.invite ? [m.invite] : [])))];
         const after: JsonObject = { title: d.title, ...(d.members === undefined ? {} : { members: [...new Set(found.map((m) => m.label))] }) };
-        kp.steps.push(step({
+        return [step({
           address,
           kind: 'teams',
           action: 'create',
@@ -115,49 +82,17 @@ export const teamsModule: KindSpec<RemoteTeams | undefined> = {
           ],
           needs: invites,
           ...notesOf(lookAlikeNote('team', d.title, remote.teams.map((t) => t.title))),
-        }));
-        prints.push([address, null]);
-        continue;
-      }
-      if (r.title === d.title) continue;
-      const before = { title: r.title };
-      const after = { title: d.title };
-      kp.steps.push(step({
-        address,
-        kind: 'teams',
-        action: 'update',
-        before,
-        after,
-        requests: [{ method: 'PATCH', path: `${orgPath(ctx.org)}/teams/${enc(r.id)}`, body: after }],
-        remoteId: r.id }));
-      prints.push([address, normalized(r)]);
-    }
-
-    planUnmatched(kp, prints, unmatched, {
-      kind: 'teams',
-      prune: ctx.prunes('teams'),
-      address: teamAddress,
-      naturalKey: (r) => r.title,
-      id: (r) => r.id,
-      twinOf: (r) => pairs.find((p) => p.remote && p.remote.title === r.title)?.remote?.id,
-      before: (r) => ({ title: r.title, ...(typeof r.members === 'number' ? { members: r.members } : {}) }),
-      requests: (r) => [{ method: 'DELETE', path: `${orgPath(ctx.org)}/teams/${enc(r.id)}` }],
-      normalized });
-    kp.fingerprints = fingerprintEntries(prints);
-    return kp;
+        })];
+      },
+      update(d, r, address) {
+        if (r.title === d.title) return [];
+        const after = { title: d.title };
+        return [step({ address, kind: 'teams', action: 'update', before: { title: r.title }, after, requests: [{ method: 'PATCH', path: `${orgPath(ctx.org)}/teams/${enc(r.id)}`, body: after }], remoteId: r.id })];
+      },
+      remove: (r) => ({
+        before: { title: r.title, ...(typeof r.members === 'number' ? { members: r.members } : {}) },
+        requests: [{ method: 'DELETE', path: `${orgPath(ctx.org)}/teams/${enc(r.id)}` }],
+      }),
+    }).plan;
   } };
 
-/**
- * The id of a team for a request, by title: a config team's remote id, or a ref to its create in this
- * plan; else the id of the organization's team of that title. The teams are matched once, for every
- * title asked.
- */
-export function teamIdsOrRefs(org: string, desired: readonly TeamT[] | undefined, remote: readonly RemoteTeam[]): (title: string) => string | undefined {
-  const inConfig = new Map<string, string>();
-  for (const { desired: d, remote: r } of matchTeams(desired ?? [], remote).pairs) {
-    if (!inConfig.has(d.title)) inConfig.set(d.title, r ? r.id : ref(org, teamAddress(d.title)));
-  }
-  const inOrganization = new Map<string, string>();
-  for (const t of remote) if (!inOrganization.has(t.title)) inOrganization.set(t.title, t.id);
-  return (title) => inConfig.get(title) ?? inOrganization.get(title);
-}

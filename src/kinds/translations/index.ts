@@ -1,7 +1,7 @@
 /** Translations (`translations:` in the config): a source space and language into another language. */
 import { key } from '../../model/address.js';
 import { child, type Item } from '../../source/origin.js';
-import { referSpace } from '../spaces/refer.js';
+import { referSpace } from '../shared/spaces.js';
 import { instructions, sortBy, unique, type Draft } from '../common/import.js';
 import type { Importer, KindUnit } from '../kind.js';
 import { Translation, type TranslationT } from './schema.js';

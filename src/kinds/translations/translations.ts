@@ -4,15 +4,15 @@
  * pruned. The source language of an existing translation cannot be changed through the API.
  */
 import { type RichTextDocumentT, documentToText, isPlainDocument, normalizeDocument, sameDocument, toDocument } from '../../core/richtext.js';
-import { fingerprintEntries } from '../../model/fingerprint.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { emptyKindPlan, type Reader, type KindPlan, type KindSpec } from '../kind.js';
-import { planUnmatched } from '../common/skeleton.js';
+import { analyse } from '../common/analyse.js';
 import { enc, orgPath } from '../common/paths.js';
 import { key } from '../../model/address.js';
 import { step } from '../common/step.js';
-import { readSpaceIds, spaceNames, type SpaceIds } from '../spaces/refer.js';
+import { readSpaceIds, spaceNames, type SpaceIds } from '../shared/spaces.js';
 import { TranslationAnswer } from './answers.js';
+import type { TranslationT } from './schema.js';
 
 export interface RemoteTranslation {
   id: string;
@@ -63,97 +63,67 @@ export const translationsModule: KindSpec<RemoteTranslations | undefined> = {
   },
 
   plan(ctx, read): KindPlan {
-    const kp = emptyKindPlan();
     const desired = ctx.desired.translations;
-    if (desired === undefined || read === undefined) return kp;
+    if (desired === undefined || read === undefined) return emptyKindPlan();
     // A source space the config names by natural key: remote ids read in the config's names, requests send ids.
     const spaces = spaceNames(ctx.org, read.spaceIds);
     const remote = read.spaceIds === undefined ? read.list : read.list.map((t) => (t.source ? { ...t, source: { ...t.source, space: spaces.config(t.source.space) } } : t));
-    kp.remoteCount = remote.length;
     const base = `${orgPath(ctx.org)}/translations`;
-    const prints: Array<[string, unknown]> = [];
-    const taken = new Set<RemoteTranslation>();
-    const byId = new Map(remote.map((t) => [t.id, t]));
-    const keyOf = (space: string, language: string) => `${space}/${language}`;
-    const byKey = new Map<string, RemoteTranslation>();
-    for (const t of remote) if (!byKey.has(keyOf(t.source?.space, t.language))) byKey.set(keyOf(t.source?.space, t.language), t);
+    const needsOf = (d: TranslationT, source: { needs: string[] }) => ((ctx.desired.spaces ?? []).some((s) => s.id === d.source.space) ? [`spaces${key(d.source.space)}`] : source.needs);
 
-    // By id first for every translation, then by source space + language.
-    const matched = new Map<number, RemoteTranslation>();
-    desired.forEach((d, i) => {
-      const r = d.id ? byId.get(d.id) : undefined;
-      if (r && !taken.has(r)) {
-        taken.add(r);
-        matched.set(i, r);
-      }
-    });
-    desired.forEach((d, i) => {
-      if (matched.has(i)) return;
-      const r = byKey.get(keyOf(d.source.space, d.language));
-      if (r && !taken.has(r)) {
-        taken.add(r);
-        matched.set(i, r);
-      }
-    });
-
-    desired.forEach((d, i) => {
-      const address = translationAddress(d.source.space, d.language);
-      const r = matched.get(i);
-      // A translation waits for its source space (restored, for instance) when the config names it.
-      const source = spaces.request(d.source.space);
-      const needs = (ctx.desired.spaces ?? []).some((s) => s.id === d.source.space) ? [`spaces${key(d.source.space)}`] : source.needs;
-      if (!r) {
+    return analyse<TranslationT, RemoteTranslation>(ctx.org, desired, remote, {
+      kind: 'translations',
+      what: 'translations',
+      address: (natural) => `translations${key(natural)}`,
+      // By id first, then by source space + language (an id the list lacks falls back to them).
+      desiredKey: (d) => `${d.source.space}/${d.language}`,
+      remoteKey: (r) => `${r.source?.space}/${r.language}`,
+      remoteId: (r) => r.id,
+      desiredId: (d) => d.id,
+      prune: ctx.prunes('translations'),
+      fingerprint: normalized,
+      observe: (r) => ({ language: r.language, source: { space: r.source?.space ?? null, language: r.source?.language ?? null }, ...(r.instructions ? { instructions: shown(r.instructions) } : {}) }),
+      create(d, address) {
+        // A translation waits for its source space (restored, for instance) when the config names it.
+        const source = spaces.request(d.source.space);
         const body: JsonObject = { language: d.language, source: { space: source.id, language: d.source.language } };
         if (d.instructions !== undefined) body.instructions = toDocument(d.instructions) as unknown as JsonValue;
         const after: JsonObject = { language: d.language, source: { space: d.source.space, language: d.source.language }, ...(d.instructions !== undefined ? { instructions: shown(toDocument(d.instructions)) } : {}) };
-        kp.steps.push(step({
+        return [step({
           address,
           kind: 'translations',
           action: 'create',
           before: null,
           after,
           requests: [{ method: 'POST', path: base, body, capture: true, lookup: { path: base, match: { language: d.language, 'source.space': source.id } } }],
-          needs,
+          needs: needsOf(d, source),
           ...(source.needs.length > 0 ? { notes: [`source.space: (created by this plan) ${d.source.space}`] } : {}),
-        }));
-        prints.push([address, null]);
-        return;
-      }
-      if (r.source?.language !== d.source.language || r.language !== d.language || r.source?.space !== d.source.space) {
-        kp.problems.push({
-          org: ctx.org,
+        })];
+      },
+      update(d, r, address) {
+        if (r.source?.language !== d.source.language || r.language !== d.language || r.source?.space !== d.source.space) {
+          return { problems: [{
+            org: ctx.org,
+            address,
+            message: `translation ${r.id} translates ${r.source?.space} from ${r.source?.language} to ${r.language}; the API cannot change the source or the language of a translation (remove its id to create a new one)` }] };
+        }
+        if (d.instructions === undefined || sameDocument(d.instructions, r.instructions ?? { object: 'document', nodes: [] })) return [];
+        const before = { instructions: shown(r.instructions) };
+        const after = { instructions: shown(toDocument(d.instructions)) };
+        return [step({
           address,
-          message: `translation ${r.id} translates ${r.source?.space} from ${r.source?.language} to ${r.language}; the API cannot change the source or the language of a translation (remove its id to create a new one)` });
-        return;
-      }
-      if (d.instructions === undefined || sameDocument(d.instructions, r.instructions ?? { object: 'document', nodes: [] })) return;
-      const before = { instructions: shown(r.instructions) };
-      const after = { instructions: shown(toDocument(d.instructions)) };
-      kp.steps.push(step({
-        address,
-        kind: 'translations',
-        action: 'update',
-        before,
-        after,
-        changes: [{ path: 'instructions', kind: before.instructions === null ? 'add' : 'change', ...(before.instructions === null ? {} : { before: before.instructions }), after: after.instructions }],
-        requests: [{ method: 'PUT', path: `${base}/${enc(r.id)}`, body: { instructions: toDocument(d.instructions) as unknown as JsonValue } }],
-        needs,
-        remoteId: r.id }));
-      prints.push([address, normalized(r)]);
-    });
-
-    const unmatched = remote.filter((t) => !taken.has(t));
-    planUnmatched(kp, prints, unmatched, {
-      kind: 'translations',
-      prune: ctx.prunes('translations'),
-      address: (natural) => `translations${key(natural)}`,
-      naturalKey: (r) => `${r.source?.space}/${r.language}`,
-      id: (r) => r.id,
-      twinOf: (r) => [...taken].find((t) => t.source?.space === r.source?.space && t.language === r.language)?.id,
-      before: (r) => ({ language: r.language, source: { space: r.source?.space ?? null, language: r.source?.language ?? null } }),
-      requests: (r) => [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
-      normalized });
-    kp.fingerprints = fingerprintEntries(prints);
-    return kp;
+          kind: 'translations',
+          action: 'update',
+          before,
+          after,
+          changes: [{ path: 'instructions', kind: before.instructions === null ? 'add' : 'change', ...(before.instructions === null ? {} : { before: before.instructions }), after: after.instructions }],
+          requests: [{ method: 'PUT', path: `${base}/${enc(r.id)}`, body: { instructions: toDocument(d.instructions) as unknown as JsonValue } }],
+          needs: needsOf(d, spaces.request(d.source.space)),
+          remoteId: r.id })];
+      },
+      remove: (r) => ({
+        before: { language: r.language, source: { space: r.source?.space ?? null, language: r.source?.language ?? null } },
+        requests: [{ method: 'DELETE', path: `${base}/${enc(r.id)}` }],
+      }),
+    }).plan;
   } };
-

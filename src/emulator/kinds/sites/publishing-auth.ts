@@ -1,7 +1,8 @@
 /**
- * A site's publishing auth (`getSitePublishingAuthById`, `updateSitePublishingAuthById`): the
- * visitor-authentication backend and its URLs, and the private key that signs visitor tokens, made
- * once per site (a secret: the exchange log masks `privateKey`).
+ * A site's publishing auth (`getSitePublishingAuthById`, `updateSitePublishingAuthById`,
+ * `regenerateSitePublishingAuthById`): the visitor-authentication backend and its URLs, and the private
+ * key that signs visitor tokens, made once per site and again on a regenerate (a secret: the exchange
+ * log masks `privateKey`).
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -54,6 +55,12 @@ export function publishingAuthRoutes(router: Router): void {
     a.backend = body.backend;
     if (body.fallbackURL !== undefined) a.fallbackURL = body.fallbackURL ?? undefined;
     if (body.logoutURL !== undefined) a.logoutURL = body.logoutURL ?? undefined;
+    return ok(view(a));
+  });
+
+  router.add('POST', `${SITE}/publishing/auth/regenerate`, (req) => {
+    const a = publishingAuthOf(siteOf(req).site);
+    a.privateKey = newPrivateKey();
     return ok(view(a));
   });
 }

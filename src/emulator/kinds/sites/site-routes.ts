@@ -12,6 +12,7 @@ import { apiUrl, appUrl, compact, perms, publishedUrl, type Obj, type ViewContex
 import type { SiteRec, SiteSettings } from './records.js';
 import { emptySite, slugify, uniqueSlug } from './records.js';
 import { gitSyncState } from '../git-sync.js';
+import { adsView } from '../site-ads.js';
 
 const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
 const SiteType = z.enum(SITE_TYPES);
@@ -87,6 +88,7 @@ export function siteView(ctx: ViewContext, site: SiteRec): Obj {
     type: s.type,
     appliedType: s.type,
     title: site.title,
+    hostname: site.customHostname?.hostname,
     basename: s.basename,
     proxy: s.proxy === undefined ? undefined : { origin: s.proxy, target: published },
     visibility: s.visibility,
@@ -98,6 +100,7 @@ export function siteView(ctx: ViewContext, site: SiteRec): Obj {
     createdAt: s.createdAt,
     adaptiveContent: { enabled: s.adaptiveContent },
     gitSync: gitSyncState(ctx.world, { site: site.id }),
+    ads: adsView(site.ads),
     features: [],
     urls: compact({
       location: apiUrl(ctx, `/orgs/${site.org}/sites/${site.id}`),

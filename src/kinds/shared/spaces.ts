@@ -3,14 +3,16 @@
  * a space's id, or the natural key of a space of the config without id (`Collection/Title`, or the
  * title of a space at the top level), which the plan creates or matches.
  */
-import { ref } from '../../model/address.js';
+import { key, ref } from '../../model/address.js';
 import type { OrgConfig } from '../../model/desired.js';
 import type { Origin } from '../../source/origin.js';
-import { readCollections, resolveCollections } from '../collections/collections.js';
+import { readCollections, resolveCollections, type ResolvedCollections } from './collections.js';
 import type { Reader, ResolveContext } from '../kind.js';
-import { readSpaceList } from './read.js';
-import { spaceKey } from './schema.js';
-import { matchSpaces, placesInCollections, spaceAddress } from './spaces.js';
+import { matchPairs, type Pair } from '../common/analyse.js';
+import { readSpaceList, type RemoteSpace } from './space-list.js';
+
+/** One `spaces:` entry of the config. */
+export type SpaceT = NonNullable<OrgConfig['spaces']>[number];
 
 /** Whether a name can only be a natural key (ids hold neither a slash nor whitespace). */
 export function isNaturalKey(space: string): boolean {
@@ -70,4 +72,59 @@ export function spaceNames(org: string, ids: SpaceIds | undefined): SpaceNames {
     },
     config: (id) => byRemote.get(id) ?? id,
   };
+}
+
+/** The natural key of a space without id: its collection path and its title (`Product/API/Reference`). */
+export function spaceNaturalKey(s: { collection?: string | null; title?: string }): string {
+  return s.collection ? `${s.collection}/${s.title ?? ''}` : (s.title ?? '');
+}
+
+/** The config key of a space: its id, else its natural key. */
+export function spaceKey(s: SpaceT): string {
+  return s.id ?? spaceNaturalKey(s);
+}
+
+export function spaceAddress(id: string): string {
+  return `spaces${key(id)}`;
+}
+
+/** A config space and the remote space it names (by id, else by title within its collection). */
+export type SpacePair = Pair<SpaceT, RemoteSpace>;
+
+/** Whether a config's spaces need the collections list (a space placed in a collection by path). */
+export function placesInCollections(desired: readonly SpaceT[]): boolean {
+  return desired.some((s) => typeof s.collection === 'string');
+}
+
+/** Whether a remote space stands where a config space without id says: any collection when unmanaged. */
+function placement(collection: string | null | undefined, resolved: ResolvedCollections): (s: RemoteSpace) => boolean {
+  if (collection === undefined) return () => true;
+  if (collection === null) return (s) => !s.parent;
+  const entry = resolved.byPath.get(collection);
+  // A collection this plan creates holds no space yet.
+  const id = entry ? entry.remote?.id : [...resolved.remotePath].find(([, p]) => p === collection)?.[0];
+  return (s) => id !== undefined && s.parent === id;
+}
+
+/**
+ * How a space is told apart: its id, else its title within its collection (any collection when the
+ * config leaves placement unmanaged), among the listed spaces that are not deleted.
+ */
+export function spaceKeys(spaces: readonly RemoteSpace[], listed: number, resolved: ResolvedCollections) {
+  const live = new Set(spaces.slice(0, listed).filter((s) => !s.deletedAt));
+  return {
+    address: spaceAddress,
+    addressKey: spaceKey,
+    desiredKey: (d: SpaceT) => d.title ?? '',
+    remoteKey: (r: RemoteSpace) => r.title ?? '',
+    remoteId: (r: RemoteSpace) => r.id,
+    desiredId: (d: SpaceT) => d.id,
+    idOnly: true,
+    keyMatches: (d: SpaceT, r: RemoteSpace) => live.has(r) && placement(d.collection, resolved)(r),
+  };
+}
+
+/** Config spaces matched to remote ones: by id where given, else by title within its collection. */
+export function matchSpaces(desired: readonly SpaceT[], spaces: readonly RemoteSpace[], listed: number, resolved: ResolvedCollections): SpacePair[] {
+  return matchPairs(desired, spaces, spaceKeys(spaces, listed, resolved)).pairs;
 }

@@ -8,9 +8,9 @@ import { stableStringify } from '../../core/json.js';
 import type { JsonValue, PlanProblem } from '../../model/step.js';
 import { child, type Origin } from '../../source/origin.js';
 import type { ResolveContext } from '../kind.js';
-import { prunedList } from '../access/resolve.js';
-import type { Draft } from './import.js';
-import { userProblem } from './text.js';
+import { prunedList } from './access.js';
+import type { Draft } from '../common/import.js';
+import { userProblem } from '../common/text.js';
 
 /** Rules that name the users they apply to. */
 export const RULES_WITH_USERS = ['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass'] as const;

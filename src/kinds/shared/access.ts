@@ -7,7 +7,7 @@ import { child, type Origin } from '../../source/origin.js';
 import type { ReferenceField } from '../common/references.js';
 import { userProblem } from '../common/text.js';
 import type { ResolveContext } from '../kind.js';
-import type { AccessT } from './schema.js';
+import type { AccessT } from './access-schema.js';
 
 /** The reference fields of an `access` field. */
 export const ACCESS_REFERENCES: readonly ReferenceField[] = [

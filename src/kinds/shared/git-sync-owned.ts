@@ -10,7 +10,7 @@
  */
 import type { PlanProblem } from '../../model/step.js';
 import type { SourceLocation } from '../../model/desired.js';
-import { repositoryOf, type RemoteGitSyncState } from './state.js';
+import { repositoryOf, type RemoteGitSyncState } from './git-sync-state.js';
 
 /** The file of a site's repository that owns its structure. */
 export const SITE_FILE = 'gitbook-docs.yaml';

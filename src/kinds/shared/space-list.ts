@@ -1,7 +1,7 @@
 /** The organization's list of spaces, read once per plan or import (spaces and collections use it). */
 import { orgPath } from '../common/paths.js';
 import type { Reader } from '../kind.js';
-import { SpaceAnswer } from './answers.js';
+import { SpaceAnswer } from './space-answers.js';
 
 export interface RemoteSpace {
   id: string;

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { analyse, matchPairs, type ResourceSpec } from './analyse.js';
+import { step } from './step.js';
+
+type D = { id?: string; title: string; renamedFrom?: string };
+type R = { id: string; title: string };
+
+const spec = (prune = false, extra: Partial<ResourceSpec<D, R>> = {}): ResourceSpec<D, R> => ({
+  kind: 'things',
+  what: 'things',
+  address: (k) => `things["${k}"]`,
+  desiredKey: (d) => d.title,
+  remoteKey: (r) => r.title,
+  remoteId: (r) => r.id,
+  desiredId: (d) => d.id,
+  renamedFrom: (d) => d.renamedFrom,
+  normalize: (k) => k.toLowerCase(),
+  prune,
+  fingerprint: (r) => r,
+  create: (d, address) => [step({ address, kind: 'things', action: 'create', before: null, after: { title: d.title }, requests: [] })],
+  update: (d, r, address) => (r.title === d.title ? [] : [step({ address, kind: 'things', action: 'update', before: { title: r.title }, after: { title: d.title }, requests: [] })]),
+  remove: (r) => ({ before: { title: r.title }, requests: [{ method: 'DELETE', path: `/things/${r.id}` }] }),
+  ...extra,
+});
+
+const summary = (kp: ReturnType<typeof analyse<D, R>>['plan']) => kp.steps.map((s) => `${s.action} ${s.address}`);
+
+describe('analyse', () => {
+  it('matches by id, then renamedFrom, then the normalised key', () => {
+    const { pairs } = matchPairs<D, R>([{ id: 't1', title: 'A' }, { title: 'New', renamedFrom: 'old' }, { title: 'ops' }], [{ id: 't1', title: 'X' }, { id: 't2', title: 'Old' }, { id: 't3', title: 'Ops' }], spec());
+    expect(pairs.map((p) => [p.remote?.id, p.matchedBy])).toEqual([['t1', 'id'], ['t2', 'renamedFrom'], ['t3', 'key']]);
+  });
+
+  it('falls back to the key for an id that names nothing, unless idOnly', () => {
+    const remote = [{ id: 't9', title: 'Ops' }];
+    expect(matchPairs<D, R>([{ id: 'gone', title: 'Ops' }], remote, spec()).pairs[0].remote?.id).toBe('t9');
+    expect(matchPairs<D, R>([{ id: 'gone', title: 'Ops' }], remote, spec(false, { idOnly: true })).pairs[0].remote).toBeUndefined();
+  });
+
+  it('names a twin KEY#ID, notes it and counts it as a duplicate; pruned, deletes it there', () => {
+    const remote = [{ id: 't1', title: 'Ops' }, { id: 't2', title: 'ops' }];
+    const kept = analyse<D, R>('o', [{ title: 'Ops' }], remote, spec()).plan;
+    expect(kept.duplicates).toEqual(['things["Ops#t2"]']);
+    expect(kept.unmanaged).toEqual(['things["Ops#t2"]']);
+    expect(kept.notes?.[0]).toContain('t2 has the same key');
+    const pruned = analyse<D, R>('o', [{ title: 'Ops' }], remote, spec(true)).plan;
+    expect(summary(pruned)).toEqual(['delete things["Ops#t2"]']);
+  });
+
+  it('refuses one object named by id and by key, and two keys that normalise the same', () => {
+    const remote = [{ id: 't1', title: 'Ops' }];
+    const byIdAndKey = analyse<D, R>('o', [{ id: 't1', title: 'Ops' }, { title: 'OPS' }], remote, spec()).plan;
+    expect(byIdAndKey.problems.map((p) => p.address)).toEqual(['things["OPS"]']);
+    expect(byIdAndKey.problems[0].message).toContain('things["Ops"]');
+    const twoKeys = analyse<D, R>('o', [{ title: 'Dev' }, { title: 'DEV' }], [], spec()).plan;
+    expect(twoKeys.problems.map((p) => p.address)).toEqual(['things["DEV"]']);
+    expect(summary(twoKeys)).toEqual(['create things["Dev"]']);
+    expect(summary(byIdAndKey)).toEqual([]);
+    // An entry that renames the object by id frees its name for another entry's create.
+    const renamed = analyse<D, R>('o', [{ id: 't1', title: 'Dev' }, { title: 'Ops' }], remote, spec()).plan;
+    expect(renamed.problems).toEqual([]);
+    expect(summary(renamed)).toEqual(['update things["Dev"]', 'create things["Ops"]']);
+  });
+
+  it('fingerprints what it changes or deletes, and a create as absent', () => {
+    const kp = analyse<D, R>('o', [{ title: 'A' }, { id: 't2', title: 'B' }], [{ id: 't2', title: 'b0' }, { id: 't3', title: 'C' }], spec(true)).plan;
+    expect(Object.keys(kp.fingerprints).sort()).toEqual(['things["A"]', 'things["B"]', 'things["C"]']);
+    expect(kp.remoteCount).toBe(2);
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * Numbers and lists the docs state about the program come from the program: request counts from the
+ * bench's formulas (src/bench/least.ts over the generated world at scale 1, seed 1), the plan format's
+ * kinds from the registry.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generate } from '../../src/bench/generate.js';
+import { leastImportReads, leastReads } from '../../src/bench/least.js';
+import { KINDS } from '../../src/kinds/index.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const doc = (file: string) => readFileSync(join(ROOT, file), 'utf8').replace(/\s+/g, ' ');
+const n = (s: string) => Number(s.replaceAll(',', ''));
+
+/** Every number the pattern captures in the file (at least one: a pattern that finds nothing is stale). */
+function stated(file: string, pattern: RegExp): number[] {
+  const found = [...doc(file).matchAll(new RegExp(pattern.source, 'g'))].map((m) => n(m[1]));
+  expect(found.length, `${file}: ${pattern}`).toBeGreaterThan(0);
+  return found;
+}
+
+describe('request counts in the docs', () => {
+  const { counts } = generate(1, 1);
+  const plan = leastReads(counts, true).requests.total;
+  const fromEmpty = leastReads(counts, false).requests.total;
+  const importing = leastImportReads(counts).requests.total;
+
+  it('a whole plan at scale 1 reads what leastReads says, wherever a doc says it', () => {
+    const claims = [
+      ...stated('README.md', /instead of ([\d,]+) for a 3-entry change/),
+      ...stated('docs/pull-request-plans.md', /every list the config needs — ([\d,]+) requests/),
+      ...stated('docs/pull-request-plans.md', /\| `docplane plan` \| ([\d,]+) \|/),
+      ...stated('docs/benchmarks.md', /the reads of a plan \(([\d,]+) at scale 1\)/),
+      ...stated('docs/benchmarks.md', /plan \*\*([\d,]+)\*\* \(no changes/),
+      ...stated('docs/benchmarks.md', /\(installations and OpenAPI specs, below\) = \*\*([\d,]+)\*\*/),
+      ...stated('docs/benchmarks.md', /([\d,]+) ÷ 16 → \*\*\d+ round trips\*\* \(\d/),
+    ];
+    expect(new Set(claims)).toEqual(new Set([plan]));
+  });
+
+  it('a plan from empty and an import read what the formulas say', () => {
+    expect(stated('docs/benchmarks.md', /a plan from empty [^*]* = \*\*([\d,]+)\*\*/)).toEqual([fromEmpty]);
+    expect(stated('docs/benchmarks.md', /\), import \*\*([\d,]+)\*\*/)).toEqual([importing]);
+  });
+});
+
+describe('docs/plan-format.md', () => {
+  it("lists a step's kinds as the registry has them, in its order", () => {
+    const row = doc('docs/plan-format.md').match(/\| `kind` \| string \| One of ([^|]*)\|/);
+    expect(row).not.toBeNull();
+    expect([...row![1].matchAll(/`([^`]+)`/g)].map((m) => m[1])).toEqual([...KINDS]);
+  });
+});
