@@ -14,7 +14,7 @@ import type { Plan } from '../plan/types.js';
 import { runCli, type CliRun } from './cli.js';
 import { makeDrift } from './drift.js';
 import { generate, type BenchWorld, type WorldCounts } from './generate.js';
-import { leastReads, leastWritesFromEmpty, pages, planCriticalPath, planRequests, roundTrips, type Formula } from './least.js';
+import { leastImportReads, leastReads, leastWritesFromEmpty, pages, planCriticalPath, planRequests, roundTrips, type Formula } from './least.js';
 import type { FaultOutcome, ScenarioResult } from './types.js';
 import { writeConfig } from './world-io.js';
 
@@ -320,22 +320,36 @@ export async function faultScenarios(ctx: WorkflowContext, seeds: number): Promi
 }
 
 /** Apply from empty at a larger scale, without latency: requests and peak memory only. */
-export async function memoryScenario(ctx: Omit<WorkflowContext, 'world' | 'config'>, scale: number, seed: number): Promise<ScenarioResult> {
+export async function memoryScenario(ctx: Omit<WorkflowContext, 'world' | 'config'>, scale: number, seed: number): Promise<ScenarioResult[]> {
   const world = generate(scale, seed);
   const config = writeConfig(world, join(ctx.work, `config-scale-${scale}`));
   const em = await emulatorFor({ port: 0, state: world.seedState, seed });
+  const wctx = { ...ctx, world, config };
   try {
-    const m = await cliAgainst({ ...ctx, world, config }, em, ['apply', '-c', config, '--auto-approve']);
+    const m = await cliAgainst(wctx, em, ['apply', '-c', config, '--auto-approve']);
     if (m.run.code !== 0) throw new Error(`bench: the scale-${scale} apply failed (exit ${m.run.code})\n${m.run.stderr.slice(-2000)}`);
     const least = leastFromEmpty(world.counts);
-    return measuredRow(m, {
-      name: `apply from empty, scale ${scale}`,
-      least: least.total,
-      leastFormula: least.formula,
-      idealMs: 0,
-      idealRoundTrips: 0,
-      check: { ok: /converged: no changes left/.test(m.run.stdout + m.run.stderr), detail: `exit ${m.run.code}, latency 0` },
-    });
+    const row = (name: string, measured: Measured, formula: Formula, check: ScenarioResult['check']) =>
+      measuredRow(measured, { name: `${name}, scale ${scale}`, least: formula.total, leastFormula: [formula], idealMs: 0, idealRoundTrips: 0, check });
+    const rows = [
+      measuredRow(m, {
+        name: `apply from empty, scale ${scale}`,
+        least: least.total,
+        leastFormula: least.formula,
+        idealMs: 0,
+        idealRoundTrips: 0,
+        check: { ok: /converged: no changes left/.test(m.run.stdout + m.run.stderr), detail: `exit ${m.run.code}, latency 0` },
+      }),
+    ];
+    // The other workflows on the world as applied: requests against their least, and peak memory.
+    const plan = await cliAgainst(wctx, em, ['plan', '-c', config, '--detailed-exitcode']);
+    rows.push(row('plan, no changes', plan, leastReads(world.counts, true).requests, { ok: plan.run.code === 0, detail: `exit ${plan.run.code} (0: no changes), latency 0` }));
+    const out = join(ctx.work, `import-scale-${scale}`);
+    const imported = await cliAgainst(wctx, em, ['import', '--org', world.org, '--out', out]);
+    rows.push(row('import', imported, leastImportReads(world.counts).requests, { ok: imported.run.code === 0, detail: `exit ${imported.run.code}, latency 0` }));
+    const validate = await cliAgainst(wctx, em, ['validate', '-c', config]);
+    rows.push(row('validate', validate, { total: 0, terms: [{ what: 'no request', n: 0 }] }, { ok: validate.run.code === 0, detail: `exit ${validate.run.code}` }));
+    return rows;
   } finally {
     await em.emulator.close();
   }
@@ -431,6 +445,64 @@ export async function baseScenarios(ctx: WorkflowContext): Promise<ScenarioResul
         check: { ok: converged, detail: `exit ${merge.run.code}, ${converged ? 'converged' : 'NOT converged'}` },
       }),
     ];
+  } finally {
+    await em.emulator.close();
+  }
+}
+
+/**
+ * A pull request of three parts on the world as applied: a team's membership, a section's title
+ * and a collection's team grant. `plan --base` reads the teams list once for the membership and the
+ * grant, and of the site only its structure; requests against the least and the whole plan's steps.
+ */
+export async function threePartScenario(ctx: WorkflowContext): Promise<ScenarioResult> {
+  const { world, latencyMs: L, concurrency: conc } = ctx;
+  const head = structuredClone(world.config) as unknown as Record<string, Array<Record<string, unknown>>>;
+  const team = head.teams[Math.min(3, head.teams.length - 1)];
+  (team.members as unknown[]).pop();
+  const site = head.sites[0] as Record<string, Array<Record<string, unknown>>>;
+  const section = site.sections[Math.min(4, site.sections.length - 1)];
+  section.title = `${String(section.title)} (renamed)`;
+  const top = head.collections.find((x) => x.access !== undefined) as { access: { teams: Record<string, string> }; collections?: Array<{ access?: unknown }> };
+  const granted = Object.keys(top.access.teams)[0];
+  top.access.teams[granted] = top.access.teams[granted] === 'admin' ? 'read' : 'admin';
+  const headFile = writeConfig({ ...world, config: head as unknown as BenchWorld['config'] }, join(ctx.work, 'pr-three'));
+  const em = await emulatorFor({ port: 0, state: world.fullState, latencyMs: L, seed: 17 });
+  try {
+    const whole = await cliAgainst(ctx, em, ['plan', '-c', headFile, '--format', 'json']);
+    const pr = await cliAgainst(ctx, em, ['plan', '-c', headFile, '--base', ctx.config, '--format', 'json']);
+    for (const [name, m] of [['plan', whole], ['plan --base', pr]] as const) {
+      if (m.run.code !== 0) throw new Error(`bench: ${name} of the three-part change failed (exit ${m.run.code})\n${m.run.stderr.slice(-2000)}`);
+    }
+    const steps = (m: Measured) => (JSON.parse(m.run.stdout) as Plan).steps.map((x) => `${x.action} ${x.address}`).sort();
+    const same = JSON.stringify(steps(whole)) === JSON.stringify(steps(pr));
+    const c = world.counts;
+    // The touched collection entry is a top collection with its nested ones: the grants of those with access.
+    const withAccess = 1 + (top.collections ?? []).filter((x) => x.access !== undefined).length;
+    const least: Formula = {
+      terms: [
+        { what: `members: pages(${c.members}) (the grants' and the team's emails)`, n: pages(c.members) },
+        { what: `teams: pages(${c.teams}), once for the membership and the grant`, n: pages(c.teams) },
+        { what: `members of ${String(team.title)}`, n: 1 },
+        { what: `collections: pages(${c.collections})`, n: pages(c.collections) },
+        { what: `grants of the ${withAccess} collections of the entry with access (teams, users)`, n: 2 * withAccess },
+        { what: 'sites: pages(sites)', n: 1 },
+        { what: `the structure of ${world.siteIds[0]} (the section; no share links, redirects or grants)`, n: 1 },
+        { what: `spaces: pages(${c.spaces}) (the section's space)`, n: pages(c.spaces) },
+      ],
+      total: 0,
+    };
+    least.total = least.terms.reduce((n, t) => n + t.n, 0);
+    const rt = roundTrips(least.total, 3, conc);
+    return measuredRow(pr, {
+      name: 'PR: plan --base (a grant, a section title, a membership)',
+      least: least.total,
+      leastFormula: [least],
+      idealMs: ctx.startupMs + rt * L,
+      idealRoundTrips: rt,
+      windowed: { ...LIVE_LIMIT, ms: windowWaitMs(pr.requests, LIVE_LIMIT.limit, LIVE_LIMIT.windowSeconds), leastMs: windowWaitMs(least.total, LIVE_LIMIT.limit, LIVE_LIMIT.windowSeconds) },
+      check: { ok: same && steps(pr).length === 3, detail: `${steps(pr).length} steps${same ? ', the same as the whole plan' : ', NOT the same as the whole plan'} (whole plan: ${whole.requests} requests)` },
+    });
   } finally {
     await em.emulator.close();
   }

@@ -3,6 +3,7 @@ import { clientFromFlags } from '../cli/api.js';
 import { BaseCommand, commonFlags } from '../cli/base.js';
 import { runImport, type ImportResult } from '../import/run.js';
 import { renderImportJson } from '../render/import.js';
+import { sizeHeapForLongRun } from '../cli/heap.js';
 
 export default class Import extends BaseCommand {
   static override summary = "Write organizations' current state as a config that plans no changes";
@@ -33,6 +34,8 @@ export default class Import extends BaseCommand {
   };
 
   async run(): Promise<void> {
+    // An import reads every resource of the organization: V8's heap sized as an apply's (src/cli/heap.ts).
+    sizeHeapForLongRun();
     const { flags } = await this.parse(Import);
     const result = await runImport({
       orgs: flags.org ?? [],

@@ -7,6 +7,7 @@ import { writePlanFile } from '../plan/file.js';
 import { assertNoProblems } from '../plan/refusal.js';
 import { runPlan } from '../plan/service.js';
 import { renderPlan, type PlanFormat } from '../render/index.js';
+import { sizeHeapForLongRun } from '../cli/heap.js';
 
 export default class Plan extends BaseCommand {
   static override summary = 'Show what would change to make the organizations match the config';
@@ -53,6 +54,8 @@ export default class Plan extends BaseCommand {
   };
 
   async run(): Promise<void> {
+    // A plan reads thousands of lists and holds what they answer: V8's heap sized as an apply's (src/cli/heap.ts).
+    sizeHeapForLongRun();
     const { flags } = await this.parse(Plan);
     const { plan, secrets } = await runPlan({
       configPath: flags.config,

@@ -8,6 +8,7 @@ import type { ApiClient } from '../api/types.js';
 import { ApiError, DocplaneError } from '../core/errors.js';
 import { UNITS } from '../kinds/index.js';
 import { sharedReads, type ImportReadContext } from '../kinds/kind.js';
+import { readOnce } from '../plan/reads.js';
 
 /** What import read of one organization: each unit's state, by config key. */
 export interface RemoteOrgState {
@@ -18,7 +19,8 @@ export interface RemoteOrgState {
 }
 
 export async function readOrgState(client: ApiClient, org: string, sites: readonly string[]): Promise<RemoteOrgState> {
-  const ctx: ImportReadContext = { org, client, shared: sharedReads(), sites };
+  // Every GET of the import is sent once (src/plan/reads.ts), whichever unit asks for it.
+  const ctx: ImportReadContext = { org, client: readOnce(client).client, shared: sharedReads(), sites };
   const states = new Map<string, unknown>();
   const first = UNITS.filter((u) => u.importer.first);
   try {

@@ -67,7 +67,13 @@ const SILENT = { issues: [], at() {}, atPath() {} } as unknown as Problems;
  * inside it), top-most only; the unit's name alone when the unit claims nothing for it (every step of
  * the unit is then selected, which is more than needed, never less).
  */
-function entryAddresses(unit: KindUnit, org: string, entry: unknown): string[] {
+export function entryAddresses(unit: KindUnit, org: string, entry: unknown): string[] {
+  const claimed = claimedAddresses(unit, org, entry);
+  return claimed === undefined ? [unit.addressNames.top[0]] : claimed.length > 0 ? topMost(claimed) : [unit.addressNames.top[0]];
+}
+
+/** Every address a unit's loader check claims for one entry, in order; undefined when the check needs more than the entry. */
+function claimedAddresses(unit: KindUnit, org: string, entry: unknown): string[] | undefined {
   const claimed: string[] = [];
   const ctx: ResolveContext = {
     org,
@@ -91,9 +97,62 @@ function entryAddresses(unit: KindUnit, org: string, entry: unknown): string[] {
     unit.resolve?.([{ value: entry, origin: NO_ORIGIN }], ctx);
   } catch {
     // A check that needs more than one entry gives (a position, another unit's entries): the unit whole.
-    return [unit.addressNames.top[0]];
+    return undefined;
   }
-  return claimed.length > 0 ? topMost(claimed) : [unit.addressNames.top[0]];
+  return claimed;
+}
+
+/**
+ * The lists inside an entry whose items are narrowed to one by one (a site's sections, groups, links,
+ * site spaces and share links), each with the fields whose change moves or reorders other parts (a
+ * group's sections, a link's group, the default section): a change there is the entry's.
+ */
+const INNER_LISTS: Readonly<Record<string, readonly string[]>> = {
+  sections: ['default'],
+  siteSpaces: ['default'],
+  sectionGroups: ['sections', 'parent', 'order'],
+  externalLinks: ['group'],
+  shareLinks: [],
+};
+
+/** The rest of an address after `name[` when it ends with that one key. */
+const ONE_KEY = /^"(?:[^"\\]|\\.)*"\]$/;
+
+/**
+ * The addresses of the parts of an entry that changed, when only parts of its inner lists changed
+ * and every part keeps its address and place (so nothing else of the entry is planned differently);
+ * undefined otherwise (the entry is touched whole).
+ */
+function innerTargets(unit: KindUnit, org: string, before: unknown, after: unknown): string[] | undefined {
+  if (!before || !after || typeof before !== 'object' || typeof after !== 'object') return undefined;
+  const was = before as Record<string, unknown>;
+  const now = after as Record<string, unknown>;
+  const fields = [...new Set([...Object.keys(was), ...Object.keys(now)])].filter((f) => stableStringify(was[f]) !== stableStringify(now[f]));
+  if (fields.length === 0) return undefined;
+  if (!fields.every((f) => INNER_LISTS[f] !== undefined && unit.addressNames.inner?.includes(f) === true && Array.isArray(was[f]) && Array.isArray(now[f]))) return undefined;
+  const claimsBefore = claimedAddresses(unit, org, before);
+  const claimsAfter = claimedAddresses(unit, org, after);
+  if (claimsBefore === undefined || claimsAfter === undefined || claimsAfter.length === 0) return undefined;
+  if (claimsBefore.length !== claimsAfter.length || claimsBefore.some((a, i) => a !== claimsAfter[i])) return undefined;
+  const [entry] = topMost(claimsAfter);
+  if (topMost(claimsAfter).length !== 1) return undefined;
+  const out: string[] = [];
+  for (const f of fields) {
+    const a = was[f] as unknown[];
+    const b = now[f] as unknown[];
+    // The parts' own addresses, in the list's order: the claims one level under the entry.
+    const prefix = `${entry}.${f}[`;
+    const own = claimsAfter.filter((c) => c.startsWith(prefix) && ONE_KEY.test(c.slice(prefix.length)));
+    if (a.length !== b.length || own.length !== b.length) return undefined;
+    for (let i = 0; i < b.length; i++) {
+      if (stableStringify(a[i]) === stableStringify(b[i])) continue;
+      const x = (a[i] ?? {}) as Record<string, unknown>;
+      const y = (b[i] ?? {}) as Record<string, unknown>;
+      if (INNER_LISTS[f].some((moving) => stableStringify(x[moving]) !== stableStringify(y[moving]))) return undefined;
+      out.push(own[i]);
+    }
+  }
+  return out;
 }
 
 /** The addresses that the entries' own string fields name, as the narrowing names entries (src/plan/narrow.ts). */
@@ -129,12 +188,22 @@ function orgTargets(base: OrgConfig, head: OrgConfig): string[] {
     const nowList = now ?? [];
     const nowText = new Set(nowList.map(stableStringify));
     const headAddresses = new Set<string>();
+    /** The base's entries by their addresses, made when a changed entry looks for its base. */
+    let wasByAddress: Map<string, unknown> | undefined;
+    const changedInside = new Set<unknown>();
     for (const entry of nowList) {
       const addresses = entryAddresses(unit, org, entry);
       for (const a of addresses) headAddresses.add(a);
-      if (!wasText.has(stableStringify(entry))) out.push(...addresses);
+      if (wasText.has(stableStringify(entry))) continue;
+      wasByAddress ??= new Map(was.map((w) => [entryAddresses(unit, org, w).join('\n'), w]));
+      const before = wasByAddress.get(addresses.join('\n'));
+      // A change inside the entry's parts only: the plan reads and selects those parts.
+      const inner = before === undefined ? undefined : innerTargets(unit, org, before, entry);
+      out.push(...(inner ?? addresses));
+      // The base's entry is the same entry changed inside: it is not removed.
+      if (inner !== undefined) changedInside.add(before);
     }
-    const gone = was.filter((entry) => !nowText.has(stableStringify(entry)));
+    const gone = was.filter((entry) => !nowText.has(stableStringify(entry)) && !changedInside.has(entry));
     if (gone.length === 0) continue;
     const named = namedBy(unit, nowList);
     // A pruned unit deletes what the config no longer names (an absent list manages nothing).

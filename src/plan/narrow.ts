@@ -25,6 +25,7 @@ import type { DraftStep, KindSpec, KindUnit } from '../kinds/kind.js';
 import type { Kind } from '../model/step.js';
 import { UNITS } from '../kinds/index.js';
 import { addressPart, ancestors, entryOf, key, parsePattern, patternMatches, topName, withoutAction, type AddressPattern } from '../model/address.js';
+import { entryAddresses } from './base.js';
 
 /** Per unit read: every entry ('all') or the indexes of the entries read. */
 export type Scope = Map<KindUnit, 'all' | Set<number>>;
@@ -50,6 +51,11 @@ export interface Narrowing {
   scope: Scope;
   /** The kinds a check names: only they are read where their units are (undefined: every kind). */
   kinds: ReadonlySet<Kind> | undefined;
+  /**
+   * The kinds read of a unit: a check's, or those of the parts inside its entries the targets name
+   * (a site's section); undefined: every kind.
+   */
+  kindsOf(unit: KindUnit | undefined): ReadonlySet<Kind> | undefined;
   /** The config as a unit's read sees it: only its read entries. */
   readView(unit: KindUnit): OrgConfig;
   /** Whether what the plan says at `address` rests on reads that were made. */
@@ -66,6 +72,8 @@ export interface Narrowing {
 interface UnitIndex {
   entries: readonly unknown[];
   byKey: Map<string, number[]>;
+  /** Whether the keys of the addresses the loader claims are in byKey too (indexClaims). */
+  claims?: boolean;
 }
 
 /**
@@ -96,6 +104,45 @@ function indexUnit(desired: OrgConfig, unit: KindUnit): UnitIndex | undefined {
 }
 
 /**
+ * The first keys of the addresses a unit's loader check claims for each entry, beyond those its
+ * string fields give (a nested collection's `collections["A/B"]` is its top entry's): made when a key
+ * names no entry by its fields, once per unit.
+ */
+function indexClaims(desired: OrgConfig, unit: KindUnit, ix: UnitIndex): void {
+  ix.entries.forEach((entry, i) => {
+    for (const address of entryAddresses(unit, desired.organization.id, entry)) {
+      const k = entryOf(address);
+      if (k === undefined) continue;
+      const list = ix.byKey.get(k);
+      if (list === undefined) ix.byKey.set(k, [i]);
+      else if (!list.includes(i)) list.push(i);
+    }
+  });
+}
+
+/**
+ * The kinds of a unit whose steps lie at or under an address inside an entry, by the name after
+ * its first key (`sites["a"].sections["b"]`: the section and its site spaces); undefined for an
+ * address that names an entry itself or a part not listed here (every kind of the unit is read).
+ */
+const INNER_KINDS: Readonly<Record<string, readonly Kind[]>> = {
+  sections: ['sections', 'siteSpaces'],
+  siteSpaces: ['siteSpaces'],
+  sectionGroups: ['sectionGroups'],
+  externalLinks: ['externalLinks'],
+  shareLinks: ['shareLinks'],
+};
+
+function innerKinds(unit: KindUnit, address: string): readonly Kind[] | undefined {
+  const k = entryOf(address);
+  if (k === undefined || !address.startsWith(k)) return undefined;
+  const name = /^\.([A-Za-z]+)\[/.exec(address.slice(k.length))?.[1];
+  const kinds = name === undefined ? undefined : INNER_KINDS[name];
+  if (kinds === undefined || !kinds.every((kind) => unit.kinds.some((m) => m.kind === kind))) return undefined;
+  return kinds;
+}
+
+/**
  * The narrowing of one organization's reads to what `targets` need; with `checkKinds`, to those
  * kinds of the targets' units and not what their steps depend on (a check of known steps).
  */
@@ -111,6 +158,38 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
     return indexes.get(unit);
   };
   const prunes = (unit: KindUnit) => unit.kinds.some((k) => desired.prune.includes(k.kind));
+  /** The entries a first key names: by their fields, else by what the loader claims for them. */
+  const namedBy = (unit: KindUnit, k: string): number[] | undefined => {
+    const ix = indexOf(unit);
+    if (ix === undefined) return undefined;
+    if (!ix.byKey.has(k) && !ix.claims && unit.resolve !== undefined) {
+      indexClaims(desired, unit, ix);
+      ix.claims = true;
+    }
+    return ix.byKey.get(k);
+  };
+  /** Per unit whose targets all lie inside its entries (a site's sections), the kinds read there. */
+  const unitKinds = new Map<KindUnit, 'all' | Set<Kind>>();
+  /** Adds the kinds `address` needs read in `unit`; whether any was added. */
+  const widenKinds = (unit: KindUnit, address: string): boolean => {
+    const had = unitKinds.get(unit);
+    if (had === 'all') return false;
+    const inner = address.includes('*') ? undefined : innerKinds(unit, address);
+    if (inner === undefined) {
+      unitKinds.set(unit, 'all');
+      return had !== undefined;
+    }
+    const set = had ?? new Set<Kind>();
+    let added = false;
+    for (const kind of inner) {
+      if (!set.has(kind)) {
+        set.add(kind);
+        added = had !== undefined;
+      }
+    }
+    unitKinds.set(unit, set);
+    return added;
+  };
 
   /** Adds what `address` needs read in `unit`: the entries it names, or the whole unit when it cannot say which. */
   const widen = (unit: KindUnit, address: string): boolean => {
@@ -120,14 +199,17 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
     const k = entryOf(address);
     if (ix === undefined || k === undefined || address.includes('*') || prunes(unit)) {
       scope.set(unit, 'all');
+      unitKinds.set(unit, 'all');
       return true;
     }
-    const named = ix.byKey.get(k);
+    const named = namedBy(unit, k);
     if (named === undefined) {
-      // No entry is named by that key (a nested collection's path, say): read the whole unit.
+      // No entry is named by that key: read the whole unit.
       scope.set(unit, 'all');
+      unitKinds.set(unit, 'all');
       return true;
     }
+    const grewKinds = widenKinds(unit, address);
     const set = had ?? new Set<number>();
     let added = had === undefined;
     for (const i of named) {
@@ -137,7 +219,7 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
       }
     }
     scope.set(unit, set);
-    return added;
+    return added || grewKinds;
   };
 
   for (const { source } of patterns) {
@@ -160,14 +242,26 @@ export function createNarrowing(desired: OrgConfig, targets: readonly string[], 
     if (read === 'all') return true;
     const k = entryOf(address);
     if (k === undefined) return true;
-    const named = indexOf(unit)?.byKey.get(k);
+    const named = namedBy(unit, k);
     // An address under no entry (a remote resource the config does not name) rests on the unit's lists.
-    return named === undefined || named.some((i) => read.has(i));
+    if (named !== undefined && !named.some((i) => read.has(i))) return false;
+    // Inside an entry whose parts were read, not its whole: only at those parts.
+    const kindsRead = unitKinds.get(unit);
+    if (kindsRead === undefined || kindsRead === 'all') return true;
+    const inner = innerKinds(unit, address);
+    return inner !== undefined && inner.every((kind) => kindsRead.has(kind));
+  };
+
+  const kindsOf = (unit: KindUnit | undefined): ReadonlySet<Kind> | undefined => {
+    if (kinds !== undefined || unit === undefined) return kinds;
+    const read = unitKinds.get(unit);
+    return read === undefined || read === 'all' ? undefined : read;
   };
 
   return {
     scope,
     kinds,
+    kindsOf,
     readView(unit) {
       const read = scope.get(unit);
       const ix = indexOf(unit);

@@ -13,6 +13,7 @@ import { readContextFor, sharedPlans, sharedReads, type KindPlan, type KindSpec,
 import { isQualified, matchesAny, parsePattern, patternMatches, topLevelName } from '../model/address.js';
 import { buildPlan, type OrgDraft } from './build.js';
 import { createNarrowing, unitOfModule } from './narrow.js';
+import { readOnce } from './reads.js';
 import type { Kind, Plan, PlanProblem } from './types.js';
 
 export interface PlanOptions {
@@ -203,13 +204,16 @@ async function planOrgNarrowed(desired: OrgConfig, client: ApiClient, modules: r
   const cache = new Map<KindSpec, { signature: string; remote: Promise<unknown> }>();
   const signature = (unit: KindUnit | undefined): string => {
     const read = unit ? narrowing.scope.get(unit) : 'all';
-    return read === undefined ? 'none' : read === 'all' ? 'all' : [...read].sort((a, b) => a - b).join(',');
+    const entries = read === undefined ? 'none' : read === 'all' ? 'all' : [...read].sort((a, b) => a - b).join(',');
+    const kinds = narrowing.kindsOf(unit);
+    return kinds === undefined ? entries : `${entries} of ${[...kinds].sort().join(',')}`;
   };
   for (let round = 1; ; round++) {
     const shared = sharedReads();
     const chosen = modules.filter((m) => {
       const unit = unitOfModule(m);
-      return (unit === undefined || narrowing.scope.has(unit)) && (narrowing.kinds === undefined || narrowing.kinds.has(m.kind));
+      const kinds = narrowing.kindsOf(unit);
+      return (unit === undefined || narrowing.scope.has(unit)) && (kinds === undefined || kinds.has(m.kind));
     });
     const remotes = await Promise.all(
       chosen.map((m) => {
@@ -217,7 +221,7 @@ async function planOrgNarrowed(desired: OrgConfig, client: ApiClient, modules: r
         const sig = signature(unit);
         const hit = cache.get(m);
         if (hit && hit.signature === sig) return hit.remote;
-        const remote = m.read(readContextFor(unit ? narrowing.readView(unit) : desired, client, shared, narrowing.kinds));
+        const remote = m.read(readContextFor(unit ? narrowing.readView(unit) : desired, client, shared, narrowing.kindsOf(unit)));
         cache.set(m, { signature: sig, remote });
         return remote;
       }),
@@ -397,7 +401,10 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
   const base = options.base;
   const partial = base ?? options.since;
   const narrowTo = partial !== undefined && partial.whole === undefined ? (options.targets ?? []) : options.targets?.length ? options.targets : undefined;
-  const planned = await Promise.all(config.orgs.map((o) => planOrg(o, client, modules, replace, narrowTo, options.checkKinds)));
+  // Every GET of this plan is sent once (src/plan/reads.ts): the narrowing's rounds, the kinds and the
+  // reference checks share the answers.
+  const reads = readOnce(client).client;
+  const planned = await Promise.all(config.orgs.map((o) => planOrg(o, reads, modules, replace, narrowTo, options.checkKinds)));
   const orgs = planned.map((p) => p.draft);
   const extra = replaceProblems(config, replace);
   if (extra.length > 0 && orgs.length > 0) orgs[0] = { ...orgs[0], problems: [...(orgs[0].problems ?? []), ...extra] };
