@@ -665,7 +665,7 @@ export function pinnedBase(planFile, event, cwd, log = console.log) {
   if (recorded === undefined || recorded === null) return { args: [] };
   const before = event?.before;
   if (typeof before !== 'string' || !SHA.test(before) || /^0+$/.test(before)) {
-    return { problem: 'it is a pull request's plan (made with --base), and this run has no base of its own to apply it against: only a push to the branch says what the branch was before the merge (the push event's `before`)' };
+    return { problem: "it is a pull request's plan (made with --base), and this run has no base of its own to apply it against: only a push to the branch says what the branch was before the merge (the push event's `before`)" };
   }
   try {
     git(['cat-file', '-e', `${before}^{commit}`], cwd);
