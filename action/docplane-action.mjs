@@ -643,30 +643,40 @@ export function baseArgs(i, log = console.log) {
 }
 
 /**
- * A pull request's plan (--base) is applied over the scope apply derives again from the base commit
- * the plan records; a shallow checkout does not hold that commit, so it is fetched (that one commit).
- * The file only names it: docplane checks it against the base config hash the plan records.
+ * The base a pull request's plan (--base) is applied against, pinned by the apply job itself: the
+ * push event's `before`, main as it was before the push that merged the pull request. GitHub writes
+ * it, not the pull request's run, and it is the plan's base for every way of merging: a merge commit's
+ * and a squash's first parent, the commit a rebase merge's commits were replayed onto, the base of a
+ * merge queue's group. The base the plan file records is the uploader's word: a file naming one of
+ * the pull request's own commits would narrow the scope apply derives, so apply gets `--base` with
+ * this commit and refuses a file compared with another base (docs/saved-plans.md). A plan made
+ * without --base gets no pin: its apply reads the whole organization. A shallow checkout does not
+ * hold the commit, so it is fetched (that one commit).
+ * Returns `{ args }` for `docplane apply`, or `{ problem }` when no base can be pinned.
  */
-export function fetchPlanBase(planFile, cwd, log = console.log) {
-  let commit;
+export function pinnedBase(planFile, event, cwd, log = console.log) {
+  let recorded;
   try {
-    const base = JSON.parse(readFileSync(planFile, 'utf8')).base;
-    commit = base?.commit ?? base?.from;
+    recorded = JSON.parse(readFileSync(planFile, 'utf8')).base;
   } catch {
-    return;
+    // Not JSON: docplane's apply says so.
+    return { args: [] };
   }
-  if (typeof commit !== 'string' || !/^[0-9a-f]{40}$/.test(commit)) return;
-  try {
-    git(['cat-file', '-e', `${commit}^{commit}`], cwd);
-    return;
-  } catch {
-    // Not here: fetched below.
+  if (recorded === undefined || recorded === null) return { args: [] };
+  const before = event?.before;
+  if (typeof before !== 'string' || !SHA.test(before) || /^0+$/.test(before)) {
+    return { problem: "it is a pull request's plan (made with --base), and this run has no base of its own to apply it against: only a push to the branch says what the branch was before the merge (the push event's `before`)" };
   }
   try {
-    git(['fetch', '--no-tags', '--depth=1', 'origin', commit], cwd);
+    git(['cat-file', '-e', `${before}^{commit}`], cwd);
   } catch {
-    log(`::warning::could not fetch the plan's base commit ${commit.slice(0, 12)}; the apply says why it cannot derive the plan's scope`);
+    try {
+      git(['fetch', '--no-tags', '--depth=1', 'origin', before], cwd);
+    } catch {
+      log(workflowCommand('warning', `could not fetch the base commit ${before.slice(0, 12)}; the apply says why it cannot derive the plan's scope`));
+    }
   }
+  return { args: ['--base', before] };
 }
 
 export async function planStep(i, log = console.log) {
@@ -758,9 +768,15 @@ export async function applyStep(i, log = console.log) {
     await reportApplyOnPullRequest(i, meta, applyResultMarkdown({ commit, error: verdict.message, runUrl: i.runUrl }), log);
     throw new ActionError(verdict.message);
   }
-  log(`the plan of pull request #${meta.pr} was made on ${meta.commit.slice(0, 12)}: applying it`);
-  fetchPlanBase(join(dir, 'plan.json'), cwd, log);
-  const r = await runDocplane(bin, ['apply', join(dir, 'plan.json'), '-c', config, '--format', 'text'], docplaneEnv(env));
+  const pin = pinnedBase(join(dir, 'plan.json'), i.event, cwd, log);
+  if (pin.problem) {
+    const message = `the reviewed plan of pull request #${meta.pr} is not applied: ${pin.problem}. ${NEXT_STEP}`;
+    writeSummary(env, applyResultMarkdown({ commit, error: message, runUrl: i.runUrl }));
+    await reportApplyOnPullRequest(i, meta, applyResultMarkdown({ commit, error: message, runUrl: i.runUrl }), log);
+    throw new ActionError(message);
+  }
+  log(`the plan of pull request #${meta.pr} was made on ${meta.commit.slice(0, 12)}: applying it${pin.args.length > 0 ? ` against the base ${pin.args[1].slice(0, 12)} (main before this push)` : ''}`);
+  const r = await runDocplane(bin, ['apply', join(dir, 'plan.json'), '-c', config, ...pin.args, '--format', 'text'], docplaneEnv(env));
   const result = applyResultMarkdown({ commit, outcome: applyOutcome(r.stdout, r.code), error: r.stderr, runUrl: i.runUrl });
   writeSummary(env, result);
   await reportApplyOnPullRequest(i, meta, result, log);

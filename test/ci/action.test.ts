@@ -564,6 +564,79 @@ describe('the action script: the loop closes', () => {
   });
 });
 
+describe("the action script: the apply pins a pull request's base (push event's before)", () => {
+  // main before the merge (B), the pull request's first commit (P: a team Basepin One) and its last
+  // (H: a team Basepin Two too), squashed onto B as the merged commit M (H's files).
+  let base: string;
+  let prCommit: string;
+  let merged: string;
+  const file = () => join(checkout, 'docplane', 'org_acme.yaml');
+  const addTeam = (title: string) => writeFileSync(file(), readFileSync(file(), 'utf8').replace(/^teams:$/m, `teams:\n  - title: ${title}\n    members: [ bob@acme.com ]`));
+
+  beforeAll(() => {
+    git('checkout', '-q', 'main');
+    base = git('rev-parse', 'HEAD');
+    addTeam('Basepin One');
+    git('commit', '-q', '-am', 'pull request: one team');
+    prCommit = git('rev-parse', 'HEAD');
+    addTeam('Basepin Two');
+    git('commit', '-q', '-am', 'pull request: another team');
+    merged = git('commit-tree', 'HEAD^{tree}', '-p', base, '-m', 'Squashed pull request #7');
+  });
+
+  /** The pull request's plan made on its head (main here) against `against` (as an uploader could make it), stored in a folder of its own. */
+  async function planAgainst(against: string, name: string): Promise<string> {
+    git('checkout', '-q', 'main');
+    const dir = join(work, name);
+    const event = join(work, `${name}-event.json`);
+    writeFileSync(event, JSON.stringify({ pull_request: { number: 7, base: { sha: against }, head: { sha: HEAD_SHA, repo: { full_name: REPO } } } }));
+    const r = await step('plan', { GITHUB_EVENT_PATH: event, INPUT_DIR: dir, INPUT_COMMENT: 'false' });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8'))).toMatchObject({ base: { commit: against } });
+    return dir;
+  }
+
+  async function applyOnMerge(dir: string, event: Record<string, unknown>) {
+    git('checkout', '-q', merged);
+    const path = join(work, `push-${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(path, JSON.stringify(event));
+    const r = await step('apply', { GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: path, INPUT_DIR: dir, INPUT_MODE: 'reviewed', INPUT_PR_HEAD_SHA: HEAD_SHA, INPUT_COMMENT: 'false' });
+    git('checkout', '-q', 'main');
+    return r;
+  }
+
+  it("refuses an artifact whose plan names one of the pull request's own commits as its base, sending nothing", async () => {
+    const hostile = await planAgainst(prCommit, 'plan-hostile-base');
+    // Compared with P, the plan holds Basepin Two alone: applied as the file says, Basepin One would be dropped.
+    expect(JSON.parse(readFileSync(join(hostile, 'plan.json'), 'utf8')).targets).toEqual(['org_acme/teams["Basepin Two"]']);
+    const sent = emulator.requestCount();
+    const r = await applyOnMerge(hostile, { before: base, after: merged });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain(`against the base ${base.slice(0, 12)} (main before this push)`);
+    expect(r.stdout + r.stderr).toContain(`it was compared with the base ${prCommit}, whose config is not that of apply's --base ${base}`);
+    expect(r.stdout).not.toContain('Apply: ');
+    expect(emulator.requestCount()).toBe(sent);
+  });
+
+  it('refuses a pull request\'s plan when the run has no base of its own (no push event\'s before)', async () => {
+    const honest = await planAgainst(base, 'plan-no-before');
+    const sent = emulator.requestCount();
+    const r = await applyOnMerge(honest, { after: merged });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^::error::docplane action: the reviewed plan of pull request #7 is not applied: it is a pull request's plan \(made with --base\), and this run has no base of its own/m);
+    expect(emulator.requestCount()).toBe(sent);
+  });
+
+  it('applies the honest plan, made against main before the merge, with --base that commit', async () => {
+    const honest = await planAgainst(base, 'plan-honest-base');
+    expect([...JSON.parse(readFileSync(join(honest, 'plan.json'), 'utf8')).targets].sort()).toEqual(['org_acme/teams["Basepin One"]', 'org_acme/teams["Basepin Two"]']);
+    const r = await applyOnMerge(honest, { before: base, after: merged });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain(`against the base ${base.slice(0, 12)} (main before this push)`);
+    expect(r.stdout).toContain('Apply: 2 applied, 0 failed, 0 skipped.');
+  });
+});
+
 describe('the action script: the drift job\'s schedule', () => {
   it('reads everything first, then only what the audit log says changed, and lists who changed what by person', async () => {
     const state = join(work, 'drift-schedule');

@@ -11,6 +11,8 @@ interface Token {
   content: string;
   children: Token[] | null;
 }
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -137,5 +139,27 @@ describe("remote text in the apply's comment", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("a pull request's plan is applied against the base the push event gives, not the one the artifact names", () => {
+  const pin = async (plan: unknown, event: unknown) => {
+    const dir = mkdtempSync(join(tmpdir(), 'docplane-pin-'));
+    writeFileSync(join(dir, 'plan.json'), JSON.stringify(plan));
+    const { pinnedBase } = (await import(SCRIPT)) as { pinnedBase(file: string, event: unknown, cwd: string, log: (l: string) => void): { args?: string[]; problem?: string } };
+    return pinnedBase(join(dir, 'plan.json'), event, dir, () => {});
+  };
+  const recorded = { base: { from: HEAD, commit: HEAD, configHash: 'x' } };
+
+  it('a whole plan gets no --base (its apply reads the whole organization)', async () => {
+    expect(await pin({ steps: [] }, { before: MERGE })).toEqual({ args: [] });
+  });
+
+  it.each([
+    ['no push event', {}],
+    ['a push that created the branch', { before: '0'.repeat(40) }],
+    ['a before that is not a commit id', { before: 'HEAD~1' }],
+  ])('a --base plan with %s is refused', async (_what, event) => {
+    expect((await pin(recorded, event)).problem).toMatch(/no base of its own/);
   });
 });
