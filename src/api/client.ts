@@ -25,7 +25,7 @@ import { createSlots, type Ticket } from '../core/slots.js';
 import { resolveApiUrl } from './url.js';
 
 /**
- * The client's own numbers; its retries follow the one retry policy (src/api/policy.ts, README
+ * The client's own numbers; its retries follow the one retry policy (src/api/policy.ts, docs/plans.md
  * "Retries and rate limits"): with its waits, a full-jitter backoff capped at 5 s, at most
  * 0.2 + 0.4 + 0.8 + 1.6 + 3.2 + 5 + 5 = 16.2 s of waiting per request, 8 s on average.
  */

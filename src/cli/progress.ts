@@ -1,5 +1,5 @@
 /**
- * Progress while plan reads the current state (README "Plans"): on a terminal an ora spinner that
+ * Progress while plan reads the current state (docs/plans.md): on a terminal an ora spinner that
  * counts the requests answered; elsewhere (CI logs) a plain line every few seconds, so that a slow
  * plan is seen to be working. Both on stderr, so that stdout keeps the plan alone. When the client
  * waits on the server (a wait the API asked for, a slow answer, a backoff), the line says so and why.

@@ -115,16 +115,23 @@ class Identities implements KindIdentities {
   }
 }
 
+/** Whether the config defines what a reference names. */
+function resolves(check: ReferenceCheck, reg: Registry): boolean {
+  const target = REFERENCE_TARGETS[check.kind];
+  return target !== undefined && reg.get(target.identity(check.key, check.site)) !== undefined;
+}
+
 /**
  * One reference, once every unit has claimed what it defines: fine when the config defines the
  * target, an error when the config alone settles it, else left to the plan (OrgConfig.deferred).
  */
-function checkReference(check: ReferenceCheck, reg: Registry, problems: Problems, deferred: DeferredCheck[]): void {
+function checkReference(check: ReferenceCheck, reg: Registry, problems: Problems, deferred: DeferredCheck[], broken: ReadonlySet<string>): void {
   const target = REFERENCE_TARGETS[check.kind];
   if (target === undefined) throw new BugError(`a reference names kind ${check.kind}, which has no reference target`);
   if (reg.get(target.identity(check.key, check.site)) !== undefined) return;
   const prefix = target.identity('', check.site);
-  const names = reg.keys(prefix);
+  // A key built on a part that names nothing carries that typo along: it is not offered.
+  const names = reg.keys(prefix).filter((n) => !broken.has(`${prefix}${n}`));
   const near = target.near ? target.near(check.key, names) : suggest(check.key, names);
   const hint = near === undefined ? '' : ` — did you mean "${near}"?`;
   const scope = check.site === undefined ? '' : ` of site ${check.site}`;
@@ -191,9 +198,10 @@ export function resolveOrg(draft: OrgDraft, problems: Problems, options: { cross
     // Lists the config does not have stay absent (not undefined-valued keys), as configs built in code.
     if (unit.list) lists[unit.configKey] = entries.map((i) => i.value);
   }
-  for (const check of references) {
-    if (options.leftOut?.has(configKeyOf(check.kind) ?? check.kind)) continue;
-    checkReference(check, reg, problems, deferred);
+  const checked = references.filter((check) => !options.leftOut?.has(configKeyOf(check.kind) ?? check.kind));
+  const broken = new Set(checked.flatMap((c) => (c.partOf !== undefined && c.settled !== undefined && !resolves(c, reg) ? [c.partOf] : [])));
+  for (const check of checked) {
+    checkReference(check, reg, problems, deferred, broken);
   }
   const org: OrgConfig = {
     organization: draft.organization as unknown as OrgConfig['organization'],

@@ -166,6 +166,11 @@ export interface ReferenceCheck {
    * is checked by the plan against the target unit's `existing` list, and validate says nothing of it.
    */
   byId?: boolean;
+  /**
+   * The identity of the claim whose key this reference's key is part of (a space's collection, in
+   * `space:Collection/Title`): when the reference names nothing, that key is no name to suggest.
+   */
+  partOf?: string;
 }
 
 export interface Identities {

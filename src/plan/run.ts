@@ -441,7 +441,7 @@ export async function planOrgs(config: LoadedConfig, client: ApiClient, options:
     const stepAddresses = orgs.flatMap((o) => Object.values(o.kinds).flatMap((k) => k.steps.map((s) => s.address)));
     const known = [...new Set([...defined.map((d) => d.address), ...stepAddresses])];
     throw new DocplaneError('TARGET_UNMATCHED', `--target ${t} matches nothing in the config or the plan${didYouMean(t, known)}`, {
-      hint: 'Name an address the config defines, or a prefix or glob of one (README: "Addresses"); quote it in the shell.',
+      hint: 'Name an address the config defines, or a prefix or glob of one (docs/config.md, "Addresses"); quote it in the shell.',
     });
   }
   return { ...plan, targets: [...targets], notes: [...(plan.notes ?? []), ...unmatched.map((t) => `--target ${t} selects no step: nothing there would change`)] };

@@ -270,6 +270,14 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: 'a misspelt space whose closest name is built on a misspelt collection: no suggestion carries that typo',
+    yaml: `${HEAD}collections:\n  - title: Partners\nspaces:\n  - { title: Onboarding, collection: Partnrs }\nsites:\n  - id: site_docs\n    sections:\n      - { path: onboarding, title: Onboarding, space: Partners/Onbording }\n`,
+    expected: [
+      'docplane.yaml:7:38: spaces[0].collection: "Partnrs" names no collection in this config: the config lists its collections (collections are named by their path of titles, like "Product/API") — did you mean "Partners"?',
+      'docplane.yaml:11:55: sites[0].sections[0].space: "Partners/Onbording" names no space in this config: a Collection/Title names a space the config lists without id (spaces are named by id, or by Collection/Title)',
+    ],
+  },
+  {
     name: "a translation's source names a misspelt space of the config by natural key",
     yaml: `${HEAD}spaces:\n  - { title: Terms, collection: Policies }\ntranslations:\n  - { source: { space: Polices/Terms, language: en }, language: fr }\n`,
     expected: [

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../src/bench/generate.js';
-import { leastImportReads, leastReads } from '../../src/bench/least.js';
+import { leastImportReads, leastReads, leastWritesFromEmpty } from '../../src/bench/least.js';
 import { KINDS } from '../../src/kinds/index.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -43,6 +43,27 @@ describe('request counts in the docs', () => {
   it('a plan from empty and an import read what the formulas say', () => {
     expect(stated('docs/benchmarks.md', /a plan from empty [^*]* = \*\*([\d,]+)\*\*/)).toEqual([fromEmpty]);
     expect(stated('docs/benchmarks.md', /\), import \*\*([\d,]+)\*\*/)).toEqual([importing]);
+  });
+
+  it("benchmarks.md's measured table says its least, and the prose says how they differ from today's", () => {
+    const apply = fromEmpty + leastWritesFromEmpty(counts).terms.reduce((a, t) => a + t.n, 0) + plan;
+    expect(stated('docs/benchmarks.md', /306 \+ 4,223 \+ 811 = \*\*([\d,]+)\*\*/)).toEqual([apply]);
+    const then = doc('docs/benchmarks.md').match(
+      /the least of a plan is ([\d,]+) \(the formula now gives ([\d,]+)\), of an apply from empty ([\d,]+) \(now ([\d,]+)\) and of an import ([\d,]+) \(now ([\d,]+)\)/,
+    );
+    expect(then, 'the sentence before the table').not.toBeNull();
+    const [planThen, planNow, applyThen, applyNow, importThen, importNow] = then!.slice(1).map(n);
+    expect([planNow, applyNow, importNow]).toEqual([plan, apply, importing]);
+    // The table's rows: scenario, requests, least, … (the first table after that sentence).
+    const table = readFileSync(join(ROOT, 'docs/benchmarks.md'), 'utf8').split('The table below is that earlier run')[1] ?? '';
+    const least = (scenario: string) => {
+      const row = table.match(new RegExp(`^${scenario.replace(/[()]/g, '\\$&')} +\\d+ +(\\d+) `, 'm'));
+      expect(row, scenario).not.toBeNull();
+      return Number(row![1]);
+    };
+    for (const scenario of ['plan, no changes', 'plan, 5% drift', 'PR: plan --out (1%)']) expect(least(scenario), scenario).toBe(planThen);
+    expect(least('apply from empty')).toBe(applyThen);
+    expect(least('import')).toBe(importThen);
   });
 });
 

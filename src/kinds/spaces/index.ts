@@ -85,6 +85,7 @@ export const spacesUnit: KindUnit = {
         from: address,
         field: 'collection',
         origin: child(origin, 'collection'),
+        partOf: `space:${spaceKey(value)}`,
         ...(collectionPaths === undefined ? {} : { settled: 'the config lists its collections' }),
       });
     }
