@@ -16,7 +16,7 @@ import { installationsUnit } from './installations/index.js';
 import { integrationsUnit } from './integrations/index.js';
 import { siteAdsUnit } from './site-ads/index.js';
 import { inviteLinksUnit } from './invite-links/index.js';
-import type { KindSpec, KindUnit } from './kind.js';
+import type { AuditTarget, KindSpec, KindUnit } from './kind.js';
 import { membersUnit } from './members/index.js';
 import { openapiSpecsUnit } from './openapi-specs/index.js';
 import { organizationUnit } from './organization/index.js';
@@ -96,6 +96,14 @@ export function unitOf(configKey: string): KindUnit | undefined {
 export function configWarnings(org: OrgConfig): Array<{ address: string; message: string }> {
   return UNITS.flatMap((u) => u.warnings?.(org) ?? []);
 }
+
+/** The audit log's target types, each with the unit whose objects it names and what it narrows a read to. */
+export const AUDIT_TARGETS: ReadonlyMap<string, { unit: string; target: AuditTarget }> = new Map(
+  UNITS.flatMap((u) => Object.entries(u.audit?.targets ?? {}).map(([type, target]) => [type, { unit: u.configKey, target }] as const)),
+);
+
+/** The API's path words and the audit target type of their items (`teams` → `team`). */
+export const AUDIT_PATH_TYPES: ReadonlyMap<string, string> = new Map(UNITS.flatMap((u) => Object.entries(u.audit?.paths ?? {})));
 
 /** The kind spec of a kind name. */
 export function kindSpec(kind: Kind): KindSpec | undefined {

@@ -236,8 +236,22 @@ export interface KindUnit {
    * API deprecates): the address of each (located by `resolve`) and why.
    */
   warnings?(org: OrgConfig): Array<{ address: string; message: string }>;
+  /**
+   * How the organization's audit log names the unit's objects, for a drift check that reads only what
+   * changed: `targets` maps an event target's type (`team`, `site-section`) to what it narrows the
+   * read to, `paths` maps the API's path words (`teams`) to the type of their items (a request's
+   * object). A type no unit claims maps to nothing: the drift check then reads everything.
+   */
+  audit?: { targets: Readonly<Record<string, AuditTarget>>; paths: Readonly<Record<string, string>> };
   importer: Importer;
 }
+
+/**
+ * What an audit event's target narrows a read to: `id` — the entry keyed by the target's id
+ * (`spaces["ID"]`); `entry` — the entry whose id, `field` or `renamedFrom` is the target's id or
+ * label, else the whole unit (a new or renamed one); `unit` — the whole unit.
+ */
+export type AuditTarget = { by: 'id' } | { by: 'entry'; field: string } | { by: 'unit' };
 
 /** A memo for `ReadContext.shared` and `ImportReadContext.shared`: one per organization and plan (or import). */
 export function sharedReads(): ReadContext['shared'] {

@@ -19,6 +19,10 @@ const importCollections: Importer<RemoteCollection[]> = {
 
 export const collectionsUnit: KindUnit = {
   configKey: 'collections',
+  audit: {
+    targets: { collection: { by: 'unit' } },
+    paths: { collections: 'collection' },
+  },
   list: true,
   schema: Collection,
   kinds: [collectionsModule],

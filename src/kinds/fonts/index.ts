@@ -28,6 +28,10 @@ const importFonts: Importer<RemoteFont[]> = {
 
 export const fontsUnit: KindUnit = {
   configKey: 'fonts',
+  audit: {
+    targets: { font: { by: 'unit' } },
+    paths: { fonts: 'font' },
+  },
   list: true,
   schema: Font,
   kinds: [fontsModule],

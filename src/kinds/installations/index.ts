@@ -92,6 +92,10 @@ function convertInstallation(r: RemoteOrgInstallation, sink: ImportSink): Draft 
 
 export const installationsUnit: KindUnit = {
   configKey: 'installations',
+  audit: {
+    targets: { installation: { by: 'unit' } },
+    paths: { installations: 'installation' },
+  },
   list: true,
   schema: Installation,
   kinds: [installationsModule, installationTargetsModule],

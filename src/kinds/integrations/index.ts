@@ -65,6 +65,10 @@ function convertIntegration(i: RemoteIntegration, sink: ImportSink): Draft {
 
 export const integrationsUnit: KindUnit = {
   configKey: 'integrations',
+  audit: {
+    targets: { integration: { by: 'entry', field: 'name' } },
+    paths: { integrations: 'integration' },
+  },
   list: true,
   schema: Integration,
   kinds: [integrationsModule],

@@ -58,6 +58,10 @@ const importInviteLinks: Importer<InviteLinksState> = {
 
 export const inviteLinksUnit: KindUnit = {
   configKey: 'inviteLinks',
+  audit: {
+    targets: { invite: { by: 'unit' } },
+    paths: { 'link-invites': 'invite' },
+  },
   list: true,
   schema: InviteLink,
   kinds: [inviteLinksModule],

@@ -23,6 +23,10 @@ const importMembers: Importer<RemoteMember[]> = {
 
 export const membersUnit: KindUnit = {
   configKey: 'members',
+  audit: {
+    targets: { member: { by: 'unit' }, user: { by: 'unit' } },
+    paths: { members: 'member' },
+  },
   list: true,
   schema: Member,
   compiled: true,

@@ -35,6 +35,10 @@ function convertSpec(s: RemoteSpec, text: string | null | undefined, sink: Impor
 
 export const openapiSpecsUnit: KindUnit = {
   configKey: 'openapiSpecs',
+  audit: {
+    targets: { 'openapi-spec': { by: 'unit' } },
+    paths: { openapi: 'openapi-spec' },
+  },
   list: true,
   schema: OpenAPISpec,
   kinds: [openapiSpecsModule],

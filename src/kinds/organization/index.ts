@@ -53,6 +53,10 @@ const importOrganization: Importer<OrganizationState> = {
 
 export const organizationUnit: KindUnit = {
   configKey: 'organization',
+  audit: {
+    targets: { organization: { by: 'unit' }, 'agent-instructions': { by: 'unit' } },
+    paths: { orgs: 'organization' },
+  },
   list: false,
   schema: Organization,
   kinds: [organizationModule, agentInstructionsModule],

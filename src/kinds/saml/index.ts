@@ -60,6 +60,10 @@ function convertSaml(
 
 export const samlUnit: KindUnit = {
   configKey: 'saml',
+  audit: {
+    targets: { 'saml-provider': { by: 'entry', field: 'label' } },
+    paths: { saml: 'saml-provider' },
+  },
   list: true,
   schema: SamlProvider,
   kinds: [samlModule],

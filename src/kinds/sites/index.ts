@@ -58,6 +58,29 @@ export const adaptiveSchemaModule = { ...siteKind('adaptiveSchema', 'adaptive sc
 
 export const sitesUnit: KindUnit = {
   configKey: 'sites',
+  audit: {
+    targets: {
+      site: { by: 'id' },
+      // Objects inside a site name no site: every site of the config is read.
+      'site-section': { by: 'unit' },
+      'site-space': { by: 'unit' },
+      'site-section-group': { by: 'unit' },
+      'share-link': { by: 'unit' },
+      'site-redirect': { by: 'unit' },
+      'site-external-link': { by: 'unit' },
+      'site-mcp-server': { by: 'unit' },
+    },
+    paths: {
+      sites: 'site',
+      sections: 'site-section',
+      'section-groups': 'site-section-group',
+      'site-spaces': 'site-space',
+      'share-links': 'share-link',
+      redirects: 'site-redirect',
+      'external-links': 'site-external-link',
+      'mcp-servers': 'site-mcp-server',
+    },
+  },
   list: true,
   schema: Site,
   kinds: [sitesModule, sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule, externalLinksModule, redirectsModule, customizationModule, publishingAuthModule, agentSettingsModule, mcpServersModule, adaptiveSchemaModule],

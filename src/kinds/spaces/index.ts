@@ -64,6 +64,10 @@ const importSpaces: Importer<SpacesState> = {
 
 export const spacesUnit: KindUnit = {
   configKey: 'spaces',
+  audit: {
+    targets: { space: { by: 'id' } },
+    paths: { spaces: 'space' },
+  },
   list: true,
   schema: Space,
   kinds: [spacesModule],

@@ -44,6 +44,10 @@ const importTeams: Importer<TeamsState> = {
 
 export const teamsUnit: KindUnit = {
   configKey: 'teams',
+  audit: {
+    targets: { team: { by: 'entry', field: 'title' } },
+    paths: { teams: 'team' },
+  },
   list: true,
   schema: Team,
   compiled: true,

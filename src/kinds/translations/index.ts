@@ -33,6 +33,10 @@ const importTranslations: Importer<RemoteTranslation[]> = {
 
 export const translationsUnit: KindUnit = {
   configKey: 'translations',
+  audit: {
+    targets: { translation: { by: 'unit' } },
+    paths: { translations: 'translation' },
+  },
   list: true,
   schema: Translation,
   kinds: [translationsModule],
