@@ -3,7 +3,7 @@
  * it can touch. Targets decide, never action names (the live description lists none). A target
  * names its object by the API's object type (`team`, `space`, `site-section`) and id; each unit says
  * in the registry which types are its objects and how one narrows the read (`KindUnit.audit`):
- * spaces and sites by id (`spaces["ID"]`), teams, SAML providers and integrations by their natural
+ * spaces and sites by id (`spaces["ID"]`), teams and the other kinds keyed by a name by their natural
  * key (`teams["Writers"]`, else the whole unit: a renamed or new one), objects inside a site every
  * site of the config, the other units the unit (a few lists).
  *

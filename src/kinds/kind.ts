@@ -243,6 +243,13 @@ export interface KindUnit {
    * object). A type no unit claims maps to nothing: the drift check then reads everything.
    */
   audit?: { targets: Readonly<Record<string, AuditTarget>>; paths: Readonly<Record<string, string>> };
+  /**
+   * Lists inside an entry whose items a narrowed plan reads and plans one by one (a site's
+   * sections), by their name in the entry and in addresses (`sites["a"].sections["b"]`): the kinds
+   * whose steps lie at or under such an item, and the item's fields whose change moves or reorders
+   * other items (a group's `sections`), which make a change there the whole entry's.
+   */
+  parts?: Readonly<Record<string, { kinds: readonly Kind[]; moves: readonly string[] }>>;
   importer: Importer;
 }
 

@@ -23,7 +23,7 @@ import type { LoadedConfig, OrgConfig } from '../config/types.js';
 import { stableStringify } from '../core/json.js';
 import { UNITS } from '../kinds/index.js';
 import type { KindUnit, ResolveContext } from '../kinds/kind.js';
-import { key } from '../model/address.js';
+import { isUnder, key, parseAddress } from '../model/address.js';
 import type { Origin, Problems } from '../source/origin.js';
 
 export interface BaseDifference {
@@ -103,22 +103,6 @@ function claimedAddresses(unit: KindUnit, org: string, entry: unknown): string[]
 }
 
 /**
- * The lists inside an entry whose items are narrowed to one by one (a site's sections, groups, links,
- * site spaces and share links), each with the fields whose change moves or reorders other parts (a
- * group's sections, a link's group, the default section): a change there is the entry's.
- */
-const INNER_LISTS: Readonly<Record<string, readonly string[]>> = {
-  sections: ['default'],
-  siteSpaces: ['default'],
-  sectionGroups: ['sections', 'parent', 'order'],
-  externalLinks: ['group'],
-  shareLinks: [],
-};
-
-/** The rest of an address after `name[` when it ends with that one key. */
-const ONE_KEY = /^"(?:[^"\\]|\\.)*"\]$/;
-
-/**
  * The addresses of the parts of an entry that changed, when only parts of its inner lists changed
  * and every part keeps its address and place (so nothing else of the entry is planned differently);
  * undefined otherwise (the entry is touched whole).
@@ -129,7 +113,7 @@ function innerTargets(unit: KindUnit, org: string, before: unknown, after: unkno
   const now = after as Record<string, unknown>;
   const fields = [...new Set([...Object.keys(was), ...Object.keys(now)])].filter((f) => stableStringify(was[f]) !== stableStringify(now[f]));
   if (fields.length === 0) return undefined;
-  if (!fields.every((f) => INNER_LISTS[f] !== undefined && unit.addressNames.inner?.includes(f) === true && Array.isArray(was[f]) && Array.isArray(now[f]))) return undefined;
+  if (!fields.every((f) => unit.parts?.[f] !== undefined && unit.addressNames.inner?.includes(f) === true && Array.isArray(was[f]) && Array.isArray(now[f]))) return undefined;
   const claimsBefore = claimedAddresses(unit, org, before);
   const claimsAfter = claimedAddresses(unit, org, after);
   if (claimsBefore === undefined || claimsAfter === undefined || claimsAfter.length === 0) return undefined;
@@ -141,14 +125,17 @@ function innerTargets(unit: KindUnit, org: string, before: unknown, after: unkno
     const a = was[f] as unknown[];
     const b = now[f] as unknown[];
     // The parts' own addresses, in the list's order: the claims one level under the entry.
-    const prefix = `${entry}.${f}[`;
-    const own = claimsAfter.filter((c) => c.startsWith(prefix) && ONE_KEY.test(c.slice(prefix.length)));
+    const depth = (parseAddress(entry)?.segments.length ?? 0) + 2;
+    const own = claimsAfter.filter((c) => {
+      const segments = parseAddress(c)?.segments;
+      return segments !== undefined && segments.length === depth && 'key' in segments[depth - 1] && isUnder(c, `${entry}.${f}`);
+    });
     if (a.length !== b.length || own.length !== b.length) return undefined;
     for (let i = 0; i < b.length; i++) {
       if (stableStringify(a[i]) === stableStringify(b[i])) continue;
       const x = (a[i] ?? {}) as Record<string, unknown>;
       const y = (b[i] ?? {}) as Record<string, unknown>;
-      if (INNER_LISTS[f].some((moving) => stableStringify(x[moving]) !== stableStringify(y[moving]))) return undefined;
+      if ((unit.parts?.[f]?.moves ?? []).some((moving) => stableStringify(x[moving]) !== stableStringify(y[moving]))) return undefined;
       out.push(own[i]);
     }
   }

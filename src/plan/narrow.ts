@@ -24,7 +24,7 @@ import type { OrgConfig } from '../config/types.js';
 import type { DraftStep, KindSpec, KindUnit } from '../kinds/kind.js';
 import type { Kind } from '../model/step.js';
 import { UNITS } from '../kinds/index.js';
-import { addressPart, ancestors, entryOf, key, parsePattern, patternMatches, topName, withoutAction, type AddressPattern } from '../model/address.js';
+import { addressPart, ancestors, entryOf, key, parseAddress, parsePattern, patternMatches, topName, withoutAction, type AddressPattern } from '../model/address.js';
 import { entryAddresses } from './base.js';
 
 /** Per unit read: every entry ('all') or the indexes of the entries read. */
@@ -121,23 +121,17 @@ function indexClaims(desired: OrgConfig, unit: KindUnit, ix: UnitIndex): void {
 }
 
 /**
- * The kinds of a unit whose steps lie at or under an address inside an entry, by the name after
- * its first key (`sites["a"].sections["b"]`: the section and its site spaces); undefined for an
- * address that names an entry itself or a part not listed here (every kind of the unit is read).
+ * The kinds of a unit whose steps lie at or under an address inside an entry, by the part it names
+ * after its first key (`sites["a"].sections["b"]`: the section and its site spaces, `KindUnit.parts`);
+ * undefined for an address that names an entry itself or a part the unit does not list (every kind
+ * of the unit is read).
  */
-const INNER_KINDS: Readonly<Record<string, readonly Kind[]>> = {
-  sections: ['sections', 'siteSpaces'],
-  siteSpaces: ['siteSpaces'],
-  sectionGroups: ['sectionGroups'],
-  externalLinks: ['externalLinks'],
-  shareLinks: ['shareLinks'],
-};
-
 function innerKinds(unit: KindUnit, address: string): readonly Kind[] | undefined {
-  const k = entryOf(address);
-  if (k === undefined || !address.startsWith(k)) return undefined;
-  const name = /^\.([A-Za-z]+)\[/.exec(address.slice(k.length))?.[1];
-  const kinds = name === undefined ? undefined : INNER_KINDS[name];
+  const parsed = parseAddress(address);
+  if (parsed === undefined || parsed.org !== undefined) return undefined;
+  const [, entry, part, item] = parsed.segments;
+  if (entry === undefined || !('key' in entry) || part === undefined || !('name' in part) || item === undefined || !('key' in item)) return undefined;
+  const kinds = unit.parts?.[part.name]?.kinds;
   if (kinds === undefined || !kinds.every((kind) => unit.kinds.some((m) => m.kind === kind))) return undefined;
   return kinds;
 }

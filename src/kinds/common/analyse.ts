@@ -27,7 +27,7 @@ export type Outcome = DraftStep[] | { problems: PlanProblem[] };
 
 export interface ResourceSpec<D, R> {
   kind: Kind;
-  /** Plural noun for messages (`teams`, `SAML providers`). */
+  /** Plural noun for messages (`teams`, `spaces`). */
   what: string;
   /** The address of a natural key (`teams["Ops"]`). */
   address(natural: string): string;

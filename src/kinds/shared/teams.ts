@@ -1,5 +1,5 @@
 /**
- * The organization's teams as every unit that names a team reads them (teams, access, SAML): one list
+ * The organization's teams as every unit that names a team reads them (teams, access, identity providers): one list
  * read per plan, the config's teams matched to them, and how a team is named in requests.
  */
 import { key, ref } from '../../model/address.js';

@@ -84,6 +84,13 @@ export const sitesUnit: KindUnit = {
   list: true,
   schema: Site,
   kinds: [sitesModule, sectionsModule, siteSpacesModule, sectionGroupsModule, shareLinksModule, externalLinksModule, redirectsModule, customizationModule, publishingAuthModule, agentSettingsModule, mcpServersModule, adaptiveSchemaModule],
+  parts: {
+    sections: { kinds: ['sections', 'siteSpaces'], moves: ['default'] },
+    siteSpaces: { kinds: ['siteSpaces'], moves: ['default'] },
+    sectionGroups: { kinds: ['sectionGroups'], moves: ['sections', 'parent', 'order'] },
+    externalLinks: { kinds: ['externalLinks'], moves: ['group'] },
+    shareLinks: { kinds: ['shareLinks'], moves: [] },
+  },
   addressNames: { top: ['sites'], inner: ['sections', 'siteSpaces', 'sectionGroups', 'shareLinks', 'externalLinks', 'structure', 'redirects', 'customization', 'publishingAuth', 'agentSettings', 'mcpServers', 'adaptiveSchema'] },
   flowMaps: [
     'sites.*.sections.*.siteSpaces.*',
