@@ -39,6 +39,11 @@ export interface EmulatorKind<S extends z.core.$ZodShape = z.core.$ZodShape> {
   readonly secretFields?: readonly SecretField[];
   /** Follows a change made by another kind. */
   on?(world: World, event: DomainEvent): void;
+  /**
+   * The API's path words whose items are this kind's objects, with the object type the audit log
+   * names them by (`teams` → `team`): what a write is recorded against.
+   */
+  readonly auditObjects?: Readonly<Record<string, string>>;
 }
 
 /** Keeps the type of the kind's seed fields, so that `seedOrg` sees them typed. */

@@ -17,7 +17,7 @@ import type { Fault, RateLimit } from './faults.js';
 import { HttpError, Router, errorBody, errorReply } from './http.js';
 import type { Reply } from './http.js';
 import { auditBefore, recordAudit } from './kinds/audit.js';
-import { emulatorKinds } from './kinds/index.js';
+import { AUDIT_OBJECT_TYPES, emulatorKinds } from './kinds/index.js';
 import { secretMasker } from './masking.js';
 import type { DomainEvent } from './model.js';
 import { freshSeed, seededRandom } from './random.js';
@@ -209,7 +209,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       }
       const { handler, params, options: route } = router.match(method, url.pathname);
       // Every write is recorded in its organization's audit log once it succeeded (kinds/audit.ts).
-      const audit = method === 'GET' ? undefined : auditBefore(world, method, url.pathname, params, token, body);
+      const audit = method === 'GET' ? undefined : auditBefore(world, AUDIT_OBJECT_TYPES, method, url.pathname, params, token, body);
       let reply = handler({ world, method, path: url.pathname, params, query: url.searchParams, body, access: token.access, userId: token.user, emit });
       if (audit) recordAudit(world, audit, reply);
       const minimal = /\breturn=minimal\b/i.test(String(req.headers.prefer ?? ''));

@@ -45,30 +45,6 @@ declare module '../model.js' {
   }
 }
 
-/** The path's collections and the object type of their items (the `object` of the API's views). */
-const OBJECT_TYPES: Record<string, string> = {
-  orgs: 'organization',
-  teams: 'team',
-  members: 'member',
-  spaces: 'space',
-  collections: 'collection',
-  sites: 'site',
-  sections: 'site-section',
-  'section-groups': 'site-section-group',
-  'site-spaces': 'site-space',
-  'share-links': 'share-link',
-  redirects: 'site-redirect',
-  'external-links': 'site-external-link',
-  'mcp-servers': 'site-mcp-server',
-  saml: 'saml-provider',
-  translations: 'translation',
-  integrations: 'integration',
-  installations: 'installation',
-  'link-invites': 'invite',
-  fonts: 'font',
-  openapi: 'openapi-spec',
-};
-
 /** Path words under which the items are not objects of their own: the object above them changed. */
 const NOT_OBJECTS = new Set(['permissions']);
 
@@ -163,7 +139,15 @@ function currentLabel(world: World, org: OrgRec, type: string, id: string): stri
  * of the path (a site's section, not the site; a space, not its permissions). Undefined for a write
  * outside any organization the world holds (publishing an integration, a Git Sync installation).
  */
-export function auditBefore(world: World, method: string, path: string, params: Record<string, string>, token: TokenRec, body: unknown): PendingAudit | undefined {
+export function auditBefore(
+  world: World,
+  objectTypes: ReadonlyMap<string, string>,
+  method: string,
+  path: string,
+  params: Record<string, string>,
+  token: TokenRec,
+  body: unknown,
+): PendingAudit | undefined {
   const segs = segments(path, params);
   let org: OrgRec | undefined;
   let type: string | undefined;
@@ -175,7 +159,7 @@ export function auditBefore(world: World, method: string, path: string, params: 
     if (NOT_OBJECTS.has(s.word)) break;
     // A team's members are the team's: its membership changed.
     if (s.word === 'members' && type === 'team') break;
-    const t = OBJECT_TYPES[s.word];
+    const t = objectTypes.get(s.word);
     if (t === undefined) continue;
     if (s.id === undefined) {
       // A write to a list creates in it (the id comes with the answer; without one, the object above changed).

@@ -163,6 +163,7 @@ function seedCollections(ctx: SeedContext, org: OrgRec, list: CollectionSeed[], 
 
 export const collectionsKind = defineKind({
   name: 'collections',
+  auditObjects: { collections: 'collection' },
   orgSeed: {
     collections: z.array(CollectionSeedSchema).default([]),
   },

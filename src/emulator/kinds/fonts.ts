@@ -91,6 +91,7 @@ function checkRegular(faces: ReadonlyMap<number, string>): void {
 
 export const fontsKind = defineKind({
   name: 'fonts',
+  auditObjects: { fonts: 'font' },
   orgSeed: {
     fonts: z.array(FontSeed).default([]),
   },

@@ -61,3 +61,6 @@ type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) exten
 export function emulatorKinds(): readonly EmulatorKind[] {
   return EMULATOR_KINDS as readonly EmulatorKind[];
 }
+
+/** Every kind's path words and the audit object type of their items (`teams` → `team`). */
+export const AUDIT_OBJECT_TYPES: ReadonlyMap<string, string> = new Map(emulatorKinds().flatMap((k) => Object.entries(k.auditObjects ?? {})));

@@ -188,6 +188,7 @@ function targetRoutes(router: Router, target: 'spaces' | 'sites'): void {
 
 export const installationsKind = defineKind({
   name: 'installations',
+  auditObjects: { installations: 'installation' },
   orgSeed: {
     /** Integrations installed on this organization (published by it or by another, not private). */
     installations: z.array(InstallationSeed).default([]),

@@ -143,6 +143,7 @@ function publisher(req: RouteRequest, ref: string): OrgRec {
 
 export const integrationsKind = defineKind({
   name: 'integrations',
+  auditObjects: { integrations: 'integration' },
   orgSeed: {
     /** Integrations this organization published. */
     integrations: z.array(IntegrationSeed).default([]),

@@ -104,6 +104,7 @@ function newLink(req: RouteRequest, org: OrgRec): InviteLinkRec {
 
 export const inviteLinksKind = defineKind({
   name: 'inviteLinks',
+  auditObjects: { 'link-invites': 'invite' },
   orgSeed: {
     linkInvites: z.array(LinkSeed).default([]),
   },

@@ -164,6 +164,7 @@ function compareBy(sort: (typeof SORTS)[number], req: RouteRequest) {
 
 export const membersKind = defineKind({
   name: 'members',
+  auditObjects: { members: 'member' },
   orgSeed: {
     members: z.array(MemberSeed).default([]),
     /** `request`: removing a member answers 202 and leaves the member (default `immediate`: 205). */

@@ -132,6 +132,7 @@ function rawOf(spec: OpenAPISpecRec, v: VersionRec): Obj {
 
 export const openapiSpecsKind = defineKind({
   name: 'openapiSpecs',
+  auditObjects: { openapi: 'openapi-spec' },
   orgSeed: {
     openapiSpecs: z.array(SpecSeed).default([]),
   },

@@ -116,6 +116,7 @@ export function orgView(ctx: ViewContext, org: OrgRec): Obj {
 
 export const organizationKind = defineKind({
   name: 'organization',
+  auditObjects: { orgs: 'organization' },
   orgSeed,
   // First in the list: it gives the organization its id and puts it in the world.
   seedOrg(ctx, org, seed, place) {

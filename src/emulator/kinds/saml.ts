@@ -94,6 +94,7 @@ function teamId(org: OrgRec, id: string | undefined): string | undefined {
 
 export const samlKind = defineKind({
   name: 'saml',
+  auditObjects: { saml: 'saml-provider' },
   orgSeed: {
     saml: z.array(SamlSeed).default([]),
   },

@@ -168,6 +168,7 @@ function moveSpaceToOrg(source: OrgRec, target: OrgRec, space: SpaceRec): void {
 
 export const spacesKind = defineKind({
   name: 'spaces',
+  auditObjects: { spaces: 'space' },
   orgSeed: {
     spaces: z.array(SpaceSeed).default([]),
   },

@@ -79,6 +79,7 @@ function resolveMember(org: OrgRec, req: RouteRequest, idOrEmail: string, field:
 
 export const teamsKind = defineKind({
   name: 'teams',
+  auditObjects: { teams: 'team' },
   orgSeed: {
     teams: z.array(TeamSeed).default([]),
   },

@@ -68,6 +68,7 @@ function translationOf(req: RouteRequest, org: OrgRec): TranslationRec {
 
 export const translationsKind = defineKind({
   name: 'translations',
+  auditObjects: { translations: 'translation' },
   orgSeed: {
     translations: z.array(TranslationSeed).default([]),
   },

@@ -16,6 +16,16 @@ import { SiteSeed, seedSite } from './seed.js';
 
 export const sitesKind = defineKind({
   name: 'sites',
+  auditObjects: {
+    sites: 'site',
+    sections: 'site-section',
+    'section-groups': 'site-section-group',
+    'site-spaces': 'site-space',
+    'share-links': 'share-link',
+    redirects: 'site-redirect',
+    'external-links': 'site-external-link',
+    'mcp-servers': 'site-mcp-server',
+  },
   orgSeed: {
     sites: z.array(SiteSeed).default([]),
   },
