@@ -12,7 +12,7 @@
  */
 import { key } from '../../../model/address.js';
 import { fingerprintEntries } from '../../../model/fingerprint.js';
-import type { FieldChange, JsonObject, JsonValue } from '../../../model/step.js';
+import type { JsonObject, JsonValue } from '../../../model/step.js';
 import { matchResources } from '../../common/match.js';
 import { planUnmatched } from '../../common/skeleton.js';
 import { step } from '../../common/step.js';
@@ -23,6 +23,7 @@ import { siteKey, type SiteT } from '../schema.js';
 import { siteBase } from '../site.js';
 import { matchSites, readSiteInfos, type RemoteSiteInfo } from '../../shared/sites.js';
 import { ChannelAnswer } from './answers.js';
+import { changeField, updateDraft } from './update.js';
 import { ALLOW_LIST, CHANNEL_TYPES, type ChannelT, type ChannelType } from './schema.js';
 
 export interface RemoteChannel {
@@ -121,11 +122,9 @@ function planSite(o: ChannelSite, org: string, prune: boolean, kp: KindPlan, pri
       prints.push([address, null]);
       continue;
     }
-    const before: JsonObject = {};
-    const after: JsonObject = {};
-    const body: JsonObject = {};
+    const draft = updateDraft();
+    const { before, after, body, changes } = draft;
     // An allow-list is a set: shown whole, before and after, rather than as moved positions.
-    const changes: FieldChange[] = [];
     if (d.setupSettings !== undefined && JSON.stringify(r.allowed) !== JSON.stringify(allowed)) {
       before.setupSettings = { [ALLOW_LIST[d.type]]: r.allowed };
       after.setupSettings = setup;
@@ -133,12 +132,7 @@ function planSite(o: ChannelSite, org: string, prune: boolean, kp: KindPlan, pri
       // The setup goes with its type (SiteChannelSetup): the type says which allow-list it is.
       Object.assign(body, { type: d.type, setupSettings: setup });
     }
-    if (d.role !== undefined && d.role !== r.role) {
-      before.role = r.role;
-      after.role = d.role;
-      body.role = d.role;
-      changes.push({ path: 'role', kind: 'change', before: r.role, after: d.role });
-    }
+    if (d.role !== undefined && d.role !== r.role) changeField(draft, 'role', r.role, d.role);
     prints.push([address, normalChannel(r)]);
     if (Object.keys(body).length === 0) continue;
     kp.steps.push(step({

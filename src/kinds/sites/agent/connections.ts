@@ -14,7 +14,7 @@
  */
 import { key, matchesAny, ref } from '../../../model/address.js';
 import { fingerprintEntries } from '../../../model/fingerprint.js';
-import type { FieldChange, JsonObject, JsonValue, PlanProblem, RequestSpec } from '../../../model/step.js';
+import type { JsonObject, JsonValue, PlanProblem, RequestSpec } from '../../../model/step.js';
 import { MASK } from '../../../core/secrets.js';
 import { Raw, type Draft } from '../../common/import.js';
 import { matchResources, sameJson } from '../../common/match.js';
@@ -27,6 +27,7 @@ import { siteKey, type SiteT } from '../schema.js';
 import { siteBase } from '../site.js';
 import { matchSites, readSiteInfos, type RemoteSiteInfo } from '../../shared/sites.js';
 import { ContextConnectionAnswer } from './answers.js';
+import { changeField, updateDraft } from './update.js';
 import { CONNECTOR_SETUPS, SECRET_SETTINGS, connectionKey, type ContextConnectionT } from './schema.js';
 
 export interface RemoteConnection {
@@ -158,10 +159,8 @@ function planSite(ctx: PlanContext, o: ConnectionSite, kp: KindPlan, prints: Arr
       prints.push([address, null]);
       continue;
     }
-    const before: JsonObject = {};
-    const after: JsonObject = {};
-    const body: JsonObject = {};
-    const changes: FieldChange[] = [];
+    const draft = updateDraft();
+    const { before, after, body, changes } = draft;
     const forced = matchesAny(ctx.replace ?? [], org, address);
     if (d.setupSettings !== undefined && needsSetup) {
       const want = openSetup(setup);
@@ -188,18 +187,8 @@ function planSite(ctx: PlanContext, o: ConnectionSite, kp: KindPlan, prints: Arr
         body.usageSettings = want;
       }
     }
-    if (d.filter !== undefined && (d.filter ?? null) !== r.filter) {
-      before.filter = r.filter;
-      after.filter = d.filter;
-      body.filter = d.filter ?? '';
-      changes.push({ path: 'filter', kind: 'change', before: r.filter, after: d.filter });
-    }
-    if (d.label !== undefined && d.label !== r.label) {
-      before.label = r.label;
-      after.label = d.label;
-      body.label = d.label;
-      changes.push({ path: 'label', kind: 'change', before: r.label, after: d.label });
-    }
+    if (d.filter !== undefined && (d.filter ?? null) !== r.filter) changeField(draft, 'filter', r.filter, d.filter, d.filter ?? '');
+    if (d.label !== undefined && d.label !== r.label) changeField(draft, 'label', r.label, d.label);
     prints.push([address, normalConnection(r)]);
     if (Object.keys(body).length === 0) continue;
     kp.steps.push(step({
