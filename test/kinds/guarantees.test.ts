@@ -26,41 +26,8 @@ import { planOrgs } from '../../src/plan/run.js';
 import type { Plan } from '../../src/plan/types.js';
 import { summaryLine } from '../../src/render/format.js';
 import { quietApply } from '../apply/in-process.js';
+import { GUARANTEES, HEAD, IMPORT, NO_CREATE, NOT_YET, ORG, ORG_PATH, SINGLETON, SITE, siteSeed, type Guarantee, type Row, type World } from './guarantee-rows/common.js';
 
-type Guarantee = 'twins' | 'twice' | 'rename' | 'prune' | 'import' | 'resume' | 'preempt';
-const GUARANTEES: readonly Guarantee[] = ['twins', 'twice', 'rename', 'prune', 'import', 'resume', 'preempt'];
-
-/** The organization's seed (emulator state file fields) and the config's lines after `organization`. */
-interface World {
-  seed?: Record<string, unknown>;
-  yaml: string;
-}
-
-interface Scenarios {
-  /** The remote twin's address (`KEY#ID`, the id given in the seed), or its start (`KEY#`) where the seed cannot give ids. */
-  twins?: World & { twin: string };
-  /** `config`: the loader refuses it at both lines; `plan`: a plan problem names both addresses. */
-  twice?: World & ({ at: 'config'; lines: [number, number] } | { at: 'plan'; addresses: [string, string] });
-  /** The entry's address: an update there, no create, no delete. */
-  rename?: World & { address: string };
-  /** The addresses pruned (deleted); nothing else is deleted. */
-  prune?: World & { deletes: string[] };
-  /** A config whose plan creates and updates: applied up to each step, then resumed from the file. */
-  resume?: World;
-  /** A config whose plan creates an object that `other` then creates with another `field`. */
-  preempt?: World & { other(client: ApiClient): Promise<void>; address: string; field: string };
-}
-
-/** A guarantee's scenario, or why it does not apply (or where it is proven). */
-type Row = { [G in Guarantee]: NonNullable<Scenarios[G & keyof Scenarios]> | string };
-
-const ORG = 'org_acme';
-const HEAD = `version: 1\norganization: { id: ${ORG} }\n`;
-const IMPORT = 'import round trip for every unit: test/import/roundtrip.test.ts (rich-state.yaml) and test/kinds/registry.test.ts';
-const NOT_YET = 'not yet planned through the shared analyser (src/kinds/common/analyse.ts); its own table tests cover it';
-const SINGLETON = 'one object per organization (or per site): nothing to twin, name twice, rename or prune';
-const NO_CREATE = 'the API cannot create it: there is no create to pre-empt';
-const ORG_PATH = `/v1/orgs/${ORG}`;
 
 const teamsRow: Row = {
   twins: { seed: { teams: [{ id: 't1', title: 'Ops' }, { id: 't2', title: 'Ops' }] }, yaml: 'teams: [{ title: Ops }]\n', twin: 'teams["Ops#t2"]' },
@@ -143,8 +110,6 @@ const siteAdsRow: Row = {
   preempt: NO_CREATE,
 };
 
-const SITE = (parts: string) => `sites:\n  - id: site_a\n${parts}`;
-const siteSeed = (extra: Record<string, unknown>) => ({ sites: [{ id: 'site_a', title: 'Docs', ...extra }] });
 const shareLinksRow: Row = {
   twins: { seed: siteSeed({ shareLinks: [{ name: 'partner' }, { name: 'partner' }] }), yaml: SITE('    shareLinks: [{ name: partner }]\n'), twin: 'sites["site_a"].shareLinks["partner#' },
   twice: { seed: siteSeed({}), yaml: SITE('    shareLinks:\n      - { name: partner }\n      - { name: partner }\n'), at: 'config', lines: [6, 7] },
