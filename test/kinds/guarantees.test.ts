@@ -29,6 +29,7 @@ import type { Kind } from '../../src/model/step.js';
 import { summaryLine } from '../../src/render/format.js';
 import { quietApply } from '../apply/in-process.js';
 import { GUARANTEES, HEAD, IMPORT, NO_CREATE, NOT_YET, ORG, ORG_PATH, SINGLETON, SITE, siteSeed, type Guarantee, type Row, type World } from './guarantee-rows/common.js';
+import { externalLinksRow, mcpServersMore, redirectsMore, sectionGroupsRow, sectionsRow, shareLinksMore, siteSingletonResume, siteSpacesRow, sitesMore } from './guarantee-rows/sites.js';
 
 
 const teamsRow: Row = {
@@ -220,17 +221,17 @@ const SCENARIOS: Record<string, Row> = {
   spaceAccess: { ...singleton, twins: 'one access list per space' },
   spaceGitSync: { ...singleton, twins: 'one Git Sync per space' },
   fonts: fontsRow,
-  sites: sitesRow,
-  sections: notYet,
-  siteSpaces: notYet,
-  sectionGroups: notYet,
-  externalLinks: notYet,
-  shareLinks: shareLinksRow,
-  redirects: redirectsRow,
-  customization: { ...singleton, twins: 'one customization per site' },
+  sites: { ...sitesRow, ...sitesMore },
+  sections: sectionsRow,
+  siteSpaces: siteSpacesRow,
+  sectionGroups: sectionGroupsRow,
+  externalLinks: externalLinksRow,
+  shareLinks: { ...shareLinksRow, ...shareLinksMore },
+  redirects: { ...redirectsRow, ...redirectsMore },
+  customization: { ...singleton, twins: 'one customization per site', ...siteSingletonResume.customization },
   publishingAuth: { ...singleton, twins: 'one publishing authentication per site' },
   agentSettings: { ...singleton, twins: 'one agent settings object per site' },
-  mcpServers: mcpRow,
+  mcpServers: { ...mcpRow, ...mcpServersMore },
   adaptiveSchema: { ...singleton, twins: 'one adaptive schema per site' },
   siteAccess: { ...singleton, twins: 'one access list per site' },
   siteGitSync: { ...singleton, twins: 'one Git Sync per site' },

@@ -7,6 +7,7 @@
  */
 import { fingerprint } from '../../core/json.js';
 import type { JsonObject, RequestSpec } from '../../model/step.js';
+import { mergeKindPlan } from '../common/analyse.js';
 import { compact } from '../common/match.js';
 import { orgPath } from '../common/paths.js';
 import { planUnmatched } from '../common/skeleton.js';
@@ -138,6 +139,8 @@ function planUpdate(ctx: SiteContext, info: RemoteSiteInfo, section: DefaultSect
   if (site.type !== undefined && info.type !== null && site.type !== info.type) {
     ctx.problem('sites', address, `site ${info.id} is of type ${info.type}, the config says ${site.type}: the API cannot change a site's type (change it in the app, or remove type)`);
   }
+  // In the create's terms: what a saved plan's create of this site, found done, is held against.
+  (ctx.out.sites.observed ??= {})[address] = { type: info.type, ...currentFields(info) };
   const { before, after } = differing(currentFields(info), desiredFields(site));
   if (section) {
     before.defaultSection = section.current;
@@ -253,18 +256,12 @@ function noteLookAlikeSite(plans: SitePlans, site: SiteT, list: readonly RemoteS
   if (create && notes.length > 0) create.notes = [...(create.notes ?? []), ...notes];
 }
 
+/** One site's plans added to the organization's: everything a kind plan holds (what it observed too), and the pictures. */
 function merge(into: SitePlans, one: SitePlans): void {
   for (const kind of SITE_KINDS) {
-    const a = into[kind];
-    const b = one[kind];
-    for (const s of b.steps) a.steps.push(s);
-    for (const u of b.unmanaged) a.unmanaged.push(u);
-    a.remoteCount += b.remoteCount;
-    for (const p of b.problems) a.problems.push(p);
-    if (b.notes) (a.notes ??= []).push(...b.notes);
-    if (b.duplicates) (a.duplicates ??= []).push(...b.duplicates);
-    if (b.pictures) (a.pictures ??= []).push(...b.pictures);
-    Object.assign(a.fingerprints, b.fingerprints);
+    mergeKindPlan(into[kind], one[kind]);
+    const pictures = one[kind].pictures;
+    if (pictures) (into[kind].pictures ??= []).push(...pictures);
   }
 }
 
