@@ -28,7 +28,8 @@ import { runImport } from '../../src/import/run.js';
 import type { Kind } from '../../src/model/step.js';
 import { summaryLine } from '../../src/render/format.js';
 import { quietApply } from '../apply/in-process.js';
-import { GUARANTEES, HEAD, IMPORT, NO_CREATE, NOT_YET, ORG, ORG_PATH, SINGLETON, SITE, siteSeed, type Guarantee, type Row, type World } from './guarantee-rows/common.js';
+import { adaptiveSchemaRow, agentInstructionsRow, agentSettingsRow, collectionAccessRow, customizationRow, organizationRow, publishingAuthRow, siteAccessRow, spaceAccessRow, teamMembersRow } from './guarantee-rows/singletons.js';
+import { GUARANTEES, headOf, IMPORT, NO_CREATE, NOT_YET, ORG, ORG_PATH, SINGLETON, SITE, siteSeed, type Guarantee, type Row, type World } from './guarantee-rows/common.js';
 import { externalLinksRow, mcpServersMore, redirectsMore, sectionGroupsRow, sectionsRow, shareLinksMore, siteSingletonResume, siteSpacesRow, sitesMore } from './guarantee-rows/sites.js';
 
 
@@ -195,8 +196,8 @@ const singleton: Row = { twins: SINGLETON, twice: SINGLETON, rename: SINGLETON, 
 
 /** Every registered kind's row; a kind without one fails the suite. */
 const SCENARIOS: Record<string, Row> = {
-  organization: singleton,
-  agentInstructions: singleton,
+  organization: organizationRow,
+  agentInstructions: agentInstructionsRow,
   members: {
     twins: 'a member is one user: the organization lists a user once',
     twice: { yaml: 'members:\n  - { user: bob@acme.com, role: create }\n  - { user: u_bob, role: read }\n', at: 'plan', addresses: ['members["bob@acme.com"]', 'members["u_bob"]'] },
@@ -214,11 +215,11 @@ const SCENARIOS: Record<string, Row> = {
     },
   },
   teams: teamsRow,
-  teamMembers: { ...singleton, twins: 'one membership list per team', preempt: 'a membership is set with its team: the team\'s create is held to its members (teams, preempt)' },
+  teamMembers: teamMembersRow,
   collections: notYet,
-  collectionAccess: { ...singleton, twins: 'one access list per collection' },
+  collectionAccess: collectionAccessRow,
   spaces: spacesRow,
-  spaceAccess: { ...singleton, twins: 'one access list per space' },
+  spaceAccess: spaceAccessRow,
   spaceGitSync: { ...singleton, twins: 'one Git Sync per space' },
   fonts: fontsRow,
   sites: { ...sitesRow, ...sitesMore },
@@ -228,12 +229,12 @@ const SCENARIOS: Record<string, Row> = {
   externalLinks: externalLinksRow,
   shareLinks: { ...shareLinksRow, ...shareLinksMore },
   redirects: { ...redirectsRow, ...redirectsMore },
-  customization: { ...singleton, twins: 'one customization per site', ...siteSingletonResume.customization },
-  publishingAuth: { ...singleton, twins: 'one publishing authentication per site', ...siteSingletonResume.publishingAuth },
-  agentSettings: { ...singleton, twins: 'one agent settings object per site', ...siteSingletonResume.agentSettings },
+  customization: customizationRow,
+  publishingAuth: publishingAuthRow,
+  agentSettings: agentSettingsRow,
   mcpServers: { ...mcpRow, ...mcpServersMore },
-  adaptiveSchema: { ...singleton, twins: 'one adaptive schema per site', ...siteSingletonResume.adaptiveSchema },
-  siteAccess: { ...singleton, twins: 'one access list per site', ...siteSingletonResume.siteAccess },
+  adaptiveSchema: adaptiveSchemaRow,
+  siteAccess: siteAccessRow,
   siteGitSync: { ...singleton, twins: 'one Git Sync per site', ...siteSingletonResume.siteGitSync },
   // The site agent and hosting (src/kinds/sites/agent/, site-hosting/, site-variants/): their own
   // scenario tests (test/sites/channels, context-connections, topics, hosting, variants) cover them.
@@ -282,7 +283,7 @@ async function inWorld<T>(world: World, run: (o: { client: ApiClient; path: stri
   const emulator = await startEmulator({ port: 0, state: stateOf(world.seed), onExchange: (e) => exchanges.push(e) });
   const client = createClient({ baseUrl: emulator.url, token: 'dev-token', backoffBaseMs: 1 });
   const path = join(dir, `docplane-${files++}.yaml`);
-  writeFileSync(path, HEAD + world.yaml);
+  writeFileSync(path, headOf(world) + world.yaml);
   try {
     return await run({ client, path, exchanges, url: emulator.url });
   } finally {
@@ -341,16 +342,23 @@ const PROVE: { [G in Guarantee]: (s: Exclude<Row[G], string>, kind: Kind) => Pro
   import: (s, kind) =>
     inWorld(s, async ({ client, path, url }) => {
       // The world as the config leaves it, written out by import, planned again: nothing to do.
-      const applied = await applyPlan(await planAt(client, path), client, { concurrency: 1, backoffBaseMs: 1 });
+      const first = await planAt(client, path);
+      const sets = first.steps.some((st) => st.kind === kind && st.action !== 'delete');
+      const applied = await applyPlan(first, client, { concurrency: 1, backoffBaseMs: 1 });
       expect(applied.failed).toEqual([]);
       const out = join(dir, `import-${files++}`);
       await runImport({ orgs: [ORG], out, connect: () => Promise.resolve(createClient({ baseUrl: url, token: 'dev-token', backoffBaseMs: 1 })) });
-      const again = await planOrgs(await loadConfig({ path: out }), client, { toolVersion: '0.1.0' });
+      const imported = await loadConfig({ path: out });
+      const again = await planOrgs(imported, client, { toolVersion: '0.1.0' });
       expect(again.steps.map((st) => `${st.action} ${st.address}`)).toEqual([]);
       expect(again.problems).toEqual([]);
       expect(again.duplicates).toBeUndefined();
-      // Everything of the kind is in the imported config: nothing of it is left unmanaged.
+      // Everything of the kind is in the imported config: nothing of it is left unmanaged, and the
+      // imported config, planned against the world as it was, sets again what the world's config set.
       expect(again.unmanaged[ORG]?.[kind] ?? []).toEqual([]);
+      if (!sets) return;
+      const before = await inWorld(s, ({ client: fresh }) => planOrgs(imported, fresh, { toolVersion: '0.1.0' }));
+      expect(before.steps.filter((st) => st.kind === kind).length, JSON.stringify(before.problems)).toBeGreaterThan(0);
     }),
   resume: async (s) => {
     const steps = await inWorld(s, async ({ client, path }) => (await planAt(client, path)).steps.length);

@@ -134,11 +134,6 @@ export const siteSingletonResume: Record<string, Pick<Row, 'resume'>> = {
   // run's secrets, so the file's token never matches the re-derivation's placeholder.
   siteGitSync: { resume: 'a connect carries a secret (accessToken), which the generated saved plan cannot hold; test/kinds/git-sync.test.ts covers the connect' },
   publishingAuthKeys: { resume: 'a key is rotated only by `plan --replace` of its address, one step with nothing to resume between' },
-  customization: singletonResume('    customization: { title: Acme Docs, styling: { theme: muted, primaryColor: { light: "#0B5FFF", dark: "#6EA0FF" } } }\n'),
-  publishingAuth: singletonResume('    visibility: visitor-auth\n    publishingAuth: { backend: custom, fallbackURL: "https://login.example/fallback" }\n'),
-  agentSettings: singletonResume('    agentSettings: { editing: { customInstructions: "Answer briefly" } }\n'),
-  adaptiveSchema: singletonResume('    adaptiveSchema: { properties: { plan: { type: string, description: "The plan of the visitor" } } }\n'),
-  siteAccess: { resume: { seed: { ...seed(), teams: [{ id: 't1', title: 'Writers' }] }, yaml: SITE('    access: { teams: { Writers: read } }\n    shareLinks: [{ name: partner }]\n') } },
   customHostnames: { resume: { seed: { ...seed(), customHostnames: [{ hostname: 'docs.acme.example', site: 'site_a' }] }, yaml: SITE('    customHostname: null\n    shareLinks: [{ name: partner }]\n') } },
   defaultSiteSpaces: singletonResume('    siteSpaces: [{ space: space_b }, { space: space_a }]\n    defaultSiteSpace: space_b\n', { siteSpaces: [{ space: 'space_a' }] }),
   variantCustomization: singletonResume('    siteSpaces: [{ space: space_a, customization: { title: Guides FR } }, { space: space_b }]\n', { siteSpaces: [{ space: 'space_a' }] }),
