@@ -4,8 +4,9 @@
  */
 import { ref } from '../../model/address.js';
 import type { JsonObject, RequestSpec } from '../../model/step.js';
-import { compact, matchResources, sameJson } from '../common/match.js';
-import { deleteAddresses } from '../common/skeleton.js';
+import { analyse, matchPairs, mergeKindPlan, type Matched, type ResourceSpec } from '../common/analyse.js';
+import { compact, sameJson } from '../common/match.js';
+import type { DraftStep } from '../kind.js';
 import { rootSiteSpaceAddress, rootSiteSpacesOrderAddress, siteAddress, siteSpaceAddress, siteSpacesOrderAddress } from './addresses.js';
 import { sortMoves } from './order.js';
 import { pathCycle, pathNeed } from './paths.js';
@@ -29,8 +30,11 @@ interface Holder {
 }
 
 interface SpacesPlan extends Holder {
-  pairs: Array<{ desired: SiteSpaceT; remote?: RemoteSiteSpace }>;
+  /** The analyser's match, within the holder. */
+  matched: Matched<SiteSpaceT, RemoteSiteSpace>;
   deletes: Array<{ remote: RemoteSiteSpace; address: string }>;
+  /** The key in the address of a remote site space no entry matched: its space, `SPACE#ID` where an entry's address has it. */
+  unmatchedKey: Map<RemoteSiteSpace, string>;
 }
 
 function sectionHolder(ctx: SiteContext, entry: SectionEntry): Holder {
@@ -64,27 +68,33 @@ function rootHolder(ctx: SiteContext): Holder | undefined {
     wholeTruth: prunes('siteSpaces') };
 }
 
-function matchHolder(ctx: SiteContext, h: Holder): SpacesPlan {
-  const m = matchResources(h.desired, h.remote, {
-    desiredKey: (x) => x.space,
-    remoteKey: (r) => r.space,
-    remoteId: (r) => r.id,
-    desiredId: (x) => x.id });
-  const addressFor = deleteAddresses(h.addressOf, h.desired.map((x) => h.addressOf(x.space)));
-  const deletes = h.wholeTruth ? m.unmatched.map((r) => ({ remote: r, address: addressFor(r.space, r.id) })) : [];
-  if (!h.wholeTruth) ctx.out.siteSpaces.unmanaged.push(...m.unmatched.map((r) => addressFor(r.space, r.id)));
-  return { ...h, pairs: m.pairs, deletes };
+/** How the analyser matches a holder's site spaces: by id, then by space (the key within the holder). */
+const holderKeys = (h: Holder): Pick<ResourceSpec<SiteSpaceT, RemoteSiteSpace>, 'address' | 'desiredKey' | 'remoteKey' | 'remoteId' | 'desiredId'> => ({
+  address: h.addressOf,
+  desiredKey: (x) => x.space,
+  remoteKey: (r) => r.space,
+  remoteId: (r) => r.id,
+  desiredId: (x) => x.id,
+});
+
+function matchHolder(h: Holder): SpacesPlan {
+  const matched = matchPairs(h.desired, h.remote, holderKeys(h));
+  // A space an entry names, matched (by id) elsewhere: the unmatched one there takes `SPACE#ID`.
+  const taken = new Set(h.desired.map((x) => x.space));
+  const unmatchedKey = new Map(matched.unmatched.map((r) => [r, taken.has(r.space) ? `${r.space}#${r.id}` : r.space]));
+  const deletes = h.wholeTruth ? matched.unmatched.map((r) => ({ remote: r, address: h.addressOf(unmatchedKey.get(r) as string) })) : [];
+  return { ...h, matched, deletes, unmatchedKey };
 }
 
 export function planSiteSpaces(ctx: SiteContext, sections: readonly SectionEntry[]): void {
   const root = rootHolder(ctx);
   const holders = [...sections.map((e) => sectionHolder(ctx, e)), ...(root ? [root] : [])];
-  for (const sp of holders.map((h) => matchHolder(ctx, h))) planHolder(ctx, sp);
+  for (const sp of holders.map(matchHolder)) planHolder(ctx, sp);
 }
 
 /** The site-space steps of one holder, and the order of its site spaces. */
 function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
-  const { org, base, push } = ctx;
+  const { org, base } = ctx;
   const e = sp.entry;
   const sectionNeeds = e && !e.remote ? [`${e.address}:create`] : [];
   const ownKey = e && !e.remote ? ref(org, e.address, 'siteSpaces.0.id') : undefined;
@@ -93,13 +103,14 @@ function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
   const stepAddresses: string[] = [];
   let previousCreate: string | undefined;
   const holders = new Map<string, { step: string; takes?: string }>();
-  for (const { desired: d, remote: r } of sp.pairs) {
+  const pairs = sp.matched.pairs;
+  for (const { desired: d, remote: r } of pairs) {
     if (r?.path && d.path !== undefined && d.path !== r.path) holders.set(r.path, { step: `${sp.addressOf(d.space)}:update`, takes: d.path });
   }
   for (const d of sp.deletes) if (d.remote.path) holders.set(d.remote.path, { step: `${d.address}:delete` });
   const remoteIdAtPath = new Map<string, string>();
-  for (const { remote: r } of sp.pairs) if (r?.path) remoteIdAtPath.set(r.path, r.id);
-  for (const { desired: d, remote: r } of sp.pairs) {
+  for (const { remote: r } of pairs) if (r?.path) remoteIdAtPath.set(r.path, r.id);
+  const spaceSteps = (d: SiteSpaceT, r: RemoteSiteSpace | undefined): DraftStep[] => {
     const address = sp.addressOf(d.space);
     const wanted = compact({ path: d.path, condition: d.condition, hidden: d.hidden }) as JsonObject;
     let pathNeeds = d.path !== undefined && d.path !== r?.path ? pathNeed(address, d.path, holders) : [];
@@ -117,10 +128,10 @@ function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
     if (r) {
       keyOfSpace.set(d.space, r.id);
       const { before, after } = differing(pick(r, [...SITE_SPACE_FIELDS, ...SITE_SPACE_EXTRA_FIELDS]), compact({ ...wanted, draft: d.draft }) as JsonObject);
-      if (Object.keys(after).length === 0) continue;
+      if (Object.keys(after).length === 0) return [];
       stepAddresses.push(address);
       updateRequests.push({ method: 'PATCH', path: `${base}/site-spaces/${enc(r.id)}`, body: after });
-      push(
+      return [
         step({
           address,
           kind: 'siteSpaces',
@@ -130,28 +141,23 @@ function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
           requests: updateRequests,
           needs: pathNeeds,
           remoteId: r.id }),
-        normalSiteSpace(r),
-      );
-      continue;
+      ];
     }
     if (ownKey !== undefined && e && d.space === e.cfg.space) {
       keyOfSpace.set(d.space, ownKey); // made, and set up, by the section's create
-      if (d.draft !== undefined) {
-        // The section's create makes its own site space live; a draft one is switched after.
-        stepAddresses.push(address);
-        push(
-          step({
-            address,
-            kind: 'siteSpaces',
-            action: 'update',
-            before: { draft: false },
-            after: { draft: d.draft },
-            requests: [{ method: 'PATCH', path: `${base}/site-spaces/${ownKey}`, body: { draft: d.draft } }],
-            needs: sectionNeeds }),
-          null,
-        );
-      }
-      continue;
+      if (d.draft === undefined) return [];
+      // The section's create makes its own site space live; a draft one is switched after.
+      stepAddresses.push(address);
+      return [
+        step({
+          address,
+          kind: 'siteSpaces',
+          action: 'update',
+          before: { draft: false },
+          after: { draft: d.draft },
+          requests: [{ method: 'PATCH', path: `${base}/site-spaces/${ownKey}`, body: { draft: d.draft } }],
+          needs: sectionNeeds }),
+      ];
     }
     const own = ref(org, address);
     keyOfSpace.set(d.space, own);
@@ -169,7 +175,9 @@ function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
     ];
     if (Object.keys(wanted).length > 0) requests.push({ method: 'PATCH', path: `${base}/site-spaces/${own}`, body: wanted });
     const after = compact({ space: d.space, ...wanted, draft: d.draft });
-    push(
+    const chained = previousCreate ? [`${previousCreate}:create`] : [];
+    previousCreate = address;
+    return [
       step({
         address,
         kind: 'siteSpaces',
@@ -178,27 +186,26 @@ function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
         after,
         requests,
         // Adds in a holder are chained: each is appended, so the order they leave is known.
-        needs: [...sectionNeeds, ...(previousCreate ? [`${previousCreate}:create`] : []), ...pathNeeds, ...space.needs],
+        needs: [...sectionNeeds, ...chained, ...pathNeeds, ...space.needs],
         ...(space.needs.length > 0 ? { notes: [`space: (created by this plan) ${d.space}`] } : {}) }),
-      null,
-    );
-    previousCreate = address;
-  }
-  for (const d of sp.deletes) {
-    stepAddresses.push(d.address);
-    const before = pick(d.remote, SITE_SPACE_FIELDS);
-    push(
-      step({
-        address: d.address,
-        kind: 'siteSpaces',
-        action: 'delete',
-        before: { space: d.remote.space, ...before },
-        after: null,
-        requests: [{ method: 'DELETE', path: `${base}/site-spaces/${enc(d.remote.id)}` }],
-        remoteId: d.remote.id }),
-      normalSiteSpace(d.remote),
-    );
-  }
+    ];
+  };
+  const kp = analyse(org, sp.desired, sp.remote, {
+    ...holderKeys(sp),
+    kind: 'siteSpaces',
+    what: 'site spaces',
+    prune: sp.wholeTruth,
+    unmatchedKey: (r) => sp.unmatchedKey.get(r) as string,
+    fingerprint: normalSiteSpace,
+    observe: (r) => ({ space: r.space, ...pick(r, [...SITE_SPACE_FIELDS, ...SITE_SPACE_EXTRA_FIELDS]) }),
+    create: (d) => spaceSteps(d, undefined),
+    update: (d, r) => spaceSteps(d, r),
+    remove: (r) => ({ before: { ...pick(r, ['condition', 'path']), space: r.space }, requests: [{ method: 'DELETE', path: `${base}/site-spaces/${enc(r.id)}` }] }),
+  }, sp.matched).plan;
+  // The site counts its remote site spaces once, up front.
+  kp.remoteCount = 0;
+  mergeKindPlan(ctx.out.siteSpaces, kp);
+  for (const d of sp.deletes) stepAddresses.push(d.address);
   planOrder(ctx, sp, keyOfSpace, createdKeys, stepAddresses, ownKey);
 }
 
