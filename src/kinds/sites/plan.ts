@@ -512,124 +512,133 @@ function desiredOrder(ctx: SiteContext, items: SiteItems): SiteOrder {
 
 /** Section creates, updates (paths, a swap of paths, the default site space) and deletes. */
 function planSections(ctx: SiteContext, items: SiteItems, order: SiteOrder): void {
-  const { org, site, base } = ctx;
+  const { site, base } = ctx;
   const { sections, sectionMatch } = items;
-  const { chainNeeds } = order;
-  const sectionPathHolders = new Map<string, { step: string; takes?: string }>();
-  const sectionIdAtPath = new Map<string, string>();
-  for (const e of sections) if (e.remote) sectionIdAtPath.set(e.remote.path, e.remote.id);
+  const holders = new Map<string, { step: string; takes?: string }>();
+  const idAtPath = new Map<string, string>();
+  for (const e of sections) if (e.remote) idAtPath.set(e.remote.path, e.remote.id);
   for (const e of sections) {
-    if (e.remote && e.remote.path !== e.cfg.path) sectionPathHolders.set(e.remote.path, { step: `${e.address}:update`, takes: e.cfg.path });
+    if (e.remote && e.remote.path !== e.cfg.path) holders.set(e.remote.path, { step: `${e.address}:update`, takes: e.cfg.path });
   }
-  const sectionSteps = (e: SectionEntry): DraftStep[] => {
-    const out: DraftStep[] = [];
-    const c = e.cfg;
-    let pathNeeds = !e.remote || e.remote.path !== c.path ? pathNeed(e.address, c.path, sectionPathHolders) : [];
-    // A swap (or rotation) of section paths: as for site spaces, the first step of the cycle parks
-    // the holder of its path on a temporary path first; the others wait for their holders.
-    const updateRequests: RequestSpec[] = [];
-    const cycle = e.remote && e.remote.path !== c.path ? pathCycle(e.address, c.path, sectionPathHolders) : undefined;
-    if (cycle && cycle.length > 0) {
-      if (cycle.every((step) => `${e.address}:update` < step)) {
-        const holderId = sectionIdAtPath.get(c.path) as string;
-        updateRequests.push({ method: 'PATCH', path: `${base}/sections/${enc(holderId)}`, body: { path: `docplane-swap-${holderId}`.slice(0, 100) } });
-      } else pathNeeds = [cycle[0]];
-    }
-    const extras = compact({ draft: c.draft, localizedTitle: localizedValue(c.localizedTitle), localizedDescription: localizedValue(c.localizedDescription) }) as JsonObject;
-    const defaultSpace = defaultSiteSpaceOf(org, siteKey(site), e);
-    if (!e.remote) {
-      const own = c.siteSpaces?.find((x) => x.space === c.space);
-      const ownSettings = own ? compact({ path: own.path, condition: own.condition, hidden: own.hidden }) : {};
-      const later = compact({ path: c.path, description: c.description, condition: c.condition, localizedTitle: extras.localizedTitle ?? undefined, localizedDescription: extras.localizedDescription ?? undefined });
-      const space = ctx.spaceId(c.space);
-      const requests: RequestSpec[] = [
-        {
-          method: 'POST',
-          path: `${base}/sections`,
-          body: compact({ spaceId: space.id, title: c.title, icon: c.icon, draft: c.draft }),
-          capture: true,
-          lookup: { path: `${base}/sections`, match: { title: c.title, 'siteSpaces.0.space.id': space.id } } },
-        // The create names the section after its title; the path is what identifies it from now on.
-        { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: later as JsonObject },
-      ];
-      if (Object.keys(ownSettings).length > 0) {
-        requests.push({ method: 'PATCH', path: `${base}/site-spaces/${ref(org, e.address, 'siteSpaces.0.id')}`, body: ownSettings });
-      }
-      const after = compact({
-        path: c.path,
-        title: c.title,
-        space: c.space,
-        icon: c.icon,
-        description: c.description,
-        condition: c.condition,
-        ...extras,
-        siteSpace: Object.keys(ownSettings).length > 0 ? ownSettings : undefined }) as JsonObject;
-      out.push(
-        step({
-          address: e.address,
-          kind: 'sections',
-          action: 'create',
-          before: null,
-          after,
-          requests,
-          needs: [...(chainNeeds.get(e.address) ?? []), ...pathNeeds, ...space.needs],
-          ...notesOf([
-            ...(space.needs.length > 0 ? [`space: (created by this plan) ${c.space}`] : []),
-            ...lookAlikeNote('section', c.title, ctx.remote.sections.map((r) => r.title)),
-          ]) }),
-      );
-      // The default site space: a created section shows its first one until told otherwise.
-      if (defaultSpace) {
-        const wanted = { defaultSiteSpace: c.defaultSiteSpace as string };
-        out.push(
-          step({
-            address: e.address,
-            kind: 'sections',
-            action: 'update',
-            before: { defaultSiteSpace: null },
-            after: wanted,
-            requests: [{ method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: { defaultSiteSpace: defaultSpace.id } }],
-            needs: [`${e.address}:create`, ...defaultSpace.needs] }),
-        );
-      }
-      return out;
-    }
-    const desired = compact({ title: c.title, path: c.path, description: c.description, icon: c.icon, condition: c.condition, ...extras }) as JsonObject;
-    const current = pick(e.remote, [...SECTION_FIELDS, ...SECTION_EXTRA_FIELDS]);
-    const { before, after } = differing(current, desired);
-    const body: JsonObject = localizedBody(after, ['localizedTitle', 'localizedDescription']);
-    const needs = [...pathNeeds];
-    const remoteDefault = e.remote.siteSpaces.find((x) => x.default)?.space ?? e.remote.siteSpaces[0]?.space ?? null;
-    if (defaultSpace && c.defaultSiteSpace !== remoteDefault) {
-      before.defaultSiteSpace = remoteDefault;
-      after.defaultSiteSpace = c.defaultSiteSpace as string;
-      body.defaultSiteSpace = defaultSpace.id;
-      needs.push(...defaultSpace.needs);
-    }
-    if (Object.keys(after).length === 0) return out;
+  const entryOf = new Map(sections.map((e) => [e.cfg, e]));
+  const entry = (d: SectionT) => entryOf.get(d) as SectionEntry;
+  planStructureKind(ctx, 'sections', 'sections', site.sections, ctx.remote.sections, sectionMatch, {
+    ...sectionKeys(site),
+    fingerprint: normalSection,
+    observe: (r) => pick(r, SECTION_FIELDS),
+    create: (d) => sectionCreate(ctx, entry(d), [...(order.chainNeeds.get(entry(d).address) ?? []), ...pathNeed(entry(d).address, d.path, holders)]),
+    update: (d) => sectionUpdate(ctx, entry(d), holders, idAtPath),
+    remove: (r) => ({ before: pick(r, SECTION_FIELDS), requests: [{ method: 'DELETE', path: `${base}/sections/${enc(r.id)}` }] }),
+  });
+}
+
+/** The fields a section's create and update both compare beyond the shown ones. */
+function sectionExtras(c: SectionT): JsonObject {
+  return compact({ draft: c.draft, localizedTitle: localizedValue(c.localizedTitle), localizedDescription: localizedValue(c.localizedDescription) }) as JsonObject;
+}
+
+/** A section's create (POST, then the PATCH of its path and the rest), and its default site space after. */
+function sectionCreate(ctx: SiteContext, e: SectionEntry, needs: string[]): DraftStep[] {
+  const { org, site, base } = ctx;
+  const c = e.cfg;
+  const extras = sectionExtras(c);
+  const defaultSpace = defaultSiteSpaceOf(org, siteKey(site), e);
+  const own = c.siteSpaces?.find((x) => x.space === c.space);
+  const ownSettings = own ? compact({ path: own.path, condition: own.condition, hidden: own.hidden }) : {};
+  const later = compact({ path: c.path, description: c.description, condition: c.condition, localizedTitle: extras.localizedTitle ?? undefined, localizedDescription: extras.localizedDescription ?? undefined });
+  const space = ctx.spaceId(c.space);
+  const requests: RequestSpec[] = [
+    {
+      method: 'POST',
+      path: `${base}/sections`,
+      body: compact({ spaceId: space.id, title: c.title, icon: c.icon, draft: c.draft }),
+      capture: true,
+      lookup: { path: `${base}/sections`, match: { title: c.title, 'siteSpaces.0.space.id': space.id } } },
+    // The create names the section after its title; the path is what identifies it from now on.
+    { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: later as JsonObject },
+  ];
+  if (Object.keys(ownSettings).length > 0) {
+    requests.push({ method: 'PATCH', path: `${base}/site-spaces/${ref(org, e.address, 'siteSpaces.0.id')}`, body: ownSettings });
+  }
+  const after = compact({
+    path: c.path,
+    title: c.title,
+    space: c.space,
+    icon: c.icon,
+    description: c.description,
+    condition: c.condition,
+    ...extras,
+    siteSpace: Object.keys(ownSettings).length > 0 ? ownSettings : undefined }) as JsonObject;
+  const out = [
+    step({
+      address: e.address,
+      kind: 'sections',
+      action: 'create',
+      before: null,
+      after,
+      requests,
+      needs: [...needs, ...space.needs],
+      ...notesOf([
+        ...(space.needs.length > 0 ? [`space: (created by this plan) ${c.space}`] : []),
+        ...lookAlikeNote('section', c.title, ctx.remote.sections.map((r) => r.title)),
+      ]) }),
+  ];
+  // The default site space: a created section shows its first one until told otherwise.
+  if (defaultSpace) {
     out.push(
       step({
         address: e.address,
         kind: 'sections',
         action: 'update',
-        before,
-        after,
-        requests: [...updateRequests, { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body }],
-        needs,
-        remoteId: e.remote.id }),
+        before: { defaultSiteSpace: null },
+        after: { defaultSiteSpace: c.defaultSiteSpace as string },
+        requests: [{ method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: { defaultSiteSpace: defaultSpace.id } }],
+        needs: [`${e.address}:create`, ...defaultSpace.needs] }),
     );
-    return out;
-  };
-  const entryOf = new Map(sections.map((e) => [e.cfg, e]));
-  const entrySteps = (d: SectionT) => sectionSteps(entryOf.get(d) as SectionEntry);
-  planStructureKind(ctx, 'sections', 'sections', site.sections, ctx.remote.sections, sectionMatch, {
-    ...sectionKeys(site),
-    fingerprint: normalSection,
-    observe: (r) => pick(r, SECTION_FIELDS),
-    create: entrySteps,
-    update: entrySteps,
-    remove: (r) => ({ before: pick(r, SECTION_FIELDS), requests: [{ method: 'DELETE', path: `${base}/sections/${enc(r.id)}` }] }),
-  });
+  }
+  return out;
+}
+
+/** A matched section's update: its fields, its path (after the holder of that path moves, or parked first in a swap), its default site space. */
+function sectionUpdate(ctx: SiteContext, e: SectionEntry, holders: Map<string, { step: string; takes?: string }>, idAtPath: ReadonlyMap<string, string>): DraftStep[] {
+  const { org, site, base } = ctx;
+  const c = e.cfg;
+  const r = e.remote as RemoteSection;
+  let pathNeeds = r.path !== c.path ? pathNeed(e.address, c.path, holders) : [];
+  // A swap (or rotation) of section paths: as for site spaces, the first step of the cycle parks
+  // the holder of its path on a temporary path first; the others wait for their holders.
+  const updateRequests: RequestSpec[] = [];
+  const cycle = r.path !== c.path ? pathCycle(e.address, c.path, holders) : undefined;
+  if (cycle && cycle.length > 0) {
+    if (cycle.every((step) => `${e.address}:update` < step)) {
+      const holderId = idAtPath.get(c.path) as string;
+      updateRequests.push({ method: 'PATCH', path: `${base}/sections/${enc(holderId)}`, body: { path: `docplane-swap-${holderId}`.slice(0, 100) } });
+    } else pathNeeds = [cycle[0]];
+  }
+  const desired = compact({ title: c.title, path: c.path, description: c.description, icon: c.icon, condition: c.condition, ...sectionExtras(c) }) as JsonObject;
+  const { before, after } = differing(pick(r, [...SECTION_FIELDS, ...SECTION_EXTRA_FIELDS]), desired);
+  const body: JsonObject = localizedBody(after, ['localizedTitle', 'localizedDescription']);
+  const needs = [...pathNeeds];
+  const defaultSpace = defaultSiteSpaceOf(org, siteKey(site), e);
+  const remoteDefault = r.siteSpaces.find((x) => x.default)?.space ?? r.siteSpaces[0]?.space ?? null;
+  if (defaultSpace && c.defaultSiteSpace !== remoteDefault) {
+    before.defaultSiteSpace = remoteDefault;
+    after.defaultSiteSpace = c.defaultSiteSpace as string;
+    body.defaultSiteSpace = defaultSpace.id;
+    needs.push(...defaultSpace.needs);
+  }
+  if (Object.keys(after).length === 0) return [];
+  return [
+    step({
+      address: e.address,
+      kind: 'sections',
+      action: 'update',
+      before,
+      after,
+      requests: [...updateRequests, { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body }],
+      needs,
+      remoteId: r.id }),
+  ];
 }
 
 /**
