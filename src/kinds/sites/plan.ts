@@ -699,184 +699,205 @@ function simulateStructure(ctx: SiteContext, items: SiteItems, order: SiteOrder)
 /** Section group creates, updates (fields, parent, members) and deletes. */
 function planGroups(ctx: SiteContext, items: SiteItems, order: SiteOrder, sim: SimulatedStructure): void {
   const { site, base } = ctx;
-  const { groups, groupMatch, desiredGroupOf, labelOf } = items;
-  const { chainNeeds, sectionByKey } = order;
-  const { layout, chain, titleOf, levelMove, applyMove } = sim;
+  const { groups, groupMatch, labelOf } = items;
+  const { sectionByKey } = order;
   const pathsOf = (keys: readonly ItemKey[]) => keys.map((k) => labelOf.get(k) ?? idOfKey(k));
-  const groupSteps = (g: GroupEntry): DraftStep[] => {
-    const c = g.cfg;
-    const memberNeeds = (g.members ?? []).filter((k) => sectionByKey.get(k) && !sectionByKey.get(k)?.remote).map((k) => `${sectionByKey.get(k)?.address}:create`);
-    const extras = compact({ draft: c.draft, localizedTitle: localizedValue(c.localizedTitle) }) as JsonObject;
-    if (!g.remote) {
-      const parent = g.parent ?? null;
-      const after = compact({ title: c.title, icon: c.icon, parent: c.parent ?? undefined, ...extras, sections: g.members ? pathsOf(g.members) : undefined }) as JsonObject;
-      const requests: RequestSpec[] = [
-        {
-          method: 'POST',
-          path: `${base}/section-groups`,
-          // Created with its sections: the live service has no endpoint to add a section to a group.
-          body: compact({ title: c.title, icon: c.icon, sections: g.members?.map(idOfKey), parent: parent?.id, draft: c.draft }),
-          capture: true,
-          lookup: { path: `${base}/section-groups`, match: { title: c.title } } },
-      ];
-      // The create takes no localized title.
-      if (extras.localizedTitle) requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body: { localizedTitle: extras.localizedTitle } });
-      return [
-        step({
-          address: g.address,
-          kind: 'sectionGroups',
-          action: 'create',
-          before: null,
-          after,
-          requests,
-          needs: [...memberNeeds, ...(chainNeeds.get(g.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
-          ...lookAlikeNotes('section group', c.title, ctx.remote.groups.map((r) => r.title)) }),
-      ];
-    }
-    const fields = differing(pick(g.remote, [...GROUP_FIELDS, ...GROUP_EXTRA_FIELDS]), compact({ title: c.title, icon: c.icon, ...extras }) as JsonObject);
-    const body: JsonObject = localizedBody(fields.after, ['localizedTitle']);
-    const before: JsonObject = { ...fields.before };
-    const after: JsonObject = { ...fields.after };
-    const needs = [...memberNeeds];
-    const treesBefore = chain.trees([g.key]);
-    const move = levelMove(g);
-    if (move) {
-      body.parentSectionGroupId = move.id;
-      before.parent = titleOf(groupHolding(layout, g.key));
-      after.parent = c.parent ?? null;
-      needs.push(...move.needs);
-      treesBefore.push(...chain.trees([move.to ?? undefined]));
-      applyMove(g.key, move.to);
-    }
-    const requests: RequestSpec[] = [];
-    if (Object.keys(body).length > 0) {
-      requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body });
-    }
-    let membersMoved = false;
-    if (g.members) {
-        const membersBefore = (layout.groups.get(g.key) ?? []).filter((k) => !isGroupKey(k) && !isLinkKey(k));
-      const wanted = g.members;
-      const toAdd = wanted.filter((k) => !membersBefore.includes(k));
-      // Sections that leave for the top level; those going to another group are moved by that group's step.
-      const toRemove = new Set(membersBefore.filter((k) => !desiredGroupOf.has(k)));
-      // A section moves into or out of a group by its own update (sorting changes sibling order only);
-      // it lands last in a group, or just after the top-level group it leaves, and the structure sort
-      // puts it where the config says.
-      for (const k of toAdd) {
-        requests.push({ method: 'PATCH', path: `${base}/sections/${idOfKey(k)}`, body: { siteSectionGroupId: g.remote.id } });
-        appendToGroup(layout, g.key, k);
-      }
-      for (const k of membersBefore.filter((m) => toRemove.has(m))) {
-        requests.push({ method: 'PATCH', path: `${base}/sections/${idOfKey(k)}`, body: { siteSectionGroupId: null } });
-        leaveGroup(layout, g.key, k);
-      }
-      if (toAdd.length > 0 || toRemove.size > 0) {
-        membersMoved = true;
-        before.sections = pathsOf(membersBefore);
-        after.sections = pathsOf(wanted);
-      }
-    }
-    if (requests.length === 0) return [];
-    if (move || membersMoved) needs.push(...chain.touch(`${g.address}:update`, [...new Set([...treesBefore, ...chain.trees([g.key])])]));
-    return [
-      step({
-        address: g.address,
-        kind: 'sectionGroups',
-        action: 'update',
-        before,
-        after,
-        requests,
-        needs: [...new Set(needs)],
-        remoteId: g.remote.id }),
-    ];
-  };
+  /** The creates of the sections a group lists, which its step waits for. */
+  const memberNeeds = (g: GroupEntry) => (g.members ?? []).filter((k) => sectionByKey.get(k) && !sectionByKey.get(k)?.remote).map((k) => `${sectionByKey.get(k)?.address}:create`);
   const entryOf = new Map(groups.map((g) => [g.cfg, g]));
-  const entrySteps = (d: SectionGroupT) => groupSteps(entryOf.get(d) as GroupEntry);
+  const entry = (d: SectionGroupT) => entryOf.get(d) as GroupEntry;
   planStructureKind(ctx, 'sectionGroups', 'section groups', site.sectionGroups, ctx.remote.groups, groupMatch, {
     ...groupKeys(site),
     fingerprint: normalGroup,
     observe: (r) => pick(r, GROUP_FIELDS),
-    create: entrySteps,
-    update: entrySteps,
+    create: (d) => groupCreate(ctx, entry(d), pathsOf, [...memberNeeds(entry(d)), ...(order.chainNeeds.get(entry(d).address) ?? [])]),
+    update: (d) => groupUpdate(ctx, entry(d), items, sim, pathsOf, memberNeeds(entry(d))),
     remove: (r) => ({ before: { title: r.title, icon: r.icon, sections: pathsOf(r.sections.map(sectionKey)) }, requests: [{ method: 'DELETE', path: `${base}/section-groups/${enc(r.id)}` }] }),
   });
+}
+
+const groupExtras = (c: SectionGroupT): JsonObject => compact({ draft: c.draft, localizedTitle: localizedValue(c.localizedTitle) }) as JsonObject;
+
+/** A group's create, with its sections and in its parent (the API adds no section to a group later). */
+function groupCreate(ctx: SiteContext, g: GroupEntry, pathsOf: (keys: readonly ItemKey[]) => string[], needs: string[]): DraftStep[] {
+  const { base } = ctx;
+  const c = g.cfg;
+  const extras = groupExtras(c);
+  const parent = g.parent ?? null;
+  const after = compact({ title: c.title, icon: c.icon, parent: c.parent ?? undefined, ...extras, sections: g.members ? pathsOf(g.members) : undefined }) as JsonObject;
+  const requests: RequestSpec[] = [
+    {
+      method: 'POST',
+      path: `${base}/section-groups`,
+      // Created with its sections: the live service has no endpoint to add a section to a group.
+      body: compact({ title: c.title, icon: c.icon, sections: g.members?.map(idOfKey), parent: parent?.id, draft: c.draft }),
+      capture: true,
+      lookup: { path: `${base}/section-groups`, match: { title: c.title } } },
+  ];
+  // The create takes no localized title.
+  if (extras.localizedTitle) requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body: { localizedTitle: extras.localizedTitle } });
+  return [
+    step({
+      address: g.address,
+      kind: 'sectionGroups',
+      action: 'create',
+      before: null,
+      after,
+      requests,
+      needs: [...needs, ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
+      ...lookAlikeNotes('section group', c.title, ctx.remote.groups.map((r) => r.title)) }),
+  ];
+}
+
+/** A matched group's update: its fields, a move to another parent, and the sections that join or leave it (moved on the simulated structure). */
+function groupUpdate(ctx: SiteContext, g: GroupEntry, items: SiteItems, sim: SimulatedStructure, pathsOf: (keys: readonly ItemKey[]) => string[], memberNeeds: string[]): DraftStep[] {
+  const { base } = ctx;
+  const { layout, chain, titleOf, levelMove, applyMove } = sim;
+  const c = g.cfg;
+  const r = g.remote as RemoteGroup;
+  const fields = differing(pick(r, [...GROUP_FIELDS, ...GROUP_EXTRA_FIELDS]), compact({ title: c.title, icon: c.icon, ...groupExtras(c) }) as JsonObject);
+  const body: JsonObject = localizedBody(fields.after, ['localizedTitle']);
+  const before: JsonObject = { ...fields.before };
+  const after: JsonObject = { ...fields.after };
+  const needs = [...memberNeeds];
+  const treesBefore = chain.trees([g.key]);
+  const move = levelMove(g);
+  if (move) {
+    body.parentSectionGroupId = move.id;
+    before.parent = titleOf(groupHolding(layout, g.key));
+    after.parent = c.parent ?? null;
+    needs.push(...move.needs);
+    treesBefore.push(...chain.trees([move.to ?? undefined]));
+    applyMove(g.key, move.to);
+  }
+  const requests: RequestSpec[] = [];
+  if (Object.keys(body).length > 0) {
+    requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body });
+  }
+  let membersMoved = false;
+  if (g.members) {
+    const membersBefore = (layout.groups.get(g.key) ?? []).filter((k) => !isGroupKey(k) && !isLinkKey(k));
+    const wanted = g.members;
+    const toAdd = wanted.filter((k) => !membersBefore.includes(k));
+    // Sections that leave for the top level; those going to another group are moved by that group's step.
+    const toRemove = new Set(membersBefore.filter((k) => !items.desiredGroupOf.has(k)));
+    // A section moves into or out of a group by its own update (sorting changes sibling order only);
+    // it lands last in a group, or just after the top-level group it leaves, and the structure sort
+    // puts it where the config says.
+    for (const k of toAdd) {
+      requests.push({ method: 'PATCH', path: `${base}/sections/${idOfKey(k)}`, body: { siteSectionGroupId: r.id } });
+      appendToGroup(layout, g.key, k);
+    }
+    for (const k of membersBefore.filter((m) => toRemove.has(m))) {
+      requests.push({ method: 'PATCH', path: `${base}/sections/${idOfKey(k)}`, body: { siteSectionGroupId: null } });
+      leaveGroup(layout, g.key, k);
+    }
+    if (toAdd.length > 0 || toRemove.size > 0) {
+      membersMoved = true;
+      before.sections = pathsOf(membersBefore);
+      after.sections = pathsOf(wanted);
+    }
+  }
+  if (requests.length === 0) return [];
+  if (move || membersMoved) needs.push(...chain.touch(`${g.address}:update`, [...new Set([...treesBefore, ...chain.trees([g.key])])]));
+  return [
+    step({
+      address: g.address,
+      kind: 'sectionGroups',
+      action: 'update',
+      before,
+      after,
+      requests,
+      needs: [...new Set(needs)],
+      remoteId: r.id }),
+  ];
 }
 
 /** External link creates, updates (fields, group) and deletes. */
 function planLinks(ctx: SiteContext, items: SiteItems, order: SiteOrder, sim: SimulatedStructure): void {
   const { site, base } = ctx;
   const { links, linkMatch } = items;
-  const { chainNeeds } = order;
-  const { layout, chain, titleOf, levelMove, applyMove } = sim;
-  const linkSteps = (l: LinkEntry): DraftStep[] => {
-    const c = l.cfg;
-    const wanted = compact({
-      title: c.title,
-      url: c.url,
-      description: c.description,
-      icon: c.icon,
-      condition: c.condition,
-      draft: c.draft,
-      localizedTitle: localizedValue(c.localizedTitle),
-      localizedDescription: localizedValue(c.localizedDescription) }) as JsonObject;
-    if (!l.remote) {
-      const parent = l.parent ?? null;
-      const after = compact({ ...wanted, group: c.group ?? undefined }) as JsonObject;
-      return [
-        step({
-          address: l.address,
-          kind: 'externalLinks',
-          action: 'create',
-          before: null,
-          after,
-          // No list of external links: a lost create is looked up in the structure, by title.
-          requests: [
-            {
-              method: 'POST',
-              path: `${base}/external-links`,
-              body: compact({ ...wanted, parent: parent?.id }) as JsonObject,
-              capture: true,
-              lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, reads: 'tree' } },
-          ],
-          needs: [...(chainNeeds.get(l.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
-          ...lookAlikeNotes('external link', c.title, ctx.remote.links.map((r) => r.title)) }),
-      ];
-    }
-    const { before, after } = differing(pick(l.remote, LINK_FIELDS), wanted);
-    const body: JsonObject = localizedBody(after, ['localizedTitle', 'localizedDescription']);
-    const needs: string[] = [];
-    const move = levelMove(l);
-    if (move) {
-      const trees = chain.trees([l.key, move.to ?? undefined]);
-      body.parent = move.id;
-      before.group = titleOf(groupHolding(layout, l.key));
-      after.group = c.group ?? null;
-      applyMove(l.key, move.to);
-      needs.push(...move.needs, ...chain.touch(`${l.address}:update`, [...new Set([...trees, ...chain.trees([l.key])])]));
-    }
-    if (Object.keys(body).length === 0) return [];
-    return [
-      step({
-        address: l.address,
-        kind: 'externalLinks',
-        action: 'update',
-        before,
-        after,
-        requests: [{ method: 'PATCH', path: `${base}/external-links/${l.pathId}`, body }],
-        needs: [...new Set(needs)],
-        remoteId: l.remote.id }),
-    ];
-  };
   const entryOf = new Map(links.map((l) => [l.cfg, l]));
-  const entrySteps = (d: ExternalLinkT) => linkSteps(entryOf.get(d) as LinkEntry);
+  const entry = (d: ExternalLinkT) => entryOf.get(d) as LinkEntry;
   planStructureKind(ctx, 'externalLinks', 'external links', site.externalLinks, ctx.remote.links, linkMatch, {
     ...linkKeys(site),
     fingerprint: normalExternalLink,
     observe: (r) => pick(r, LINK_FIELDS),
-    create: entrySteps,
-    update: entrySteps,
+    create: (d) => linkCreate(ctx, entry(d), order.chainNeeds.get(entry(d).address) ?? []),
+    update: (d) => linkUpdate(ctx, entry(d), sim),
     remove: (r) => ({ before: pick(r, LINK_FIELDS), requests: [{ method: 'DELETE', path: `${base}/external-links/${enc(r.id)}` }] }),
   });
+}
+
+/** The fields of a link as the config gives them. */
+function linkFields(c: ExternalLinkT): JsonObject {
+  return compact({
+    title: c.title,
+    url: c.url,
+    description: c.description,
+    icon: c.icon,
+    condition: c.condition,
+    draft: c.draft,
+    localizedTitle: localizedValue(c.localizedTitle),
+    localizedDescription: localizedValue(c.localizedDescription) }) as JsonObject;
+}
+
+/** A link's create, in its group. */
+function linkCreate(ctx: SiteContext, l: LinkEntry, needs: string[]): DraftStep[] {
+  const { base } = ctx;
+  const c = l.cfg;
+  const wanted = linkFields(c);
+  const parent = l.parent ?? null;
+  return [
+    step({
+      address: l.address,
+      kind: 'externalLinks',
+      action: 'create',
+      before: null,
+      after: compact({ ...wanted, group: c.group ?? undefined }) as JsonObject,
+      // No list of external links: a lost create is looked up in the structure, by title.
+      requests: [
+        {
+          method: 'POST',
+          path: `${base}/external-links`,
+          body: compact({ ...wanted, parent: parent?.id }) as JsonObject,
+          capture: true,
+          lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, reads: 'tree' } },
+      ],
+      needs: [...needs, ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
+      ...lookAlikeNotes('external link', c.title, ctx.remote.links.map((r) => r.title)) }),
+  ];
+}
+
+/** A matched link's update: its fields, and a move to another group on the simulated structure. */
+function linkUpdate(ctx: SiteContext, l: LinkEntry, sim: SimulatedStructure): DraftStep[] {
+  const { layout, chain, titleOf, levelMove, applyMove } = sim;
+  const c = l.cfg;
+  const r = l.remote as RemoteExternalLink;
+  const { before, after } = differing(pick(r, LINK_FIELDS), linkFields(c));
+  const body: JsonObject = localizedBody(after, ['localizedTitle', 'localizedDescription']);
+  const needs: string[] = [];
+  const move = levelMove(l);
+  if (move) {
+    const trees = chain.trees([l.key, move.to ?? undefined]);
+    body.parent = move.id;
+    before.group = titleOf(groupHolding(layout, l.key));
+    after.group = c.group ?? null;
+    applyMove(l.key, move.to);
+    needs.push(...move.needs, ...chain.touch(`${l.address}:update`, [...new Set([...trees, ...chain.trees([l.key])])]));
+  }
+  if (Object.keys(body).length === 0) return [];
+  return [
+    step({
+      address: l.address,
+      kind: 'externalLinks',
+      action: 'update',
+      before,
+      after,
+      requests: [{ method: 'PATCH', path: `${ctx.base}/external-links/${l.pathId}`, body }],
+      needs: [...new Set(needs)],
+      remoteId: r.id }),
+  ];
 }
 
 /**
