@@ -92,104 +92,42 @@ export function planSiteSpaces(ctx: SiteContext, sections: readonly SectionEntry
   for (const sp of holders.map(matchHolder)) planHolder(ctx, sp);
 }
 
+/** What a holder's steps share while they are planned: the keys its sort names, the chain of its adds, the paths held. */
+interface HolderRun {
+  sp: SpacesPlan;
+  /** Space id → site-space id or ref, for the sort. */
+  keyOfSpace: Map<string, string>;
+  createdKeys: string[];
+  stepAddresses: string[];
+  /** The last add: adds in a holder are chained, each appended, so the order they leave is known. */
+  previousCreate?: string;
+  holders: Map<string, { step: string; takes?: string }>;
+  remoteIdAtPath: Map<string, string>;
+  /** The section's create, for a section this plan creates. */
+  sectionNeeds: string[];
+  /** The ref of the site space a created section's create makes. */
+  ownKey?: string;
+}
+
 /** The site-space steps of one holder, and the order of its site spaces. */
 function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
   const { org, base } = ctx;
   const e = sp.entry;
-  const sectionNeeds = e && !e.remote ? [`${e.address}:create`] : [];
-  const ownKey = e && !e.remote ? ref(org, e.address, 'siteSpaces.0.id') : undefined;
-  const keyOfSpace = new Map<string, string>(); // space id → site-space id or ref, for the sort
-  const createdKeys: string[] = [];
-  const stepAddresses: string[] = [];
-  let previousCreate: string | undefined;
-  const holders = new Map<string, { step: string; takes?: string }>();
-  const pairs = sp.matched.pairs;
-  for (const { desired: d, remote: r } of pairs) {
-    if (r?.path && d.path !== undefined && d.path !== r.path) holders.set(r.path, { step: `${sp.addressOf(d.space)}:update`, takes: d.path });
-  }
-  for (const d of sp.deletes) if (d.remote.path) holders.set(d.remote.path, { step: `${d.address}:delete` });
-  const remoteIdAtPath = new Map<string, string>();
-  for (const { remote: r } of pairs) if (r?.path) remoteIdAtPath.set(r.path, r.id);
-  const spaceSteps = (d: SiteSpaceT, r: RemoteSiteSpace | undefined): DraftStep[] => {
-    const address = sp.addressOf(d.space);
-    const wanted = compact({ path: d.path, condition: d.condition, hidden: d.hidden }) as JsonObject;
-    let pathNeeds = d.path !== undefined && d.path !== r?.path ? pathNeed(address, d.path, holders) : [];
-    // A swap (or rotation) of paths: no order of single renames works. The first step of the cycle
-    // (by address) parks the holder of its path on a temporary path, then takes the path; the
-    // others wait for their holders as usual, and the holder ends on its own path last.
-    const updateRequests: RequestSpec[] = [];
-    const cycle = r && d.path !== undefined && d.path !== r.path ? pathCycle(address, d.path, holders) : undefined;
-    if (cycle && cycle.length > 0 && d.path !== undefined) {
-      if (cycle.every((step) => `${address}:update` < step)) {
-        const holderId = remoteIdAtPath.get(d.path) as string;
-        updateRequests.push({ method: 'PATCH', path: `${base}/site-spaces/${enc(holderId)}`, body: { path: `docplane-swap-${holderId}`.slice(0, 100) } });
-      } else pathNeeds = [cycle[0]];
-    }
-    if (r) {
-      keyOfSpace.set(d.space, r.id);
-      const { before, after } = differing(pick(r, [...SITE_SPACE_FIELDS, ...SITE_SPACE_EXTRA_FIELDS]), compact({ ...wanted, draft: d.draft }) as JsonObject);
-      if (Object.keys(after).length === 0) return [];
-      stepAddresses.push(address);
-      updateRequests.push({ method: 'PATCH', path: `${base}/site-spaces/${enc(r.id)}`, body: after });
-      return [
-        step({
-          address,
-          kind: 'siteSpaces',
-          action: 'update',
-          before,
-          after,
-          requests: updateRequests,
-          needs: pathNeeds,
-          remoteId: r.id }),
-      ];
-    }
-    if (ownKey !== undefined && e && d.space === e.cfg.space) {
-      keyOfSpace.set(d.space, ownKey); // made, and set up, by the section's create
-      if (d.draft === undefined) return [];
-      // The section's create makes its own site space live; a draft one is switched after.
-      stepAddresses.push(address);
-      return [
-        step({
-          address,
-          kind: 'siteSpaces',
-          action: 'update',
-          before: { draft: false },
-          after: { draft: d.draft },
-          requests: [{ method: 'PATCH', path: `${base}/site-spaces/${ownKey}`, body: { draft: d.draft } }],
-          needs: sectionNeeds }),
-      ];
-    }
-    const own = ref(org, address);
-    keyOfSpace.set(d.space, own);
-    createdKeys.push(own);
-    stepAddresses.push(address);
-    const space = ctx.spaceId(d.space);
-    const requests: RequestSpec[] = [
-      {
-        method: 'POST',
-        path: `${base}/site-spaces`,
-        // Without a section, the API adds the space at the root of a site without sections.
-        body: compact({ spaceId: space.id, sectionId: e?.id, draft: d.draft }),
-        capture: true,
-        lookup: { path: `${base}/site-spaces`, match: { 'space.id': space.id, section: e ? e.id : null } } },
-    ];
-    if (Object.keys(wanted).length > 0) requests.push({ method: 'PATCH', path: `${base}/site-spaces/${own}`, body: wanted });
-    const after = compact({ space: d.space, ...wanted, draft: d.draft });
-    const chained = previousCreate ? [`${previousCreate}:create`] : [];
-    previousCreate = address;
-    return [
-      step({
-        address,
-        kind: 'siteSpaces',
-        action: 'create',
-        before: null,
-        after,
-        requests,
-        // Adds in a holder are chained: each is appended, so the order they leave is known.
-        needs: [...sectionNeeds, ...chained, ...pathNeeds, ...space.needs],
-        ...(space.needs.length > 0 ? { notes: [`space: (created by this plan) ${d.space}`] } : {}) }),
-    ];
+  const run: HolderRun = {
+    sp,
+    keyOfSpace: new Map(),
+    createdKeys: [],
+    stepAddresses: [],
+    holders: new Map(),
+    remoteIdAtPath: new Map(),
+    sectionNeeds: e && !e.remote ? [`${e.address}:create`] : [],
+    ...(e && !e.remote ? { ownKey: ref(org, e.address, 'siteSpaces.0.id') } : {}),
   };
+  for (const { desired: d, remote: r } of sp.matched.pairs) {
+    if (r?.path && d.path !== undefined && d.path !== r.path) run.holders.set(r.path, { step: `${sp.addressOf(d.space)}:update`, takes: d.path });
+    if (r?.path) run.remoteIdAtPath.set(r.path, r.id);
+  }
+  for (const d of sp.deletes) if (d.remote.path) run.holders.set(d.remote.path, { step: `${d.address}:delete` });
   const kp = analyse(org, sp.desired, sp.remote, {
     ...holderKeys(sp),
     kind: 'siteSpaces',
@@ -198,15 +136,94 @@ function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
     unmatchedKey: (r) => sp.unmatchedKey.get(r) as string,
     fingerprint: normalSiteSpace,
     observe: (r) => ({ space: r.space, ...pick(r, [...SITE_SPACE_FIELDS, ...SITE_SPACE_EXTRA_FIELDS]) }),
-    create: (d) => spaceSteps(d, undefined),
-    update: (d, r) => spaceSteps(d, r),
+    create: (d) => siteSpaceCreate(ctx, run, d),
+    update: (d, r) => siteSpaceUpdate(ctx, run, d, r),
     remove: (r) => ({ before: { ...pick(r, ['condition', 'path']), space: r.space }, requests: [{ method: 'DELETE', path: `${base}/site-spaces/${enc(r.id)}` }] }),
   }, sp.matched).plan;
   // The site counts its remote site spaces once, up front.
   kp.remoteCount = 0;
   mergeKindPlan(ctx.out.siteSpaces, kp);
-  for (const d of sp.deletes) stepAddresses.push(d.address);
-  planOrder(ctx, sp, keyOfSpace, createdKeys, stepAddresses, ownKey);
+  for (const d of sp.deletes) run.stepAddresses.push(d.address);
+  planOrder(ctx, sp, run.keyOfSpace, run.createdKeys, run.stepAddresses, run.ownKey);
+}
+
+const wantedOf = (d: SiteSpaceT): JsonObject => compact({ path: d.path, condition: d.condition, hidden: d.hidden }) as JsonObject;
+
+/** A matched site space's update; a new path waits for its holder, or parks it first in a swap. */
+function siteSpaceUpdate(ctx: SiteContext, run: HolderRun, d: SiteSpaceT, r: RemoteSiteSpace): DraftStep[] {
+  const { base } = ctx;
+  const address = run.sp.addressOf(d.space);
+  let pathNeeds = d.path !== undefined && d.path !== r.path ? pathNeed(address, d.path, run.holders) : [];
+  // A swap (or rotation) of paths: no order of single renames works. The first step of the cycle
+  // (by address) parks the holder of its path on a temporary path, then takes the path; the
+  // others wait for their holders as usual, and the holder ends on its own path last.
+  const requests: RequestSpec[] = [];
+  const cycle = d.path !== undefined && d.path !== r.path ? pathCycle(address, d.path, run.holders) : undefined;
+  if (cycle && cycle.length > 0 && d.path !== undefined) {
+    if (cycle.every((step) => `${address}:update` < step)) {
+      const holderId = run.remoteIdAtPath.get(d.path) as string;
+      requests.push({ method: 'PATCH', path: `${base}/site-spaces/${enc(holderId)}`, body: { path: `docplane-swap-${holderId}`.slice(0, 100) } });
+    } else pathNeeds = [cycle[0]];
+  }
+  run.keyOfSpace.set(d.space, r.id);
+  const { before, after } = differing(pick(r, [...SITE_SPACE_FIELDS, ...SITE_SPACE_EXTRA_FIELDS]), compact({ ...wantedOf(d), draft: d.draft }) as JsonObject);
+  if (Object.keys(after).length === 0) return [];
+  run.stepAddresses.push(address);
+  requests.push({ method: 'PATCH', path: `${base}/site-spaces/${enc(r.id)}`, body: after });
+  return [step({ address, kind: 'siteSpaces', action: 'update', before, after, requests, needs: pathNeeds, remoteId: r.id })];
+}
+
+/** A site space's add (POST, then the PATCH of its settings); the own space of a created section is made by the section's create. */
+function siteSpaceCreate(ctx: SiteContext, run: HolderRun, d: SiteSpaceT): DraftStep[] {
+  const { org, base } = ctx;
+  const e = run.sp.entry;
+  const address = run.sp.addressOf(d.space);
+  const wanted = wantedOf(d);
+  if (run.ownKey !== undefined && e && d.space === e.cfg.space) {
+    run.keyOfSpace.set(d.space, run.ownKey); // made, and set up, by the section's create
+    if (d.draft === undefined) return [];
+    // The section's create makes its own site space live; a draft one is switched after.
+    run.stepAddresses.push(address);
+    return [
+      step({
+        address,
+        kind: 'siteSpaces',
+        action: 'update',
+        before: { draft: false },
+        after: { draft: d.draft },
+        requests: [{ method: 'PATCH', path: `${base}/site-spaces/${run.ownKey}`, body: { draft: d.draft } }],
+        needs: run.sectionNeeds }),
+    ];
+  }
+  const pathNeeds = d.path !== undefined ? pathNeed(address, d.path, run.holders) : [];
+  const own = ref(org, address);
+  run.keyOfSpace.set(d.space, own);
+  run.createdKeys.push(own);
+  run.stepAddresses.push(address);
+  const space = ctx.spaceId(d.space);
+  const requests: RequestSpec[] = [
+    {
+      method: 'POST',
+      path: `${base}/site-spaces`,
+      // Without a section, the API adds the space at the root of a site without sections.
+      body: compact({ spaceId: space.id, sectionId: e?.id, draft: d.draft }),
+      capture: true,
+      lookup: { path: `${base}/site-spaces`, match: { 'space.id': space.id, section: e ? e.id : null } } },
+  ];
+  if (Object.keys(wanted).length > 0) requests.push({ method: 'PATCH', path: `${base}/site-spaces/${own}`, body: wanted });
+  const chained = run.previousCreate ? [`${run.previousCreate}:create`] : [];
+  run.previousCreate = address;
+  return [
+    step({
+      address,
+      kind: 'siteSpaces',
+      action: 'create',
+      before: null,
+      after: compact({ space: d.space, ...wanted, draft: d.draft }),
+      requests,
+      needs: [...run.sectionNeeds, ...chained, ...pathNeeds, ...space.needs],
+      ...(space.needs.length > 0 ? { notes: [`space: (created by this plan) ${d.space}`] } : {}) }),
+  ];
 }
 
 /**
