@@ -8,6 +8,11 @@
  * membership changes anchor only on sections that no other step moves, and section and group deletes
  * do not depend on timing. The plan simulates all of it on a Layout and the sort step holds the
  * fewest moves from that simulated order to the desired one.
+ *
+ * Sections, groups and links are matched by the analyser first (matchPairs: the order needs to know
+ * what matched and what a prune deletes), then planned through it from that match: its named-twice,
+ * twins, collisions, unmanaged or deletes, fingerprints and observed creates; their creates and
+ * updates draft the steps on the simulated structure.
  */
 import { pictureChanges, sitePicture } from './picture.js';
 import { ref } from '../../model/address.js';
