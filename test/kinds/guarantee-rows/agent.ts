@@ -1,0 +1,52 @@
+/** Rows of the site agent's kinds (src/kinds/sites/agent/). */
+import type { ApiClient } from '../../../src/api/types.js';
+import { IMPORT, ORG_PATH, SITE, siteSeed, type Row } from './common.js';
+
+const agentSeed = (parts: Record<string, unknown>) => ({ ...siteSeed({}), siteAgent: [{ site: 'site_a', ...parts }] });
+const SLACK = (id: string, allowed: string[] = []) => ({ id, type: 'builtin:slack', setupSettings: { allowedChannels: allowed }, role: 'support' });
+
+export const channelsRow: Row = {
+  twins: { seed: agentSeed({ channels: [SLACK('ch1'), SLACK('ch2', ['general'])] }), yaml: SITE('    channels: [{ type: builtin:slack }]\n'), twin: 'sites["site_a"].channels["builtin:slack#ch2"]' },
+  twice: { seed: siteSeed({}), yaml: SITE('    channels:\n      - { type: builtin:slack, role: support }\n      - { type: builtin:slack, role: collaborator }\n'), at: 'config', lines: [6, 7] },
+  rename: 'a channel is named by its type, which is what it is: another type is another channel',
+  prune: {
+    seed: agentSeed({ channels: [SLACK('ch1'), { id: 'ch2', type: 'builtin:discord', setupSettings: {}, role: 'support' }] }),
+    yaml: `prune: [channels]\n${SITE('    channels: [{ type: builtin:slack }]\n')}`,
+    deletes: ['sites["site_a"].channels["builtin:discord"]'],
+  },
+  import: IMPORT,
+  resume: { seed: agentSeed({ channels: [SLACK('ch1')] }), yaml: SITE('    channels:\n      - { type: builtin:slack, role: collaborator }\n      - { type: builtin:github, role: support, setupSettings: { allowedRepositories: [acme/docs] } }\n') },
+  preempt: {
+    seed: siteSeed({}),
+    yaml: SITE('    channels: [{ type: builtin:slack, role: support }]\n'),
+    other: async (client: ApiClient) => {
+      await client.request('POST', `${ORG_PATH}/sites/site_a/channels`, { body: { type: 'builtin:slack', setupSettings: { allowedChannels: [] }, role: 'collaborator' } });
+    },
+    address: 'sites["site_a"].channels["builtin:slack"]',
+    field: 'role',
+  },
+};
+
+const WEB = (id: string, label: string) => ({ id, connector: 'builtin:website', setupSettings: { url: `https://${id}.acme.test/` }, label });
+const web = (label: string, extra = '') => `{ label: ${label}, connector: builtin:website, setupSettings: { url: "https://${label.toLowerCase()}.acme.test/" }${extra} }`;
+const AT = 'sites["site_a"].contextConnections';
+
+export const contextConnectionsRow: Row = {
+  twins: { seed: agentSeed({ contextConnections: [WEB('c1', 'Blog'), WEB('c2', 'Blog')] }), yaml: SITE(`    contextConnections: [${web('Blog')}]\n`), twin: `${AT}["Blog#c2"]` },
+  twice: { seed: siteSeed({}), yaml: SITE(`    contextConnections:\n      - ${web('Blog')}\n      - ${web('Blog', ', filter: docs')}\n`), at: 'config', lines: [6, 7] },
+  rename: { seed: agentSeed({ contextConnections: [WEB('c1', 'Old')] }), yaml: SITE('    contextConnections: [{ id: c1, label: New, connector: builtin:website }]\n'), address: `${AT}["New"]` },
+  prune: { seed: agentSeed({ contextConnections: [WEB('c1', 'Keep'), WEB('c2', 'Gone')] }), yaml: `prune: [contextConnections]\n${SITE('    contextConnections: [{ label: Keep, connector: builtin:website }]\n')}`, deletes: [`${AT}["Gone"]`] },
+  import: IMPORT,
+  resume: { seed: agentSeed({ contextConnections: [WEB('c1', 'Old')] }), yaml: SITE(`    contextConnections:\n      - ${web('Blog')}\n      - ${web('Help', ', filter: docs')}\n      - { id: c1, label: New, connector: builtin:website }\n`) },
+  preempt: {
+    seed: siteSeed({}),
+    yaml: SITE(`    contextConnections: [${web('Blog', ', filter: docs')}]\n`),
+    other: async (client: ApiClient) => {
+      const path = `${ORG_PATH}/sites/site_a/context-connections`;
+      const made = await client.request<{ id: string }>('POST', path, { body: { connector: 'builtin:website', setupSettings: { url: 'https://blog.acme.test/' }, filter: 'other' } });
+      await client.request('PATCH', `${path}/${made.body.id}`, { body: { label: 'Blog' } });
+    },
+    address: `${AT}["Blog"]`,
+    field: 'filter',
+  },
+};
