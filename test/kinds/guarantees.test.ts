@@ -29,7 +29,7 @@ import type { Kind } from '../../src/model/step.js';
 import { summaryLine } from '../../src/render/format.js';
 import { quietApply } from '../apply/in-process.js';
 import { adaptiveSchemaRow, agentInstructionsRow, agentSettingsRow, collectionAccessRow, customizationRow, organizationRow, publishingAuthRow, siteAccessRow, spaceAccessRow, teamMembersRow } from './guarantee-rows/singletons.js';
-import { channelsRow, contextConnectionsRow } from './guarantee-rows/agent.js';
+import { channelsRow, contextConnectionsRow, topicsRow } from './guarantee-rows/agent.js';
 import { GUARANTEES, headOf, IMPORT, NO_CREATE, NOT_YET, ORG, ORG_PATH, SINGLETON, SITE, siteSeed, type Guarantee, type Row, type World } from './guarantee-rows/common.js';
 
 
@@ -240,7 +240,7 @@ const SCENARIOS: Record<string, Row> = {
   // scenario tests (test/sites/channels, context-connections, topics, hosting, variants) cover them.
   channels: channelsRow,
   contextConnections: contextConnectionsRow,
-  topics: { ...notYet, twins: 'a label two topics share is a plan problem, or pinned by id (test/sites/topics.test.ts)', rename: 'topics are named by the service', prune: 'the API deletes no topic', preempt: NO_CREATE },
+  topics: topicsRow,
   customHostnames: { ...singleton, twins: 'one custom hostname per site', import: 'not written by import: no operation sets one (docs/live-surface.md)' },
   publishingAuthKeys: { ...singleton, twins: 'one key per site', import: 'a key is never read', prune: 'a key is rotated, never deleted' },
   defaultSiteSpaces: { ...singleton, twins: 'one default site space per site', import: 'not written by import: the order of the root site spaces shows it (the default is listed first)' },

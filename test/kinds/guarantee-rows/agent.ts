@@ -50,3 +50,16 @@ export const contextConnectionsRow: Row = {
     field: 'filter',
   },
 };
+
+const TOPIC = (id: string, label: string, changeRequests = true) => ({ id, label, changeRequests });
+const topic = (label: string, changeRequests = false) => `{ label: ${label}, usageSettings: { changeRequests: ${changeRequests} } }`;
+
+export const topicsRow: Row = {
+  twins: { seed: agentSeed({ topics: [TOPIC('t1', 'Billing'), TOPIC('t2', 'Billing')] }), yaml: SITE(`    topics: [${topic('Billing')}]\n`), twin: 'sites["site_a"].topics["Billing#t2"]' },
+  twice: { seed: agentSeed({ topics: [TOPIC('t1', 'Billing')] }), yaml: SITE(`    topics:\n      - ${topic('Billing')}\n      - ${topic('Billing', true)}\n`), at: 'config', lines: [6, 7] },
+  rename: 'topics are named by the service: a config cannot rename one',
+  prune: 'the API deletes no topic: the service makes and removes them',
+  import: IMPORT,
+  resume: { seed: agentSeed({ topics: [TOPIC('t1', 'Billing'), TOPIC('t2', 'SSO')] }), yaml: SITE(`    topics: [${topic('Billing')}, ${topic('SSO')}]\n`) },
+  preempt: 'the API cannot create a topic: there is no create to pre-empt',
+};
