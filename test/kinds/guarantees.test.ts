@@ -29,7 +29,7 @@ import type { Kind } from '../../src/model/step.js';
 import { summaryLine } from '../../src/render/format.js';
 import { quietApply } from '../apply/in-process.js';
 import { adaptiveSchemaRow, agentInstructionsRow, agentSettingsRow, collectionAccessRow, customizationRow, organizationRow, publishingAuthRow, siteAccessRow, spaceAccessRow, teamMembersRow } from './guarantee-rows/singletons.js';
-import { channelsRow, contextConnectionsRow, topicsRow } from './guarantee-rows/agent.js';
+import { channelsRow, contextConnectionsRow, glossaryRow, topicsRow } from './guarantee-rows/agent.js';
 import { GUARANTEES, headOf, IMPORT, NO_CREATE, NOT_YET, ORG, ORG_PATH, SINGLETON, SITE, siteSeed, type Guarantee, type Row, type World } from './guarantee-rows/common.js';
 
 
@@ -250,7 +250,7 @@ const SCENARIOS: Record<string, Row> = {
   installations: notYet,
   installationTargets: notYet,
   translations: translationsRow,
-  glossary: notYet,
+  glossary: glossaryRow,
   openapiSpecs: openapiSpecsRow,
   inviteLinks: notYet,
   siteAds: siteAdsRow,

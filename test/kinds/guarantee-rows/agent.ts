@@ -63,3 +63,16 @@ export const topicsRow: Row = {
   resume: { seed: agentSeed({ topics: [TOPIC('t1', 'Billing'), TOPIC('t2', 'SSO')] }), yaml: SITE(`    topics: [${topic('Billing')}, ${topic('SSO')}]\n`) },
   preempt: 'the API cannot create a topic: there is no create to pre-empt',
 };
+
+const GLOSS = (id: string, en: string, fr: string): { id: string; translations: Record<string, string> } => ({ id, translations: { en, fr } });
+
+/** The glossary: one object (its entries changed in one batch), the whole truth when given. */
+export const glossaryRow: Row = {
+  twins: 'the glossary is one object and the whole truth when given: a second entry with one term is deleted in its one batch, shown as en:API#ID (test/kinds/glossary.test.ts)',
+  twice: { yaml: 'glossary:\n  - { translations: { en: API, fr: API } }\n  - { translations: { en: API, fr: Interface } }\n', at: 'config', lines: [4, 5] },
+  rename: { seed: { glossary: [GLOSS('g1', 'Workspace', 'Espace')] }, yaml: 'glossary: [{ id: g1, translations: { en: Space, fr: Espace } }]\n', address: 'glossary' },
+  prune: 'the glossary is the whole truth when given (no prune needed): an entry the config omits is deleted in its one batch (test/kinds/glossary.test.ts)',
+  import: IMPORT,
+  resume: { seed: { glossary: [GLOSS('g1', 'API', 'API')] }, yaml: 'teams: [{ title: Dev }]\nglossary: [{ translations: { en: API, fr: Interface } }, { translations: { en: Space, fr: Espace } }]\n' },
+  preempt: 'the glossary is never created: a plan updates its entries in one batch',
+};
