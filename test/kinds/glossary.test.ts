@@ -20,6 +20,17 @@ describe('glossary', () => {
     expect(plan(undefined).steps).toEqual([]);
   });
 
+  it('a second entry with one term (a twin) is deleted in the one batch, named by its term and id; one entry named by id and by term is a plan problem', () => {
+    const twins: RemoteGlossaryEntry[] = [...remote, { id: 'g4', translations: { en: 'API', fr: 'Interface' } }];
+    const kp = planKind(glossaryModule, orgConfig({ glossary: [{ translations: { en: 'Workspace', fr: 'Espace' } }, { translations: { en: 'API', fr: 'API' } }, { translations: { de: 'Eimer' } }] }), twins);
+    expect(kp.steps).toHaveLength(1);
+    expect(kp.steps[0].requests[0].body).toEqual({ operations: [{ type: 'delete', id: 'g4' }] });
+    expect(Object.keys(kp.steps[0].before ?? {})).toEqual(['en:API#g4']);
+    const twice = planKind(glossaryModule, orgConfig({ glossary: [{ id: 'g2', translations: { en: 'API', fr: 'API' } }, { translations: { en: 'API', fr: 'Interface' } }] }), remote);
+    expect(twice.steps).toEqual([]);
+    expect(twice.problems.map((p) => p.message)).toEqual(['two entries name the glossary entry g2 (en:API): one by id, one by its term en:API; keep one, or the plan would insert a second']);
+  });
+
   it('one PUT for every difference: insert, update (matched by id, whatever its terms), delete', () => {
     const kp = plan([{ id: 'g3', translations: { de: 'Kübel' } }, { translations: { en: 'Workspace', fr: 'Espace de travail' } }, { translations: { en: 'Space' } }]);
     expect(kp.steps).toHaveLength(1);

@@ -29,6 +29,7 @@ import type { Kind } from '../../src/model/step.js';
 import { summaryLine } from '../../src/render/format.js';
 import { quietApply } from '../apply/in-process.js';
 import { adaptiveSchemaRow, agentInstructionsRow, agentSettingsRow, collectionAccessRow, customizationRow, organizationRow, publishingAuthRow, siteAccessRow, spaceAccessRow, teamMembersRow } from './guarantee-rows/singletons.js';
+import { channelsRow, contextConnectionsRow, glossaryRow, topicsRow } from './guarantee-rows/agent.js';
 import { GUARANTEES, headOf, IMPORT, NO_CREATE, NOT_YET, ORG, ORG_PATH, SINGLETON, SITE, siteSeed, type Guarantee, type Row, type World } from './guarantee-rows/common.js';
 import { externalLinksRow, mcpServersMore, redirectsMore, sectionGroupsRow, sectionsRow, shareLinksMore, siteSingletonResume, siteSpacesRow, sitesMore } from './guarantee-rows/sites.js';
 
@@ -238,9 +239,9 @@ const SCENARIOS: Record<string, Row> = {
   siteGitSync: { ...singleton, twins: 'one Git Sync per site', ...siteSingletonResume.siteGitSync },
   // The site agent and hosting (src/kinds/sites/agent/, site-hosting/, site-variants/): their own
   // scenario tests (test/sites/channels, context-connections, topics, hosting, variants) cover them.
-  channels: notYet,
-  contextConnections: notYet,
-  topics: { ...notYet, twins: 'a label two topics share is a plan problem, or pinned by id (test/sites/topics.test.ts)', rename: 'topics are named by the service', prune: 'the API deletes no topic', preempt: NO_CREATE },
+  channels: channelsRow,
+  contextConnections: contextConnectionsRow,
+  topics: topicsRow,
   customHostnames: { ...singleton, twins: 'one custom hostname per site', import: 'not written by import: no operation sets one (docs/live-surface.md)', ...siteSingletonResume.customHostnames },
   publishingAuthKeys: { ...singleton, twins: 'one key per site', import: 'a key is never read', prune: 'a key is rotated, never deleted', ...siteSingletonResume.publishingAuthKeys },
   defaultSiteSpaces: { ...singleton, twins: 'one default site space per site', import: 'not written by import: the order of the root site spaces shows it (the default is listed first)', ...siteSingletonResume.defaultSiteSpaces },
@@ -250,7 +251,7 @@ const SCENARIOS: Record<string, Row> = {
   installations: notYet,
   installationTargets: notYet,
   translations: translationsRow,
-  glossary: notYet,
+  glossary: glossaryRow,
   openapiSpecs: openapiSpecsRow,
   inviteLinks: notYet,
   siteAds: siteAdsRow,

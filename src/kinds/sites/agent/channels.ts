@@ -11,10 +11,8 @@
  * happens in the app: a new channel stays `pending` until then.
  */
 import { key } from '../../../model/address.js';
-import { fingerprintEntries } from '../../../model/fingerprint.js';
 import type { JsonObject, JsonValue } from '../../../model/step.js';
-import { matchResources } from '../../common/match.js';
-import { planUnmatched } from '../../common/skeleton.js';
+import { analyse, mergeKindPlan } from '../../common/analyse.js';
 import { step } from '../../common/step.js';
 import { emptyKindPlan, type KindPlan, type KindSpec, type ReadContext } from '../../kind.js';
 import { siteAddress } from '../addresses.js';
@@ -92,72 +90,53 @@ function setupOf(d: ChannelT): JsonObject {
   return { [field]: normalList(given) };
 }
 
-function planSite(o: ChannelSite, org: string, prune: boolean, kp: KindPlan, prints: Array<[string, unknown]>): void {
-  const desired = o.site.channels ?? [];
+function planSite(o: ChannelSite, org: string, prune: boolean, kp: KindPlan): void {
   const name = siteKey(o.site);
   const base = siteBase(org, o.site, o.info);
-  const at = (type: string) => channelAddress(name, type);
-  kp.remoteCount += o.channels.length;
-  const m = matchResources(desired, o.channels, {
-    desiredKey: (d: ChannelT) => d.type,
+  const analysis = analyse<ChannelT, RemoteChannel>(org, o.site.channels ?? [], o.channels, {
+    kind: 'channels',
+    what: 'agent channels',
+    address: (type) => channelAddress(name, type),
+    desiredKey: (d) => d.type,
     remoteKey: (r) => r.type,
     remoteId: (r) => r.id,
     desiredId: (d) => d.id,
-  });
-  for (const { desired: d, remote: r } of m.pairs) {
-    const address = at(d.type);
-    const setup = setupOf(d);
-    const allowed = setup[ALLOW_LIST[d.type]] as string[];
-    if (!r) {
+    prune,
+    fingerprint: normalChannel,
+    observe: (r) => shown(r.type, r.role, r.allowed),
+    create(d, address) {
+      const setup = setupOf(d);
       const body: JsonObject = { type: d.type, setupSettings: setup, ...(d.role ? { role: d.role } : {}) };
-      kp.steps.push(step({
+      return [step({
         address,
         kind: 'channels',
         action: 'create',
         before: null,
-        after: shown(d.type, d.role ?? null, allowed),
+        after: shown(d.type, d.role ?? null, setup[ALLOW_LIST[d.type]] as string[]),
         requests: [{ method: 'POST', path: `${base}/channels`, body, capture: true, lookup: { path: `${base}/channels`, match: { type: d.type } } }],
         needs: o.info ? [] : [siteAddress(name)],
-      }));
-      prints.push([address, null]);
-      continue;
-    }
-    const draft = updateDraft();
-    const { before, after, body, changes } = draft;
-    // An allow-list is a set: shown whole, before and after, rather than as moved positions.
-    if (d.setupSettings !== undefined && JSON.stringify(r.allowed) !== JSON.stringify(allowed)) {
-      before.setupSettings = { [ALLOW_LIST[d.type]]: r.allowed };
-      after.setupSettings = setup;
-      changes.push({ path: `setupSettings.${ALLOW_LIST[d.type]}`, kind: 'change', before: r.allowed, after: allowed });
-      // The setup goes with its type (SiteChannelSetup): the type says which allow-list it is.
-      Object.assign(body, { type: d.type, setupSettings: setup });
-    }
-    if (d.role !== undefined && d.role !== r.role) changeField(draft, 'role', r.role, d.role);
-    prints.push([address, normalChannel(r)]);
-    if (Object.keys(body).length === 0) continue;
-    kp.steps.push(step({
-      address,
-      kind: 'channels',
-      action: 'update',
-      before,
-      after,
-      changes,
-      requests: [{ method: 'PATCH', path: `${base}/channels/${encodeURIComponent(r.id)}`, body }],
-      remoteId: r.id,
-    }));
-  }
-  const managed = new Map(m.pairs.flatMap((p) => (p.remote ? [[p.remote.type, p.remote.id] as const] : [])));
-  planUnmatched(kp, prints, m.unmatched, {
-    kind: 'channels',
-    prune,
-    address: at,
-    naturalKey: (r) => r.type,
-    id: (r) => r.id,
-    before: (r) => shown(r.type, r.role, r.allowed),
-    requests: (r) => [{ method: 'DELETE', path: `${base}/channels/${encodeURIComponent(r.id)}` }],
-    normalized: normalChannel,
-    twinOf: (r) => managed.get(r.type),
+      })];
+    },
+    update(d, r, address) {
+      const setup = setupOf(d);
+      const allowed = setup[ALLOW_LIST[d.type]] as string[];
+      const draft = updateDraft();
+      const { before, after, body, changes } = draft;
+      // An allow-list is a set: shown whole, before and after, rather than as moved positions.
+      if (d.setupSettings !== undefined && JSON.stringify(r.allowed) !== JSON.stringify(allowed)) {
+        before.setupSettings = { [ALLOW_LIST[d.type]]: r.allowed };
+        after.setupSettings = setup;
+        changes.push({ path: `setupSettings.${ALLOW_LIST[d.type]}`, kind: 'change', before: r.allowed, after: allowed });
+        // The setup goes with its type (SiteChannelSetup): the type says which allow-list it is.
+        Object.assign(body, { type: d.type, setupSettings: setup });
+      }
+      if (d.role !== undefined && d.role !== r.role) changeField(draft, 'role', r.role, d.role);
+      if (Object.keys(body).length === 0) return [];
+      return [step({ address, kind: 'channels', action: 'update', before, after, changes, requests: [{ method: 'PATCH', path: `${base}/channels/${encodeURIComponent(r.id)}`, body }], remoteId: r.id })];
+    },
+    remove: (r) => ({ before: shown(r.type, r.role, r.allowed), requests: [{ method: 'DELETE', path: `${base}/channels/${encodeURIComponent(r.id)}` }] }),
   });
+  mergeKindPlan(kp, analysis.plan);
 }
 
 export const channelsModule: KindSpec<ChannelSite[] | undefined> = {
@@ -169,13 +148,11 @@ export const channelsModule: KindSpec<ChannelSite[] | undefined> = {
   plan(ctx, remote): KindPlan {
     const kp = emptyKindPlan();
     if (!remote) return kp;
-    const prints: Array<[string, unknown]> = [];
     for (const o of remote) {
       // A site given by id that the organization lacks is the sites kind's problem; nothing to plan here.
       if (!o.info && o.site.id !== undefined) continue;
-      planSite(o, ctx.org, ctx.prunes('channels'), kp, prints);
+      planSite(o, ctx.org, ctx.prunes('channels'), kp);
     }
-    kp.fingerprints = fingerprintEntries(prints);
     return kp;
   },
 };

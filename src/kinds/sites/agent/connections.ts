@@ -13,12 +13,11 @@
  * differs, or when `--replace` names the connection (to rotate a token).
  */
 import { key, matchesAny, ref } from '../../../model/address.js';
-import { fingerprintEntries } from '../../../model/fingerprint.js';
 import type { JsonObject, JsonValue, PlanProblem, RequestSpec } from '../../../model/step.js';
 import { MASK } from '../../../core/secrets.js';
 import { Raw, type Draft } from '../../common/import.js';
-import { matchResources, sameJson } from '../../common/match.js';
-import { planUnmatched } from '../../common/skeleton.js';
+import { sameJson } from '../../common/match.js';
+import { analyse, mergeKindPlan } from '../../common/analyse.js';
 import { step } from '../../common/step.js';
 import { emptyKindPlan, type KindPlan, type KindSpec, type PlanContext, type ReadContext } from '../../kind.js';
 import { siteAddress } from '../addresses.js';
@@ -109,32 +108,30 @@ const shownRemote = (r: RemoteConnection): JsonObject => ({
   filter: r.filter,
 });
 
-function planSite(ctx: PlanContext, o: ConnectionSite, kp: KindPlan, prints: Array<[string, unknown]>): void {
+function planSite(ctx: PlanContext, o: ConnectionSite, kp: KindPlan): void {
   const org = ctx.org;
-  const desired = o.site.contextConnections ?? [];
   const name = siteKey(o.site);
   const base = `${siteBase(org, o.site, o.info)}/context-connections`;
-  const at = (k: string) => connectionAddress(name, k);
-  kp.remoteCount += o.connections.length;
-  const problem = (address: string, message: string) => {
+  const problem = (address: string, message: string): PlanProblem => {
     const location = ctx.desired.locations[address];
-    const p: PlanProblem = { org, address, message, ...(location ? { location } : {}) };
-    kp.problems.push(p);
+    return { org, address, message, ...(location ? { location } : {}) };
   };
-  const m = matchResources(desired, o.connections, {
-    desiredKey: (d: ContextConnectionT) => connectionKey(d),
+  const analysis = analyse<ContextConnectionT, RemoteConnection>(org, o.site.contextConnections ?? [], o.connections, {
+    kind: 'contextConnections',
+    what: 'context connections',
+    address: (k) => connectionAddress(name, k),
+    desiredKey: (d) => connectionKey(d),
     remoteKey: (r) => connectionKey(r),
     remoteId: (r) => r.id,
     desiredId: (d) => d.id,
-  });
-  for (const { desired: d, remote: r } of m.pairs) {
-    const address = at(connectionKey(d));
-    const needsSetup = CONNECTOR_SETUPS[d.connector] !== undefined;
-    const setup = (d.setupSettings ?? {}) as JsonObject;
-    if (!r) {
+    prune: ctx.prunes('contextConnections'),
+    fingerprint: normalConnection,
+    observe: (r) => ({ connector: r.connector, label: r.label, usageSettings: r.usageSettings, filter: r.filter }),
+    create(d, address) {
+      const needsSetup = CONNECTOR_SETUPS[d.connector] !== undefined;
+      const setup = (d.setupSettings ?? {}) as JsonObject;
       if (needsSetup && d.setupSettings === undefined) {
-        problem(address, `a new ${d.connector} connection needs its setupSettings (the create takes them): add them, or create the connection in the app`);
-        continue;
+        return { problems: [problem(address, `a new ${d.connector} connection needs its setupSettings (the create takes them): add them, or create the connection in the app`)] };
       }
       const body: JsonObject = {
         connector: d.connector,
@@ -147,7 +144,7 @@ function planSite(ctx: PlanContext, o: ConnectionSite, kp: KindPlan, prints: Arr
       const requests: RequestSpec[] = [{ method: 'POST', path: base, body, capture: true, lookup: { path: base, match } }];
       // The create takes no label: it is set right after, on the connection the create made.
       if (d.label) requests.push({ method: 'PATCH', path: `${base}/${ref(org, address)}`, body: { label: d.label } });
-      kp.steps.push(step({
+      return [step({
         address,
         kind: 'contextConnections',
         action: 'create',
@@ -155,67 +152,57 @@ function planSite(ctx: PlanContext, o: ConnectionSite, kp: KindPlan, prints: Arr
         after: { connector: d.connector, label: d.label ?? null, ...(needsSetup ? { setupSettings: setup } : {}), ...(d.usageSettings ? { usageSettings: d.usageSettings as JsonObject } : {}), filter: d.filter ?? null },
         requests,
         needs: o.info ? [] : [siteAddress(name)],
-      }));
-      prints.push([address, null]);
-      continue;
-    }
-    const draft = updateDraft();
-    const { before, after, body, changes } = draft;
-    const forced = matchesAny(ctx.replace ?? [], org, address);
-    if (d.setupSettings !== undefined && needsSetup) {
-      const want = openSetup(setup);
-      const have = openSetup(r.setupSettings);
-      if (!sameJson(want, have) || forced) {
-        before.setupSettings = shownSetup(r.setupSettings);
-        after.setupSettings = setup;
-        for (const f of [...new Set([...Object.keys(want), ...Object.keys(have)])].sort()) {
-          if (!sameJson(want[f], have[f])) changes.push({ path: `setupSettings.${f}`, kind: 'change', before: have[f] ?? null, after: want[f] ?? null });
+      })];
+    },
+    update(d, r, address) {
+      const needsSetup = CONNECTOR_SETUPS[d.connector] !== undefined;
+      const setup = (d.setupSettings ?? {}) as JsonObject;
+      const draft = updateDraft();
+      const { before, after, body, changes } = draft;
+      const forced = matchesAny(ctx.replace ?? [], org, address);
+      if (d.setupSettings !== undefined && needsSetup) {
+        const want = openSetup(setup);
+        const have = openSetup(r.setupSettings);
+        if (!sameJson(want, have) || forced) {
+          before.setupSettings = shownSetup(r.setupSettings);
+          after.setupSettings = setup;
+          for (const f of [...new Set([...Object.keys(want), ...Object.keys(have)])].sort()) {
+            if (!sameJson(want[f], have[f])) changes.push({ path: `setupSettings.${f}`, kind: 'change', before: have[f] ?? null, after: want[f] ?? null });
+          }
+          // Credentials are not read back: a resend shows them as sent (masked where they are secrets).
+          for (const f of Object.keys(setup).filter(isSecret).sort()) changes.push({ path: `setupSettings.${f}`, kind: 'change', before: MASK, after: setup[f] });
+          Object.assign(body, { connector: d.connector, setupSettings: setup });
         }
-        // Credentials are not read back: a resend shows them as sent (masked where they are secrets).
-        for (const f of Object.keys(setup).filter(isSecret).sort()) changes.push({ path: `setupSettings.${f}`, kind: 'change', before: MASK, after: setup[f] });
-        Object.assign(body, { connector: d.connector, setupSettings: setup });
       }
-    }
-    if (d.usageSettings !== undefined) {
-      const want = { ...r.usageSettings, ...(d.usageSettings as JsonObject) };
-      if (!sameJson(want, r.usageSettings)) {
-        for (const f of Object.keys(want).sort()) {
-          if (!sameJson(want[f], r.usageSettings[f])) changes.push({ path: `usageSettings.${f}`, kind: 'change', before: r.usageSettings[f] ?? null, after: want[f] });
+      if (d.usageSettings !== undefined) {
+        const want = { ...r.usageSettings, ...(d.usageSettings as JsonObject) };
+        if (!sameJson(want, r.usageSettings)) {
+          for (const f of Object.keys(want).sort()) {
+            if (!sameJson(want[f], r.usageSettings[f])) changes.push({ path: `usageSettings.${f}`, kind: 'change', before: r.usageSettings[f] ?? null, after: want[f] });
+          }
+          before.usageSettings = r.usageSettings;
+          after.usageSettings = want;
+          body.usageSettings = want;
         }
-        before.usageSettings = r.usageSettings;
-        after.usageSettings = want;
-        body.usageSettings = want;
       }
-    }
-    if (d.filter !== undefined && (d.filter ?? null) !== r.filter) changeField(draft, 'filter', r.filter, d.filter, d.filter ?? '');
-    if (d.label !== undefined && d.label !== r.label) changeField(draft, 'label', r.label, d.label);
-    prints.push([address, normalConnection(r)]);
-    if (Object.keys(body).length === 0) continue;
-    kp.steps.push(step({
-      address,
-      kind: 'contextConnections',
-      action: 'update',
-      before,
-      after,
-      changes,
-      requests: [{ method: 'PATCH', path: `${base}/${encodeURIComponent(r.id)}`, body }],
-      remoteId: r.id,
-      ...(forced && body.setupSettings ? { notes: ['setupSettings sent again because of --replace (its credentials cannot be read back)'] } : {}),
-    }));
-  }
-  const managed = new Map(m.pairs.flatMap((p) => (p.remote ? [[connectionKey(p.remote), p.remote.id] as const] : [])));
-  const naturalKey = (r: RemoteConnection): string => connectionKey(r);
-  planUnmatched(kp, prints, m.unmatched, {
-    kind: 'contextConnections',
-    prune: ctx.prunes('contextConnections'),
-    address: at,
-    naturalKey,
-    id: (r) => r.id,
-    before: shownRemote,
-    requests: (r) => [{ method: 'DELETE', path: `${base}/${encodeURIComponent(r.id)}` }],
-    normalized: normalConnection,
-    twinOf: (r) => managed.get(naturalKey(r)),
+      if (d.filter !== undefined && (d.filter ?? null) !== r.filter) changeField(draft, 'filter', r.filter, d.filter, d.filter ?? '');
+      if (d.label !== undefined && d.label !== r.label) changeField(draft, 'label', r.label, d.label);
+      if (Object.keys(body).length === 0) return [];
+      return [step({
+        address,
+        kind: 'contextConnections',
+        action: 'update',
+        before,
+        after,
+        changes,
+        requests: [{ method: 'PATCH', path: `${base}/${encodeURIComponent(r.id)}`, body }],
+        remoteId: r.id,
+        ...(forced && body.setupSettings ? { notes: ['setupSettings sent again because of --replace (its credentials cannot be read back)'] } : {}),
+      })];
+    },
+    remove: (r) => ({ before: shownRemote(r), requests: [{ method: 'DELETE', path: `${base}/${encodeURIComponent(r.id)}` }] }),
   });
+  mergeKindPlan(kp, analysis.plan);
 }
 
 export const connectionsModule: KindSpec<ConnectionSite[] | undefined> = {
@@ -230,12 +217,10 @@ export const connectionsModule: KindSpec<ConnectionSite[] | undefined> = {
   plan(ctx, remote): KindPlan {
     const kp = emptyKindPlan();
     if (!remote) return kp;
-    const prints: Array<[string, unknown]> = [];
     for (const o of remote) {
       if (!o.info && o.site.id !== undefined) continue;
-      planSite(ctx, o, kp, prints);
+      planSite(ctx, o, kp);
     }
-    kp.fingerprints = fingerprintEntries(prints);
     return kp;
   },
 };

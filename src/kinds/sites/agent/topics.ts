@@ -7,9 +7,8 @@
  */
 import { didYouMean } from '../../../core/text.js';
 import { key } from '../../../model/address.js';
-import { fingerprintEntries } from '../../../model/fingerprint.js';
 import type { JsonObject, PlanProblem } from '../../../model/step.js';
-import { matchResources } from '../../common/match.js';
+import { analyse, mergeKindPlan } from '../../common/analyse.js';
 import { step } from '../../common/step.js';
 import { emptyKindPlan, type KindPlan, type KindSpec, type PlanContext, type ReadContext } from '../../kind.js';
 import { siteAddress } from '../addresses.js';
@@ -53,49 +52,59 @@ async function readTopics(ctx: ReadContext): Promise<TopicSite[] | undefined> {
 
 const normalTopic = (r: RemoteTopic): JsonObject => ({ id: r.id, label: r.label, usageSettings: { changeRequests: r.changeRequests } });
 
-function planSite(ctx: PlanContext, o: TopicSite, kp: KindPlan, prints: Array<[string, unknown]>): void {
+function planSite(ctx: PlanContext, o: TopicSite, kp: KindPlan): void {
   const name = siteKey(o.site);
   const desired = o.site.topics ?? [];
   if (!o.info) {
     if (desired.length > 0) (kp.notes ??= []).push(`${siteAddress(name)}.topics: the site is created by this plan and has no topics yet (the service makes them from its content): a later plan sets their usage settings`);
     return;
   }
-  kp.remoteCount += o.topics.length;
   const base = `${sitePath(ctx.org, o.info.id)}/topics`;
-  const problem = (address: string, message: string) => {
+  const siteId = o.info.id;
+  const problem = (address: string, message: string): { problems: PlanProblem[] } => {
     const location = ctx.desired.locations[address];
-    const p: PlanProblem = { org: ctx.org, address, message, ...(location ? { location } : {}) };
-    kp.problems.push(p);
+    return { problems: [{ org: ctx.org, address, message, ...(location ? { location } : {}) }] };
   };
-  const m = matchResources(desired, o.topics, { desiredKey: (d: TopicT) => d.label, remoteKey: (r) => r.label, remoteId: (r) => r.id, desiredId: (d) => d.id });
-  for (const { desired: d, remote: r } of m.pairs) {
-    const address = topicAddress(name, d.label);
-    if (!r) {
+  const analysis = analyse<TopicT, RemoteTopic>(ctx.org, desired, o.topics, {
+    kind: 'topics',
+    what: 'agent topics',
+    address: (label) => topicAddress(name, label),
+    desiredKey: (d) => d.label,
+    remoteKey: (r) => r.label,
+    remoteId: (r) => r.id,
+    desiredId: (d) => d.id,
+    // The service makes and removes topics: a config never deletes one.
+    prune: false,
+    fingerprint: normalTopic,
+    // A topic pinned by id is told apart from others of its label by that id.
+    twinsOf: 'key',
+    create(d, address) {
       const what = d.id !== undefined ? `no topic ${d.id}` : `no topic labelled "${d.label}"`;
-      problem(address, `site ${o.info.id} has ${what} (topics are made by the service, not by a config)${didYouMean(d.label, o.topics.map((t) => t.label))}`);
-      continue;
-    }
-    // Two topics with one label: the config's label does not say which one it means.
-    const twins = o.topics.filter((t) => t.label === d.label && t !== r);
-    if (d.id === undefined && twins.length > 0) {
-      problem(address, `site ${o.info.id} has ${twins.length + 1} topics labelled "${d.label}" (${[r, ...twins].map((t) => t.id).join(', ')}): pin one with id`);
-      continue;
-    }
-    prints.push([address, normalTopic(r)]);
-    const want = d.usageSettings?.changeRequests;
-    if (want === undefined || want === r.changeRequests) continue;
-    kp.steps.push(step({
-      address,
-      kind: 'topics',
-      action: 'update',
-      before: { usageSettings: { changeRequests: r.changeRequests } },
-      after: { usageSettings: { changeRequests: want } },
-      requests: [{ method: 'PATCH', path: `${base}/${encodeURIComponent(r.id)}`, body: { usageSettings: { changeRequests: want } } }],
-      remoteId: r.id,
-    }));
-  }
-  const taken = new Set(m.pairs.map((p) => p.remote));
-  for (const r of o.topics) if (!taken.has(r)) kp.unmanaged.push(topicAddress(name, o.topics.filter((t) => t.label === r.label).length > 1 ? `${r.label}#${r.id}` : r.label));
+      return problem(address, `site ${siteId} has ${what} (topics are made by the service, not by a config)${didYouMean(d.label, o.topics.map((t) => t.label))}`);
+    },
+    update(d, r, address) {
+      // Two topics with one label: the config's label does not say which one it means.
+      const twins = o.topics.filter((t) => t.label === d.label && t !== r);
+      if (d.id === undefined && twins.length > 0) return problem(address, `site ${siteId} has ${twins.length + 1} topics labelled "${d.label}" (${[r, ...twins].map((t) => t.id).join(', ')}): pin one with id`);
+      const want = d.usageSettings?.changeRequests;
+      if (want === undefined || want === r.changeRequests) return [];
+      return [step({
+        address,
+        kind: 'topics',
+        action: 'update',
+        before: { usageSettings: { changeRequests: r.changeRequests } },
+        after: { usageSettings: { changeRequests: want } },
+        requests: [{ method: 'PATCH', path: `${base}/${encodeURIComponent(r.id)}`, body: { usageSettings: { changeRequests: want } } }],
+        remoteId: r.id,
+      })];
+    },
+    remove: () => {
+      throw new Error('topics are never pruned');
+    },
+    // A topic the config does not name is listed by its label, with its id where two share it.
+    unmatchedKey: (r) => (o.topics.filter((t) => t.label === r.label).length > 1 ? `${r.label}#${r.id}` : r.label),
+  });
+  mergeKindPlan(kp, analysis.plan);
 }
 
 export const topicsModule: KindSpec<TopicSite[] | undefined> = {
@@ -106,12 +115,10 @@ export const topicsModule: KindSpec<TopicSite[] | undefined> = {
   plan(ctx, remote): KindPlan {
     const kp = emptyKindPlan();
     if (!remote) return kp;
-    const prints: Array<[string, unknown]> = [];
     for (const o of remote) {
       if (!o.info && o.site.id !== undefined) continue;
-      planSite(ctx, o, kp, prints);
+      planSite(ctx, o, kp);
     }
-    kp.fingerprints = fingerprintEntries(prints);
     return kp;
   },
 };

@@ -13,6 +13,8 @@ import type { JsonObject, JsonValue } from '../../../model/step.js';
 import { fingerprintEntries } from '../../../model/fingerprint.js';
 import { LANGUAGES } from '../../common/fields.js';
 import { diffFields } from '../../common/match.js';
+import { matchPairs } from '../../common/analyse.js';
+import { key } from '../../../model/address.js';
 import { orgPath } from '../../common/paths.js';
 import { step } from '../../common/step.js';
 import { emptyKindPlan, type KindPlan, type KindSpec, type Reader } from '../../kind.js';
@@ -79,20 +81,20 @@ export const glossaryModule: KindSpec<RemoteGlossaryEntry[] | undefined> = {
     if (desired === undefined || remote === undefined) return kp;
     kp.remoteCount = remote.length;
 
-    // By id first for every entry, then by name.
-    const taken = new Set<RemoteGlossaryEntry>();
-    const byId = new Map(remote.map((r) => [r.id, r]));
-    const byKey = new Map<string, RemoteGlossaryEntry>();
-    for (const r of remote) if (!byKey.has(entryKey(r.translations))) byKey.set(entryKey(r.translations), r);
+    // By id first for every entry, then by name (the shared matching of every kind).
     const wanted = desired.map((d) => ({ id: d.id, terms: termsOf(d.translations) }));
-    const matched = new Map<number, RemoteGlossaryEntry>();
-    const take = (i: number, r: RemoteGlossaryEntry | undefined) => {
-      if (r === undefined || taken.has(r) || matched.has(i)) return;
-      taken.add(r);
-      matched.set(i, r);
-    };
-    wanted.forEach((w, i) => take(i, w.id === undefined ? undefined : byId.get(w.id)));
-    wanted.forEach((w, i) => take(i, byKey.get(entryKey(w.terms))));
+    const { pairs, unmatched, twice } = matchPairs(wanted, remote, {
+      address: (k) => `${GLOSSARY_ADDRESS}${key(k)}`,
+      desiredKey: (w) => entryKey(w.terms),
+      remoteKey: (r) => entryKey(r.translations),
+      remoteId: (r) => r.id,
+      desiredId: (w) => w.id,
+    });
+    for (const { entry, other } of twice) {
+      kp.problems.push({ org: ctx.org, address: GLOSSARY_ADDRESS, message: `two entries name the glossary entry ${other.remote?.id} (${entryKey(other.desired.terms)}): one by id, one by its term ${entryKey(entry.desired.terms)}; keep one, or the plan would insert a second` });
+    }
+    if (twice.length > 0) return kp;
+    const matched = new Map(pairs.flatMap((p, i) => (p.remote ? [[i, p.remote] as const] : [])));
 
     const operations: Operation[] = [];
     const before: JsonObject = {};
@@ -114,10 +116,13 @@ export const glossaryModule: KindSpec<RemoteGlossaryEntry[] | undefined> = {
       before[k] = termsOf(r.translations);
       after[k] = w.terms;
     });
-    for (const r of remote) {
-      if (taken.has(r)) continue;
+    // An entry no config entry matches is deleted; one with the term of a managed entry (a twin) is
+    // named by its term and id.
+    const managed = new Set(pairs.flatMap((p) => (p.remote ? [entryKey(p.remote.translations)] : [])));
+    for (const r of unmatched) {
       operations.push({ type: 'delete', id: r.id });
-      before[name(r.translations, r.id, { ...before, ...after })] = termsOf(r.translations);
+      const k = entryKey(r.translations);
+      before[managed.has(k) ? `${k}#${r.id}` : name(r.translations, r.id, { ...before, ...after })] = termsOf(r.translations);
     }
     if (operations.length === 0) return kp;
 
