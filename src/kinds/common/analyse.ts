@@ -6,7 +6,7 @@
  * resources itself.
  */
 import { fingerprintEntries } from '../../model/fingerprint.js';
-import type { JsonObject, Kind, PlanProblem, RequestSpec } from '../../model/step.js';
+import type { FieldChange, JsonObject, Kind, PlanProblem, RequestSpec } from '../../model/step.js';
 import type { DraftStep, KindPlan } from '../kind.js';
 import { collisionMessage } from './match.js';
 import { deleteAddresses, duplicateNote } from './skeleton.js';
@@ -75,8 +75,11 @@ export interface ResourceSpec<D, R> {
   create(d: D, address: string): Outcome;
   /** The steps of a matched entry (none when it is as the config says), or its problems. */
   update(d: D, r: R, address: string, matchedBy: MatchedBy): Outcome;
-  /** A pruned remote object's delete. */
-  remove(r: R, address: string): { before: JsonObject; requests: RequestSpec[]; needs?: string[]; notes?: string[] };
+  /**
+   * A pruned remote object's delete; `changes` where the kind shows each field it removes (a site's
+   * structure kinds), else none (the renderings show `before`).
+   */
+  remove(r: R, address: string): { before: JsonObject; requests: RequestSpec[]; needs?: string[]; notes?: string[]; changes?: FieldChange[] };
   /** Address key of a remote object no entry matched, when not its natural key (spaces are named by id). */
   unmatchedKey?(r: R): string;
   /**
@@ -223,7 +226,7 @@ export function analyse<D, R>(org: string, desired: readonly D[], remote: readon
       continue;
     }
     const gone = o.remove(r, address);
-    kp.steps.push(step({ address, kind: o.kind, action: 'delete', before: gone.before, after: null, changes: [], requests: gone.requests, needs: gone.needs ?? [], remoteId: o.remoteId(r), ...(gone.notes ? { notes: gone.notes } : {}) }));
+    kp.steps.push(step({ address, kind: o.kind, action: 'delete', before: gone.before, after: null, changes: gone.changes ?? [], requests: gone.requests, needs: gone.needs ?? [], remoteId: o.remoteId(r), ...(gone.notes ? { notes: gone.notes } : {}) }));
     prints.push([address, o.fingerprint(r)]);
   }
   kp.fingerprints = fingerprintEntries(prints);

@@ -68,6 +68,7 @@ import {
   normalGroup,
   normalSection,
   pick,
+  removal,
   SECTION_EXTRA_FIELDS,
   SECTION_FIELDS,
   siteContext,
@@ -533,7 +534,7 @@ function planSections(ctx: SiteContext, items: SiteItems, order: SiteOrder): voi
     observe: (r) => pick(r, SECTION_FIELDS),
     create: (d) => sectionCreate(ctx, entry(d), [...(order.chainNeeds.get(entry(d).address) ?? []), ...pathNeed(entry(d).address, d.path, holders)]),
     update: (d) => sectionUpdate(ctx, entry(d), holders, idAtPath),
-    remove: (r) => ({ before: pick(r, SECTION_FIELDS), requests: [{ method: 'DELETE', path: `${base}/sections/${enc(r.id)}` }] }),
+    remove: (r) => removal(pick(r, SECTION_FIELDS), `${base}/sections/${enc(r.id)}`),
   });
 }
 
@@ -717,7 +718,7 @@ function planGroups(ctx: SiteContext, items: SiteItems, order: SiteOrder, sim: S
     observe: (r) => pick(r, GROUP_FIELDS),
     create: (d) => groupCreate(ctx, entry(d), pathsOf, [...memberNeeds(entry(d)), ...(order.chainNeeds.get(entry(d).address) ?? [])]),
     update: (d) => groupUpdate(ctx, entry(d), items, sim, pathsOf, memberNeeds(entry(d))),
-    remove: (r) => ({ before: { title: r.title, icon: r.icon, sections: pathsOf(r.sections.map(sectionKey)) }, requests: [{ method: 'DELETE', path: `${base}/section-groups/${enc(r.id)}` }] }),
+    remove: (r) => removal({ title: r.title, icon: r.icon, sections: pathsOf(r.sections.map(sectionKey)) }, `${base}/section-groups/${enc(r.id)}`),
   });
 }
 
@@ -830,7 +831,7 @@ function planLinks(ctx: SiteContext, items: SiteItems, order: SiteOrder, sim: Si
     observe: (r) => pick(r, LINK_FIELDS),
     create: (d) => linkCreate(ctx, entry(d), order.chainNeeds.get(entry(d).address) ?? []),
     update: (d) => linkUpdate(ctx, entry(d), sim),
-    remove: (r) => ({ before: pick(r, LINK_FIELDS), requests: [{ method: 'DELETE', path: `${base}/external-links/${enc(r.id)}` }] }),
+    remove: (r) => removal(pick(r, LINK_FIELDS), `${base}/external-links/${enc(r.id)}`),
   });
 }
 

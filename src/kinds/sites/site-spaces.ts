@@ -12,7 +12,7 @@ import { sortMoves } from './order.js';
 import { pathCycle, pathNeed } from './paths.js';
 import type { RemoteSiteSpace } from './remote.js';
 import { siteKey, type SiteSpaceT } from './schema.js';
-import { differing, enc, normalSiteSpace, pick, SITE_SPACE_EXTRA_FIELDS, SITE_SPACE_FIELDS, sortRequest, type SectionEntry, type SiteContext } from './steps.js';
+import { differing, enc, normalSiteSpace, pick, removal, SITE_SPACE_EXTRA_FIELDS, SITE_SPACE_FIELDS, sortRequest, type SectionEntry, type SiteContext } from './steps.js';
 import { step } from '../common/step.js';
 
 /** A list of site spaces: a section's, or the site's root list. */
@@ -138,7 +138,7 @@ function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
     observe: (r) => ({ space: r.space, ...pick(r, [...SITE_SPACE_FIELDS, ...SITE_SPACE_EXTRA_FIELDS]) }),
     create: (d) => siteSpaceCreate(ctx, run, d),
     update: (d, r) => siteSpaceUpdate(ctx, run, d, r),
-    remove: (r) => ({ before: { ...pick(r, ['condition', 'path']), space: r.space }, requests: [{ method: 'DELETE', path: `${base}/site-spaces/${enc(r.id)}` }] }),
+    remove: (r) => removal({ space: r.space, ...pick(r, SITE_SPACE_FIELDS) }, `${base}/site-spaces/${enc(r.id)}`),
   }, sp.matched).plan;
   // The site counts its remote site spaces once, up front.
   kp.remoteCount = 0;

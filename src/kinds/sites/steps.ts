@@ -5,8 +5,8 @@
  */
 import { fingerprint } from '../../core/json.js';
 import { ref } from '../../model/address.js';
-import type { JsonObject, JsonValue, Kind, PlanProblem, RequestSpec } from '../../model/step.js';
-import { sameJson } from '../common/match.js';
+import type { FieldChange, JsonObject, JsonValue, Kind, PlanProblem, RequestSpec } from '../../model/step.js';
+import { diffFields, sameJson } from '../common/match.js';
 import type { DraftStep, KindPlan } from '../kind.js';
 import { idOfKey, pointerType, type ItemKey } from './layout.js';
 import type { RemoteExternalLink, RemoteGroup, RemoteSection, RemoteShareLink, RemoteSite, RemoteSiteSpace } from './remote.js';
@@ -114,6 +114,11 @@ export const normalSiteSpace = (r: RemoteSiteSpace): JsonObject => ({ id: r.id, 
 export const normalGroup = (r: RemoteGroup): JsonObject => ({ id: r.id, title: r.title, icon: r.icon, sections: r.sections });
 export const normalLink = (r: RemoteShareLink): JsonObject => ({ id: r.id, name: r.name, active: r.active });
 export const normalExternalLink = (r: RemoteExternalLink): JsonObject => ({ id: r.id, parent: r.parent, ...pick(r, LINK_FIELDS) });
+
+/** A structure item's delete (the analyser's `remove`): one DELETE, showing each field it removes. */
+export function removal(before: JsonObject, path: string): { before: JsonObject; requests: RequestSpec[]; changes: FieldChange[] } {
+  return { before, requests: [{ method: 'DELETE', path }], changes: diffFields(before, {}) };
+}
 
 /** A `PATCH SITE/structure/sort` request: `item` before or after `target`. */
 export function sortRequest(base: string, item: ItemKey | string, where: 'before' | 'after', target: ItemKey | string, siteSpace = false): RequestSpec {
