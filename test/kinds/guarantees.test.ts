@@ -29,7 +29,7 @@ import type { Kind } from '../../src/model/step.js';
 import { summaryLine } from '../../src/render/format.js';
 import { quietApply } from '../apply/in-process.js';
 import { adaptiveSchemaRow, agentInstructionsRow, agentSettingsRow, collectionAccessRow, customizationRow, organizationRow, publishingAuthRow, siteAccessRow, spaceAccessRow, teamMembersRow } from './guarantee-rows/singletons.js';
-import { channelsRow, contextConnectionsRow, glossaryRow, topicsRow } from './guarantee-rows/agent.js';
+import { channelsRow, contextConnectionsRow, glossaryRow, installationsRow, installationTargetsRow, integrationsRow, topicsRow } from './guarantee-rows/agent.js';
 import { GUARANTEES, headOf, IMPORT, NO_CREATE, NOT_YET, ORG, ORG_PATH, SINGLETON, SITE, siteSeed, type Guarantee, type Row, type World } from './guarantee-rows/common.js';
 
 
@@ -246,9 +246,9 @@ const SCENARIOS: Record<string, Row> = {
   defaultSiteSpaces: { ...singleton, twins: 'one default site space per site', import: 'not written by import: the order of the root site spaces shows it (the default is listed first)' },
   variantCustomization: { ...singleton, twins: 'one customization per site space', import: 'not written by import: the API answers effective values (docs/live-surface.md)' },
   saml: samlRow,
-  integrations: notYet,
-  installations: notYet,
-  installationTargets: notYet,
+  integrations: integrationsRow,
+  installations: installationsRow,
+  installationTargets: installationTargetsRow,
   translations: translationsRow,
   glossary: glossaryRow,
   openapiSpecs: openapiSpecsRow,
