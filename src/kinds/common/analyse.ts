@@ -84,6 +84,11 @@ export interface ResourceSpec<D, R> {
   update(d: D, r: R, address: string, matchedBy: MatchedBy): Outcome;
   /** A pruned remote object's delete. */
   remove(r: R, address: string): { before: JsonObject; requests: RequestSpec[]; needs?: string[]; notes?: string[]; keptAs?: string };
+  /**
+   * The note on a twin, where the usual one (pin the managed object by its id) does not fit: a kind
+   * whose ids are secrets. `managed` and `twin` are addresses.
+   */
+  twinNote?(managed: string, twin: string): string;
   /** Address key of a remote object no entry matched, when not its natural key (spaces are named by id). */
   unmatchedKey?(r: R): string;
   /**
@@ -221,7 +226,7 @@ export function analyse<D, R>(org: string, desired: readonly D[], remote: readon
     if (twin) {
       address = o.address(`${o.addressKey?.(twin.desired) ?? o.desiredKey(twin.desired)}#${o.remoteId(r)}`);
       (kp.duplicates ??= []).push(address);
-      (kp.notes ??= []).push(duplicateNote(o.kind, twin.address, o.remoteId(twin.remote as R), address, o.remoteId(r), o.prune));
+      (kp.notes ??= []).push(o.twinNote ? o.twinNote(twin.address, address) : duplicateNote(o.kind, twin.address, o.remoteId(twin.remote as R), address, o.remoteId(r), o.prune));
     } else {
       address = addressOf(o.unmatchedKey?.(r) ?? o.remoteKey(r), o.remoteId(r));
     }
