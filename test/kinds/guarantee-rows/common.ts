@@ -11,6 +11,8 @@ export const GUARANTEES: readonly Guarantee[] = ['twins', 'twice', 'rename', 'pr
 export interface World {
   seed?: Record<string, unknown>;
   yaml: string;
+  /** The organization entry's fields after its id (`title: Acme`), where the world sets them. */
+  organization?: string;
 }
 
 export interface Scenarios {
@@ -33,7 +35,14 @@ export type Row = { [G in Guarantee]: NonNullable<Scenarios[G & keyof Scenarios]
 
 export const ORG = 'org_acme';
 export const HEAD = `version: 1\norganization: { id: ${ORG} }\n`;
-export const IMPORT = 'import round trip for every unit: test/import/roundtrip.test.ts (rich-state.yaml) and test/kinds/registry.test.ts';
+/** The config's first lines for a world. */
+export const headOf = (w: World) => (w.organization === undefined ? HEAD : `version: 1\norganization: { id: ${ORG}, ${w.organization} }\n`);
+/**
+ * A row's import, generated: its resume world (else its prune or rename world) applied, imported and
+ * planned again gives no change and nothing of the kind unmanaged. A row gives a reason instead only
+ * where import cannot write the kind.
+ */
+export const IMPORT = 'generated from the row\'s world';
 export const NOT_YET = 'not yet planned through the shared analyser (src/kinds/common/analyse.ts); its own table tests cover it';
 export const SINGLETON = 'one object per organization (or per site): nothing to twin, name twice, rename or prune';
 export const NO_CREATE = 'the API cannot create it: there is no create to pre-empt';
