@@ -29,6 +29,7 @@ import type { Kind } from '../../src/model/step.js';
 import { summaryLine } from '../../src/render/format.js';
 import { quietApply } from '../apply/in-process.js';
 import { adaptiveSchemaRow, agentInstructionsRow, agentSettingsRow, collectionAccessRow, customizationRow, organizationRow, publishingAuthRow, siteAccessRow, spaceAccessRow, teamMembersRow } from './guarantee-rows/singletons.js';
+import { collectionsRow, inviteLinksRow, spaceGitSyncRow } from './guarantee-rows/collections.js';
 import { GUARANTEES, headOf, IMPORT, NO_CREATE, NOT_YET, ORG, ORG_PATH, SINGLETON, SITE, siteSeed, type Guarantee, type Row, type World } from './guarantee-rows/common.js';
 
 
@@ -215,11 +216,11 @@ const SCENARIOS: Record<string, Row> = {
   },
   teams: teamsRow,
   teamMembers: teamMembersRow,
-  collections: notYet,
+  collections: collectionsRow,
   collectionAccess: collectionAccessRow,
   spaces: spacesRow,
   spaceAccess: spaceAccessRow,
-  spaceGitSync: { ...singleton, twins: 'one Git Sync per space' },
+  spaceGitSync: spaceGitSyncRow,
   fonts: fontsRow,
   sites: sitesRow,
   sections: notYet,
@@ -251,7 +252,7 @@ const SCENARIOS: Record<string, Row> = {
   translations: translationsRow,
   glossary: notYet,
   openapiSpecs: openapiSpecsRow,
-  inviteLinks: notYet,
+  inviteLinks: inviteLinksRow,
   siteAds: siteAdsRow,
 };
 
