@@ -8,7 +8,8 @@ const collectionSeed = (...titles: Array<[string, string]>) => ({ collections: t
 
 export const collectionsRow: Row = {
   twins: { seed: collectionSeed(['c1', 'Guides'], ['c2', 'Guides']), yaml: 'collections: [{ title: Guides }]\n', twin: 'collections["Guides#c2"]' },
-  twice: { yaml: 'collections:\n  - { title: Guides }\n  - { title: Guides, description: Twice }\n', at: 'config', lines: [4, 5] },
+  // By id and by path: one path, refused by the loader at both entries.
+  twice: { yaml: 'collections:\n  - { id: c1, title: Guides }\n  - { title: Guides, description: Twice }\n', at: 'config', lines: [4, 5] },
   rename: { seed: collectionSeed(['c1', 'Old']), yaml: 'collections: [{ title: New, renamedFrom: Old }]\n', address: 'collections["New"]' },
   prune: {
     seed: { collections: [{ id: 'c1', title: 'Keep', collections: [{ id: 'c3', title: 'Child' }] }, { id: 'c2', title: 'Gone' }] },
