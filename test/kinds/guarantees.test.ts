@@ -30,6 +30,7 @@ import { summaryLine } from '../../src/render/format.js';
 import { quietApply } from '../apply/in-process.js';
 import { adaptiveSchemaRow, agentInstructionsRow, agentSettingsRow, collectionAccessRow, customizationRow, organizationRow, publishingAuthRow, siteAccessRow, spaceAccessRow, teamMembersRow } from './guarantee-rows/singletons.js';
 import { channelsRow, contextConnectionsRow, glossaryRow, installationsRow, installationTargetsRow, integrationsRow, topicsRow } from './guarantee-rows/agent.js';
+import { collectionsRow, inviteLinksRow, spaceGitSyncRow } from './guarantee-rows/collections.js';
 import { GUARANTEES, headOf, IMPORT, NO_CREATE, NOT_YET, ORG, ORG_PATH, SINGLETON, SITE, siteSeed, type Guarantee, type Row, type World } from './guarantee-rows/common.js';
 
 
@@ -216,11 +217,11 @@ const SCENARIOS: Record<string, Row> = {
   },
   teams: teamsRow,
   teamMembers: teamMembersRow,
-  collections: notYet,
+  collections: collectionsRow,
   collectionAccess: collectionAccessRow,
   spaces: spacesRow,
   spaceAccess: spaceAccessRow,
-  spaceGitSync: { ...singleton, twins: 'one Git Sync per space' },
+  spaceGitSync: spaceGitSyncRow,
   fonts: fontsRow,
   sites: sitesRow,
   sections: notYet,
@@ -252,7 +253,7 @@ const SCENARIOS: Record<string, Row> = {
   translations: translationsRow,
   glossary: glossaryRow,
   openapiSpecs: openapiSpecsRow,
-  inviteLinks: notYet,
+  inviteLinks: inviteLinksRow,
   siteAds: siteAdsRow,
 };
 
