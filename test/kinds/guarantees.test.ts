@@ -32,6 +32,7 @@ import { adaptiveSchemaRow, agentInstructionsRow, agentSettingsRow, collectionAc
 import { channelsRow, contextConnectionsRow, glossaryRow, installationsRow, installationTargetsRow, integrationsRow, topicsRow } from './guarantee-rows/agent.js';
 import { collectionsRow, inviteLinksRow, spaceGitSyncRow } from './guarantee-rows/collections.js';
 import { GUARANTEES, headOf, IMPORT, NO_CREATE, NOT_YET, ORG, ORG_PATH, SINGLETON, SITE, siteSeed, type Guarantee, type Row, type World } from './guarantee-rows/common.js';
+import { externalLinksRow, mcpServersMore, redirectsMore, sectionGroupsRow, sectionsRow, shareLinksMore, siteSingletonResume, siteSpacesRow, sitesMore } from './guarantee-rows/sites.js';
 
 
 const teamsRow: Row = {
@@ -192,7 +193,6 @@ const redirectsRow: Row = {
   preempt: NOT_YET,
 };
 
-const notYet: Row = { twins: NOT_YET, twice: NOT_YET, rename: NOT_YET, prune: NOT_YET, import: IMPORT, resume: NOT_YET, preempt: NOT_YET };
 const singleton: Row = { twins: SINGLETON, twice: SINGLETON, rename: SINGLETON, prune: SINGLETON, import: IMPORT, resume: NOT_YET, preempt: NO_CREATE };
 
 /** Every registered kind's row; a kind without one fails the suite. */
@@ -223,29 +223,29 @@ const SCENARIOS: Record<string, Row> = {
   spaceAccess: spaceAccessRow,
   spaceGitSync: spaceGitSyncRow,
   fonts: fontsRow,
-  sites: sitesRow,
-  sections: notYet,
-  siteSpaces: notYet,
-  sectionGroups: notYet,
-  externalLinks: notYet,
-  shareLinks: shareLinksRow,
-  redirects: redirectsRow,
+  sites: { ...sitesRow, ...sitesMore },
+  sections: sectionsRow,
+  siteSpaces: siteSpacesRow,
+  sectionGroups: sectionGroupsRow,
+  externalLinks: externalLinksRow,
+  shareLinks: { ...shareLinksRow, ...shareLinksMore },
+  redirects: { ...redirectsRow, ...redirectsMore },
   customization: customizationRow,
   publishingAuth: publishingAuthRow,
   agentSettings: agentSettingsRow,
-  mcpServers: mcpRow,
+  mcpServers: { ...mcpRow, ...mcpServersMore },
   adaptiveSchema: adaptiveSchemaRow,
   siteAccess: siteAccessRow,
-  siteGitSync: { ...singleton, twins: 'one Git Sync per site' },
+  siteGitSync: { ...singleton, twins: 'one Git Sync per site', ...siteSingletonResume.siteGitSync },
   // The site agent and hosting (src/kinds/sites/agent/, site-hosting/, site-variants/): their own
   // scenario tests (test/sites/channels, context-connections, topics, hosting, variants) cover them.
   channels: channelsRow,
   contextConnections: contextConnectionsRow,
   topics: topicsRow,
-  customHostnames: { ...singleton, twins: 'one custom hostname per site', import: 'not written by import: no operation sets one (docs/live-surface.md)' },
-  publishingAuthKeys: { ...singleton, twins: 'one key per site', import: 'a key is never read', prune: 'a key is rotated, never deleted' },
-  defaultSiteSpaces: { ...singleton, twins: 'one default site space per site', import: 'not written by import: the order of the root site spaces shows it (the default is listed first)' },
-  variantCustomization: { ...singleton, twins: 'one customization per site space', import: 'not written by import: the API answers effective values (docs/live-surface.md)' },
+  customHostnames: { ...singleton, twins: 'one custom hostname per site', import: 'not written by import: no operation sets one (docs/live-surface.md)', ...siteSingletonResume.customHostnames },
+  publishingAuthKeys: { ...singleton, twins: 'one key per site', import: 'a key is never read', prune: 'a key is rotated, never deleted', ...siteSingletonResume.publishingAuthKeys },
+  defaultSiteSpaces: { ...singleton, twins: 'one default site space per site', import: 'not written by import: the order of the root site spaces shows it (the default is listed first)', ...siteSingletonResume.defaultSiteSpaces },
+  variantCustomization: { ...singleton, twins: 'one customization per site space', import: 'not written by import: the API answers effective values (docs/live-surface.md)', ...siteSingletonResume.variantCustomization },
   saml: samlRow,
   integrations: integrationsRow,
   installations: installationsRow,

@@ -96,3 +96,39 @@ describe('analyse: a kind that matches itself (a tree), and a twin note of its o
     expect(kp.steps.map((s) => [s.address, s.keptAs])).toEqual([['things["Ops#t2"]', undefined], ['things["Gone"]', 'things["Elsewhere"]']]);
   });
 });
+
+describe('analyse from an earlier match (a site structure kind, ordered before its steps)', () => {
+  it('plans from the match it is given: an object the kind adopted is updated, not deleted or twinned', () => {
+    const desired = [{ title: 'Guides' }, { title: 'Api' }];
+    const remote = [{ id: 't1', title: 'Guides' }, { id: 't2', title: 'api-draft' }];
+    const matched = matchPairs<D, R>(desired, remote, spec());
+    expect(matched.unmatched.map((r) => r.id)).toEqual(['t2']);
+    // The kind takes the half-made object as the second entry's (as a site's section cut between its two requests).
+    matched.pairs[1].remote = matched.unmatched.pop();
+    matched.pairs[1].matchedBy = 'renamedFrom';
+    const { plan } = analyse<D, R>('o', desired, remote, spec(true), matched);
+    expect(summary(plan)).toEqual(['update things["Api"]']);
+    expect(plan.unmanaged).toEqual([]);
+    expect(plan.duplicates).toBeUndefined();
+  });
+
+  it('still names one object named twice, and plans nothing for the second entry', () => {
+    const desired = [{ id: 't1', title: 'Ops' }, { title: 'Ops' }];
+    const remote = [{ id: 't1', title: 'Ops' }];
+    const matched = matchPairs<D, R>(desired, remote, spec(false, { normalize: undefined }));
+    expect(matched.twice.map((t) => t.entry.address)).toEqual(['things["Ops"]']);
+    const { plan } = analyse<D, R>('o', desired, remote, spec(false, { normalize: undefined }), matched);
+    expect(plan.problems).toHaveLength(1);
+    expect(plan.problems[0].message).toContain('name one object (t1, by id and by its key)');
+    expect(summary(plan)).toEqual([]);
+  });
+
+  it('gives what it would give without the match when the match is its own', () => {
+    const desired = [{ title: 'A' }, { title: 'B', renamedFrom: 'old' }];
+    const remote = [{ id: 't1', title: 'A' }, { id: 't2', title: 'Old' }, { id: 't3', title: 'a' }, { id: 't4', title: 'Gone' }];
+    const own = analyse<D, R>('o', desired, remote, spec(true)).plan;
+    const given = analyse<D, R>('o', desired, remote, spec(true), matchPairs<D, R>(desired, remote, spec(true))).plan;
+    expect(given).toEqual(own);
+    expect(summary(given)).toEqual(['update things["B"]', 'delete things["A#t3"]', 'delete things["Gone"]']);
+  });
+});

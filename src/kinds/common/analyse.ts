@@ -165,11 +165,18 @@ export function matchPairs<D, R>(
   return { pairs, unmatched: remote.filter((r) => !takenBy.has(r)), twice };
 }
 
-/** Plans one kind's resources: matching, the named-twice and collision problems, steps, twins, fingerprints. */
-export function analyse<D, R>(org: string, desired: readonly D[], remote: readonly R[], o: ResourceSpec<D, R>): Analysis<D, R> {
+/** What matchPairs gives: the pairs, the remote objects no entry matched, the entries naming one object twice. */
+export type Matched<D, R> = ReturnType<typeof matchPairs<D, R>>;
+
+/**
+ * Plans one kind's resources: matching, the named-twice and collision problems, steps, twins, fingerprints.
+ * `matched`: the kind's own earlier matchPairs of these lists, where it needs the pairs before its steps
+ * (a site's structure orders every kind's items before any step is written).
+ */
+export function analyse<D, R>(org: string, desired: readonly D[], remote: readonly R[], o: ResourceSpec<D, R>, matched?: Matched<D, R>): Analysis<D, R> {
   const owned = o.owned ?? (() => true);
   const norm = o.normalize ?? ((k: string) => k);
-  const { pairs, unmatched, twice } = matchPairs(desired, remote, o);
+  const { pairs, unmatched, twice } = matched ?? matchPairs(desired, remote, o);
   const kp: KindPlan = { steps: [], unmanaged: [], remoteCount: remote.filter(owned).length, problems: [], fingerprints: {}, observed: {} };
   const prints: Array<[string, unknown]> = [];
   const twiceEntries = new Set(twice.map((t) => t.entry));

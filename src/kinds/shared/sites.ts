@@ -8,7 +8,7 @@ import { key } from '../../model/address.js';
 import type { OrgConfig } from '../../model/desired.js';
 import type { Reader } from '../kind.js';
 import type { MatchResult } from '../common/match.js';
-import { matchPairs, type Pair } from '../common/analyse.js';
+import { matchPairs, type Pair, type ResourceSpec } from '../common/analyse.js';
 import { orgPath } from '../common/paths.js';
 import { parseGitSyncState, type RemoteGitSyncState } from './git-sync-state.js';
 
@@ -97,14 +97,17 @@ export function readSiteInfos(ctx: Reader): Promise<RemoteSiteInfo[]> {
  * id (or by rename) — one site named twice, which only the organization can tell.
  */
 export function matchSites(desired: readonly SiteT[], list: readonly RemoteSiteInfo[]): MatchResult<SiteT, RemoteSiteInfo> & { twice: Array<{ entry: Pair<SiteT, RemoteSiteInfo>; other: Pair<SiteT, RemoteSiteInfo> }> } {
-  return matchPairs(desired, list, {
-    address: siteAddress,
-    addressKey: (d: SiteT) => siteKey(d),
-    desiredKey: (d) => d.title ?? '',
-    remoteKey: (r) => r.title,
-    remoteId: (r) => r.id,
-    desiredId: (d) => d.id,
-    idOnly: true,
-    renamedFrom: (d) => d.renamedFrom,
-  });
+  return matchPairs(desired, list, SITE_KEYS);
 }
+
+/** How the analyser keys a site: its id only where given, else renamedFrom, then title; addressed by siteKey. */
+export const SITE_KEYS: Pick<ResourceSpec<SiteT, RemoteSiteInfo>, 'address' | 'addressKey' | 'desiredKey' | 'remoteKey' | 'remoteId' | 'desiredId' | 'idOnly' | 'renamedFrom'> = {
+  address: siteAddress,
+  addressKey: (d) => siteKey(d),
+  desiredKey: (d) => d.title ?? '',
+  remoteKey: (r) => r.title,
+  remoteId: (r) => r.id,
+  desiredId: (d) => d.id,
+  idOnly: true,
+  renamedFrom: (d) => d.renamedFrom,
+};

@@ -161,6 +161,8 @@ export function planMcpServers(ctx: SiteContext, isNew: boolean): void {
     renamedFrom: (d) => d.renamedFrom,
     prune: prunes('mcpServers'),
     fingerprint: normalMcpServer,
+    // Headers may carry secrets: a done create is held to the other fields.
+    observe: (r) => ({ name: r.name, url: r.url, transport: r.transport, condition: r.condition }),
     create(d, address) {
       // `headers` is required by the create: none when the config gives none.
       const body = compact({ ...desiredMcpFields(d), headers: d.headers ?? {}, condition: d.condition ?? undefined }) as JsonObject;

@@ -414,6 +414,32 @@ describe('section groups', () => {
   });
 });
 
+describe('the structure kinds through the analyser', () => {
+  const twins = remote([{ id: 's1', path: 'guides' }], [{ id: 'g1', title: 'Learn', sections: ['s1'] }, { id: 'g2', title: 'Learn', sections: [] }]);
+
+  it('names a second group of a managed title KEY#ID, lists it as a duplicate, and never takes the managed one\'s address', () => {
+    const kept = plan({ sections: [sec('guides')], sectionGroups: [{ title: 'Learn', sections: ['guides'] }] }, twins);
+    expect(kept.sectionGroups.duplicates).toEqual([`${A}.sectionGroups["Learn#g2"]`]);
+    expect(kept.sectionGroups.unmanaged).toEqual([`${A}.sectionGroups["Learn#g2"]`]);
+    expect(kept.sectionGroups.notes?.[0]).toContain('g2 has the same key');
+    const pruned = plan({ sections: [sec('guides')], sectionGroups: [{ title: 'Learn', sections: ['guides'] }] }, twins, ['sectionGroups']);
+    expect(summary(pruned)).toEqual([`delete ${A}.sectionGroups["Learn#g2"]`]);
+  });
+
+  it('observes matched sections, groups and site spaces in their creates\' terms (a saved create found done is held to them)', () => {
+    const p = plan({ sections: [sec('guides')], sectionGroups: [{ title: 'Learn', sections: ['guides'] }] }, twins);
+    expect(p.sections.observed?.[`${A}.sections["guides"]`]).toMatchObject({ title: 'GUIDES', path: 'guides' });
+    expect(p.sectionGroups.observed?.[`${A}.sectionGroups["Learn"]`]).toEqual({ title: 'Learn', icon: null });
+    expect(p.siteSpaces.observed?.[`${A}.sections["guides"].siteSpaces["space_guides"]`]).toMatchObject({ space: 'space_guides', path: 'space_guides' });
+  });
+
+  it('refuses a rename onto a path an unmanaged section holds (not pruned), and plans the rest', () => {
+    const p = plan({ sections: [sec('api', { id: 's1' })] }, remote([{ id: 's1', path: 'guides' }, { id: 's2', path: 'api' }]));
+    expect(p.sections.problems.map((x) => x.address)).toEqual([`${A}.sections["api"]`]);
+    expect(p.sections.problems[0].message).toContain('would leave two sections with that name');
+  });
+});
+
 describe('share links', () => {
   const L = `${A}.shareLinks["partner"]`;
 

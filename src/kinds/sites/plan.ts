@@ -8,13 +8,18 @@
  * membership changes anchor only on sections that no other step moves, and section and group deletes
  * do not depend on timing. The plan simulates all of it on a Layout and the sort step holds the
  * fewest moves from that simulated order to the desired one.
+ *
+ * Sections, groups and links are matched by the analyser first (matchPairs: the order needs to know
+ * what matched and what a prune deletes), then planned through it from that match: its named-twice,
+ * twins, collisions, unmanaged or deletes, fingerprints and observed creates; their creates and
+ * updates draft the steps on the simulated structure.
  */
 import { pictureChanges, sitePicture } from './picture.js';
 import { ref } from '../../model/address.js';
 import type { JsonObject, Kind, RequestSpec } from '../../model/step.js';
-import { collisionMessage, compact, keyCollisions, matchResources } from '../common/match.js';
-import { deleteAddresses, unmatchedAddresses } from '../common/skeleton.js';
-import type { PlanContext } from '../kind.js';
+import { analyse, matchPairs, mergeKindPlan, type Matched, type ResourceSpec } from '../common/analyse.js';
+import { compact } from '../common/match.js';
+import type { DraftStep, PlanContext } from '../kind.js';
 import { externalLinkAddress, groupAddress, sectionAddress, siteAddress, siteSpaceAddress, structureAddress } from './addresses.js';
 import {
   appendToGroup,
@@ -40,7 +45,7 @@ import { lookAlikeNote, lookAlikeNotes } from '../common/text.js';
 import { pathCycle, pathNeed } from './paths.js';
 import { type RemoteExternalLink, type RemoteGroup, type RemoteSection, type RemoteSite, type RemoteSiteSpace, type SitesRemote } from './remote.js';
 import { spaceNames, type SpaceNames } from '../shared/spaces.js';
-import { siteKey, type OrderItemT, type SectionT, type SiteT } from './schema.js';
+import { siteKey, type ExternalLinkT, type OrderItemT, type SectionGroupT, type SectionT, type SiteT } from './schema.js';
 import { planShareLinks } from './share-links.js';
 import { planSiteItself, planSiteList } from './site.js';
 import type { RemoteSiteInfo } from '../shared/sites.js';
@@ -85,10 +90,7 @@ export { pathCycle, pathNeed } from './paths.js';
  * space, whose path no desired section claims, is taken as that half-made section (the PATCH is then
  * planned as an ordinary update). This is the same match the create's own lookup makes.
  */
-function adoptHalfCreatedSections(
-  match: { pairs: Array<{ desired: SectionT; remote?: RemoteSection }>; unmatched: RemoteSection[] },
-  desiredPaths: ReadonlySet<string>,
-): void {
+function adoptHalfCreatedSections(match: Matched<SectionT, RemoteSection>, desiredPaths: ReadonlySet<string>): void {
   for (const pair of match.pairs) {
     if (pair.remote) continue;
     const i = match.unmatched.findIndex(
@@ -96,6 +98,8 @@ function adoptHalfCreatedSections(
     );
     if (i < 0) continue;
     pair.remote = match.unmatched[i];
+    // Taken as a rename: its path is the one the PATCH sets.
+    pair.matchedBy = 'renamedFrom';
     match.unmatched.splice(i, 1);
   }
 }
@@ -118,10 +122,12 @@ export interface SiteInput {
 /** The site's sections, groups and links matched to the remote ones, and the lookups the phases share. */
 interface SiteItems {
   sections: SectionEntry[];
+  /** The analyser's match of each kind, which plans its steps later from it. */
+  sectionMatch: Matched<SectionT, RemoteSection>;
   sectionDeletes: RemoteSection[];
   deletedSectionIds: Set<string>;
-  sectionDeleteAddress: Map<string, string>;
   groups: GroupEntry[];
+  groupMatch: Matched<SectionGroupT, RemoteGroup>;
   groupDeletes: RemoteGroup[];
   /** The group the config puts each listed section in. */
   desiredGroupOf: Map<ItemKey, GroupEntry>;
@@ -131,8 +137,8 @@ interface SiteItems {
   /** A readable name of an item key: its config path or title, else its remote one. */
   labelOf: Map<ItemKey, string>;
   links: LinkEntry[];
+  linkMatch: Matched<ExternalLinkT, RemoteExternalLink>;
   linkDeletes: RemoteExternalLink[];
-  linkDeleteAddress(natural: string, id: string): string;
 }
 
 /** The desired order of the structure and the chain of creates that keeps it. */
@@ -176,7 +182,7 @@ export function planSite(input: SiteInput): SitePlans {
 
   const items = matchItems(ctx);
   const order = desiredOrder(ctx, items);
-  const { sections, sectionDeleteAddress, groups } = items;
+  const { sections, groups } = items;
   planSiteSpaces(ctx, sections);
   planSections(ctx, items, order);
   const sim = simulateStructure(ctx, items, order);
@@ -194,7 +200,7 @@ export function planSite(input: SiteInput): SitePlans {
     groupByKey,
     touched: [
       ...sections.map((e) => e.address),
-      ...sectionDeleteAddress.values(),
+      ...out.sections.steps.filter((s) => s.action === 'delete').map((s) => s.address),
       ...groups.map((g) => g.address),
       ...out.sectionGroups.steps.filter((s) => s.action === 'delete').map((s) => s.address),
       ...out.externalLinks.steps.map((s) => s.address),
@@ -224,15 +230,16 @@ export function planSite(input: SiteInput): SitePlans {
 
 /** Sections, then section groups, then external links, each matched to the remote ones. */
 function matchItems(ctx: SiteContext): SiteItems {
-  const { sections, sectionDeletes, deletedSectionIds, sectionDeleteAddress } = matchSections(ctx);
+  const { sections, sectionMatch, sectionDeletes, deletedSectionIds } = matchSections(ctx);
   const g = matchGroups(ctx, sections, deletedSectionIds);
   const l = matchLinks(ctx, g.parentEntry, g.labelOf);
   return {
     sections,
+    sectionMatch,
     sectionDeletes,
     deletedSectionIds,
-    sectionDeleteAddress,
     groups: g.groups,
+    groupMatch: g.groupMatch,
     groupDeletes: g.groupDeletes,
     desiredGroupOf: g.desiredGroupOf,
     groupByTitle: g.groupByTitle,
@@ -243,40 +250,40 @@ function matchItems(ctx: SiteContext): SiteItems {
   };
 }
 
-/** Sections: match, collisions, deletes (or unmanaged). */
-function matchSections(ctx: SiteContext): Pick<SiteItems, 'sections' | 'sectionDeletes' | 'deletedSectionIds' | 'sectionDeleteAddress'> {
-  const { org, site, remote, prunes, out, problem } = ctx;
-  const sm = matchResources(site.sections ?? [], remote.sections, {
-    desiredKey: (s) => s.path,
-    remoteKey: (r) => r.path,
-    remoteId: (r) => r.id,
-    desiredId: (s) => s.id,
-    renamedFrom: (s) => s.renamedFrom });
-  adoptHalfCreatedSections(sm, new Set((site.sections ?? []).map((s) => s.path)));
-  if (!prunes('sections')) {
-    for (const { desired: d } of keyCollisions(sm, { desiredKey: (x) => x.path, remoteKey: (x) => x.path })) {
-      problem('sections', sectionAddress(siteKey(site), d.path), collisionMessage('sections', d.path, 'sections'));
-    }
-  }
-  const sections: SectionEntry[] = sm.pairs.map(({ desired: cfg, remote: r }) => {
+/**
+ * How the analyser matches a structure kind within its site: by id, then `renamedFrom`, then its key
+ * (a section's path, a group's or link's title).
+ */
+function structureKeys<D extends { id?: string; renamedFrom?: string }, R extends { id: string }>(
+  address: (natural: string) => string,
+  desiredKey: (d: D) => string,
+  remoteKey: (r: R) => string,
+): Pick<ResourceSpec<D, R>, 'address' | 'desiredKey' | 'remoteKey' | 'remoteId' | 'desiredId' | 'renamedFrom'> {
+  return { address, desiredKey, remoteKey, remoteId: (r) => r.id, desiredId: (d) => d.id, renamedFrom: (d) => d.renamedFrom };
+}
+
+/** The pairs that become entries: an entry that names an object another already names is left to the analyser's problem. */
+function entryPairs<D, R>(m: Matched<D, R>): Matched<D, R>['pairs'] {
+  const twice = new Set(m.twice.map((t) => t.entry));
+  return m.pairs.filter((p) => !twice.has(p));
+}
+
+const sectionKeys = (site: SiteT) => structureKeys<SectionT, RemoteSection>((k) => sectionAddress(siteKey(site), k), (s) => s.path, (r) => r.path);
+const groupKeys = (site: SiteT) => structureKeys<SectionGroupT, RemoteGroup>((k) => groupAddress(siteKey(site), k), (g) => g.title, (r) => r.title);
+const linkKeys = (site: SiteT) => structureKeys<ExternalLinkT, RemoteExternalLink>((k) => externalLinkAddress(siteKey(site), k), (l) => l.title, (r) => r.title);
+
+/** Sections: matched, and the deletes the structure is simulated with. */
+function matchSections(ctx: SiteContext): Pick<SiteItems, 'sections' | 'sectionMatch' | 'sectionDeletes' | 'deletedSectionIds'> {
+  const { org, site, remote, prunes } = ctx;
+  const sectionMatch = matchPairs(site.sections ?? [], remote.sections, sectionKeys(site));
+  adoptHalfCreatedSections(sectionMatch, new Set((site.sections ?? []).map((s) => s.path)));
+  const sections: SectionEntry[] = entryPairs(sectionMatch).map(({ desired: cfg, remote: r }) => {
     const address = sectionAddress(siteKey(site), cfg.path);
     const h = handle(org, address, r?.id);
     return { cfg, remote: r, address, key: sectionKey(h.id), ...h };
   });
-  const sectionDeletes = site.sections !== undefined && prunes('sections') ? sm.unmatched : [];
-  const managedSections = new Map(sm.pairs.flatMap((p) => (p.remote && p.remote.path === p.desired.path ? [[p.desired.path, p.remote.id] as const] : [])));
-  const sectionAddresses = (prune: boolean) => unmatchedAddresses(out.sections, { kind: 'sections', address: (k) => sectionAddress(siteKey(site), k), managed: managedSections, prune });
-  if (sectionDeletes.length === 0) {
-    const addressFor = sectionAddresses(false);
-    out.sections.unmanaged.push(...sm.unmatched.map((r) => addressFor(r.path, r.id)));
-  }
-  const deletedSectionIds = new Set(sectionDeletes.map((r) => r.id));
-  const sectionDeleteAddress = new Map<string, string>();
-  {
-    const addressFor = sectionAddresses(true);
-    for (const r of sectionDeletes) sectionDeleteAddress.set(r.id, addressFor(r.path, r.id));
-  }
-  return { sections, sectionDeletes, deletedSectionIds, sectionDeleteAddress };
+  const sectionDeletes = site.sections !== undefined && prunes('sections') ? sectionMatch.unmatched : [];
+  return { sections, sectionMatch, sectionDeletes, deletedSectionIds: new Set(sectionDeletes.map((r) => r.id)) };
 }
 
 type ParentEntry = (title: string | null, kind: 'sectionGroups' | 'externalLinks', address: string, what: string) => GroupEntry | null | undefined;
@@ -286,25 +293,10 @@ function matchGroups(
   ctx: SiteContext,
   sections: SectionEntry[],
   deletedSectionIds: ReadonlySet<string>,
-): Pick<SiteItems, 'groups' | 'groupDeletes' | 'desiredGroupOf' | 'groupByTitle' | 'sectionByPath' | 'entryByRemoteId' | 'labelOf'> & { parentEntry: ParentEntry } {
-  const { org, site, remote, prunes, out, problem } = ctx;
-  const gm = matchResources(site.sectionGroups ?? [], remote.groups, {
-    desiredKey: (g) => g.title,
-    remoteKey: (r) => r.title,
-    remoteId: (r) => r.id,
-    desiredId: (g) => g.id,
-    renamedFrom: (g) => g.renamedFrom });
-  if (!prunes('sectionGroups')) {
-    for (const { desired: d } of keyCollisions(gm, { desiredKey: (x) => x.title, remoteKey: (x) => x.title })) {
-      problem('sectionGroups', groupAddress(siteKey(site), d.title), collisionMessage('section groups', d.title, 'sectionGroups'));
-    }
-  }
-  const groupDeletes = site.sectionGroups !== undefined && prunes('sectionGroups') ? gm.unmatched : [];
-  if (groupDeletes.length === 0) {
-    const managedGroups = new Map(gm.pairs.flatMap((p) => (p.remote && p.remote.title === p.desired.title ? [[p.desired.title, p.remote.id] as const] : [])));
-    const addressFor = unmatchedAddresses(out.sectionGroups, { kind: 'sectionGroups', address: (k) => groupAddress(siteKey(site), k), managed: managedGroups, prune: false });
-    out.sectionGroups.unmanaged.push(...gm.unmatched.map((r) => addressFor(r.title, r.id)));
-  }
+): Pick<SiteItems, 'groups' | 'groupMatch' | 'groupDeletes' | 'desiredGroupOf' | 'groupByTitle' | 'sectionByPath' | 'entryByRemoteId' | 'labelOf'> & { parentEntry: ParentEntry } {
+  const { org, site, remote, prunes, problem } = ctx;
+  const groupMatch = matchPairs(site.sectionGroups ?? [], remote.groups, groupKeys(site));
+  const groupDeletes = site.sectionGroups !== undefined && prunes('sectionGroups') ? groupMatch.unmatched : [];
 
   const sectionByPath = new Map(sections.map((e) => [e.cfg.path, e]));
   const entryByRemoteId = new Map(sections.filter((e) => e.remote).map((e) => [(e.remote as RemoteSection).id, e]));
@@ -315,7 +307,7 @@ function matchGroups(
   for (const e of sections) labelOf.set(e.key, e.cfg.path);
 
   const desiredGroupOf = new Map<ItemKey, GroupEntry>();
-  const groups: GroupEntry[] = gm.pairs.map(({ desired: cfg, remote: r }) => {
+  const groups: GroupEntry[] = entryPairs(groupMatch).map(({ desired: cfg, remote: r }) => {
     const address = groupAddress(siteKey(site), cfg.title);
     const h = handle(org, address, r?.id);
     const entry: GroupEntry = { cfg, remote: r, address, key: groupKey(h.id), ...h };
@@ -367,24 +359,14 @@ function matchGroups(
       seen.add(p);
     }
   }
-  return { groups, groupDeletes, desiredGroupOf, groupByTitle, sectionByPath, entryByRemoteId, labelOf, parentEntry };
+  return { groups, groupMatch, groupDeletes, desiredGroupOf, groupByTitle, sectionByPath, entryByRemoteId, labelOf, parentEntry };
 }
 
 /** External links: match, collisions, deletes, their groups. */
-function matchLinks(ctx: SiteContext, parentEntry: ParentEntry, labelOf: Map<ItemKey, string>): Pick<SiteItems, 'links' | 'linkDeletes' | 'linkDeleteAddress'> {
-  const { org, site, remote, prunes, out, problem } = ctx;
-  const lm = matchResources(site.externalLinks ?? [], remote.links, {
-    desiredKey: (l) => l.title,
-    remoteKey: (r) => r.title,
-    remoteId: (r) => r.id,
-    desiredId: (l) => l.id,
-    renamedFrom: (l) => l.renamedFrom });
-  if (!prunes('externalLinks')) {
-    for (const { desired: d } of keyCollisions(lm, { desiredKey: (x) => x.title, remoteKey: (x) => x.title })) {
-      problem('externalLinks', externalLinkAddress(siteKey(site), d.title), collisionMessage('external links', d.title, 'externalLinks'));
-    }
-  }
-  const links: LinkEntry[] = lm.pairs.map(({ desired: cfg, remote: r }) => {
+function matchLinks(ctx: SiteContext, parentEntry: ParentEntry, labelOf: Map<ItemKey, string>): Pick<SiteItems, 'links' | 'linkMatch' | 'linkDeletes'> {
+  const { org, site, remote, prunes, problem } = ctx;
+  const linkMatch = matchPairs(site.externalLinks ?? [], remote.links, linkKeys(site));
+  const links: LinkEntry[] = entryPairs(linkMatch).map(({ desired: cfg, remote: r }) => {
     const address = externalLinkAddress(siteKey(site), cfg.title);
     const h = handle(org, address, r?.id);
     const entry: LinkEntry = { cfg, remote: r, address, key: linkKey(h.id), ...h };
@@ -394,16 +376,13 @@ function matchLinks(ctx: SiteContext, parentEntry: ParentEntry, labelOf: Map<Ite
     }
     return entry;
   });
-  const linkDeletes: RemoteExternalLink[] = site.externalLinks !== undefined && prunes('externalLinks') ? lm.unmatched : [];
-  const managedLinks = new Map(lm.pairs.flatMap((p) => (p.remote && p.remote.title === p.desired.title ? [[p.desired.title, p.remote.id] as const] : [])));
-  const linkDeleteAddress = unmatchedAddresses(out.externalLinks, { kind: 'externalLinks', address: (k) => externalLinkAddress(siteKey(site), k), managed: managedLinks, prune: linkDeletes.length > 0 });
-  if (linkDeletes.length === 0) out.externalLinks.unmanaged.push(...lm.unmatched.map((r) => linkDeleteAddress(r.title, r.id)));
+  const linkDeletes: RemoteExternalLink[] = site.externalLinks !== undefined && prunes('externalLinks') ? linkMatch.unmatched : [];
   if ((links.length > 0 || (site.sectionGroups ?? []).length > 0) && remote.rootSiteSpaces.length > 0 && remote.top.length === 0) {
     problem('externalLinks', siteAddress(siteKey(site)), `site ${site.id} shows its site spaces at its root (it has no sections): section groups and external links need sections`);
   }
   for (const l of links) labelOf.set(l.key, l.cfg.title);
   for (const r of remote.links) if (!labelOf.has(linkKey(r.id))) labelOf.set(linkKey(r.id), r.title);
-  return { links, linkDeletes, linkDeleteAddress };
+  return { links, linkMatch, linkDeletes };
 }
 
 /**
@@ -538,129 +517,152 @@ function desiredOrder(ctx: SiteContext, items: SiteItems): SiteOrder {
 
 /** Section creates, updates (paths, a swap of paths, the default site space) and deletes. */
 function planSections(ctx: SiteContext, items: SiteItems, order: SiteOrder): void {
-  const { org, site, base, push } = ctx;
-  const { sections, sectionDeletes, sectionDeleteAddress } = items;
-  const { chainNeeds } = order;
-  const sectionPathHolders = new Map<string, { step: string; takes?: string }>();
-  const sectionIdAtPath = new Map<string, string>();
-  for (const e of sections) if (e.remote) sectionIdAtPath.set(e.remote.path, e.remote.id);
+  const { site, base } = ctx;
+  const { sections, sectionMatch } = items;
+  const holders = new Map<string, { step: string; takes?: string }>();
+  const idAtPath = new Map<string, string>();
+  for (const e of sections) if (e.remote) idAtPath.set(e.remote.path, e.remote.id);
   for (const e of sections) {
-    if (e.remote && e.remote.path !== e.cfg.path) sectionPathHolders.set(e.remote.path, { step: `${e.address}:update`, takes: e.cfg.path });
+    if (e.remote && e.remote.path !== e.cfg.path) holders.set(e.remote.path, { step: `${e.address}:update`, takes: e.cfg.path });
   }
-  for (const e of sections) {
-    const c = e.cfg;
-    let pathNeeds = !e.remote || e.remote.path !== c.path ? pathNeed(e.address, c.path, sectionPathHolders) : [];
-    // A swap (or rotation) of section paths: as for site spaces, the first step of the cycle parks
-    // the holder of its path on a temporary path first; the others wait for their holders.
-    const updateRequests: RequestSpec[] = [];
-    const cycle = e.remote && e.remote.path !== c.path ? pathCycle(e.address, c.path, sectionPathHolders) : undefined;
-    if (cycle && cycle.length > 0) {
-      if (cycle.every((step) => `${e.address}:update` < step)) {
-        const holderId = sectionIdAtPath.get(c.path) as string;
-        updateRequests.push({ method: 'PATCH', path: `${base}/sections/${enc(holderId)}`, body: { path: `docplane-swap-${holderId}`.slice(0, 100) } });
-      } else pathNeeds = [cycle[0]];
-    }
-    const extras = compact({ draft: c.draft, localizedTitle: localizedValue(c.localizedTitle), localizedDescription: localizedValue(c.localizedDescription) }) as JsonObject;
-    const defaultSpace = defaultSiteSpaceOf(org, siteKey(site), e);
-    if (!e.remote) {
-      const own = c.siteSpaces?.find((x) => x.space === c.space);
-      const ownSettings = own ? compact({ path: own.path, condition: own.condition, hidden: own.hidden }) : {};
-      const later = compact({ path: c.path, description: c.description, condition: c.condition, localizedTitle: extras.localizedTitle ?? undefined, localizedDescription: extras.localizedDescription ?? undefined });
-      const space = ctx.spaceId(c.space);
-      const requests: RequestSpec[] = [
-        {
-          method: 'POST',
-          path: `${base}/sections`,
-          body: compact({ spaceId: space.id, title: c.title, icon: c.icon, draft: c.draft }),
-          capture: true,
-          lookup: { path: `${base}/sections`, match: { title: c.title, 'siteSpaces.0.space.id': space.id } } },
-        // The create names the section after its title; the path is what identifies it from now on.
-        { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: later as JsonObject },
-      ];
-      if (Object.keys(ownSettings).length > 0) {
-        requests.push({ method: 'PATCH', path: `${base}/site-spaces/${ref(org, e.address, 'siteSpaces.0.id')}`, body: ownSettings });
-      }
-      const after = compact({
-        path: c.path,
-        title: c.title,
-        space: c.space,
-        icon: c.icon,
-        description: c.description,
-        condition: c.condition,
-        ...extras,
-        siteSpace: Object.keys(ownSettings).length > 0 ? ownSettings : undefined }) as JsonObject;
-      push(
-        step({
-          address: e.address,
-          kind: 'sections',
-          action: 'create',
-          before: null,
-          after,
-          requests,
-          needs: [...(chainNeeds.get(e.address) ?? []), ...pathNeeds, ...space.needs],
-          ...notesOf([
-            ...(space.needs.length > 0 ? [`space: (created by this plan) ${c.space}`] : []),
-            ...lookAlikeNote('section', c.title, ctx.remote.sections.map((r) => r.title)),
-          ]) }),
-        null,
-      );
-      // The default site space: a created section shows its first one until told otherwise.
-      if (defaultSpace) {
-        const wanted = { defaultSiteSpace: c.defaultSiteSpace as string };
-        push(
-          step({
-            address: e.address,
-            kind: 'sections',
-            action: 'update',
-            before: { defaultSiteSpace: null },
-            after: wanted,
-            requests: [{ method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: { defaultSiteSpace: defaultSpace.id } }],
-            needs: [`${e.address}:create`, ...defaultSpace.needs] }),
-          null,
-        );
-      }
-      continue;
-    }
-    const desired = compact({ title: c.title, path: c.path, description: c.description, icon: c.icon, condition: c.condition, ...extras }) as JsonObject;
-    const current = pick(e.remote, [...SECTION_FIELDS, ...SECTION_EXTRA_FIELDS]);
-    const { before, after } = differing(current, desired);
-    const body: JsonObject = localizedBody(after, ['localizedTitle', 'localizedDescription']);
-    const needs = [...pathNeeds];
-    const remoteDefault = e.remote.siteSpaces.find((x) => x.default)?.space ?? e.remote.siteSpaces[0]?.space ?? null;
-    if (defaultSpace && c.defaultSiteSpace !== remoteDefault) {
-      before.defaultSiteSpace = remoteDefault;
-      after.defaultSiteSpace = c.defaultSiteSpace as string;
-      body.defaultSiteSpace = defaultSpace.id;
-      needs.push(...defaultSpace.needs);
-    }
-    if (Object.keys(after).length === 0) continue;
-    push(
+  const entryOf = new Map(sections.map((e) => [e.cfg, e]));
+  const entry = (d: SectionT) => entryOf.get(d) as SectionEntry;
+  planStructureKind(ctx, 'sections', 'sections', site.sections, ctx.remote.sections, sectionMatch, {
+    ...sectionKeys(site),
+    fingerprint: normalSection,
+    observe: (r) => pick(r, SECTION_FIELDS),
+    create: (d) => sectionCreate(ctx, entry(d), [...(order.chainNeeds.get(entry(d).address) ?? []), ...pathNeed(entry(d).address, d.path, holders)]),
+    update: (d) => sectionUpdate(ctx, entry(d), holders, idAtPath),
+    remove: (r) => ({ before: pick(r, SECTION_FIELDS), requests: [{ method: 'DELETE', path: `${base}/sections/${enc(r.id)}` }] }),
+  });
+}
+
+/** The fields a section's create and update both compare beyond the shown ones. */
+function sectionExtras(c: SectionT): JsonObject {
+  return compact({ draft: c.draft, localizedTitle: localizedValue(c.localizedTitle), localizedDescription: localizedValue(c.localizedDescription) }) as JsonObject;
+}
+
+/** A section's create (POST, then the PATCH of its path and the rest), and its default site space after. */
+function sectionCreate(ctx: SiteContext, e: SectionEntry, needs: string[]): DraftStep[] {
+  const { org, site, base } = ctx;
+  const c = e.cfg;
+  const extras = sectionExtras(c);
+  const defaultSpace = defaultSiteSpaceOf(org, siteKey(site), e);
+  const own = c.siteSpaces?.find((x) => x.space === c.space);
+  const ownSettings = own ? compact({ path: own.path, condition: own.condition, hidden: own.hidden }) : {};
+  const later = compact({ path: c.path, description: c.description, condition: c.condition, localizedTitle: extras.localizedTitle ?? undefined, localizedDescription: extras.localizedDescription ?? undefined });
+  const space = ctx.spaceId(c.space);
+  const requests: RequestSpec[] = [
+    {
+      method: 'POST',
+      path: `${base}/sections`,
+      body: compact({ spaceId: space.id, title: c.title, icon: c.icon, draft: c.draft }),
+      capture: true,
+      lookup: { path: `${base}/sections`, match: { title: c.title, 'siteSpaces.0.space.id': space.id } } },
+    // The create names the section after its title; the path is what identifies it from now on.
+    { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: later as JsonObject },
+  ];
+  if (Object.keys(ownSettings).length > 0) {
+    requests.push({ method: 'PATCH', path: `${base}/site-spaces/${ref(org, e.address, 'siteSpaces.0.id')}`, body: ownSettings });
+  }
+  const after = compact({
+    path: c.path,
+    title: c.title,
+    space: c.space,
+    icon: c.icon,
+    description: c.description,
+    condition: c.condition,
+    ...extras,
+    siteSpace: Object.keys(ownSettings).length > 0 ? ownSettings : undefined }) as JsonObject;
+  const out = [
+    step({
+      address: e.address,
+      kind: 'sections',
+      action: 'create',
+      before: null,
+      after,
+      requests,
+      needs: [...needs, ...space.needs],
+      ...notesOf([
+        ...(space.needs.length > 0 ? [`space: (created by this plan) ${c.space}`] : []),
+        ...lookAlikeNote('section', c.title, ctx.remote.sections.map((r) => r.title)),
+      ]) }),
+  ];
+  // The default site space: a created section shows its first one until told otherwise.
+  if (defaultSpace) {
+    out.push(
       step({
         address: e.address,
         kind: 'sections',
         action: 'update',
-        before,
-        after,
-        requests: [...updateRequests, { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body }],
-        needs,
-        remoteId: e.remote.id }),
-      normalSection(e.remote),
+        before: { defaultSiteSpace: null },
+        after: { defaultSiteSpace: c.defaultSiteSpace as string },
+        requests: [{ method: 'PATCH', path: `${base}/sections/${e.pathId}`, body: { defaultSiteSpace: defaultSpace.id } }],
+        needs: [`${e.address}:create`, ...defaultSpace.needs] }),
     );
   }
-  for (const r of sectionDeletes) {
-    const before = pick(r, SECTION_FIELDS);
-    push(
-      step({
-        address: sectionDeleteAddress.get(r.id) as string,
-        kind: 'sections',
-        action: 'delete',
-        before,
-        after: null,
-        requests: [{ method: 'DELETE', path: `${base}/sections/${enc(r.id)}` }],
-        remoteId: r.id }),
-      normalSection(r),
-    );
+  return out;
+}
+
+/** A matched section's update: its fields, its path (after the holder of that path moves, or parked first in a swap), its default site space. */
+function sectionUpdate(ctx: SiteContext, e: SectionEntry, holders: Map<string, { step: string; takes?: string }>, idAtPath: ReadonlyMap<string, string>): DraftStep[] {
+  const { org, site, base } = ctx;
+  const c = e.cfg;
+  const r = e.remote as RemoteSection;
+  let pathNeeds = r.path !== c.path ? pathNeed(e.address, c.path, holders) : [];
+  // A swap (or rotation) of section paths: as for site spaces, the first step of the cycle parks
+  // the holder of its path on a temporary path first; the others wait for their holders.
+  const updateRequests: RequestSpec[] = [];
+  const cycle = r.path !== c.path ? pathCycle(e.address, c.path, holders) : undefined;
+  if (cycle && cycle.length > 0) {
+    if (cycle.every((step) => `${e.address}:update` < step)) {
+      const holderId = idAtPath.get(c.path) as string;
+      updateRequests.push({ method: 'PATCH', path: `${base}/sections/${enc(holderId)}`, body: { path: `docplane-swap-${holderId}`.slice(0, 100) } });
+    } else pathNeeds = [cycle[0]];
   }
+  const desired = compact({ title: c.title, path: c.path, description: c.description, icon: c.icon, condition: c.condition, ...sectionExtras(c) }) as JsonObject;
+  const { before, after } = differing(pick(r, [...SECTION_FIELDS, ...SECTION_EXTRA_FIELDS]), desired);
+  const body: JsonObject = localizedBody(after, ['localizedTitle', 'localizedDescription']);
+  const needs = [...pathNeeds];
+  const defaultSpace = defaultSiteSpaceOf(org, siteKey(site), e);
+  const remoteDefault = r.siteSpaces.find((x) => x.default)?.space ?? r.siteSpaces[0]?.space ?? null;
+  if (defaultSpace && c.defaultSiteSpace !== remoteDefault) {
+    before.defaultSiteSpace = remoteDefault;
+    after.defaultSiteSpace = c.defaultSiteSpace as string;
+    body.defaultSiteSpace = defaultSpace.id;
+    needs.push(...defaultSpace.needs);
+  }
+  if (Object.keys(after).length === 0) return [];
+  return [
+    step({
+      address: e.address,
+      kind: 'sections',
+      action: 'update',
+      before,
+      after,
+      requests: [...updateRequests, { method: 'PATCH', path: `${base}/sections/${e.pathId}`, body }],
+      needs,
+      remoteId: r.id }),
+  ];
+}
+
+/**
+ * One structure kind of a site through the analyser, from the match the structure was ordered by:
+ * twins, named twice, collisions, unmanaged or deletes, fingerprints; the kind's entries give the steps.
+ */
+function planStructureKind<D, R>(
+  ctx: SiteContext,
+  kind: 'sections' | 'sectionGroups' | 'externalLinks',
+  what: string,
+  listed: readonly D[] | undefined,
+  remote: readonly R[],
+  matched: Matched<D, R>,
+  spec: Omit<ResourceSpec<D, R>, 'kind' | 'what' | 'prune'>,
+): void {
+  const kp = analyse(ctx.org, listed ?? [], remote, { ...spec, kind, what, prune: listed !== undefined && ctx.prunes(kind) }, matched).plan;
+  // The site counts its remote items once, up front.
+  kp.remoteCount = 0;
+  mergeKindPlan(ctx.out[kind], kp);
 }
 
 /** The simulated structure: deletes, chained creates, then moves between levels as the group and link steps make them. */
@@ -701,202 +703,206 @@ function simulateStructure(ctx: SiteContext, items: SiteItems, order: SiteOrder)
 
 /** Section group creates, updates (fields, parent, members) and deletes. */
 function planGroups(ctx: SiteContext, items: SiteItems, order: SiteOrder, sim: SimulatedStructure): void {
-  const { site, base, push } = ctx;
-  const { groups, groupDeletes, desiredGroupOf, labelOf } = items;
-  const { chainNeeds, sectionByKey } = order;
-  const { layout, chain, titleOf, levelMove, applyMove } = sim;
+  const { site, base } = ctx;
+  const { groups, groupMatch, labelOf } = items;
+  const { sectionByKey } = order;
   const pathsOf = (keys: readonly ItemKey[]) => keys.map((k) => labelOf.get(k) ?? idOfKey(k));
-  for (const g of groups) {
-    const c = g.cfg;
-    const memberNeeds = (g.members ?? []).filter((k) => sectionByKey.get(k) && !sectionByKey.get(k)?.remote).map((k) => `${sectionByKey.get(k)?.address}:create`);
-    const extras = compact({ draft: c.draft, localizedTitle: localizedValue(c.localizedTitle) }) as JsonObject;
-    if (!g.remote) {
-      const parent = g.parent ?? null;
-      const after = compact({ title: c.title, icon: c.icon, parent: c.parent ?? undefined, ...extras, sections: g.members ? pathsOf(g.members) : undefined }) as JsonObject;
-      const requests: RequestSpec[] = [
-        {
-          method: 'POST',
-          path: `${base}/section-groups`,
-          // Created with its sections: the live service has no endpoint to add a section to a group.
-          body: compact({ title: c.title, icon: c.icon, sections: g.members?.map(idOfKey), parent: parent?.id, draft: c.draft }),
-          capture: true,
-          lookup: { path: `${base}/section-groups`, match: { title: c.title } } },
-      ];
-      // The create takes no localized title.
-      if (extras.localizedTitle) requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body: { localizedTitle: extras.localizedTitle } });
-      push(
-        step({
-          address: g.address,
-          kind: 'sectionGroups',
-          action: 'create',
-          before: null,
-          after,
-          requests,
-          needs: [...memberNeeds, ...(chainNeeds.get(g.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
-          ...lookAlikeNotes('section group', c.title, ctx.remote.groups.map((r) => r.title)) }),
-        null,
-      );
-      continue;
-    }
-    const fields = differing(pick(g.remote, [...GROUP_FIELDS, ...GROUP_EXTRA_FIELDS]), compact({ title: c.title, icon: c.icon, ...extras }) as JsonObject);
-    const body: JsonObject = localizedBody(fields.after, ['localizedTitle']);
-    const before: JsonObject = { ...fields.before };
-    const after: JsonObject = { ...fields.after };
-    const needs = [...memberNeeds];
-    const treesBefore = chain.trees([g.key]);
-    const move = levelMove(g);
-    if (move) {
-      body.parentSectionGroupId = move.id;
-      before.parent = titleOf(groupHolding(layout, g.key));
-      after.parent = c.parent ?? null;
-      needs.push(...move.needs);
-      treesBefore.push(...chain.trees([move.to ?? undefined]));
-      applyMove(g.key, move.to);
-    }
-    const requests: RequestSpec[] = [];
-    if (Object.keys(body).length > 0) {
-      requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body });
-    }
-    let membersMoved = false;
-    if (g.members) {
-        const membersBefore = (layout.groups.get(g.key) ?? []).filter((k) => !isGroupKey(k) && !isLinkKey(k));
-      const wanted = g.members;
-      const toAdd = wanted.filter((k) => !membersBefore.includes(k));
-      // Sections that leave for the top level; those going to another group are moved by that group's step.
-      const toRemove = new Set(membersBefore.filter((k) => !desiredGroupOf.has(k)));
-      // A section moves into or out of a group by its own update (sorting changes sibling order only);
-      // it lands last in a group, or just after the top-level group it leaves, and the structure sort
-      // puts it where the config says.
-      for (const k of toAdd) {
-        requests.push({ method: 'PATCH', path: `${base}/sections/${idOfKey(k)}`, body: { siteSectionGroupId: g.remote.id } });
-        appendToGroup(layout, g.key, k);
-      }
-      for (const k of membersBefore.filter((m) => toRemove.has(m))) {
-        requests.push({ method: 'PATCH', path: `${base}/sections/${idOfKey(k)}`, body: { siteSectionGroupId: null } });
-        leaveGroup(layout, g.key, k);
-      }
-      if (toAdd.length > 0 || toRemove.size > 0) {
-        membersMoved = true;
-        before.sections = pathsOf(membersBefore);
-        after.sections = pathsOf(wanted);
-      }
-    }
-    if (requests.length === 0) continue;
-    if (move || membersMoved) needs.push(...chain.touch(`${g.address}:update`, [...new Set([...treesBefore, ...chain.trees([g.key])])]));
-    push(
-      step({
-        address: g.address,
-        kind: 'sectionGroups',
-        action: 'update',
-        before,
-        after,
-        requests,
-        needs: [...new Set(needs)],
-        remoteId: g.remote.id }),
-      normalGroup(g.remote),
-    );
+  /** The creates of the sections a group lists, which its step waits for. */
+  const memberNeeds = (g: GroupEntry) => (g.members ?? []).filter((k) => sectionByKey.get(k) && !sectionByKey.get(k)?.remote).map((k) => `${sectionByKey.get(k)?.address}:create`);
+  const entryOf = new Map(groups.map((g) => [g.cfg, g]));
+  const entry = (d: SectionGroupT) => entryOf.get(d) as GroupEntry;
+  planStructureKind(ctx, 'sectionGroups', 'section groups', site.sectionGroups, ctx.remote.groups, groupMatch, {
+    ...groupKeys(site),
+    fingerprint: normalGroup,
+    observe: (r) => pick(r, GROUP_FIELDS),
+    create: (d) => groupCreate(ctx, entry(d), pathsOf, [...memberNeeds(entry(d)), ...(order.chainNeeds.get(entry(d).address) ?? [])]),
+    update: (d) => groupUpdate(ctx, entry(d), items, sim, pathsOf, memberNeeds(entry(d))),
+    remove: (r) => ({ before: { title: r.title, icon: r.icon, sections: pathsOf(r.sections.map(sectionKey)) }, requests: [{ method: 'DELETE', path: `${base}/section-groups/${enc(r.id)}` }] }),
+  });
+}
+
+const groupExtras = (c: SectionGroupT): JsonObject => compact({ draft: c.draft, localizedTitle: localizedValue(c.localizedTitle) }) as JsonObject;
+
+/** A group's create, with its sections and in its parent (the API adds no section to a group later). */
+function groupCreate(ctx: SiteContext, g: GroupEntry, pathsOf: (keys: readonly ItemKey[]) => string[], needs: string[]): DraftStep[] {
+  const { base } = ctx;
+  const c = g.cfg;
+  const extras = groupExtras(c);
+  const parent = g.parent ?? null;
+  const after = compact({ title: c.title, icon: c.icon, parent: c.parent ?? undefined, ...extras, sections: g.members ? pathsOf(g.members) : undefined }) as JsonObject;
+  const requests: RequestSpec[] = [
+    {
+      method: 'POST',
+      path: `${base}/section-groups`,
+      // Created with its sections: the live service has no endpoint to add a section to a group.
+      body: compact({ title: c.title, icon: c.icon, sections: g.members?.map(idOfKey), parent: parent?.id, draft: c.draft }),
+      capture: true,
+      lookup: { path: `${base}/section-groups`, match: { title: c.title } } },
+  ];
+  // The create takes no localized title.
+  if (extras.localizedTitle) requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body: { localizedTitle: extras.localizedTitle } });
+  return [
+    step({
+      address: g.address,
+      kind: 'sectionGroups',
+      action: 'create',
+      before: null,
+      after,
+      requests,
+      needs: [...needs, ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
+      ...lookAlikeNotes('section group', c.title, ctx.remote.groups.map((r) => r.title)) }),
+  ];
+}
+
+/** A matched group's update: its fields, a move to another parent, and the sections that join or leave it (moved on the simulated structure). */
+function groupUpdate(ctx: SiteContext, g: GroupEntry, items: SiteItems, sim: SimulatedStructure, pathsOf: (keys: readonly ItemKey[]) => string[], memberNeeds: string[]): DraftStep[] {
+  const { base } = ctx;
+  const { layout, chain, titleOf, levelMove, applyMove } = sim;
+  const c = g.cfg;
+  const r = g.remote as RemoteGroup;
+  const fields = differing(pick(r, [...GROUP_FIELDS, ...GROUP_EXTRA_FIELDS]), compact({ title: c.title, icon: c.icon, ...groupExtras(c) }) as JsonObject);
+  const body: JsonObject = localizedBody(fields.after, ['localizedTitle']);
+  const before: JsonObject = { ...fields.before };
+  const after: JsonObject = { ...fields.after };
+  const needs = [...memberNeeds];
+  const treesBefore = chain.trees([g.key]);
+  const move = levelMove(g);
+  if (move) {
+    body.parentSectionGroupId = move.id;
+    before.parent = titleOf(groupHolding(layout, g.key));
+    after.parent = c.parent ?? null;
+    needs.push(...move.needs);
+    treesBefore.push(...chain.trees([move.to ?? undefined]));
+    applyMove(g.key, move.to);
   }
-  {
-    const addressFor = deleteAddresses((k) => groupAddress(siteKey(site), k));
-    for (const r of groupDeletes) {
-      const before = { title: r.title, icon: r.icon, sections: pathsOf(r.sections.map(sectionKey)) };
-      push(
-        step({
-          address: addressFor(r.title, r.id),
-          kind: 'sectionGroups',
-          action: 'delete',
-          before,
-          after: null,
-          requests: [{ method: 'DELETE', path: `${base}/section-groups/${enc(r.id)}` }],
-          remoteId: r.id }),
-        normalGroup(r),
-      );
+  const requests: RequestSpec[] = [];
+  if (Object.keys(body).length > 0) {
+    requests.push({ method: 'PATCH', path: `${base}/section-groups/${g.pathId}`, body });
+  }
+  let membersMoved = false;
+  if (g.members) {
+    const membersBefore = (layout.groups.get(g.key) ?? []).filter((k) => !isGroupKey(k) && !isLinkKey(k));
+    const wanted = g.members;
+    const toAdd = wanted.filter((k) => !membersBefore.includes(k));
+    // Sections that leave for the top level; those going to another group are moved by that group's step.
+    const toRemove = new Set(membersBefore.filter((k) => !items.desiredGroupOf.has(k)));
+    // A section moves into or out of a group by its own update (sorting changes sibling order only);
+    // it lands last in a group, or just after the top-level group it leaves, and the structure sort
+    // puts it where the config says.
+    for (const k of toAdd) {
+      requests.push({ method: 'PATCH', path: `${base}/sections/${idOfKey(k)}`, body: { siteSectionGroupId: r.id } });
+      appendToGroup(layout, g.key, k);
+    }
+    for (const k of membersBefore.filter((m) => toRemove.has(m))) {
+      requests.push({ method: 'PATCH', path: `${base}/sections/${idOfKey(k)}`, body: { siteSectionGroupId: null } });
+      leaveGroup(layout, g.key, k);
+    }
+    if (toAdd.length > 0 || toRemove.size > 0) {
+      membersMoved = true;
+      before.sections = pathsOf(membersBefore);
+      after.sections = pathsOf(wanted);
     }
   }
+  if (requests.length === 0) return [];
+  if (move || membersMoved) needs.push(...chain.touch(`${g.address}:update`, [...new Set([...treesBefore, ...chain.trees([g.key])])]));
+  return [
+    step({
+      address: g.address,
+      kind: 'sectionGroups',
+      action: 'update',
+      before,
+      after,
+      requests,
+      needs: [...new Set(needs)],
+      remoteId: r.id }),
+  ];
 }
 
 /** External link creates, updates (fields, group) and deletes. */
 function planLinks(ctx: SiteContext, items: SiteItems, order: SiteOrder, sim: SimulatedStructure): void {
-  const { base, push } = ctx;
-  const { links, linkDeletes, linkDeleteAddress } = items;
-  const { chainNeeds } = order;
+  const { site, base } = ctx;
+  const { links, linkMatch } = items;
+  const entryOf = new Map(links.map((l) => [l.cfg, l]));
+  const entry = (d: ExternalLinkT) => entryOf.get(d) as LinkEntry;
+  planStructureKind(ctx, 'externalLinks', 'external links', site.externalLinks, ctx.remote.links, linkMatch, {
+    ...linkKeys(site),
+    fingerprint: normalExternalLink,
+    observe: (r) => pick(r, LINK_FIELDS),
+    create: (d) => linkCreate(ctx, entry(d), order.chainNeeds.get(entry(d).address) ?? []),
+    update: (d) => linkUpdate(ctx, entry(d), sim),
+    remove: (r) => ({ before: pick(r, LINK_FIELDS), requests: [{ method: 'DELETE', path: `${base}/external-links/${enc(r.id)}` }] }),
+  });
+}
+
+/** The fields of a link as the config gives them. */
+function linkFields(c: ExternalLinkT): JsonObject {
+  return compact({
+    title: c.title,
+    url: c.url,
+    description: c.description,
+    icon: c.icon,
+    condition: c.condition,
+    draft: c.draft,
+    localizedTitle: localizedValue(c.localizedTitle),
+    localizedDescription: localizedValue(c.localizedDescription) }) as JsonObject;
+}
+
+/** A link's create, in its group. */
+function linkCreate(ctx: SiteContext, l: LinkEntry, needs: string[]): DraftStep[] {
+  const { base } = ctx;
+  const c = l.cfg;
+  const wanted = linkFields(c);
+  const parent = l.parent ?? null;
+  return [
+    step({
+      address: l.address,
+      kind: 'externalLinks',
+      action: 'create',
+      before: null,
+      after: compact({ ...wanted, group: c.group ?? undefined }) as JsonObject,
+      // No list of external links: a lost create is looked up in the structure, by title.
+      requests: [
+        {
+          method: 'POST',
+          path: `${base}/external-links`,
+          body: compact({ ...wanted, parent: parent?.id }) as JsonObject,
+          capture: true,
+          lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, reads: 'tree' } },
+      ],
+      needs: [...needs, ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
+      ...lookAlikeNotes('external link', c.title, ctx.remote.links.map((r) => r.title)) }),
+  ];
+}
+
+/** A matched link's update: its fields, and a move to another group on the simulated structure. */
+function linkUpdate(ctx: SiteContext, l: LinkEntry, sim: SimulatedStructure): DraftStep[] {
   const { layout, chain, titleOf, levelMove, applyMove } = sim;
-  for (const l of links) {
-    const c = l.cfg;
-    const wanted = compact({
-      title: c.title,
-      url: c.url,
-      description: c.description,
-      icon: c.icon,
-      condition: c.condition,
-      draft: c.draft,
-      localizedTitle: localizedValue(c.localizedTitle),
-      localizedDescription: localizedValue(c.localizedDescription) }) as JsonObject;
-    if (!l.remote) {
-      const parent = l.parent ?? null;
-      const after = compact({ ...wanted, group: c.group ?? undefined }) as JsonObject;
-      push(
-        step({
-          address: l.address,
-          kind: 'externalLinks',
-          action: 'create',
-          before: null,
-          after,
-          // No list of external links: a lost create is looked up in the structure, by title.
-          requests: [
-            {
-              method: 'POST',
-              path: `${base}/external-links`,
-              body: compact({ ...wanted, parent: parent?.id }) as JsonObject,
-              capture: true,
-              lookup: { path: `${base}/structure`, match: { object: 'site-external-link', title: c.title }, reads: 'tree' } },
-          ],
-          needs: [...(chainNeeds.get(l.address) ?? []), ...(parent && !parent.remote ? [`${parent.address}:create`] : [])],
-          ...lookAlikeNotes('external link', c.title, ctx.remote.links.map((r) => r.title)) }),
-        null,
-      );
-      continue;
-    }
-    const { before, after } = differing(pick(l.remote, LINK_FIELDS), wanted);
-    const body: JsonObject = localizedBody(after, ['localizedTitle', 'localizedDescription']);
-    const needs: string[] = [];
-    const move = levelMove(l);
-    if (move) {
-      const trees = chain.trees([l.key, move.to ?? undefined]);
-      body.parent = move.id;
-      before.group = titleOf(groupHolding(layout, l.key));
-      after.group = c.group ?? null;
-      applyMove(l.key, move.to);
-      needs.push(...move.needs, ...chain.touch(`${l.address}:update`, [...new Set([...trees, ...chain.trees([l.key])])]));
-    }
-    if (Object.keys(body).length === 0) continue;
-    push(
-      step({
-        address: l.address,
-        kind: 'externalLinks',
-        action: 'update',
-        before,
-        after,
-        requests: [{ method: 'PATCH', path: `${base}/external-links/${l.pathId}`, body }],
-        needs: [...new Set(needs)],
-        remoteId: l.remote.id }),
-      normalExternalLink(l.remote),
-    );
+  const c = l.cfg;
+  const r = l.remote as RemoteExternalLink;
+  const { before, after } = differing(pick(r, LINK_FIELDS), linkFields(c));
+  const body: JsonObject = localizedBody(after, ['localizedTitle', 'localizedDescription']);
+  const needs: string[] = [];
+  const move = levelMove(l);
+  if (move) {
+    const trees = chain.trees([l.key, move.to ?? undefined]);
+    body.parent = move.id;
+    before.group = titleOf(groupHolding(layout, l.key));
+    after.group = c.group ?? null;
+    applyMove(l.key, move.to);
+    needs.push(...move.needs, ...chain.touch(`${l.address}:update`, [...new Set([...trees, ...chain.trees([l.key])])]));
   }
-  for (const r of linkDeletes) {
-    const before = pick(r, LINK_FIELDS);
-    push(
-      step({
-        address: linkDeleteAddress(r.title, r.id),
-        kind: 'externalLinks',
-        action: 'delete',
-        before,
-        after: null,
-        requests: [{ method: 'DELETE', path: `${base}/external-links/${enc(r.id)}` }],
-        remoteId: r.id }),
-      normalExternalLink(r),
-    );
-  }
+  if (Object.keys(body).length === 0) return [];
+  return [
+    step({
+      address: l.address,
+      kind: 'externalLinks',
+      action: 'update',
+      before,
+      after,
+      requests: [{ method: 'PATCH', path: `${ctx.base}/external-links/${l.pathId}`, body }],
+      needs: [...new Set(needs)],
+      remoteId: r.id }),
+  ];
 }
 
 /**

@@ -4,8 +4,9 @@
  */
 import { ref } from '../../model/address.js';
 import type { JsonObject, RequestSpec } from '../../model/step.js';
-import { compact, matchResources, sameJson } from '../common/match.js';
-import { deleteAddresses } from '../common/skeleton.js';
+import { analyse, matchPairs, mergeKindPlan, type Matched, type ResourceSpec } from '../common/analyse.js';
+import { compact, sameJson } from '../common/match.js';
+import type { DraftStep } from '../kind.js';
 import { rootSiteSpaceAddress, rootSiteSpacesOrderAddress, siteAddress, siteSpaceAddress, siteSpacesOrderAddress } from './addresses.js';
 import { sortMoves } from './order.js';
 import { pathCycle, pathNeed } from './paths.js';
@@ -29,8 +30,11 @@ interface Holder {
 }
 
 interface SpacesPlan extends Holder {
-  pairs: Array<{ desired: SiteSpaceT; remote?: RemoteSiteSpace }>;
+  /** The analyser's match, within the holder. */
+  matched: Matched<SiteSpaceT, RemoteSiteSpace>;
   deletes: Array<{ remote: RemoteSiteSpace; address: string }>;
+  /** The key in the address of a remote site space no entry matched: its space, `SPACE#ID` where an entry's address has it. */
+  unmatchedKey: Map<RemoteSiteSpace, string>;
 }
 
 function sectionHolder(ctx: SiteContext, entry: SectionEntry): Holder {
@@ -64,142 +68,162 @@ function rootHolder(ctx: SiteContext): Holder | undefined {
     wholeTruth: prunes('siteSpaces') };
 }
 
-function matchHolder(ctx: SiteContext, h: Holder): SpacesPlan {
-  const m = matchResources(h.desired, h.remote, {
-    desiredKey: (x) => x.space,
-    remoteKey: (r) => r.space,
-    remoteId: (r) => r.id,
-    desiredId: (x) => x.id });
-  const addressFor = deleteAddresses(h.addressOf, h.desired.map((x) => h.addressOf(x.space)));
-  const deletes = h.wholeTruth ? m.unmatched.map((r) => ({ remote: r, address: addressFor(r.space, r.id) })) : [];
-  if (!h.wholeTruth) ctx.out.siteSpaces.unmanaged.push(...m.unmatched.map((r) => addressFor(r.space, r.id)));
-  return { ...h, pairs: m.pairs, deletes };
+/** How the analyser matches a holder's site spaces: by id, then by space (the key within the holder). */
+const holderKeys = (h: Holder): Pick<ResourceSpec<SiteSpaceT, RemoteSiteSpace>, 'address' | 'desiredKey' | 'remoteKey' | 'remoteId' | 'desiredId'> => ({
+  address: h.addressOf,
+  desiredKey: (x) => x.space,
+  remoteKey: (r) => r.space,
+  remoteId: (r) => r.id,
+  desiredId: (x) => x.id,
+});
+
+function matchHolder(h: Holder): SpacesPlan {
+  const matched = matchPairs(h.desired, h.remote, holderKeys(h));
+  // A space an entry names, matched (by id) elsewhere: the unmatched one there takes `SPACE#ID`.
+  const taken = new Set(h.desired.map((x) => x.space));
+  const unmatchedKey = new Map(matched.unmatched.map((r) => [r, taken.has(r.space) ? `${r.space}#${r.id}` : r.space]));
+  const deletes = h.wholeTruth ? matched.unmatched.map((r) => ({ remote: r, address: h.addressOf(unmatchedKey.get(r) as string) })) : [];
+  return { ...h, matched, deletes, unmatchedKey };
 }
 
 export function planSiteSpaces(ctx: SiteContext, sections: readonly SectionEntry[]): void {
   const root = rootHolder(ctx);
   const holders = [...sections.map((e) => sectionHolder(ctx, e)), ...(root ? [root] : [])];
-  for (const sp of holders.map((h) => matchHolder(ctx, h))) planHolder(ctx, sp);
+  for (const sp of holders.map(matchHolder)) planHolder(ctx, sp);
+}
+
+/** What a holder's steps share while they are planned: the keys its sort names, the chain of its adds, the paths held. */
+interface HolderRun {
+  sp: SpacesPlan;
+  /** Space id → site-space id or ref, for the sort. */
+  keyOfSpace: Map<string, string>;
+  createdKeys: string[];
+  stepAddresses: string[];
+  /** The last add: adds in a holder are chained, each appended, so the order they leave is known. */
+  previousCreate?: string;
+  holders: Map<string, { step: string; takes?: string }>;
+  remoteIdAtPath: Map<string, string>;
+  /** The section's create, for a section this plan creates. */
+  sectionNeeds: string[];
+  /** The ref of the site space a created section's create makes. */
+  ownKey?: string;
 }
 
 /** The site-space steps of one holder, and the order of its site spaces. */
 function planHolder(ctx: SiteContext, sp: SpacesPlan): void {
-  const { org, base, push } = ctx;
+  const { org, base } = ctx;
   const e = sp.entry;
-  const sectionNeeds = e && !e.remote ? [`${e.address}:create`] : [];
-  const ownKey = e && !e.remote ? ref(org, e.address, 'siteSpaces.0.id') : undefined;
-  const keyOfSpace = new Map<string, string>(); // space id → site-space id or ref, for the sort
-  const createdKeys: string[] = [];
-  const stepAddresses: string[] = [];
-  let previousCreate: string | undefined;
-  const holders = new Map<string, { step: string; takes?: string }>();
-  for (const { desired: d, remote: r } of sp.pairs) {
-    if (r?.path && d.path !== undefined && d.path !== r.path) holders.set(r.path, { step: `${sp.addressOf(d.space)}:update`, takes: d.path });
+  const run: HolderRun = {
+    sp,
+    keyOfSpace: new Map(),
+    createdKeys: [],
+    stepAddresses: [],
+    holders: new Map(),
+    remoteIdAtPath: new Map(),
+    sectionNeeds: e && !e.remote ? [`${e.address}:create`] : [],
+    ...(e && !e.remote ? { ownKey: ref(org, e.address, 'siteSpaces.0.id') } : {}),
+  };
+  for (const { desired: d, remote: r } of sp.matched.pairs) {
+    if (r?.path && d.path !== undefined && d.path !== r.path) run.holders.set(r.path, { step: `${sp.addressOf(d.space)}:update`, takes: d.path });
+    if (r?.path) run.remoteIdAtPath.set(r.path, r.id);
   }
-  for (const d of sp.deletes) if (d.remote.path) holders.set(d.remote.path, { step: `${d.address}:delete` });
-  const remoteIdAtPath = new Map<string, string>();
-  for (const { remote: r } of sp.pairs) if (r?.path) remoteIdAtPath.set(r.path, r.id);
-  for (const { desired: d, remote: r } of sp.pairs) {
-    const address = sp.addressOf(d.space);
-    const wanted = compact({ path: d.path, condition: d.condition, hidden: d.hidden }) as JsonObject;
-    let pathNeeds = d.path !== undefined && d.path !== r?.path ? pathNeed(address, d.path, holders) : [];
-    // A swap (or rotation) of paths: no order of single renames works. The first step of the cycle
-    // (by address) parks the holder of its path on a temporary path, then takes the path; the
-    // others wait for their holders as usual, and the holder ends on its own path last.
-    const updateRequests: RequestSpec[] = [];
-    const cycle = r && d.path !== undefined && d.path !== r.path ? pathCycle(address, d.path, holders) : undefined;
-    if (cycle && cycle.length > 0 && d.path !== undefined) {
-      if (cycle.every((step) => `${address}:update` < step)) {
-        const holderId = remoteIdAtPath.get(d.path) as string;
-        updateRequests.push({ method: 'PATCH', path: `${base}/site-spaces/${enc(holderId)}`, body: { path: `docplane-swap-${holderId}`.slice(0, 100) } });
-      } else pathNeeds = [cycle[0]];
-    }
-    if (r) {
-      keyOfSpace.set(d.space, r.id);
-      const { before, after } = differing(pick(r, [...SITE_SPACE_FIELDS, ...SITE_SPACE_EXTRA_FIELDS]), compact({ ...wanted, draft: d.draft }) as JsonObject);
-      if (Object.keys(after).length === 0) continue;
-      stepAddresses.push(address);
-      updateRequests.push({ method: 'PATCH', path: `${base}/site-spaces/${enc(r.id)}`, body: after });
-      push(
-        step({
-          address,
-          kind: 'siteSpaces',
-          action: 'update',
-          before,
-          after,
-          requests: updateRequests,
-          needs: pathNeeds,
-          remoteId: r.id }),
-        normalSiteSpace(r),
-      );
-      continue;
-    }
-    if (ownKey !== undefined && e && d.space === e.cfg.space) {
-      keyOfSpace.set(d.space, ownKey); // made, and set up, by the section's create
-      if (d.draft !== undefined) {
-        // The section's create makes its own site space live; a draft one is switched after.
-        stepAddresses.push(address);
-        push(
-          step({
-            address,
-            kind: 'siteSpaces',
-            action: 'update',
-            before: { draft: false },
-            after: { draft: d.draft },
-            requests: [{ method: 'PATCH', path: `${base}/site-spaces/${ownKey}`, body: { draft: d.draft } }],
-            needs: sectionNeeds }),
-          null,
-        );
-      }
-      continue;
-    }
-    const own = ref(org, address);
-    keyOfSpace.set(d.space, own);
-    createdKeys.push(own);
-    stepAddresses.push(address);
-    const space = ctx.spaceId(d.space);
-    const requests: RequestSpec[] = [
-      {
-        method: 'POST',
-        path: `${base}/site-spaces`,
-        // Without a section, the API adds the space at the root of a site without sections.
-        body: compact({ spaceId: space.id, sectionId: e?.id, draft: d.draft }),
-        capture: true,
-        lookup: { path: `${base}/site-spaces`, match: { 'space.id': space.id, section: e ? e.id : null } } },
-    ];
-    if (Object.keys(wanted).length > 0) requests.push({ method: 'PATCH', path: `${base}/site-spaces/${own}`, body: wanted });
-    const after = compact({ space: d.space, ...wanted, draft: d.draft });
-    push(
+  for (const d of sp.deletes) if (d.remote.path) run.holders.set(d.remote.path, { step: `${d.address}:delete` });
+  const kp = analyse(org, sp.desired, sp.remote, {
+    ...holderKeys(sp),
+    kind: 'siteSpaces',
+    what: 'site spaces',
+    prune: sp.wholeTruth,
+    unmatchedKey: (r) => sp.unmatchedKey.get(r) as string,
+    fingerprint: normalSiteSpace,
+    observe: (r) => ({ space: r.space, ...pick(r, [...SITE_SPACE_FIELDS, ...SITE_SPACE_EXTRA_FIELDS]) }),
+    create: (d) => siteSpaceCreate(ctx, run, d),
+    update: (d, r) => siteSpaceUpdate(ctx, run, d, r),
+    remove: (r) => ({ before: { ...pick(r, ['condition', 'path']), space: r.space }, requests: [{ method: 'DELETE', path: `${base}/site-spaces/${enc(r.id)}` }] }),
+  }, sp.matched).plan;
+  // The site counts its remote site spaces once, up front.
+  kp.remoteCount = 0;
+  mergeKindPlan(ctx.out.siteSpaces, kp);
+  for (const d of sp.deletes) run.stepAddresses.push(d.address);
+  planOrder(ctx, sp, run.keyOfSpace, run.createdKeys, run.stepAddresses, run.ownKey);
+}
+
+const wantedOf = (d: SiteSpaceT): JsonObject => compact({ path: d.path, condition: d.condition, hidden: d.hidden }) as JsonObject;
+
+/** A matched site space's update; a new path waits for its holder, or parks it first in a swap. */
+function siteSpaceUpdate(ctx: SiteContext, run: HolderRun, d: SiteSpaceT, r: RemoteSiteSpace): DraftStep[] {
+  const { base } = ctx;
+  const address = run.sp.addressOf(d.space);
+  let pathNeeds = d.path !== undefined && d.path !== r.path ? pathNeed(address, d.path, run.holders) : [];
+  // A swap (or rotation) of paths: no order of single renames works. The first step of the cycle
+  // (by address) parks the holder of its path on a temporary path, then takes the path; the
+  // others wait for their holders as usual, and the holder ends on its own path last.
+  const requests: RequestSpec[] = [];
+  const cycle = d.path !== undefined && d.path !== r.path ? pathCycle(address, d.path, run.holders) : undefined;
+  if (cycle && cycle.length > 0 && d.path !== undefined) {
+    if (cycle.every((step) => `${address}:update` < step)) {
+      const holderId = run.remoteIdAtPath.get(d.path) as string;
+      requests.push({ method: 'PATCH', path: `${base}/site-spaces/${enc(holderId)}`, body: { path: `docplane-swap-${holderId}`.slice(0, 100) } });
+    } else pathNeeds = [cycle[0]];
+  }
+  run.keyOfSpace.set(d.space, r.id);
+  const { before, after } = differing(pick(r, [...SITE_SPACE_FIELDS, ...SITE_SPACE_EXTRA_FIELDS]), compact({ ...wantedOf(d), draft: d.draft }) as JsonObject);
+  if (Object.keys(after).length === 0) return [];
+  run.stepAddresses.push(address);
+  requests.push({ method: 'PATCH', path: `${base}/site-spaces/${enc(r.id)}`, body: after });
+  return [step({ address, kind: 'siteSpaces', action: 'update', before, after, requests, needs: pathNeeds, remoteId: r.id })];
+}
+
+/** A site space's add (POST, then the PATCH of its settings); the own space of a created section is made by the section's create. */
+function siteSpaceCreate(ctx: SiteContext, run: HolderRun, d: SiteSpaceT): DraftStep[] {
+  const { org, base } = ctx;
+  const e = run.sp.entry;
+  const address = run.sp.addressOf(d.space);
+  const wanted = wantedOf(d);
+  if (run.ownKey !== undefined && e && d.space === e.cfg.space) {
+    run.keyOfSpace.set(d.space, run.ownKey); // made, and set up, by the section's create
+    if (d.draft === undefined) return [];
+    // The section's create makes its own site space live; a draft one is switched after.
+    run.stepAddresses.push(address);
+    return [
       step({
         address,
         kind: 'siteSpaces',
-        action: 'create',
-        before: null,
-        after,
-        requests,
-        // Adds in a holder are chained: each is appended, so the order they leave is known.
-        needs: [...sectionNeeds, ...(previousCreate ? [`${previousCreate}:create`] : []), ...pathNeeds, ...space.needs],
-        ...(space.needs.length > 0 ? { notes: [`space: (created by this plan) ${d.space}`] } : {}) }),
-      null,
-    );
-    previousCreate = address;
+        action: 'update',
+        before: { draft: false },
+        after: { draft: d.draft },
+        requests: [{ method: 'PATCH', path: `${base}/site-spaces/${run.ownKey}`, body: { draft: d.draft } }],
+        needs: run.sectionNeeds }),
+    ];
   }
-  for (const d of sp.deletes) {
-    stepAddresses.push(d.address);
-    const before = pick(d.remote, SITE_SPACE_FIELDS);
-    push(
-      step({
-        address: d.address,
-        kind: 'siteSpaces',
-        action: 'delete',
-        before: { space: d.remote.space, ...before },
-        after: null,
-        requests: [{ method: 'DELETE', path: `${base}/site-spaces/${enc(d.remote.id)}` }],
-        remoteId: d.remote.id }),
-      normalSiteSpace(d.remote),
-    );
-  }
-  planOrder(ctx, sp, keyOfSpace, createdKeys, stepAddresses, ownKey);
+  const pathNeeds = d.path !== undefined ? pathNeed(address, d.path, run.holders) : [];
+  const own = ref(org, address);
+  run.keyOfSpace.set(d.space, own);
+  run.createdKeys.push(own);
+  run.stepAddresses.push(address);
+  const space = ctx.spaceId(d.space);
+  const requests: RequestSpec[] = [
+    {
+      method: 'POST',
+      path: `${base}/site-spaces`,
+      // Without a section, the API adds the space at the root of a site without sections.
+      body: compact({ spaceId: space.id, sectionId: e?.id, draft: d.draft }),
+      capture: true,
+      lookup: { path: `${base}/site-spaces`, match: { 'space.id': space.id, section: e ? e.id : null } } },
+  ];
+  if (Object.keys(wanted).length > 0) requests.push({ method: 'PATCH', path: `${base}/site-spaces/${own}`, body: wanted });
+  const chained = run.previousCreate ? [`${run.previousCreate}:create`] : [];
+  run.previousCreate = address;
+  return [
+    step({
+      address,
+      kind: 'siteSpaces',
+      action: 'create',
+      before: null,
+      after: compact({ space: d.space, ...wanted, draft: d.draft }),
+      requests,
+      needs: [...run.sectionNeeds, ...chained, ...pathNeeds, ...space.needs],
+      ...(space.needs.length > 0 ? { notes: [`space: (created by this plan) ${d.space}`] } : {}) }),
+  ];
 }
 
 /**

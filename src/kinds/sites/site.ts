@@ -5,16 +5,15 @@
  * `deleteNeedsForce`, src/kinds/sites/index.ts). Everything else of a created site (sections, share
  * links, …) names it by the ref to its create step and waits for it.
  */
-import { fingerprint } from '../../core/json.js';
 import type { JsonObject, RequestSpec } from '../../model/step.js';
+import { analyse, mergeKindPlan } from '../common/analyse.js';
 import { compact } from '../common/match.js';
 import { orgPath } from '../common/paths.js';
-import { planUnmatched } from '../common/skeleton.js';
-import type { PlanContext } from '../kind.js';
+import type { DraftStep, PlanContext } from '../kind.js';
 import { siteAddress } from './addresses.js';
 import type { RemoteSite, SitesRemote } from './remote.js';
 import { siteKey, type SiteT } from './schema.js';
-import { matchSites, type RemoteSiteInfo } from '../shared/sites.js';
+import { SITE_KEYS, type RemoteSiteInfo } from '../shared/sites.js';
 import { differing, emptySitePlans, handle, SITE_KINDS, type SectionEntry, type SiteContext, type SitePlans } from './steps.js';
 import { step } from '../common/step.js';
 import { lookAlikeNote } from '../common/text.js';
@@ -188,41 +187,50 @@ export interface SitePlanInput {
 }
 
 /**
- * Every site of an organization's config, each planned by `planOne` (src/kinds/sites/plan.ts):
- * matched against the listed sites, missing ids as problems, unmatched sites unmanaged or, when
- * pruned, deleted.
+ * Every site of an organization's config, each planned by `planOne` (src/kinds/sites/plan.ts),
+ * through the analyser: matched against the listed sites (by id only where given: a missing id is a
+ * problem), one site named twice refused, twins `KEY#ID`, unmatched sites unmanaged or, when
+ * pruned, deleted. A site's other kinds' plans join the organization's as each site is planned.
  */
 export function planSiteList(ctx: PlanContext, remote: SitesRemote, planOne: (input: SitePlanInput) => SitePlans): SitePlans {
   const out = emptySitePlans();
   const desired = ctx.desired.sites;
   if (desired === undefined) return out;
-  out.sites.remoteCount = remote.list.length;
-  const match = matchSites(desired, remote.list);
-  const twice = new Set(match.twice.map((t) => t.entry.desired));
-  for (const { entry, other } of match.twice) {
-    out.sites.problems.push({
-      org: ctx.org,
-      address: entry.address,
-      message: `${entry.address} and ${other.address} name one site (${other.remote?.id ?? ''}, by id and by its title): keep one entry, or the plan would create a second site`,
-    });
-  }
-  for (const { desired: site, remote: info } of match.pairs) {
-    if (twice.has(site)) continue;
-    if (!info && site.id !== undefined) {
-      out.sites.problems.push({
-        org: ctx.org,
-        address: siteAddress(siteKey(site)),
-        message: `site ${site.id} does not exist in organization ${ctx.org} (check the id, or leave it out to create the site by title)` });
-      continue;
-    }
+  const configKeys = new Set(desired.map(siteKey));
+  const planSite = (site: SiteT, info: RemoteSiteInfo | undefined): DraftStep[] => {
     const structure = info ? remote.sites.find((s) => s.id === info.id)?.site : emptyRemoteSite('');
-    if (structure === null || structure === undefined) continue;
+    if (structure === null || structure === undefined) return [];
     const one = planOne({ site, info, remote: structure, base: siteBase(ctx.org, site, info) });
     if (!info) noteLookAlikeSite(one, site, remote.list);
     if (info?.gitSync) refuseGitSyncOwned(ctx, one, site, info);
+    const own = one.sites;
+    // The site's own steps are the analyser's (their fingerprints are of the listed site); the rest joins now.
+    one.sites = { ...own, steps: [], fingerprints: {}, observed: {} };
     merge(out, one);
-  }
-  planSiteDeletes(ctx, out, match.unmatched, match.pairs, new Set(desired.map(siteKey)));
+    return own.steps;
+  };
+  const { plan } = analyse<SiteT, RemoteSiteInfo>(ctx.org, desired, remote.list, {
+    ...SITE_KEYS,
+    kind: 'sites',
+    what: 'sites',
+    prune: ctx.prunes('sites'),
+    // A listed site whose title is a config site's key (its id) never takes that site's address.
+    unmatchedKey: (r) => (configKeys.has(r.title) ? `${r.title}#${r.id}` : r.title),
+    fingerprint: normalSite,
+    // In the create's terms: what a saved plan's create of this site, found done, is held against.
+    observe: (r) => ({ type: r.type, ...currentFields(r) }),
+    create: (site) =>
+      site.id === undefined
+        ? planSite(site, undefined)
+        : { problems: [{ org: ctx.org, address: siteAddress(siteKey(site)), message: `site ${site.id} does not exist in organization ${ctx.org} (check the id, or leave it out to create the site by title)` }] },
+    update: (site, info) => planSite(site, info),
+    remove: (r) => ({
+      before: { title: r.title, published: r.published, visibility: r.visibility },
+      requests: [{ method: 'DELETE', path: `${orgPath(ctx.org)}/sites/${encodeURIComponent(r.id)}` }],
+      notes: [`apply refuses this delete without --force: ${SITE_DELETE_REASON}`],
+    }),
+  });
+  mergeKindPlan(out.sites, plan);
   return out;
 }
 
@@ -253,45 +261,12 @@ function noteLookAlikeSite(plans: SitePlans, site: SiteT, list: readonly RemoteS
   if (create && notes.length > 0) create.notes = [...(create.notes ?? []), ...notes];
 }
 
+/** One site's plans added to the organization's: everything a kind plan holds (what it observed too), and the pictures. */
 function merge(into: SitePlans, one: SitePlans): void {
   for (const kind of SITE_KINDS) {
-    const a = into[kind];
-    const b = one[kind];
-    for (const s of b.steps) a.steps.push(s);
-    for (const u of b.unmanaged) a.unmanaged.push(u);
-    a.remoteCount += b.remoteCount;
-    for (const p of b.problems) a.problems.push(p);
-    if (b.notes) (a.notes ??= []).push(...b.notes);
-    if (b.duplicates) (a.duplicates ??= []).push(...b.duplicates);
-    if (b.pictures) (a.pictures ??= []).push(...b.pictures);
-    Object.assign(a.fingerprints, b.fingerprints);
+    mergeKindPlan(into[kind], one[kind]);
+    const pictures = one[kind].pictures;
+    if (pictures) (into[kind].pictures ??= []).push(...pictures);
   }
 }
 
-/** Listed sites the config does not name: unmanaged, or deleted when `sites` is pruned. */
-function planSiteDeletes(
-  ctx: PlanContext,
-  out: SitePlans,
-  unmatched: readonly RemoteSiteInfo[],
-  pairs: ReadonlyArray<{ remote?: RemoteSiteInfo }>,
-  configKeys: ReadonlySet<string>,
-): void {
-  const managed = pairs.flatMap((p) => (p.remote ? [p.remote] : []));
-  const prune = ctx.prunes('sites');
-  const prints: Array<[string, unknown]> = [];
-  const kp = out.sites;
-  const first = kp.steps.length;
-  planUnmatched(kp, prints, unmatched, {
-    kind: 'sites',
-    prune,
-    address: siteAddress,
-    // A deleted site whose title is a config site's key never takes that site's address.
-    naturalKey: (r) => (prune && configKeys.has(r.title) ? `${r.title}#${r.id}` : r.title),
-    id: (r) => r.id,
-    before: (r) => ({ title: r.title, published: r.published, visibility: r.visibility }),
-    requests: (r) => [{ method: 'DELETE', path: `${orgPath(ctx.org)}/sites/${encodeURIComponent(r.id)}` }],
-    normalized: normalSite,
-    twinOf: (r) => managed.find((m) => m.title === r.title)?.id });
-  for (const step of kp.steps.slice(first)) step.notes = [`apply refuses this delete without --force: ${SITE_DELETE_REASON}`];
-  for (const [address, value] of prints) kp.fingerprints[address] = fingerprint(value);
-}
