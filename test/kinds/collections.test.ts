@@ -167,4 +167,22 @@ describe('collections', () => {
       ['Product/Reference', 'c_api', 'renamedFrom'],
     ]);
   });
+  it('names a second collection at a managed path PATH#ID, nested too, and prunes it there', () => {
+    const twins = [...remote, { id: 'c_api2', title: 'API', parent: 'c_prod' }];
+    const config = { collections: [{ title: 'Product', collections: [{ title: 'API' }] }] };
+    const kept = planKind(collectionsModule, orgConfig(config), { collections: twins });
+    expect(kept.duplicates).toEqual(['collections["Product/API#c_api2"]']);
+    expect(kept.unmanaged).toContain('collections["Product/API#c_api2"]');
+    expect(kept.notes?.join('\n')).toContain('c_api2 has the same key');
+    const pruned = planKind(collectionsModule, orgConfig({ ...config, prune: ['collections'] }), { collections: twins });
+    expect(rows(pruned).filter((r) => r[1] === 'delete').map((r) => r[0]).sort()).toEqual(['collections["Archive"]', 'collections["Archive/2023"]', 'collections["Product/API#c_api2"]']);
+  });
+
+  it('observes each matched collection in a create\'s terms (its parent by path), for a saved create found done', () => {
+    const kp = planKind(collectionsModule, orgConfig({ collections: [{ title: 'Product', collections: [{ title: 'API' }] }] }), { collections: remote });
+    expect(kp.observed).toEqual({
+      'collections["Product"]': { title: 'Product', parent: null, description: 'Everything product', defaultLevel: 'read' },
+      'collections["Product/API"]': { title: 'API', parent: 'Product', description: null, defaultLevel: null },
+    });
+  });
 });

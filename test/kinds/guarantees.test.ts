@@ -29,7 +29,8 @@ import type { Kind } from '../../src/model/step.js';
 import { summaryLine } from '../../src/render/format.js';
 import { quietApply } from '../apply/in-process.js';
 import { adaptiveSchemaRow, agentInstructionsRow, agentSettingsRow, collectionAccessRow, customizationRow, organizationRow, publishingAuthRow, siteAccessRow, spaceAccessRow, teamMembersRow } from './guarantee-rows/singletons.js';
-import { channelsRow, contextConnectionsRow, glossaryRow, topicsRow } from './guarantee-rows/agent.js';
+import { channelsRow, contextConnectionsRow, glossaryRow, installationsRow, installationTargetsRow, integrationsRow, topicsRow } from './guarantee-rows/agent.js';
+import { collectionsRow, inviteLinksRow, spaceGitSyncRow } from './guarantee-rows/collections.js';
 import { GUARANTEES, headOf, IMPORT, NO_CREATE, NOT_YET, ORG, ORG_PATH, SINGLETON, SITE, siteSeed, type Guarantee, type Row, type World } from './guarantee-rows/common.js';
 import { externalLinksRow, mcpServersMore, redirectsMore, sectionGroupsRow, sectionsRow, shareLinksMore, siteSingletonResume, siteSpacesRow, sitesMore } from './guarantee-rows/sites.js';
 
@@ -192,7 +193,6 @@ const redirectsRow: Row = {
   preempt: NOT_YET,
 };
 
-const notYet: Row = { twins: NOT_YET, twice: NOT_YET, rename: NOT_YET, prune: NOT_YET, import: IMPORT, resume: NOT_YET, preempt: NOT_YET };
 const singleton: Row = { twins: SINGLETON, twice: SINGLETON, rename: SINGLETON, prune: SINGLETON, import: IMPORT, resume: NOT_YET, preempt: NO_CREATE };
 
 /** Every registered kind's row; a kind without one fails the suite. */
@@ -217,11 +217,11 @@ const SCENARIOS: Record<string, Row> = {
   },
   teams: teamsRow,
   teamMembers: teamMembersRow,
-  collections: notYet,
+  collections: collectionsRow,
   collectionAccess: collectionAccessRow,
   spaces: spacesRow,
   spaceAccess: spaceAccessRow,
-  spaceGitSync: { ...singleton, twins: 'one Git Sync per space' },
+  spaceGitSync: spaceGitSyncRow,
   fonts: fontsRow,
   sites: { ...sitesRow, ...sitesMore },
   sections: sectionsRow,
@@ -247,13 +247,13 @@ const SCENARIOS: Record<string, Row> = {
   defaultSiteSpaces: { ...singleton, twins: 'one default site space per site', import: 'not written by import: the order of the root site spaces shows it (the default is listed first)', ...siteSingletonResume.defaultSiteSpaces },
   variantCustomization: { ...singleton, twins: 'one customization per site space', import: 'not written by import: the API answers effective values (docs/live-surface.md)', ...siteSingletonResume.variantCustomization },
   saml: samlRow,
-  integrations: notYet,
-  installations: notYet,
-  installationTargets: notYet,
+  integrations: integrationsRow,
+  installations: installationsRow,
+  installationTargets: installationTargetsRow,
   translations: translationsRow,
   glossary: glossaryRow,
   openapiSpecs: openapiSpecsRow,
-  inviteLinks: notYet,
+  inviteLinks: inviteLinksRow,
   siteAds: siteAdsRow,
 };
 

@@ -24,6 +24,8 @@ import { renderPlan } from '../../src/render/index.js';
 import { client as testClient } from '../emulator/helpers.js';
 import { INVITE_LINKS_STATE as STATE } from './invite-links-state.js';
 import { emulatorScenario } from './scenario.js';
+import { inviteLinksModule, linkHandle } from '../../src/kinds/invite-links/invite-links.js';
+import { orgConfig, planKind } from '../plan/fixtures.js';
 
 
 const HEAD = 'version: 1\norganization: { id: org_acme }\n';
@@ -265,4 +267,20 @@ describe('bad invite links are config errors at file:line', () => {
       'docplane.yaml:6:19: inviteLinks[0].collection: "Engneering" names no collection in this config: the config lists its collections (collections are named by their path of titles, like "Product/API") — did you mean "Engineering"?',
     ]);
   });
+});
+
+describe('the link the config manages among several to one target', () => {
+  // Ids whose hashes sort one way, then the other: the link that gives the wanted role is managed
+  // whichever comes first.
+  const [a, b] = ['invite_first', 'invite_second'].sort((x, y) => (linkHandle(x) < linkHandle(y) ? -1 : 1));
+  for (const [wanted, other] of [[a, b], [b, a]]) {
+    it(`is the one that gives what the config wants (${wanted === a ? 'first' : 'second'} by hash): no update, the other a twin`, () => {
+      const links = [{ id: other, role: 'edit' }, { id: wanted, role: 'read' }];
+      const kp = planKind(inviteLinksModule, orgConfig({ inviteLinks: [{ role: 'read' }] }), { links });
+      expect(kp.steps).toEqual([]);
+      expect(kp.duplicates).toEqual([`inviteLinks["organization#${linkHandle(other)}"]`]);
+      expect(JSON.stringify(kp)).not.toContain(other);
+      expect(kp.observed).toEqual({ 'inviteLinks["organization"]': { role: 'read' } });
+    });
+  }
 });

@@ -69,6 +69,34 @@ describe('analyse', () => {
   });
 });
 
+describe('analyse: a kind that matches itself (a tree), and a twin note of its own', () => {
+  it('takes the kind\'s matches alone: no id, rename or key is looked at', () => {
+    const remote = [{ id: 't1', title: 'Ops' }, { id: 't2', title: 'Dev' }];
+    const matched = (d: D) => (d.title === 'Renamed' ? { remote: remote[1], by: 'renamedFrom' as const } : undefined);
+    const { pairs, unmatched } = matchPairs<D, R>([{ title: 'Ops' }, { title: 'Renamed' }, { id: 't1', title: 'X' }], remote, spec(false, { matched }));
+    expect(pairs.map((p) => [p.remote?.id, p.matchedBy])).toEqual([[undefined, undefined], ['t2', 'renamedFrom'], [undefined, undefined]]);
+    expect(unmatched.map((r) => r.id)).toEqual(['t1']);
+  });
+
+  it('still names the twins of what the kind matched, and refuses a rename onto a kept key', () => {
+    const remote = [{ id: 't1', title: 'Ops' }, { id: 't2', title: 'Ops' }, { id: 't3', title: 'Old' }, { id: 't4', title: 'New' }];
+    const matched = (d: D) => (d.title === 'Ops' ? { remote: remote[0], by: 'key' as const } : d.title === 'New' ? { remote: remote[2], by: 'renamedFrom' as const } : undefined);
+    const kp = analyse<D, R>('o', [{ title: 'Ops' }, { title: 'New' }], remote, spec(false, { matched })).plan;
+    expect(kp.duplicates).toEqual(['things["Ops#t2"]']);
+    expect(kp.problems.map((p) => p.address)).toEqual(['things["New"]']);
+  });
+
+  it('gives a twin the kind\'s note, and a delete where it is kept', () => {
+    const remote = [{ id: 't1', title: 'Ops' }, { id: 't2', title: 'Ops' }, { id: 't3', title: 'Gone' }];
+    const kp = analyse<D, R>('o', [{ title: 'Ops' }], remote, spec(true, {
+      twinNote: (managed, twin) => `${managed} has another: ${twin}`,
+      remove: (r) => ({ before: { title: r.title }, requests: [], ...(r.id === 't3' ? { keptAs: 'things["Elsewhere"]' } : {}) }),
+    })).plan;
+    expect(kp.notes).toEqual(['things["Ops"] has another: things["Ops#t2"]']);
+    expect(kp.steps.map((s) => [s.address, s.keptAs])).toEqual([['things["Ops#t2"]', undefined], ['things["Gone"]', 'things["Elsewhere"]']]);
+  });
+});
+
 describe('analyse from an earlier match (a site structure kind, ordered before its steps)', () => {
   it('plans from the match it is given: an object the kind adopted is updated, not deleted or twinned', () => {
     const desired = [{ title: 'Guides' }, { title: 'Api' }];

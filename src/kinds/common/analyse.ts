@@ -54,6 +54,13 @@ export interface ResourceSpec<D, R> {
   idOnly?: boolean;
   renamedFrom?(d: D): string | undefined;
   /**
+   * The kind's own match of an entry, where matching depends on structure (a tree: a child is matched
+   * among the children of its parent's match): the remote object and how it was matched, undefined for
+   * none. When given, it alone decides the matches (ids, renames and keys are not looked at); the
+   * analyser does the rest.
+   */
+  matched?(d: D): { remote: R; by: MatchedBy } | undefined;
+  /**
    * Whether the natural key of an entry may match this remote object (a space without id matches
    * only within its collection); every remote object when absent. `d` undefined: any entry.
    */
@@ -79,7 +86,12 @@ export interface ResourceSpec<D, R> {
    * A pruned remote object's delete; `changes` where the kind shows each field it removes (a site's
    * structure kinds), else none (the renderings show `before`).
    */
-  remove(r: R, address: string): { before: JsonObject; requests: RequestSpec[]; needs?: string[]; notes?: string[]; changes?: FieldChange[] };
+  remove(r: R, address: string): { before: JsonObject; requests: RequestSpec[]; needs?: string[]; notes?: string[]; keptAs?: string; changes?: FieldChange[] };
+  /**
+   * The note on a twin, where the usual one (pin the managed object by its id) does not fit: a kind
+   * whose ids are secrets. `managed` and `twin` are addresses.
+   */
+  twinNote?(managed: string, twin: string): string;
   /** Address key of a remote object no entry matched, when not its natural key (spaces are named by id). */
   unmatchedKey?(r: R): string;
   /**
@@ -105,7 +117,7 @@ export interface Analysis<D, R> {
 export function matchPairs<D, R>(
   desired: readonly D[],
   remote: readonly R[],
-  o: Pick<ResourceSpec<D, R>, 'address' | 'addressKey' | 'desiredKey' | 'remoteKey' | 'normalize' | 'remoteId' | 'desiredId' | 'idOnly' | 'renamedFrom' | 'keyMatches'>,
+  o: Pick<ResourceSpec<D, R>, 'address' | 'addressKey' | 'desiredKey' | 'remoteKey' | 'normalize' | 'remoteId' | 'desiredId' | 'idOnly' | 'renamedFrom' | 'matched' | 'keyMatches'>,
 ): { pairs: Pair<D, R>[]; unmatched: R[]; twice: Array<{ entry: Pair<D, R>; other: Pair<D, R> }> } {
   const norm = o.normalize ?? ((k: string) => k);
   const byId = new Map<string, R>();
@@ -123,6 +135,13 @@ export function matchPairs<D, R>(
     p.remote = r;
     p.matchedBy = how;
   };
+  if (o.matched) {
+    for (const p of pairs) {
+      const m = o.matched(p.desired);
+      if (m && !takenBy.has(m.remote)) take(p, m.remote, m.by);
+    }
+    return { pairs, unmatched: remote.filter((r) => !takenBy.has(r)), twice };
+  }
   for (const p of pairs) {
     const id = o.desiredId?.(p.desired);
     if (id === undefined) continue;
@@ -217,7 +236,7 @@ export function analyse<D, R>(org: string, desired: readonly D[], remote: readon
     if (twin) {
       address = o.address(`${o.addressKey?.(twin.desired) ?? o.desiredKey(twin.desired)}#${o.remoteId(r)}`);
       (kp.duplicates ??= []).push(address);
-      (kp.notes ??= []).push(duplicateNote(o.kind, twin.address, o.remoteId(twin.remote as R), address, o.remoteId(r), o.prune));
+      (kp.notes ??= []).push(o.twinNote ? o.twinNote(twin.address, address) : duplicateNote(o.kind, twin.address, o.remoteId(twin.remote as R), address, o.remoteId(r), o.prune));
     } else {
       address = addressOf(o.unmatchedKey?.(r) ?? o.remoteKey(r), o.remoteId(r));
     }
@@ -226,7 +245,7 @@ export function analyse<D, R>(org: string, desired: readonly D[], remote: readon
       continue;
     }
     const gone = o.remove(r, address);
-    kp.steps.push(step({ address, kind: o.kind, action: 'delete', before: gone.before, after: null, changes: gone.changes ?? [], requests: gone.requests, needs: gone.needs ?? [], remoteId: o.remoteId(r), ...(gone.notes ? { notes: gone.notes } : {}) }));
+    kp.steps.push(step({ address, kind: o.kind, action: 'delete', before: gone.before, after: null, changes: gone.changes ?? [], requests: gone.requests, needs: gone.needs ?? [], remoteId: o.remoteId(r), ...(gone.notes ? { notes: gone.notes } : {}), ...(gone.keptAs ? { keptAs: gone.keptAs } : {}) }));
     prints.push([address, o.fingerprint(r)]);
   }
   kp.fingerprints = fingerprintEntries(prints);

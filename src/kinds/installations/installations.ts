@@ -11,13 +11,12 @@
  * come from `${env:…}` or `${file:…}`.
  */
 import { OrgInstallationAnswer, TargetInstallationAnswer } from './answers.js';
-import { fingerprintEntries } from '../../model/fingerprint.js';
 import { key, ref } from '../../model/address.js';
 import { MASK } from '../../core/secrets.js';
 import type { JsonObject, JsonValue } from '../../model/step.js';
 import { diffFields, sameJson } from '../common/match.js';
 import { emptyKindPlan, type DraftStep, type KindPlan, type KindSpec, type Reader } from '../kind.js';
-import { analyse } from '../common/analyse.js';
+import { analyse, mergeKindPlan } from '../common/analyse.js';
 import { step as draft } from '../common/step.js';
 import { enc, orgPath } from '../common/paths.js';
 import type { ConfigurationT, InstallationT } from './schema.js';
@@ -159,6 +158,7 @@ export const installationsModule: KindSpec<RemoteOrgInstallation[] | undefined> 
       remoteId: (r) => r.installation.id,
       prune: ctx.prunes('installations'),
       fingerprint: normalized,
+      observe: (r) => ({ configuration: r.installation.configuration ?? {}, externalIds: r.installation.externalIds ?? [] }),
       create(d, address) {
         const base = installationsPath(d.integration);
         const { after, body } = installationChanges(d, undefined);
@@ -215,71 +215,68 @@ export const installationTargetsModule: KindSpec<RemoteOrgInstallation[] | undef
     const kp = emptyKindPlan();
     const desired = ctx.desired.installations;
     if (desired === undefined || remote === undefined) return kp;
-    const prints: Array<[string, unknown]> = [];
     const byName = new Map(remote.map((r) => [r.integration, r]));
     for (const d of desired) {
       const r = byName.get(d.integration);
       for (const target of ['spaces', 'sites'] as const) {
         const wanted = d[target];
         if (!Array.isArray(wanted)) continue;
-        const current = r?.[target] ?? [];
-        kp.remoteCount += current.length;
-        planTargets(ctx.org, d.integration, r, target, wanted, current, ctx.desired[target] as readonly { id?: string }[] | undefined, kp, prints);
+        planTargets(ctx.org, d.integration, r, target, wanted, r?.[target] ?? [], ctx.desired[target] as readonly { id?: string }[] | undefined, kp);
       }
     }
-    kp.fingerprints = fingerprintEntries(prints);
     return kp;
   },
 };
 
+type WantedTarget = { space?: string; site?: string; configuration?: ConfigurationT };
+
+/** One installation's spaces (or sites): the config's list is the whole truth for it. */
 function planTargets(
   org: string,
   integration: string,
   r: RemoteOrgInstallation | undefined,
   target: Target,
-  wanted: ReadonlyArray<{ space?: string; site?: string; configuration?: ConfigurationT }>,
+  wanted: readonly WantedTarget[],
   current: readonly RemoteTargetInstallation[],
   configObjects: readonly { id?: string }[] | undefined,
   kp: KindPlan,
-  prints: Array<[string, unknown]>,
 ): void {
   const one = ONE[target];
   const owner = installationAddress(integration);
   const installation = r ? enc(r.installation.id) : ref(org, owner);
   const base = `${installationsPath(integration)}/${installation}/${target}`;
-  const have = new Map(current.map((t) => [targetId(t, target), t]));
-  const seen = new Set<string>();
-  for (const w of wanted) {
-    const id = w[one] as string;
-    seen.add(id);
-    const address = targetAddress(integration, target, id);
-    const t = have.get(id);
-    const needs = [...(r ? [] : [owner]), ...(namedIn(configObjects, id) ? [`${target}${key(id)}`] : [])];
-    const print = (): [string, unknown] => [address, t ? { [one]: id, configuration: t.configuration ?? {} } : null];
-    const configure = w.configuration !== undefined ? { method: 'PATCH' as const, path: `${base}/${enc(id)}`, body: { configuration: w.configuration as JsonValue } } : undefined;
-    if (!t) {
+  const needsOf = (id: string) => [...(r ? [] : [owner]), ...(namedIn(configObjects, id) ? [`${target}${key(id)}`] : [])];
+  const configure = (w: WantedTarget, id: string) => (w.configuration !== undefined ? { method: 'PATCH' as const, path: `${base}/${enc(id)}`, body: { configuration: w.configuration as JsonValue } } : undefined);
+  const shown = (t: RemoteTargetInstallation): JsonObject => ({ [one]: targetId(t, target), configuration: t.configuration ?? {} });
+  const analysis = analyse<WantedTarget, RemoteTargetInstallation>(org, wanted, current, {
+    kind: 'installationTargets',
+    what: `${integration}'s ${target}`,
+    address: (id) => targetAddress(integration, target, id),
+    desiredKey: (w) => w[one] as string,
+    remoteKey: (t) => targetId(t, target),
+    remoteId: (t) => targetId(t, target),
+    prune: true,
+    fingerprint: shown,
+    observe: (t) => ({ [one]: targetId(t, target), configuration: t.configuration ?? {} }),
+    create(w, address) {
+      const id = w[one] as string;
+      const more = configure(w, id);
       // installIntegrationOnSpace takes `space`, installIntegrationOnSite takes `siteId`.
       // After an unclear outcome, the target list says whether the install went through: its
       // `space` (`site`) is the id, or the object (IntegrationSpaceInstallation's oneOf).
       const install = { method: 'POST' as const, path: base, body: (target === 'spaces' ? { space: id } : { siteId: id }) as JsonObject, lookup: { path: base, match: { [one]: id }, refs: [one] } };
       const after: JsonObject = { [one]: id, ...(w.configuration !== undefined ? { configuration: w.configuration as JsonValue } : {}) };
-      kp.steps.push(step(address, 'create', null, after, [install, ...(configure ? [configure] : [])], needs));
-      prints.push(print());
-      continue;
-    }
-    if (!configure || sameJson(t.configuration ?? {}, w.configuration as JsonValue)) continue;
-    kp.steps.push({ ...step(address, 'update', { configuration: hidden(t.configuration ?? {}) }, { configuration: w.configuration as JsonValue }, [configure], needs), remoteId: id });
-    prints.push(print());
-  }
-  for (const [id, t] of have) {
-    if (seen.has(id)) continue;
-    const address = targetAddress(integration, target, id);
-    kp.steps.push({
-      ...step(address, 'delete', { [one]: id, configuration: hidden(t.configuration ?? {}) }, null, [{ method: 'DELETE', path: `${base}/${enc(id)}` }], []),
-      remoteId: id,
-    });
-    prints.push([address, { [one]: id, configuration: t.configuration ?? {} }]);
-  }
+      return [step(address, 'create', null, after, [install, ...(more ? [more] : [])], needsOf(id))];
+    },
+    update(w, t, address) {
+      const id = w[one] as string;
+      const more = configure(w, id);
+      if (!more || sameJson(t.configuration ?? {}, w.configuration as JsonValue)) return [];
+      return [{ ...step(address, 'update', { configuration: hidden(t.configuration ?? {}) }, { configuration: w.configuration as JsonValue }, [more], needsOf(id)), remoteId: id }];
+    },
+    remove: (t) => ({ before: { [one]: targetId(t, target), configuration: hidden(t.configuration ?? {}) }, requests: [{ method: 'DELETE', path: `${base}/${enc(targetId(t, target))}` }] }),
+  });
+  mergeKindPlan(kp, analysis.plan);
 }
 
 function step(address: string, action: 'create' | 'update' | 'delete', before: JsonObject | null, after: JsonObject | null, requests: DraftStep['requests'], needs: string[]): DraftStep {

@@ -14,12 +14,12 @@
  */
 import { key } from '../../model/address.js';
 import { fingerprint } from '../../core/json.js';
-import { fingerprintEntries } from '../../model/fingerprint.js';
-import type { JsonObject, JsonValue } from '../../model/step.js';
-import { collectionAddress, collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection } from '../shared/collections.js';
+import type { JsonObject, JsonValue, RequestSpec } from '../../model/step.js';
+import { analyse, type Outcome } from '../common/analyse.js';
+import { collectionAddress, collectionIdOrRef, readCollections, resolveCollections, type RemoteCollection, type ResolvedCollections } from '../shared/collections.js';
 import { enc, orgPath } from '../common/paths.js';
 import { step } from '../common/step.js';
-import { emptyKindPlan, type DraftStep, type KindPlan, type KindSpec, type Reader } from '../kind.js';
+import { emptyKindPlan, type KindPlan, type KindSpec, type PlanContext, type Reader } from '../kind.js';
 import { readSpaceIds, spaceNames, type SpaceIds } from '../shared/spaces.js';
 import { spaceAddress } from '../shared/spaces.js';
 import { InviteLinkAnswer } from './answers.js';
@@ -122,13 +122,10 @@ export const inviteLinksModule: KindSpec<RemoteInviteLinks | undefined> = {
   },
 
   plan(ctx, remote): KindPlan {
-    const kp = emptyKindPlan();
     const desired = ctx.desired.inviteLinks;
-    if (desired === undefined || remote === undefined) return kp;
-    kp.remoteCount = remote.links.length;
+    if (desired === undefined || remote === undefined) return emptyKindPlan();
     const org = ctx.org;
     const base = `${orgPath(org)}/link-invites`;
-    const prints: Array<[string, unknown]> = [];
     const prune = ctx.prunes('inviteLinks');
     const spaces = spaceNames(org, remote.spaceIds);
     const resolved = remote.collections ? resolveCollections(ctx.desired.collections, remote.collections) : undefined;
@@ -137,111 +134,66 @@ export const inviteLinksModule: KindSpec<RemoteInviteLinks | undefined> = {
     /** A remote link's target in the config's names. */
     const targetName = (l: RemoteInviteLink): string =>
       l.space ? `space:${spaces.config(l.space.id)}` : l.collection ? `collection:${collectionName(l.collection.id)}` : 'organization';
-
-    // The links of each target, in the order of their hashes (the same whatever order the API lists them in).
-    const byTarget = new Map<string, RemoteInviteLink[]>();
-    for (const l of [...remote.links].sort((a, b) => (linkHandle(a.id) < linkHandle(b.id) ? -1 : 1))) {
-      const t = targetName(l);
-      byTarget.set(t, [...(byTarget.get(t) ?? []), l]);
-    }
-    const twinAddress = (target: string, l: RemoteInviteLink) => inviteLinkAddress(`${target}#${linkHandle(l.id)}`);
-    const del = (address: string, target: string, l: RemoteInviteLink): DraftStep =>
-      step({ address, kind: 'inviteLinks', action: 'delete', before: shown(target, valueOf(l)), after: null, changes: [], requests: [{ method: 'DELETE', path: `${base}/${enc(l.id)}` }] });
-
-    for (const d of desired) {
-      const target = targetOf(d);
-      const address = inviteLinkAddress(target);
-      const field = fieldOf(target);
-      const want = wanted(d);
-      const have = byTarget.get(target) ?? [];
-      byTarget.delete(target);
-      // The link the config manages: one that already gives what it wants, else the first.
-      const managed = have.find((l) => valueOf(l) === want) ?? have[0];
-
-      for (const twin of have.filter((l) => l !== managed)) {
-        const at = twinAddress(target, twin);
-        (kp.duplicates ??= []).push(at);
-        (kp.notes ??= []).push(
-          prune
-            ? `${address} has a second invite link, ${at}: deleted by this plan since inviteLinks are pruned`
-            : `${address} has a second invite link, ${at} (unmanaged): prune inviteLinks to delete it, or delete it in the app`,
-        );
-        if (!prune) {
-          kp.unmanaged.push(at);
-          continue;
-        }
-        kp.steps.push(del(at, target, twin));
-        prints.push([at, normalized(twin)]);
-      }
-
-      if (managed) {
-        if (valueOf(managed) === want) continue;
-        kp.steps.push(step({
-          address,
-          kind: 'inviteLinks',
-          action: 'update',
-          before: shown(target, valueOf(managed)),
-          after: shown(target, want),
-          requests: [{ method: 'PATCH', path: `${base}/${enc(managed.id)}`, body: { [field]: want } }],
-        }));
-        prints.push([address, normalized(managed)]);
-        continue;
-      }
-
-      // A new link: its target's id for the request (or the create of a space or collection this plan makes).
-      let body: JsonObject;
-      let match: Record<string, JsonValue>;
-      let needs: string[] = [];
-      if (d.space !== undefined) {
-        const space = spaces.request(d.space);
-        body = { level: want, space: space.id };
-        match = { 'space.id': space.id, level: want };
-        // A space the config lists by id goes first (restored, for instance).
-        needs = (ctx.desired.spaces ?? []).some((s) => s.id === d.space) ? [spaceAddress(d.space)] : space.needs;
-      } else if (d.collection !== undefined) {
-        const collection = resolved ? collectionIdOrRef(org, d.collection, resolved) : undefined;
-        if (collection === undefined) {
-          kp.problems.push({
-            org,
-            address,
-            message: `collection "${d.collection}" exists neither in the config nor in organization ${org}`,
-            reference: { field: 'collection', key: d.collection },
-          });
-          continue;
-        }
-        body = { level: want, collection: collection.id };
-        match = { 'collection.id': collection.id, level: want };
-        needs = resolved?.byPath.get(d.collection)?.remote ? [] : [`${collectionAddress(d.collection)}:create`];
-      } else {
-        body = { role: want };
-        match = { role: want, space: null, collection: null };
-      }
-      kp.steps.push(step({
-        address,
-        kind: 'inviteLinks',
-        action: 'create',
-        before: null,
-        after: shown(target, want),
-        // After an unclear answer, the list says whether the link was made; its id is never shown.
-        requests: [{ method: 'POST', path: base, body, lookup: { path: base, match, secrets: ['id'] } }],
-        needs,
-      }));
-      prints.push([address, null]);
-    }
-
-    // Targets the config does not name: kept (unmanaged), or deleted when pruned.
-    for (const [target, links] of byTarget) {
-      links.forEach((l, i) => {
-        const at = i === 0 ? inviteLinkAddress(target) : twinAddress(target, l);
-        if (!prune) {
-          kp.unmanaged.push(at);
-          return;
-        }
-        kp.steps.push(del(at, target, l));
-        prints.push([at, normalized(l)]);
-      });
-    }
-    kp.fingerprints = fingerprintEntries(prints);
-    return kp;
+    const want = new Map(desired.map((d) => [targetOf(d), wanted(d)]));
+    // The links in the order of their hashes (the same whatever order the API lists them in), those
+    // that give what the config wants first: the link the config manages is one that already gives
+    // what it wants, else the first of its target.
+    const gives = (l: RemoteInviteLink) => (want.get(targetName(l)) === valueOf(l) ? 0 : 1);
+    const links = [...remote.links].sort((a, b) => gives(a) - gives(b) || (linkHandle(a.id) < linkHandle(b.id) ? -1 : 1));
+    return analyse(org, desired, links, {
+      kind: 'inviteLinks',
+      what: 'inviteLinks',
+      address: inviteLinkAddress,
+      desiredKey: targetOf,
+      remoteKey: targetName,
+      // Addresses never hold an id: a link is told apart by its hash (`organization#3fa2c1d0`).
+      remoteId: (l) => linkHandle(l.id),
+      prune,
+      fingerprint: normalized,
+      observe: (l) => shown(targetName(l), valueOf(l)),
+      twinNote: (managed, twin) =>
+        prune
+          ? `${managed} has a second invite link, ${twin}: deleted by this plan since inviteLinks are pruned`
+          : `${managed} has a second invite link, ${twin} (unmanaged): prune inviteLinks to delete it, or delete it in the app`,
+      create: (d, address) => planCreate(ctx, d, address, spaces, resolved),
+      update(d, l, address) {
+        const target = targetOf(d);
+        if (valueOf(l) === wanted(d)) return [];
+        const body = { [fieldOf(target)]: wanted(d) };
+        return [step({ address, kind: 'inviteLinks', action: 'update', before: shown(target, valueOf(l)), after: shown(target, wanted(d)), requests: [{ method: 'PATCH', path: `${base}/${enc(l.id)}`, body }] })];
+      },
+      remove: (l) => ({ before: shown(targetName(l), valueOf(l)), requests: [{ method: 'DELETE', path: `${base}/${enc(l.id)}` }] }),
+    }).plan;
   },
 };
+
+/** A new link: its target's id for the request (or the create of a space or collection this plan makes). */
+function planCreate(ctx: PlanContext, d: InviteLinkT, address: string, spaces: ReturnType<typeof spaceNames>, resolved: ResolvedCollections | undefined): Outcome {
+  const org = ctx.org;
+  const base = `${orgPath(org)}/link-invites`;
+  const level = wanted(d);
+  let body: JsonObject;
+  let match: Record<string, JsonValue>;
+  let needs: string[] = [];
+  if (d.space !== undefined) {
+    const space = spaces.request(d.space);
+    body = { level, space: space.id };
+    match = { 'space.id': space.id, level };
+    // A space the config lists by id goes first (restored, for instance).
+    needs = (ctx.desired.spaces ?? []).some((s) => s.id === d.space) ? [spaceAddress(d.space)] : space.needs;
+  } else if (d.collection !== undefined) {
+    const collection = resolved ? collectionIdOrRef(org, d.collection, resolved) : undefined;
+    if (collection === undefined) {
+      return { problems: [{ org, address, message: `collection "${d.collection}" exists neither in the config nor in organization ${org}`, reference: { field: 'collection', key: d.collection } }] };
+    }
+    body = { level, collection: collection.id };
+    match = { 'collection.id': collection.id, level };
+    needs = resolved?.byPath.get(d.collection)?.remote ? [] : [`${collectionAddress(d.collection)}:create`];
+  } else {
+    body = { role: level };
+    match = { role: level, space: null, collection: null };
+  }
+  // After an unclear answer, the list says whether the link was made; its id is never shown.
+  const requests: RequestSpec[] = [{ method: 'POST', path: base, body, lookup: { path: base, match, secrets: ['id'] } }];
+  return [step({ address, kind: 'inviteLinks', action: 'create', before: null, after: shown(targetOf(d), level), requests, needs })];
+}

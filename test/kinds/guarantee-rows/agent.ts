@@ -76,3 +76,48 @@ export const glossaryRow: Row = {
   resume: { seed: { glossary: [GLOSS('g1', 'API', 'API')] }, yaml: 'teams: [{ title: Dev }]\nglossary: [{ translations: { en: API, fr: Interface } }, { translations: { en: Space, fr: Espace } }]\n' },
   preempt: 'the glossary is never created: a plan updates its entries in one batch',
 };
+
+// Integrations this organization publishes, and where they are installed (src/kinds/integrations/,
+// src/kinds/installations/).
+const INTEGRATION = (name: string) => ({ name, title: name, description: name, scopes: ['space:content:read'], script: 'export default {}' });
+const integration = (name: string) => `{ name: ${name}, title: ${name}, description: ${name}, scopes: [space:content:read], script: "export default {}" }`;
+const published = (...names: string[]) => ({ integrations: names.map(INTEGRATION) });
+
+export const integrationsRow: Row = {
+  twins: 'a name names one integration on the whole platform: the API keys integrations by it',
+  twice: { yaml: `integrations:\n  - ${integration('acme-a')}\n  - ${integration('acme-a')}\n`, at: 'config', lines: [4, 5] },
+  rename: 'an integration is named by its name, which the API cannot change: another name is another integration',
+  prune: { seed: published('acme-keep', 'acme-gone'), yaml: `prune: [integrations]\nintegrations: [${integration('acme-keep')}]\n`, deletes: ['integrations["acme-gone"]'] },
+  import: 'the API returns no script: import writes a stub the user fills in, which a plan refuses to publish (test/import/roundtrip.test.ts)',
+  resume: { seed: published('acme-old'), yaml: `integrations: [${integration('acme-a')}, ${integration('acme-b')}]\n` },
+  preempt: 'a publish is by name and makes a new version whoever published before: the integration is as the plan says after it',
+};
+
+export const installationsRow: Row = {
+  twins: 'an organization installs an integration once: the API keys installations by integration',
+  twice: { seed: published('acme-a'), yaml: 'installations:\n  - { integration: acme-a }\n  - { integration: acme-a, configuration: { theme: dark } }\n', at: 'config', lines: [4, 5] },
+  rename: 'an installation is named by its integration: another integration is another installation',
+  prune: {
+    seed: { ...published('acme-keep', 'acme-gone'), installations: [{ integration: 'acme-keep' }, { integration: 'acme-gone' }] },
+    yaml: 'prune: [installations]\ninstallations: [{ integration: acme-keep }]\n',
+    deletes: ['installations["acme-gone"]'],
+  },
+  import: IMPORT,
+  resume: { seed: published('acme-a', 'acme-b'), yaml: 'installations: [{ integration: acme-a, configuration: { theme: dark } }, { integration: acme-b }]\n' },
+  preempt: 'an install\'s configuration is sent by a later request of its create, which a resumed apply sends: a pre-empted install ends as the plan says',
+};
+
+const sitesAB = { sites: [{ id: 'site_a', title: 'Docs' }, { id: 'site_b', title: 'Blog' }] };
+export const installationTargetsRow: Row = {
+  twins: 'an integration is installed once on a space or site: the API keys it by the space or site',
+  twice: { seed: { ...published('acme-a'), ...sitesAB }, yaml: 'installations:\n  - integration: acme-a\n    sites:\n      - { site: site_a }\n      - { site: site_a, configuration: { position: left } }\n', at: 'config', lines: [6, 7] },
+  rename: 'a target is the space or site it is installed on: another one is another target',
+  prune: {
+    seed: { ...published('acme-a'), ...sitesAB, installations: [{ integration: 'acme-a', sites: [{ site: 'site_a' }, { site: 'site_b' }] }] },
+    yaml: 'installations: [{ integration: acme-a, sites: [{ site: site_a }] }]\n',
+    deletes: ['installations["acme-a"].sites["site_b"]'],
+  },
+  import: IMPORT,
+  resume: { seed: { ...published('acme-a'), ...sitesAB }, yaml: 'installations: [{ integration: acme-a, sites: [{ site: site_a, configuration: { position: right } }, { site: site_b }] }]\n' },
+  preempt: 'a target\'s configuration is sent by a later request of its install, which a resumed apply sends: a pre-empted install ends as the plan says',
+};
