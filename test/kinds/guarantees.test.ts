@@ -146,7 +146,7 @@ const fontsRow: Row = {
   prune: { seed: fontSeed(['f1', 'Keep'], ['f2', 'Gone']), yaml: 'prune: [fonts]\nfonts: [{ fontFamily: Keep, fontFaces: [{ weight: 400 }] }]\n', deletes: ['fonts["Gone"]'] },
   import: IMPORT,
   resume: { seed: fontSeed(['f1', 'Old']), yaml: `fonts: [{ fontFamily: Acme, fontFaces: ${FACE} }, { fontFamily: New, renamedFrom: Old, fontFaces: [{ weight: 400 }] }]\n` },
-  preempt: NOT_YET,
+  preempt: 'a face is created from a storage key and read back only as a file URL, so only the family is observed in a create\'s terms: a font someone else created first with other faces counts as done, and the next plan updates its faces (a known gap)',
 };
 
 const TR = (language: string, extra = '') => `{ source: { space: space_a, language: en }, language: ${language}${extra} }`;
@@ -414,6 +414,8 @@ describe('the guarantees of every registered kind', () => {
   const count = states();
   it(`of ${KINDS.length * GUARANTEES.length} guarantees: ${count.scenario} scenarios, ${count.reason} reasons they do not apply, ${count.notYet} not yet`, () => {
     expect(count.scenario + count.reason + count.notYet).toBe(KINDS.length * GUARANTEES.length);
+    // Every kind plans through the shared analyser: a guarantee is a scenario or a stated reason.
+    expect(count.notYet).toBe(0);
   });
   for (const kind of KINDS) {
     const row = SCENARIOS[kind];
