@@ -33,12 +33,13 @@ class Registry {
 
   /**
    * Claims a natural key (`identity`, compared as given) for `address`. A second claim is a
-   * duplicate, reported at the second place and naming the first. Returns false on a duplicate.
+   * duplicate, reported at both places, each naming the other. Returns false on a duplicate.
    */
   claim(identity: string, address: string, origin: Origin, what = address): boolean {
     const earlier = this.seen.get(identity);
     if (earlier) {
       this.problems.at(origin, `${what} is defined twice: here and at ${where(earlier.origin)}`);
+      this.problems.at(earlier.origin, `${what} is defined twice: here and at ${where(origin)}`);
       return false;
     }
     this.seen.set(identity, { address, origin });

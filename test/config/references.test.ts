@@ -107,6 +107,7 @@ describe('one round of errors', () => {
     );
     expect(r.valid).toBe(false);
     expect(r.problems).toEqual([
+      'docplane.yaml:7:5: teams[0]: teams["Legal"] is defined twice: here and at docplane.yaml:9:5',
       'docplane.yaml:9:5: teams[1]: teams["Legal"] is defined twice: here and at docplane.yaml:7:5',
       'docplane.yaml:12:19: collections[0].defaultLevel: must be one of admin, create, review, edit, comment, read, inherit, not the number 3',
     ]);
