@@ -23,7 +23,7 @@ import type { LoadedConfig, OrgConfig } from '../config/types.js';
 import { stableStringify } from '../core/json.js';
 import { UNITS } from '../kinds/index.js';
 import type { KindUnit, ResolveContext } from '../kinds/kind.js';
-import { isUnder, key, parseAddress } from '../model/address.js';
+import { compareAddresses, isUnder, key, parseAddress } from '../model/address.js';
 import type { Origin, Problems } from '../source/origin.js';
 
 export interface BaseDifference {
@@ -236,5 +236,5 @@ export function baseDifference(base: LoadedConfig, head: LoadedConfig): BaseDiff
     }
     for (const address of orgTargets(base0, head0)) targets.push(`${org}/${address}`);
   }
-  return { targets: targets.sort() };
+  return { targets: targets.sort(compareAddresses) };
 }

@@ -6,7 +6,7 @@ import type { PlanPicture } from '../model/picture.js';
 import { BugError } from '../core/errors.js';
 import { priorityQueue } from '../core/priority-queue.js';
 import type { DraftStep, KindPlan } from '../kinds/kind.js';
-import { stepId, parsePattern, patternMatches } from '../model/address.js';
+import { compareAddresses, stepId, parsePattern, patternMatches } from '../model/address.js';
 import { selectTargets } from './targets.js';
 import type { Action, JsonObject, Kind, Plan, PlanProblem, PlanSummary, SafetyViolation, Step } from './types.js';
 import { KINDS, KIND_SPECS } from '../kinds/index.js';
@@ -72,7 +72,7 @@ function compareNodes(a: Node, b: Node): number {
   return (
     a.orgIndex - b.orgIndex ||
     a.rank - b.rank ||
-    compareStrings(a.step.address, b.step.address) ||
+    compareAddresses(a.step.address, b.step.address) ||
     compareStrings(a.step.action, b.step.action) ||
     compareStrings(a.step.id, b.step.id)
   );
@@ -114,7 +114,7 @@ function applyProtect(org: string, drafts: DraftStep[], protect: readonly string
     }
   }
   const violations: SafetyViolation[] = [...removed.entries()]
-    .sort((a, b) => compareStrings(a[0], b[0]))
+    .sort((a, b) => compareAddresses(a[0], b[0]))
     .map(([address, message]) => ({ rule: 'protect', message: `${org}: ${message}`, steps: [stepId(org, address, 'delete')] }));
   // A kept delete that another step waits for (a rename onto a pruned team's title, a site space
   // taking a pruned one's path, a structure sort that counts on a group's sections at the top level):
@@ -341,7 +341,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
       for (const p of kp.pictures ?? []) pictures.push({ org: o.org, ...p });
       for (const [address, hash] of Object.entries(kp.fingerprints)) if (!(address in fingerprints)) fingerprints[address] = hash;
       for (const [address, fields] of Object.entries(kp.observed ?? {})) observed[`${o.org}/${address}`] = { ...observed[`${o.org}/${address}`], ...fields };
-      if (kp.unmanaged.length > 0) counts[kind] = [...kp.unmanaged].sort();
+      if (kp.unmanaged.length > 0) counts[kind] = [...kp.unmanaged].sort(compareAddresses);
     }
     for (const p of o.problems ?? []) problems.push(p);
     for (const n of o.notes ?? []) notes.push(`${o.org}: ${n}`);
@@ -376,11 +376,11 @@ export function buildPlan(input: BuildPlanInput): Plan {
     steps,
     unmanaged,
     violations,
-    problems: problems.sort((a, b) => compareStrings(a.org, b.org) || compareStrings(a.address, b.address) || compareStrings(a.message, b.message)),
+    problems: problems.sort((a, b) => compareStrings(a.org, b.org) || compareAddresses(a.address, b.address) || compareStrings(a.message, b.message)),
     fingerprints,
     summary: summarize(steps, unmanaged),
     ...(notes.length > 0 ? { notes } : {}),
-    ...(duplicates.length > 0 ? { duplicates: [...new Set(duplicates)].sort() } : {}),
+    ...(duplicates.length > 0 ? { duplicates: [...new Set(duplicates)].sort(compareAddresses) } : {}),
     ...picturesOf(pictures, steps),
     ...(Object.keys(observed).length > 0 ? { observed } : {}),
   };

@@ -25,6 +25,7 @@ import { serializePlan } from '../../src/plan/file.js';
 import { planOrgs } from '../../src/plan/run.js';
 import type { Plan } from '../../src/plan/types.js';
 import { runImport } from '../../src/import/run.js';
+import { ConfigError } from '../../src/core/errors.js';
 import type { Kind } from '../../src/model/step.js';
 import { summaryLine } from '../../src/render/format.js';
 import { quietApply } from '../apply/in-process.js';
@@ -319,9 +320,12 @@ const PROVE: { [G in Guarantee]: (s: Exclude<Row[G], string>, kind: Kind) => Pro
   twice: (s) =>
     inWorld(s, async ({ client, path }) => {
       if (s.at === 'config') {
-        const error = await loadConfig({ path }).then(() => undefined, (e: unknown) => e as Error);
-        expect(error?.message).toContain(`${path}:${s.lines[1]}:`);
-        expect(error?.message).toContain(`:${s.lines[0]}:`);
+        const error = await loadConfig({ path }).then(() => undefined, (e: unknown) => e);
+        expect(error).toBeInstanceOf(ConfigError);
+        // An error at each place, each naming the other.
+        const at = (error as ConfigError).issues.map((i) => i.line);
+        expect(at).toContain(s.lines[0]);
+        expect(at).toContain(s.lines[1]);
         return;
       }
       const plan = await planAt(client, path);
