@@ -222,11 +222,21 @@ function checkDocument(source: SourceDocument, ctx: InterpolationContext, proble
   const input = interpolated.value as Record<string, unknown>;
 
   const parsed = ConfigDocument.safeParse(input);
-  // The top-level keys the problems are in: an unknown key at the top, or a value under one.
-  const failed = new Set<string>(interpolated.problems.map((p) => String(p.path[0] ?? '')));
+  // Where the problems are: an entry of a top-level list (left out alone), else a whole top-level
+  // key (an unknown key at the top, or a value under one that is not a list's entry).
+  const failed = new Set<string>();
+  const failedEntries = new Map<string, Set<number>>();
+  const fail = (path: readonly PropertyKey[]) => {
+    const [key, index] = [String(path[0] ?? ''), path[1]];
+    if (typeof index === 'number' && Array.isArray(input[key])) {
+      const set = failedEntries.get(key) ?? new Set<number>();
+      failedEntries.set(key, set.add(index));
+    } else failed.add(key);
+  };
+  for (const p of interpolated.problems) fail(p.path);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      if (issue.path.length > 0) failed.add(String(issue.path[0]));
+      if (issue.path.length > 0) fail(issue.path);
       else if (issue.code === 'unrecognized_keys') for (const k of issue.keys) failed.add(k);
       else failed.add('');
     }
@@ -251,10 +261,26 @@ function checkDocument(source: SourceDocument, ctx: InterpolationContext, proble
     if (left > 0 && firstLeft) problems.atPath(source, firstLeft.path, `… and ${left} more problems from here on, not listed: fix the ones above first`, firstLeft.mode);
   }
   if (parsed.success && problems.issues.length === before) return { source, raw: input, data: parsed.data, leftOut: [] };
-  if (failed.has('') || [...failed].some((k) => ESSENTIAL_KEYS.has(k))) return undefined;
-  const rest = Object.fromEntries(Object.entries(input).filter(([k]) => !failed.has(k)));
+  if (failed.has('') || [...failed, ...failedEntries.keys()].some((k) => ESSENTIAL_KEYS.has(k))) return undefined;
+  // The rest takes part in the later checks: other keys whole, and the entries of a list that passed
+  // (each keeps its own place). References to a list with a left-out entry are not checked: the
+  // left-out entry may be what they name.
+  const kept = new Map<string, number[]>();
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) {
+    if (failed.has(k)) continue;
+    const out = failedEntries.get(k);
+    if (out === undefined || !Array.isArray(v)) {
+      rest[k] = v;
+      continue;
+    }
+    const indexes = v.map((_, i) => i).filter((i) => !out.has(i));
+    kept.set(k, indexes);
+    rest[k] = indexes.map((i) => v[i] as unknown);
+  }
   const reparsed = ConfigDocument.safeParse(rest);
-  return reparsed.success ? { source, raw: rest, data: reparsed.data, leftOut: [...failed].sort() } : undefined;
+  const leftOut = [...new Set([...failed, ...failedEntries.keys()])].sort();
+  return reparsed.success ? { source, raw: rest, data: reparsed.data, leftOut, ...(kept.size > 0 ? { kept } : {}) } : undefined;
 }
 
 type ZodIssue = z.core.$ZodIssue;
@@ -404,7 +430,7 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
       try {
         const ok = checkDocument(source, { ...ctx, dir: path.dirname(abs) }, problems);
         if (ok) {
-          valid.push({ source: ok.source, raw: ok.raw, data: ok.data });
+          valid.push({ source: ok.source, raw: ok.raw, data: ok.data, ...(ok.kept ? { kept: ok.kept } : {}) });
           for (const k of ok.leftOut) leftOut.add(k);
         }
       } catch (e) {

@@ -12,6 +12,11 @@ export interface ValidDocument {
   source: SourceDocument;
   raw: Record<string, unknown>;
   data: ConfigDocumentT;
+  /**
+   * Per list whose failing entries were left out: the document index of each entry kept, so that
+   * every kept entry is still placed at its own line.
+   */
+  kept?: ReadonlyMap<string, readonly number[]>;
 }
 
 export interface OrgDraft {
@@ -45,7 +50,7 @@ export function mergeDocuments(docs: readonly ValidDocument[], problems: Problem
   const byId = new Map<string, OrgDraft>();
   let api: { url: string; origin: Origin } | undefined;
 
-  for (const { source, raw, data } of docs) {
+  for (const { source, raw, data, kept } of docs) {
     const root: Origin = { source, path: [] };
     if (data.api) {
       const origin = child(root, 'api', 'url');
@@ -89,7 +94,8 @@ export function mergeDocuments(docs: readonly ValidDocument[], problems: Problem
       if (values === undefined) continue;
       const target = org.lists.get(list) ?? [];
       org.lists.set(list, target);
-      values.forEach((value, i) => target.push({ value, origin: child(root, list, i) }));
+      const at = kept?.get(list);
+      values.forEach((value, i) => target.push({ value, origin: child(root, list, at?.[i] ?? i) }));
     }
 
     if (data.prune !== undefined) {

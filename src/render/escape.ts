@@ -31,7 +31,10 @@ export function markdownText(text: string): string {
     .replace(/([\\`*_[\]()|!#~])/g, '\\$1')
     .replace(/([@#])/g, `$1${ZWSP}`)
     .replace(/:\/\//g, `:${ZWSP}//`)
-    .replace(/www\./gi, (m) => `${m.slice(0, 3)}${ZWSP}.`);
+    .replace(/www\./gi, (m) => `${m.slice(0, 3)}${ZWSP}.`)
+    // Leading blanks (a title's line breaks, made spaces) would indent it into a code block in a list
+    // item: each is written as the space's entity.
+    .replace(/^[ \t]+/, (m) => '&#32;'.repeat(m.length));
 }
 
 /**

@@ -79,11 +79,15 @@ function countsTable(plan: MaskedPlan, orgs: string[]): string[] {
   const line = (first: string, c: KindCounts) => `${first} ${c.create} | ${c.update} | ${c.delete} | ${c.other} | ${c.unmanaged} |`;
   const out = [`${head} Create | Update | Delete | Other | Unmanaged |`, `|${several ? ' --- |' : ''} --- | ---: | ---: | ---: | ---: | ---: |`];
   for (const r of rows) out.push(line(several ? `| ${markdownCode(r.org)} | ${r.kind} |` : `| ${r.kind} |`, r.counts));
-  if (rows.length > 1) {
-    const total: KindCounts = { create: 0, update: 0, delete: 0, other: 0, unmanaged: 0 };
-    for (const r of rows) for (const k of Object.keys(total) as (keyof KindCounts)[]) total[k] += r.counts[k];
+  // The total's unmanaged counts every kind of the plan's organizations, also those without a row.
+  const unmanaged = orgs.reduce((n, org) => n + Object.values(plan.unmanaged[org] ?? {}).reduce((m, list) => m + (list?.length ?? 0), 0), 0);
+  const shown = rows.reduce((n, r) => n + r.counts.unmanaged, 0);
+  if (rows.length > 1 || unmanaged > shown) {
+    const total: KindCounts = { create: 0, update: 0, delete: 0, other: 0, unmanaged };
+    for (const r of rows) for (const k of ['create', 'update', 'delete', 'other'] as const) total[k] += r.counts[k];
     out.push(line(several ? '| **Total** | |' : '| **Total** |', total));
   }
+  if (unmanaged > shown) out.push('', `The total's ${unmanaged} unmanaged include ${unmanaged - shown} of kinds this plan does not change (listed below).`);
   return out;
 }
 

@@ -150,7 +150,7 @@ const CASES: Case[] = [
   {
     name: 'a redirect source twice in a site',
     yaml: `${HEAD}sites:\n  - id: site_docs\n    redirects:\n      - { source: /a, destination: https://x.test }\n      - { source: /a, destination: https://y.test }\n`,
-    expected: ['docplane.yaml:8:9: sites[0].redirects[1]: redirect "/a" of site site_docs is defined twice: here and at docplane.yaml:7:9'],
+    expected: ['docplane.yaml:7:9: sites[0].redirects[0]: redirect "/a" of site site_docs is defined twice: here and at docplane.yaml:8:9', 'docplane.yaml:8:9: sites[0].redirects[1]: redirect "/a" of site site_docs is defined twice: here and at docplane.yaml:7:9'],
   },
   {
     name: 'agent instructions as an incomplete document',
@@ -234,12 +234,12 @@ const CASES: Case[] = [
   {
     name: 'team defined twice',
     yaml: `${HEAD}teams:\n  - title: Eng\n  - title: Ops\n  - title: Eng\n`,
-    expected: ['docplane.yaml:7:5: teams[2]: teams["Eng"] is defined twice: here and at docplane.yaml:5:5'],
+    expected: ['docplane.yaml:5:5: teams[0]: teams["Eng"] is defined twice: here and at docplane.yaml:7:5', 'docplane.yaml:7:5: teams[2]: teams["Eng"] is defined twice: here and at docplane.yaml:5:5'],
   },
   {
     name: 'member listed twice (emails ignore case)',
     yaml: `${HEAD}members:\n  - { user: bob@acme.com, role: edit }\n  - { user: Bob@Acme.com, role: read }\n`,
-    expected: ['docplane.yaml:6:5: members[1]: member Bob@Acme.com is defined twice: here and at docplane.yaml:5:5'],
+    expected: ['docplane.yaml:5:5: members[0]: member Bob@Acme.com is defined twice: here and at docplane.yaml:6:5', 'docplane.yaml:6:5: members[1]: member Bob@Acme.com is defined twice: here and at docplane.yaml:5:5'],
   },
   {
     name: 'section group names an unknown section',
@@ -278,10 +278,17 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: 'the same, when the config does not list its collections: the suggestion says its collection is unchecked',
+    yaml: `${HEAD}spaces:\n  - { title: Onboarding, collection: Partnrs }\nsites:\n  - id: site_docs\n    sections:\n      - { path: onboarding, title: Onboarding, space: Partners/Onbording }\n`,
+    expected: [
+      'docplane.yaml:9:55: sites[0].sections[0].space: "Partners/Onbording" names no space in this config: a Collection/Title names a space the config lists without id (spaces are named by id, or by Collection/Title) — did you mean "Partnrs/Onboarding"? (its collection "Partnrs" is not in the config: check it is not the typo)',
+    ],
+  },
+  {
     name: "a translation's source names a misspelt space of the config by natural key",
     yaml: `${HEAD}spaces:\n  - { title: Terms, collection: Policies }\ntranslations:\n  - { source: { space: Polices/Terms, language: en }, language: fr }\n`,
     expected: [
-      'docplane.yaml:7:24: translations[0].source.space: "Polices/Terms" names no space in this config: a Collection/Title names a space the config lists without id (spaces are named by id, or by Collection/Title) — did you mean "Policies/Terms"?',
+      'docplane.yaml:7:24: translations[0].source.space: "Polices/Terms" names no space in this config: a Collection/Title names a space the config lists without id (spaces are named by id, or by Collection/Title) — did you mean "Policies/Terms"? (its collection "Policies" is not in the config: check it is not the typo)',
     ],
   },
   {
@@ -320,12 +327,12 @@ const CASES: Case[] = [
   {
     name: 'site space listed twice in a section',
     yaml: `${HEAD}sites:\n  - id: site_docs\n    sections:\n      - path: guides\n        title: Guides\n        space: space_guides\n        siteSpaces:\n          - { space: space_v2 }\n          - { space: space_v2, path: v2 }\n`,
-    expected: ['docplane.yaml:12:13: sites[0].sections[0].siteSpaces[1]: space space_v2 in section "guides" is defined twice: here and at docplane.yaml:11:13'],
+    expected: ['docplane.yaml:11:13: sites[0].sections[0].siteSpaces[0]: space space_v2 in section "guides" is defined twice: here and at docplane.yaml:12:13', 'docplane.yaml:12:13: sites[0].sections[0].siteSpaces[1]: space space_v2 in section "guides" is defined twice: here and at docplane.yaml:11:13'],
   },
   {
     name: 'section path used twice in a site',
     yaml: `${HEAD}sites:\n  - id: site_docs\n    sections:\n      - { path: guides, title: Guides, space: a }\n      - { path: guides, title: More guides, space: b }\n`,
-    expected: ['docplane.yaml:8:9: sites[0].sections[1]: section "guides" of site site_docs is defined twice: here and at docplane.yaml:7:9'],
+    expected: ['docplane.yaml:7:9: sites[0].sections[0]: section "guides" of site site_docs is defined twice: here and at docplane.yaml:8:9', 'docplane.yaml:8:9: sites[0].sections[1]: section "guides" of site site_docs is defined twice: here and at docplane.yaml:7:9'],
   },
   {
     name: 'space in an unknown collection',
@@ -349,7 +356,7 @@ const CASES: Case[] = [
     ],
   },
   { name: 'a font weight out of range', yaml: `${HEAD}fonts:\n  - fontFamily: Acme Sans\n    fontFaces: [{ weight: 400 }, { weight: 1200 }]\n`, expected: ['docplane.yaml:6:44: fonts[0].fontFaces[1].weight: must be at most 1000'] },
-  { name: 'the same font family twice', yaml: `${HEAD}fonts:\n  - { fontFamily: Acme Sans, fontFaces: [{ weight: 400 }] }\n  - { fontFamily: Acme Sans, fontFaces: [{ weight: 400 }] }\n`, expected: ['docplane.yaml:6:5: fonts[1]: fonts["Acme Sans"] is defined twice: here and at docplane.yaml:5:5'] },
+  { name: 'the same font family twice', yaml: `${HEAD}fonts:\n  - { fontFamily: Acme Sans, fontFaces: [{ weight: 400 }] }\n  - { fontFamily: Acme Sans, fontFaces: [{ weight: 400 }] }\n`, expected: ['docplane.yaml:5:5: fonts[0]: fonts["Acme Sans"] is defined twice: here and at docplane.yaml:6:5', 'docplane.yaml:6:5: fonts[1]: fonts["Acme Sans"] is defined twice: here and at docplane.yaml:5:5'] },
   { name: 'a space with an emoji and an icon', yaml: `${HEAD}spaces:\n  - id: space_api\n    emoji: "📘"\n    icon: https://cdn.acme.test/api.png\n`, expected: ['docplane.yaml:7:11: spaces[0].icon: a space shows an emoji or an icon, not both: remove one of them'] },
   { name: 'an organization logo that is not a URL', yaml: `${HEAD}  logo: logo.png\n  defaultContent: site_docs\n`, expected: [
       'docplane.yaml:4:9: organization.logo: must be a URL starting with https:// (or http://)',

@@ -73,6 +73,7 @@ describe('merging documents and files', () => {
       },
       async (t) => {
         expect(await problemsOf({ cwd: t.dir, path: 'c', env: {} })).toEqual([
+          'c/1.yaml:6:5: teams[0]: teams["Eng"] is defined twice: here and at c/2.yaml:6:5',
           "c/2.yaml:4:3: organization.title: organization org_a's title is also set at c/1.yaml:4:3; set it in one place",
           'c/2.yaml:6:5: teams[0]: teams["Eng"] is defined twice: here and at c/1.yaml:6:5',
           'c/2.yaml:7:11: safety.maxDeletes: safety.maxDeletes of organization org_a is also set at c/1.yaml:7:11; set it in one place',

@@ -107,6 +107,7 @@ describe('one round of errors', () => {
     );
     expect(r.valid).toBe(false);
     expect(r.problems).toEqual([
+      'docplane.yaml:7:5: teams[0]: teams["Legal"] is defined twice: here and at docplane.yaml:9:5',
       'docplane.yaml:9:5: teams[1]: teams["Legal"] is defined twice: here and at docplane.yaml:7:5',
       'docplane.yaml:12:19: collections[0].defaultLevel: must be one of admin, create, review, edit, comment, read, inherit, not the number 3',
     ]);
@@ -114,6 +115,18 @@ describe('one round of errors', () => {
       'docplane.yaml:8:15: teams["Legal"].members: "zoee@acme.com" names no member of the config; plan checks it against organization org_acme — did you mean "zoe@acme.com"?',
       'docplane.yaml:14:87: saml["Okta"].defaultTeam: "Lgal" names no team of the config; plan checks it against organization org_acme — did you mean "Legal"?',
     ]);
+  });
+
+  it('leaves out only the entry that fails its schema: the other entries are still checked (duplicates, references), each at its own line', async () => {
+    const r = await validate(
+      `${HEAD}teams:\n  - title: Legal\n    bogus: 1\n  - title: Ops\n  - title: Ops\n  - title: Dev\n    members: [zoee@acme.com]\nmembers:\n  - { user: zoe@acme.com, role: read }\n`,
+    );
+    expect(r.problems).toEqual([
+      'docplane.yaml:6:5: teams[0].bogus: unknown key "bogus"',
+      'docplane.yaml:7:5: teams[1]: teams["Ops"] is defined twice: here and at docplane.yaml:8:5',
+      'docplane.yaml:8:5: teams[2]: teams["Ops"] is defined twice: here and at docplane.yaml:7:5',
+    ]);
+    expect(r.warnings).toEqual(['docplane.yaml:10:15: teams["Dev"].members: "zoee@acme.com" names no member of the config; plan checks it against organization org_acme — did you mean "zoe@acme.com"?']);
   });
 
   it('leaves a key that fails its schema out of the later checks: a reference to its entries is not reported again', async () => {

@@ -149,12 +149,12 @@ describe('bad installation configs', () => {
     [
       'the same integration twice',
       `${HEAD}installations:\n  - integration: acme-chat\n  - integration: acme-chat\n`,
-      ['docplane.yaml:6:5: installations[1]: installations["acme-chat"] is defined twice: here and at docplane.yaml:5:5'],
+      ['docplane.yaml:5:5: installations[0]: installations["acme-chat"] is defined twice: here and at docplane.yaml:6:5', 'docplane.yaml:6:5: installations[1]: installations["acme-chat"] is defined twice: here and at docplane.yaml:5:5'],
     ],
     [
       'the same site twice in one installation',
       `${HEAD}installations:\n  - integration: acme-chat\n    sites:\n      - site: site_docs\n      - site: site_docs\n`,
-      ['docplane.yaml:8:9: installations[0].sites[1]: installations["acme-chat"].sites["site_docs"] is defined twice: here and at docplane.yaml:7:9'],
+      ['docplane.yaml:7:9: installations[0].sites[0]: installations["acme-chat"].sites["site_docs"] is defined twice: here and at docplane.yaml:8:9', 'docplane.yaml:8:9: installations[0].sites[1]: installations["acme-chat"].sites["site_docs"] is defined twice: here and at docplane.yaml:7:9'],
     ],
     ['spaces neither all nor a list', `${HEAD}installations:\n  - integration: acme-chat\n    spaces: some\n`, ['docplane.yaml:6:13: installations[0].spaces: …']],
     ['more than five external ids', `${HEAD}installations:\n  - integration: acme-chat\n    externalIds: [a, b, c, d, e, f]\n`, ['docplane.yaml:6:18: installations[0].externalIds: …']],

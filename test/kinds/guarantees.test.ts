@@ -25,6 +25,7 @@ import { serializePlan } from '../../src/plan/file.js';
 import { planOrgs } from '../../src/plan/run.js';
 import type { Plan } from '../../src/plan/types.js';
 import { runImport } from '../../src/import/run.js';
+import { ConfigError } from '../../src/core/errors.js';
 import type { Kind } from '../../src/model/step.js';
 import { summaryLine } from '../../src/render/format.js';
 import { quietApply } from '../apply/in-process.js';
@@ -100,7 +101,7 @@ const sitesRow: Row = {
   twins: { seed: { sites: [{ id: 'site_a', title: 'Docs' }, { id: 'site_b', title: 'Docs' }] }, yaml: 'sites: [{ title: Docs }]\n', twin: 'sites["Docs#site_b"]' },
   twice: { seed: { sites: [{ id: 'site_a', title: 'Docs' }] }, yaml: 'sites:\n  - { id: site_a, visibility: public }\n  - { title: Docs }\n', at: 'plan', addresses: ['sites["Docs"]', 'sites["site_a"]'] },
   rename: { seed: { sites: [{ id: 'site_a', title: 'Old' }] }, yaml: 'sites: [{ id: site_a, title: New }]\n', address: 'sites["site_a"]' },
-  prune: { seed: { sites: [{ id: 'site_a', title: 'Keep' }, { id: 'site_b', title: 'Gone' }] }, yaml: 'prune: [sites]\nsites: [{ id: site_a }]\n', deletes: ['sites["Gone"]'] },
+  prune: { seed: { sites: [{ id: 'site_a', title: 'Keep' }, { id: 'site_b', title: 'Gone' }] }, yaml: 'prune: [sites]\nsites: [{ id: site_a }]\n', deletes: ['sites["site_b"]'] },
   import: IMPORT,
   resume: NOT_YET,
   preempt: NOT_YET,
@@ -319,9 +320,12 @@ const PROVE: { [G in Guarantee]: (s: Exclude<Row[G], string>, kind: Kind) => Pro
   twice: (s) =>
     inWorld(s, async ({ client, path }) => {
       if (s.at === 'config') {
-        const error = await loadConfig({ path }).then(() => undefined, (e: unknown) => e as Error);
-        expect(error?.message).toContain(`${path}:${s.lines[1]}:`);
-        expect(error?.message).toContain(`:${s.lines[0]}:`);
+        const error = await loadConfig({ path }).then(() => undefined, (e: unknown) => e);
+        expect(error).toBeInstanceOf(ConfigError);
+        // An error at each place, each naming the other.
+        const at = (error as ConfigError).issues.map((i) => i.line);
+        expect(at).toContain(s.lines[0]);
+        expect(at).toContain(s.lines[1]);
         return;
       }
       const plan = await planAt(client, path);

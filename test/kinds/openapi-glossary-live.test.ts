@@ -195,7 +195,9 @@ glossary:
   - translations: { en: API, fr: API }
 `);
     expect(got).toEqual([
+      expect.stringMatching(/^bad\.yaml:4:5: openapiSpecs\["twice"\] is defined twice: here and at bad\.yaml:5:5/),
       expect.stringMatching(/^bad\.yaml:5:5: openapiSpecs\["twice"\] is defined twice: here and at bad\.yaml:4:5/),
+      expect.stringMatching(/^bad\.yaml:7:5: glossary entry en:API is defined twice: here and at bad\.yaml:8:5/),
       expect.stringMatching(/^bad\.yaml:8:5: glossary entry en:API is defined twice/),
     ]);
   });

@@ -210,6 +210,7 @@ describe('bad configs', () => {
       name: 'two connections of one connector without labels',
       yaml: `${head}      - { connector: builtin:email }\n      - { connector: builtin:email }\n`,
       expected: [
+        'docplane.yaml:6:9: sites[0].contextConnections[0]: the builtin:email context connection without a label of site site_docs (give each a label to tell them apart) is defined twice: here and at docplane.yaml:7:9',
         'docplane.yaml:7:9: sites[0].contextConnections[1]: the builtin:email context connection without a label of site site_docs (give each a label to tell them apart) is defined twice: here and at docplane.yaml:6:9',
       ],
     },

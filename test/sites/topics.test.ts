@@ -153,7 +153,7 @@ describe('bad configs', () => {
     {
       name: 'a label twice on one site',
       yaml: 'version: 1\norganization: { id: org_acme }\nsites:\n  - id: site_docs\n    topics:\n      - { label: B }\n      - { label: B }\n',
-      expected: ['docplane.yaml:7:9: sites[0].topics[1]: topic "B" of site site_docs is defined twice: here and at docplane.yaml:6:9'],
+      expected: ['docplane.yaml:6:9: sites[0].topics[0]: topic "B" of site site_docs is defined twice: here and at docplane.yaml:7:9', 'docplane.yaml:7:9: sites[0].topics[1]: topic "B" of site site_docs is defined twice: here and at docplane.yaml:6:9'],
     },
   ];
   for (const c of cases) {
