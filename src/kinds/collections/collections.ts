@@ -73,7 +73,7 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
       remoteId: (r) => r.id,
       // The tree is matched parents first, each child among its parent's match's children (shared
       // with the units that place things in a collection).
-      matched: (e) => (e.remote ? { remote: e.remote, by: e.matchedBy ?? 'key' } : undefined),
+      ownMatch: (e) => (e.remote ? { remote: e.remote, by: e.matchedBy ?? 'key' } : undefined),
       // A config collection that takes a pruned one's path under another parent is never its twin
       // (the parent's own rename waits for this delete): the delete gets an address of its own, so a
       // space moving from it into the new one does not wait for a delete that waits for it.

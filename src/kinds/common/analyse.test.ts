@@ -70,18 +70,18 @@ describe('analyse', () => {
 });
 
 describe('analyse: a kind that matches itself (a tree), and a twin note of its own', () => {
-  it('takes the kind\'s matches alone: no id, rename or key is looked at', () => {
+  it('takes the kind\'s own matches alone: no id, rename or key is looked at', () => {
     const remote = [{ id: 't1', title: 'Ops' }, { id: 't2', title: 'Dev' }];
-    const matched = (d: D) => (d.title === 'Renamed' ? { remote: remote[1], by: 'renamedFrom' as const } : undefined);
-    const { pairs, unmatched } = matchPairs<D, R>([{ title: 'Ops' }, { title: 'Renamed' }, { id: 't1', title: 'X' }], remote, spec(false, { matched }));
+    const ownMatch = (d: D) => (d.title === 'Renamed' ? { remote: remote[1], by: 'renamedFrom' as const } : undefined);
+    const { pairs, unmatched } = matchPairs<D, R>([{ title: 'Ops' }, { title: 'Renamed' }, { id: 't1', title: 'X' }], remote, spec(false, { ownMatch }));
     expect(pairs.map((p) => [p.remote?.id, p.matchedBy])).toEqual([[undefined, undefined], ['t2', 'renamedFrom'], [undefined, undefined]]);
     expect(unmatched.map((r) => r.id)).toEqual(['t1']);
   });
 
   it('still names the twins of what the kind matched, and refuses a rename onto a kept key', () => {
     const remote = [{ id: 't1', title: 'Ops' }, { id: 't2', title: 'Ops' }, { id: 't3', title: 'Old' }, { id: 't4', title: 'New' }];
-    const matched = (d: D) => (d.title === 'Ops' ? { remote: remote[0], by: 'key' as const } : d.title === 'New' ? { remote: remote[2], by: 'renamedFrom' as const } : undefined);
-    const kp = analyse<D, R>('o', [{ title: 'Ops' }, { title: 'New' }], remote, spec(false, { matched })).plan;
+    const ownMatch = (d: D) => (d.title === 'Ops' ? { remote: remote[0], by: 'key' as const } : d.title === 'New' ? { remote: remote[2], by: 'renamedFrom' as const } : undefined);
+    const kp = analyse<D, R>('o', [{ title: 'Ops' }, { title: 'New' }], remote, spec(false, { ownMatch })).plan;
     expect(kp.duplicates).toEqual(['things["Ops#t2"]']);
     expect(kp.problems.map((p) => p.address)).toEqual(['things["New"]']);
   });

@@ -59,7 +59,7 @@ export interface ResourceSpec<D, R> {
    * none. When given, it alone decides the matches (ids, renames and keys are not looked at); the
    * analyser does the rest.
    */
-  matched?(d: D): { remote: R; by: MatchedBy } | undefined;
+  ownMatch?(d: D): { remote: R; by: MatchedBy } | undefined;
   /**
    * Whether the natural key of an entry may match this remote object (a space without id matches
    * only within its collection); every remote object when absent. `d` undefined: any entry.
@@ -117,7 +117,7 @@ export interface Analysis<D, R> {
 export function matchPairs<D, R>(
   desired: readonly D[],
   remote: readonly R[],
-  o: Pick<ResourceSpec<D, R>, 'address' | 'addressKey' | 'desiredKey' | 'remoteKey' | 'normalize' | 'remoteId' | 'desiredId' | 'idOnly' | 'renamedFrom' | 'matched' | 'keyMatches'>,
+  o: Pick<ResourceSpec<D, R>, 'address' | 'addressKey' | 'desiredKey' | 'remoteKey' | 'normalize' | 'remoteId' | 'desiredId' | 'idOnly' | 'renamedFrom' | 'ownMatch' | 'keyMatches'>,
 ): { pairs: Pair<D, R>[]; unmatched: R[]; twice: Array<{ entry: Pair<D, R>; other: Pair<D, R> }> } {
   const norm = o.normalize ?? ((k: string) => k);
   const byId = new Map<string, R>();
@@ -135,9 +135,9 @@ export function matchPairs<D, R>(
     p.remote = r;
     p.matchedBy = how;
   };
-  if (o.matched) {
+  if (o.ownMatch) {
     for (const p of pairs) {
-      const m = o.matched(p.desired);
+      const m = o.ownMatch(p.desired);
       if (m && !takenBy.has(m.remote)) take(p, m.remote, m.by);
     }
     return { pairs, unmatched: remote.filter((r) => !takenBy.has(r)), twice };
