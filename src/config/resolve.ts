@@ -126,7 +126,7 @@ function resolves(check: ReferenceCheck, reg: Registry): boolean {
  * One reference, once every unit has claimed what it defines: fine when the config defines the
  * target, an error when the config alone settles it, else left to the plan (OrgConfig.deferred).
  */
-function checkReference(check: ReferenceCheck, reg: Registry, problems: Problems, deferred: DeferredCheck[], broken: ReadonlySet<string>): void {
+function checkReference(check: ReferenceCheck, reg: Registry, problems: Problems, deferred: DeferredCheck[], broken: ReadonlySet<string>, unchecked: ReadonlyMap<string, string>): void {
   const target = REFERENCE_TARGETS[check.kind];
   if (target === undefined) throw new BugError(`a reference names kind ${check.kind}, which has no reference target`);
   if (reg.get(target.identity(check.key, check.site)) !== undefined) return;
@@ -134,7 +134,8 @@ function checkReference(check: ReferenceCheck, reg: Registry, problems: Problems
   // A key built on a part that names nothing carries that typo along: it is not offered.
   const names = reg.keys(prefix).filter((n) => !broken.has(`${prefix}${n}`));
   const near = target.near ? target.near(check.key, names) : suggest(check.key, names);
-  const hint = near === undefined ? '' : ` — did you mean "${near}"?`;
+  const part = near === undefined ? undefined : unchecked.get(`${prefix}${near}`);
+  const hint = near === undefined ? '' : ` — did you mean "${near}"?${part === undefined ? '' : ` (its ${part} is not in the config: check it is not the typo)`}`;
   const scope = check.site === undefined ? '' : ` of site ${check.site}`;
   if (check.settled !== undefined) {
     problems.at(check.origin, `${JSON.stringify(check.key)} names no ${target.noun}${scope} in this config: ${check.settled} (${target.naming})${hint}`, check.mode);
@@ -201,8 +202,11 @@ export function resolveOrg(draft: OrgDraft, problems: Problems, options: { cross
   }
   const checked = references.filter((check) => !options.leftOut?.has(configKeyOf(check.kind) ?? check.kind));
   const broken = new Set(checked.flatMap((c) => (c.partOf !== undefined && c.settled !== undefined && !resolves(c, reg) ? [c.partOf] : [])));
+  // Names built on a part only the plan can check (a collection the config does not list): offered,
+  // saying which part is unchecked, since that part may be the typo.
+  const unchecked = new Map(checked.flatMap((c) => (c.partOf !== undefined && c.settled === undefined && !resolves(c, reg) ? [[c.partOf, `${REFERENCE_TARGETS[c.kind]?.noun ?? c.kind} ${JSON.stringify(c.key)}`] as const] : [])));
   for (const check of checked) {
-    checkReference(check, reg, problems, deferred, broken);
+    checkReference(check, reg, problems, deferred, broken, unchecked);
   }
   const org: OrgConfig = {
     organization: draft.organization as unknown as OrgConfig['organization'],

@@ -278,10 +278,17 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: 'the same, when the config does not list its collections: the suggestion says its collection is unchecked',
+    yaml: `${HEAD}spaces:\n  - { title: Onboarding, collection: Partnrs }\nsites:\n  - id: site_docs\n    sections:\n      - { path: onboarding, title: Onboarding, space: Partners/Onbording }\n`,
+    expected: [
+      'docplane.yaml:9:55: sites[0].sections[0].space: "Partners/Onbording" names no space in this config: a Collection/Title names a space the config lists without id (spaces are named by id, or by Collection/Title) — did you mean "Partnrs/Onboarding"? (its collection "Partnrs" is not in the config: check it is not the typo)',
+    ],
+  },
+  {
     name: "a translation's source names a misspelt space of the config by natural key",
     yaml: `${HEAD}spaces:\n  - { title: Terms, collection: Policies }\ntranslations:\n  - { source: { space: Polices/Terms, language: en }, language: fr }\n`,
     expected: [
-      'docplane.yaml:7:24: translations[0].source.space: "Polices/Terms" names no space in this config: a Collection/Title names a space the config lists without id (spaces are named by id, or by Collection/Title) — did you mean "Policies/Terms"?',
+      'docplane.yaml:7:24: translations[0].source.space: "Polices/Terms" names no space in this config: a Collection/Title names a space the config lists without id (spaces are named by id, or by Collection/Title) — did you mean "Policies/Terms"? (its collection "Policies" is not in the config: check it is not the typo)',
     ],
   },
   {

@@ -101,7 +101,7 @@ const sitesRow: Row = {
   twins: { seed: { sites: [{ id: 'site_a', title: 'Docs' }, { id: 'site_b', title: 'Docs' }] }, yaml: 'sites: [{ title: Docs }]\n', twin: 'sites["Docs#site_b"]' },
   twice: { seed: { sites: [{ id: 'site_a', title: 'Docs' }] }, yaml: 'sites:\n  - { id: site_a, visibility: public }\n  - { title: Docs }\n', at: 'plan', addresses: ['sites["Docs"]', 'sites["site_a"]'] },
   rename: { seed: { sites: [{ id: 'site_a', title: 'Old' }] }, yaml: 'sites: [{ id: site_a, title: New }]\n', address: 'sites["site_a"]' },
-  prune: { seed: { sites: [{ id: 'site_a', title: 'Keep' }, { id: 'site_b', title: 'Gone' }] }, yaml: 'prune: [sites]\nsites: [{ id: site_a }]\n', deletes: ['sites["Gone"]'] },
+  prune: { seed: { sites: [{ id: 'site_a', title: 'Keep' }, { id: 'site_b', title: 'Gone' }] }, yaml: 'prune: [sites]\nsites: [{ id: site_a }]\n', deletes: ['sites["site_b"]'] },
   import: IMPORT,
   resume: NOT_YET,
   preempt: NOT_YET,

@@ -96,7 +96,7 @@ describe('sites: the site itself', () => {
     ]);
     expect(p.sections.steps).toEqual([]);
     // The listed site the config does not name is unmanaged.
-    expect(p.sites.unmanaged).toEqual(['sites["Docs"]']);
+    expect(p.sites.unmanaged).toEqual(['sites["site_docs"]']);
   });
 
   it('matches a site without id by title, and by renamedFrom (then renames it)', () => {
@@ -162,19 +162,19 @@ describe('sites: the site itself', () => {
     it('leaves a site the config does not name alone unless sites are pruned', () => {
       const p = plan([{ title: 'Kept' }], [info(), info({ id: 'site_kept', title: 'Kept' })]);
       expect(p.sites.steps).toEqual([]);
-      expect(p.sites.unmanaged).toEqual(['sites["Docs"]']);
+      expect(p.sites.unmanaged).toEqual(['sites["site_docs"]']);
     });
 
     it('deletes it when pruned, and the step says apply needs --force', () => {
       const p = pruned();
-      expect(p.sites.steps.map(brief)).toEqual([{ address: 'sites["Docs"]', action: 'delete', requests: [`DELETE ${SITES}/site_docs null`] }]);
+      expect(p.sites.steps.map(brief)).toEqual([{ address: 'sites["site_docs"]', action: 'delete', requests: [`DELETE ${SITES}/site_docs null`] }]);
       expect(p.sites.steps[0].notes?.[0]).toMatch(/^apply refuses this delete without --force: a site carries published content/);
     });
 
     it('apply refuses it without --force whatever the thresholds, and allows it with --force', () => {
       const plan = built(pruned());
-      expect(plan.violations.map((v) => [v.rule, v.steps])).toEqual([['needsForce', ['org_acme/sites["Docs"]:delete']]]);
-      expect(() => assertApplicable(plan, { force: false })).toThrow(/needsForce: org_acme: deleting sites\["Docs"\] needs --force/);
+      expect(plan.violations.map((v) => [v.rule, v.steps])).toEqual([['needsForce', ['org_acme/sites["site_docs"]:delete']]]);
+      expect(() => assertApplicable(plan, { force: false })).toThrow(/needsForce: org_acme: deleting sites\["site_docs"\] needs --force/);
       expect(() => assertApplicable(plan, { force: true })).not.toThrow();
     });
   });

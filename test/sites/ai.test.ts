@@ -240,7 +240,10 @@ describe('bad configs', () => {
     {
       name: 'an MCP server named twice on one site',
       yaml: `${head}    mcpServers:\n      - { name: a, url: https://a.test/mcp }\n      - { name: a, url: https://b.test/mcp }\n`,
-      expected: [expect.stringMatching(/^docplane\.yaml:7:9: .*MCP server "a" of site site_docs/) as unknown as string],
+      expected: [
+        expect.stringMatching(/^docplane\.yaml:6:9: .*MCP server "a" of site site_docs is defined twice: here and at docplane\.yaml:7:9/) as unknown as string,
+        expect.stringMatching(/^docplane\.yaml:7:9: .*MCP server "a" of site site_docs/) as unknown as string,
+      ],
     },
     {
       name: 'agent settings and claims outside the API\'s enums and shapes',

@@ -191,7 +191,10 @@ describe('bad configs', () => {
     {
       name: 'a channel type twice on one site',
       yaml: `${head}      - { type: builtin:slack }\n      - { type: builtin:slack, role: support }\n`,
-      expected: [expect.stringMatching(/^docplane\.yaml:7:9: .*builtin:slack channel of site site_docs/)],
+      expected: [
+        expect.stringMatching(/^docplane\.yaml:6:9: .*builtin:slack channel of site site_docs is defined twice: here and at docplane\.yaml:7:9/),
+        expect.stringMatching(/^docplane\.yaml:7:9: .*builtin:slack channel of site site_docs/),
+      ],
     },
   ];
   for (const c of cases) {

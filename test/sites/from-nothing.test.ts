@@ -87,12 +87,12 @@ describe('sites from nothing (built CLI, emulator)', () => {
   it('a site left out of a config that prunes sites is deleted only with --force', async () => {
     writeFileSync(join(work, 'docplane.yaml'), `${CONFIG.replace('  - { id: site_old, title: Old docs }\n', '')}prune: [sites]\n`);
     const planned = await cli(['plan']);
-    expect(planned.stdout).toContain('sites["Old docs"]');
+    expect(planned.stdout).toContain('sites["site_old"]');
     expect(planned.stdout).toContain('needsForce');
 
     const refused = await cli(['apply', '--auto-approve']);
     expect(refused.code).toBe(3);
-    expect(refused.stderr).toMatch(/needsForce: org_acme: deleting sites\["Old docs"\] needs --force/);
+    expect(refused.stderr).toMatch(/needsForce: org_acme: deleting sites\["site_old"\] needs --force/);
     expect((await sites()).map((s) => s.id)).toContain('site_old');
 
     const forced = await cli(['apply', '--auto-approve', '--force']);

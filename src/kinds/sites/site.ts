@@ -214,8 +214,9 @@ export function planSiteList(ctx: PlanContext, remote: SitesRemote, planOne: (in
     kind: 'sites',
     what: 'sites',
     prune: ctx.prunes('sites'),
-    // A listed site whose title is a config site's key (its id) never takes that site's address.
-    unmatchedKey: (r) => (configKeys.has(r.title) ? `${r.title}#${r.id}` : r.title),
+    // A site no entry matches is named by its id, as the config (and import) names a listed site; an
+    // id that is a config site's title key never takes that site's address.
+    unmatchedKey: (r) => (configKeys.has(r.id) ? `${r.title}#${r.id}` : r.id),
     fingerprint: normalSite,
     // In the create's terms: what a saved plan's create of this site, found done, is held against.
     observe: (r) => ({ type: r.type, ...currentFields(r) }),
