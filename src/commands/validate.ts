@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand, commonFlags, configFlag } from '../cli/base.js';
+import { sizeHeapForLongRun } from '../cli/heap.js';
 import { renderSummary } from '../config/summary.js';
 import { runValidate } from '../config/validate.js';
 import { renderValidationJson, warningLine } from '../render/validate.js';
@@ -25,6 +26,9 @@ export default class Validate extends BaseCommand {
   };
 
   async run(): Promise<void> {
+    // A large config's parse and checks hold several copies of it at once: V8's heap sized as a
+    // plan's, so that it grows by what survives rather than by multiples of it (src/cli/heap.ts).
+    sizeHeapForLongRun();
     const { flags } = await this.parse(Validate);
     const result = await runValidate({ path: flags.config });
     if (flags.format === 'json') process.stdout.write(`${renderValidationJson(result)}\n`);
