@@ -26,7 +26,7 @@ export const commonFlags = {
   'max-list-items': Flags.integer({ description: 'Items read of one list at most; a longer list ends the command', default: 200000, min: 1, helpGroup: 'GLOBAL' }),
   'max-rps': Flags.integer({ description: 'Ceiling on requests per second', min: 1, helpGroup: 'GLOBAL' }),
   'no-color': Flags.boolean({ description: 'No colours (also env NO_COLOR)', default: false, helpGroup: 'GLOBAL' }),
-  verbose: Flags.boolean({ description: 'Log each request, and show stack traces of errors', default: false, helpGroup: 'GLOBAL' }),
+  verbose: Flags.boolean({ description: 'Log each request, show stack traces of errors, and (plan) say under each step why it exists', default: false, helpGroup: 'GLOBAL' }),
 };
 
 export const configFlag = {

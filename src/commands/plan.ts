@@ -57,7 +57,7 @@ export default class Plan extends BaseCommand {
     // A plan reads thousands of lists and holds what they answer: V8's heap sized as an apply's (src/cli/heap.ts).
     sizeHeapForLongRun();
     const { flags } = await this.parse(Plan);
-    const { plan, secrets } = await runPlan({
+    const { plan, secrets, locations } = await runPlan({
       configPath: flags.config,
       toolVersion: this.config.version,
       targets: flags.target,
@@ -70,7 +70,8 @@ export default class Plan extends BaseCommand {
       progress: createReadProgress({ stream: process.stderr, interactive: process.stderr.isTTY === true && !flags.verbose }),
     });
     const format = flags.format as PlanFormat;
-    process.stdout.write(`${renderPlan(plan, { format, color: format === 'text' && this.colorEnabled(flags['no-color']), secrets })}\n`);
+    // --verbose: under each step, why it exists (its config entry, the rules on it).
+    process.stdout.write(`${renderPlan(plan, { format, color: format === 'text' && this.colorEnabled(flags['no-color']), secrets, ...(flags.verbose ? { locations } : {}) })}\n`);
     assertNoProblems(plan, { for: 'plan' });
     if (flags.out) {
       writePlanFile(plan, secrets, flags.out);

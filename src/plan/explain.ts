@@ -1,9 +1,8 @@
 /**
  * `docplane explain ADDRESS`: why the plan has the steps it has at an address. The plan is made as
- * `docplane plan` makes it (the same reads, policies and safety rules); the config is read again for
- * where the address's entry is written.
+ * `docplane plan` makes it (the same reads, policies and safety rules), with where the config writes
+ * each address.
  */
-import { loadConfig } from '../config/load.js';
 import type { SourceLocation } from '../model/desired.js';
 import { runPlan, type RunPlanOptions, type RunPlanResult } from './service.js';
 
@@ -13,8 +12,6 @@ export interface ExplainResult extends RunPlanResult {
 }
 
 export async function explainPlan(options: RunPlanOptions): Promise<ExplainResult> {
-  const config = await loadConfig({ path: options.configPath });
-  const locations = Object.fromEntries(config.orgs.map((o) => [o.organization.id, o.locations]));
-  const { plan, secrets } = await runPlan(options);
+  const { plan, secrets, locations = {} } = await runPlan(options);
   return { plan, secrets, locations };
 }

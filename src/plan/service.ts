@@ -9,6 +9,7 @@ import { checkDriftOptions, sinceWindow, withAttribution, withSinceChanges } fro
 import { loadRun, type BaseScope } from './context.js';
 import { readPlanFile } from './file.js';
 import type { Plan } from './types.js';
+import type { SourceLocation } from '../model/desired.js';
 
 export interface RunPlanOptions {
   configPath?: string;
@@ -37,6 +38,8 @@ export interface RunPlanResult {
   plan: Plan;
   /** The config's secret values and those the reads found, for masking and for the plan file's placeholders. */
   secrets: Secret[];
+  /** Where the config writes each address, per organization (absent for a saved plan). */
+  locations?: Record<string, Record<string, SourceLocation>>;
 }
 
 export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
@@ -53,7 +56,8 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
   const run = await loadRun({ configPath: options.configPath, toolVersion: options.toolVersion });
   // The base is read before any request: a base that cannot be read costs nothing.
   const base: BaseScope | undefined = options.base === undefined ? undefined : await run.baseScope(options.base);
-  return run.connect(options.connect, async (ctx) => {
+  const locations = Object.fromEntries(run.config.orgs.map((o) => [o.organization.id, o.locations]));
+  const result = await run.connect(options.connect, async (ctx) => {
     options.progress?.reading(() => ctx.client.stats().requests, () => ctx.client.stats().waiting);
     try {
       // A drift check's window: the targets its events touch, or why everything is read (src/drift/).
@@ -76,6 +80,7 @@ export async function runPlan(options: RunPlanOptions): Promise<RunPlanResult> {
       options.progress?.done();
     }
   });
+  return { ...result, locations };
 }
 
 export interface ShowPlanOptions {

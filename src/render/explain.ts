@@ -38,26 +38,41 @@ const WHY: Record<Step['action'], string> = {
   publish: 'the config changes what the remote cannot read back',
 };
 
+/** Where the config asks for the step: its entry's file:line:column, or why there is none. */
+function configOf(step: Step, locations: Record<string, SourceLocation> | undefined): string {
+  const where = locationOf(step.address, locations);
+  return where
+    ? `${where.at.file}:${where.at.line}:${where.at.column}${where.of !== step.address ? ` (in ${where.of})` : ''}`
+    : `no entry${step.action === 'delete' ? ' (the config does not mention it)' : ''}`;
+}
+
+/** The safety rules and policy warnings that weigh on a step, one line each. */
+function weighing(plan: Plan, step: Step): string[] {
+  const rules = plan.violations.filter((v) => v.steps.includes(step.id)).map((v) => `safety rule ${v.rule}: ${v.message}`);
+  const warnings = (plan.notes ?? []).filter((n) => /^(?:[^\s:]+: )?warning: /.test(n) && n.includes(step.address)).map((n) => `policy ${n.replace(/^(?:[^\s:]+: )?(?=warning: )/, '')}`);
+  return [...rules, ...warnings];
+}
+
+/**
+ * Why a step exists, in the lines a plan shows under it with `--verbose`: the reason and the config
+ * entry, then each safety rule or policy warning on it (what `docplane explain` says, shorter).
+ */
+export function whyLines(plan: Plan, step: Step, locations: Record<string, SourceLocation> | undefined): string[] {
+  return [`why: ${WHY[step.action]}; config: ${configOf(step, locations)}`, ...weighing(plan, step)];
+}
+
 function explainStep(plan: Plan, step: Step, locations: Record<string, SourceLocation> | undefined, several: boolean): string[] {
   const name = `${several ? `${step.org}/` : ''}${step.address}`;
-  const lines = [`${name} (${step.action}): ${WHY[step.action]}`];
-  const where = locationOf(step.address, locations);
-  lines.push(
-    where
-      ? `  config: ${where.at.file}:${where.at.line}:${where.at.column}${where.of !== step.address ? ` (in ${where.of})` : ''}`
-      : `  config: no entry${step.action === 'delete' ? ' (the config does not mention it)' : ''}`,
-  );
+  const lines = [`${name} (${step.action}): ${WHY[step.action]}`, `  config: ${configOf(step, locations)}`];
   const changes = changesOf(step);
   if (step.action === 'create') lines.push('  replaces: nothing (the remote has none)');
   else if (changes.length === 0) lines.push('  replaces: nothing the plan compares');
   else for (const c of changes) lines.push(`  ${c.kind === 'add' ? 'sets' : c.kind === 'remove' ? 'removes' : 'replaces'}: ${formatChange(c, MAX_VALUE)}`);
   for (const note of step.notes ?? []) lines.push(`  note: ${note.replace(/\r?\n/g, ' ')}`);
-  const rules = plan.violations.filter((v) => v.steps.includes(step.id));
-  for (const v of rules) lines.push(`  safety rule ${v.rule}: ${v.message}`);
-  const warnings = (plan.notes ?? []).filter((n) => /^(?:[^\s:]+: )?warning: /.test(n) && n.includes(step.address));
-  for (const n of warnings) lines.push(`  policy ${n.replace(/^(?:[^\s:]+: )?(?=warning: )/, '')}`);
+  const weighs = weighing(plan, step);
+  for (const w of weighs) lines.push(`  ${w}`);
   for (const p of plan.problems) if (p.org === step.org && p.address === step.address) lines.push(`  problem: ${p.message}`);
-  if (rules.length === 0 && warnings.length === 0) lines.push('  rules: no safety rule or policy weighs on it');
+  if (weighs.length === 0) lines.push('  rules: no safety rule or policy weighs on it');
   for (const d of step.dependsOn) lines.push(`  after: ${d}`);
   for (const r of step.requests) lines.push(`  sends: ${requestLine(r)}`);
   return lines;

@@ -3,7 +3,9 @@
  * rendering masks secrets first; the renderers only accept a masked plan.
  */
 import type { Secret } from '../core/secrets.js';
-import type { Plan } from '../plan/types.js';
+import type { SourceLocation } from '../model/desired.js';
+import type { Plan, Step } from '../plan/types.js';
+import { whyLines } from './explain.js';
 import { renderJson } from './json.js';
 import { renderMarkdown } from './markdown.js';
 import { maskPlan } from './redact.js';
@@ -19,16 +21,23 @@ export interface RenderOptions {
   secrets: Secret[];
   /** Text: each step's requests (method and path) under it. */
   requests?: boolean;
+  /**
+   * Text and markdown: a line under each step saying why it exists (`plan --verbose`), from where
+   * the config writes each address, per organization.
+   */
+  locations?: Record<string, Record<string, SourceLocation>>;
 }
 
 /** The plan rendered in the given format, secrets masked, without a trailing newline. */
 export function renderPlan(plan: Plan, options: RenderOptions): string {
   const masked = maskPlan(plan, options.secrets);
+  const locations = options.locations;
+  const why = locations === undefined ? undefined : (step: Step) => whyLines(masked, step, locations[step.org]);
   switch (options.format) {
     case 'text':
-      return renderText(masked, { color: options.color, requests: options.requests });
+      return renderText(masked, { color: options.color, requests: options.requests, why });
     case 'markdown':
-      return renderMarkdown(masked);
+      return renderMarkdown(masked, { why });
     case 'json':
       return renderJson(masked);
   }

@@ -24,6 +24,8 @@ const MAX_PROBLEMS = 50;
 export interface MarkdownOptions {
   /** Characters the result must stay under (default MARKDOWN_LIMIT); smaller in tests. */
   limit?: number;
+  /** Why each step exists, in lines under it (`plan --verbose`: src/render/explain.ts). */
+  why?: (step: Step) => string[];
 }
 
 /** Inline text that must not be read as markdown or HTML (src/render/escape.ts). */
@@ -36,7 +38,7 @@ function diffMark(action: Action): string {
   return action === 'create' ? '+' : action === 'delete' ? '-' : '!';
 }
 
-function stepLines(step: Step): string[] {
+function stepLines(step: Step, why?: (step: Step) => string[]): string[] {
   const mark = diffMark(step.action);
   // The diff mark colours the line; the text rendering's symbol follows where it says more (~ » ↻ ⇡).
   const symbol = ACTION_SYMBOL[step.action] === mark ? '' : `${ACTION_SYMBOL[step.action]} `;
@@ -47,6 +49,7 @@ function stepLines(step: Step): string[] {
     lines.push(fencedLine(`${changeMark}   ${CHANGE_SYMBOL[change.kind]} ${formatChange(change, MAX_VALUE_LENGTH)}`));
   }
   for (const note of step.notes ?? []) lines.push(`#   ${fencedLine(note)}`);
+  for (const line of why?.(step) ?? []) lines.push(`#   ${fencedLine(line)}`);
   lines.push(`#   ${requestCount(step)}`);
   return lines;
 }
@@ -229,13 +232,13 @@ function pictures(plan: MaskedPlan, several: boolean, budget: number): string[] 
 }
 
 /** The steps of one kind, as diff lines per step (grouped by organization when there are several). */
-function kindBlocks(plan: MaskedPlan, kind: Kind, orgs: string[]): string[][] {
+function kindBlocks(plan: MaskedPlan, kind: Kind, orgs: string[], why?: (step: Step) => string[]): string[][] {
   const blocks: string[][] = [];
   for (const org of orgs) {
     let first = true;
     for (const step of plan.steps) {
       if (step.kind !== kind || step.org !== org) continue;
-      const lines = stepLines(step);
+      const lines = stepLines(step, why);
       // The org line rides with the org's first step, so a cut never leaves it dangling.
       if (first && orgs.length > 1) lines.unshift(`@@ ${org} @@`);
       first = false;
@@ -279,7 +282,7 @@ export function renderMarkdown(plan: MaskedPlan, options: MarkdownOptions = {}):
 
   for (const kind of KINDS) {
     if (cut) break;
-    const blocks = kindBlocks(plan, kind, orgs);
+    const blocks = kindBlocks(plan, kind, orgs, options.why);
     if (blocks.length === 0) continue;
     const fence = fenceFor(blocks.flat());
     const close = `${fence}\n\n</details>\n`;

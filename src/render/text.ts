@@ -13,6 +13,8 @@ export interface TextOptions {
   color: boolean;
   /** List each step's requests (method and path) under it (`show --verbose`). */
   requests?: boolean;
+  /** Why each step exists, in lines under it (`plan --verbose`: src/render/explain.ts). */
+  why?: (step: Step) => string[];
 }
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -41,7 +43,7 @@ function changeColor(c: Colors, kind: FieldChange['kind']): (s: string) => strin
   return kind === 'add' ? c.green : kind === 'remove' ? c.red : c.yellow;
 }
 
-function stepBlock(step: Step, c: Colors, requests = false): string[] {
+function stepBlock(step: Step, c: Colors, requests = false, why?: (step: Step) => string[]): string[] {
   const color = actionColor(c, step.action);
   const suffix = isOtherAction(step.action) ? c.dim(` (${step.action})`) : '';
   const who = changedBySuffix(step);
@@ -51,6 +53,7 @@ function stepBlock(step: Step, c: Colors, requests = false): string[] {
   }
   // A note of several lines keeps every line under the step, marked as a note.
   for (const note of step.notes ?? []) for (const line of note.split(/\r?\n/)) lines.push(`  ${c.dim(`# ${t(line)}`)}`);
+  for (const line of why?.(step) ?? []) lines.push(`  ${c.dim(`# ${t(line)}`)}`);
   lines.push(`  ${c.dim(requestCount(step))}`);
   if (requests) for (const r of step.requests) lines.push(`    ${c.dim(t(requestLine(r)))}`);
   return lines;
@@ -71,7 +74,7 @@ export function renderText(plan: MaskedPlan, options: TextOptions): string {
       out.push(c.bold(`Organization ${org}`), '');
       if (steps.length === 0) out.push(c.dim('  (no changes)'), '');
     }
-    for (const step of steps) out.push(...stepBlock(step, c, options.requests === true), '');
+    for (const step of steps) out.push(...stepBlock(step, c, options.requests === true, options.why), '');
   }
 
   if (plan.violations.length > 0) {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Step } from '../../src/plan/types.js';
 import { renderExplain } from '../../src/render/explain.js';
+import { renderPlan } from '../../src/render/index.js';
 import { emptyPlan } from './fixtures/big-plan.js';
 
 const team: Step = {
@@ -56,5 +57,25 @@ describe('docplane explain', () => {
   it('a parent address explains every step under it; an address with none says so', () => {
     expect(renderExplain(plan, 'sites["site_docs"]', locations, [])).toContain('sections["api"] (update)');
     expect(renderExplain(plan, 'teams["Writers"]', locations, [])).toMatch(/^teams\["Writers"\]: no step; the plan changes nothing there/);
+  });
+});
+
+describe('plan --verbose: why, under each step', () => {
+  it('text: the reason and the config entry under each step, then the rules that weigh on it', () => {
+    const text = renderPlan(plan, { format: 'text', color: false, secrets: [], locations });
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.includes('sites["site_docs"].sections["api"]'));
+    expect(lines.slice(at).find((l) => l.includes('# why:'))).toBe('  # why: the config and the remote differ; config: docplane/sites.yaml:9:9');
+    expect(text).toContain('  # why: the remote has it and the config does not (its kind is pruned, or the config moved it); config: no entry (the config does not mention it)');
+    expect(text).toContain('  # safety rule maxDeletes: 1 deletion in org_acme');
+    expect(text).toContain('  # policy warning: teams["Legacy"] (delete): archive teams instead (policy keep-teams)');
+    // Without --verbose (no locations), no such line.
+    expect(renderPlan(plan, { format: 'text', color: false, secrets: [] })).not.toContain('why:');
+  });
+
+  it('markdown: the same lines inside the step\'s diff block', () => {
+    const md = renderPlan(plan, { format: 'markdown', color: false, secrets: [], locations });
+    expect(md).toContain('#   why: the config and the remote differ; config: docplane/sites.yaml:9:9');
+    expect(renderPlan(plan, { format: 'markdown', color: false, secrets: [] })).not.toContain('why:');
   });
 });
