@@ -19,5 +19,5 @@ describe('the memory scenario (the built CLI)', () => {
     );
     expect(rows.map((r) => r.name.replace(/, scale .*/, ''))).toEqual(['apply from empty', 'plan, no changes', 'import', 'validate']);
     for (const row of rows) expect({ name: row.name, ...row.check }).toMatchObject({ name: row.name, ok: true });
-  }, 240_000);
+  });
 });
