@@ -200,9 +200,7 @@ const ESSENTIAL_KEYS = new Set(['version', 'organization']);
  * that the rest of the document still takes part in the later checks (duplicates, references,
  * policies): one round of errors. Returns undefined when the document cannot be used at all.
  */
-function checkDocument(source: SourceDocument, ctx: InterpolationContext, problems: Problems): CheckedDocument | undefined {
-  const top = documentValue(source, problems);
-  if (top === undefined) return undefined;
+function checkDocument(source: SourceDocument, top: Record<string, unknown>, ctx: InterpolationContext, problems: Problems): CheckedDocument | undefined {
 
   const before = problems.issues.length;
   if (!('version' in top)) {
@@ -425,12 +423,30 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     sources.push(file);
     const parsed = parseFile(file);
     for (const issue of parsed.issues) problems.issues.push(issue);
-    for (const source of parsed.documents) {
-      documents++;
+    // Each document's value is taken, then the file's syntax tree is let go before the checks: a
+    // large config's tree, its value and the schema's output are not all alive at once. A position a
+    // later problem needs parses the file again.
+    const values = parsed.documents.map((source) => {
       try {
-        const ok = checkDocument(source, { ...ctx, dir: path.dirname(abs) }, problems);
+        return { source, top: documentValue(source, problems) };
+      } catch (e) {
+        // Deep nesting that the YAML parser accepted may still exhaust the stack of a later stage.
+        if (!(e instanceof RangeError)) throw e;
+        problems.atPath(source, [], 'the document is nested too deeply to read');
+        return { source, top: undefined };
+      }
+    });
+    forgetParse(file);
+    for (const { source, top } of values) {
+      documents++;
+      if (top === undefined) continue;
+      try {
+        const ok = checkDocument(source, top, { ...ctx, dir: path.dirname(abs) }, problems);
         if (ok) {
-          valid.push({ source: ok.source, raw: ok.raw, data: ok.data, ...(ok.kept ? { kept: ok.kept } : {}) });
+          // Of the written value, the merge reads only which organization and safety fields were
+          // written: the rest of it is let go (the schema's output holds the values).
+          const written = { organization: ok.raw.organization, safety: ok.raw.safety };
+          valid.push({ source: ok.source, raw: written, data: ok.data, ...(ok.kept ? { kept: ok.kept } : {}) });
           for (const k of ok.leftOut) leftOut.add(k);
         }
       } catch (e) {
@@ -439,9 +455,6 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
         problems.atPath(source, [], 'the document is nested too deeply to read');
       }
     }
-    // Origins keep the file as long as the config lives; its syntax tree is parsed again only if a
-    // later problem needs a position in it.
-    forgetParse(file);
   }
 
   const merged = mergeDocuments(valid, problems);
