@@ -6,7 +6,7 @@
  */
 import type { CollectionT } from './schema.js';
 import type { JsonObject, JsonValue, RequestSpec } from '../../model/step.js';
-import { analyse } from '../common/analyse.js';
+import { analyse, ownPairs, type ResourceSpec } from '../common/analyse.js';
 import { sameJson } from '../common/match.js';
 import { emptyKindPlan, type DraftStep, type KindPlan, type KindSpec } from '../kind.js';
 import { enc, orgPath } from '../common/paths.js';
@@ -64,16 +64,13 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
     for (const s of read.spaces ?? []) {
       if (s.parent && managedSpaces.has(s.id)) spacesIn.set(s.parent, [...(spacesIn.get(s.parent) ?? []), `spaces${key(s.id)}`]);
     }
-    const { plan, pairs } = analyse(ctx.org, resolved.entries, remote, {
+    const spec: ResourceSpec<CollectionEntry, RemoteCollection> = {
       kind: 'collections',
       what: 'collections',
       address: collectionAddress,
       desiredKey: (e) => e.path,
       remoteKey: (r) => resolved.remotePath.get(r.id) as string,
       remoteId: (r) => r.id,
-      // The tree is matched parents first, each child among its parent's match's children (shared
-      // with the units that place things in a collection).
-      ownMatch: (e) => (e.remote ? { remote: e.remote, by: e.matchedBy ?? 'key' } : undefined),
       // A config collection that takes a pruned one's path under another parent is never its twin
       // (the parent's own rename waits for this delete): the delete gets an address of its own, so a
       // space moving from it into the new one does not wait for a delete that waits for it.
@@ -94,7 +91,11 @@ export const collectionsModule: KindSpec<RemoteCollections | undefined> = {
         needs: spacesIn.get(c.id) ?? [],
         ...(pathAfter.get(c.id) !== resolved.remotePath.get(c.id) ? { keptAs: collectionAddress(pathAfter.get(c.id) as string) } : {}),
       }),
-    });
+    };
+    // The tree is matched parents first, each child among its parent's match's children (shared with
+    // the units that place things in a collection); the analyser plans from that match.
+    const matched = ownPairs(resolved.entries, remote, spec, (e) => (e.remote ? { remote: e.remote, by: e.matchedBy ?? 'key' } : undefined));
+    const { plan, pairs } = analyse(ctx.org, resolved.entries, remote, spec, matched);
     // A pruned collection's children go first, moved out or deleted: each at its own step's address.
     const at = new Map<string, string>();
     for (const p of pairs) if (p.remote) at.set(p.remote.id, p.address);

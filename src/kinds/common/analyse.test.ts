@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyse, matchPairs, type ResourceSpec } from './analyse.js';
+import { analyse, matchPairs, ownPairs, type ResourceSpec } from './analyse.js';
 import { step } from './step.js';
 
 type D = { id?: string; title: string; renamedFrom?: string };
@@ -73,7 +73,7 @@ describe('analyse: a kind that matches itself (a tree), and a twin note of its o
   it('takes the kind\'s own matches alone: no id, rename or key is looked at', () => {
     const remote = [{ id: 't1', title: 'Ops' }, { id: 't2', title: 'Dev' }];
     const ownMatch = (d: D) => (d.title === 'Renamed' ? { remote: remote[1], by: 'renamedFrom' as const } : undefined);
-    const { pairs, unmatched } = matchPairs<D, R>([{ title: 'Ops' }, { title: 'Renamed' }, { id: 't1', title: 'X' }], remote, spec(false, { ownMatch }));
+    const { pairs, unmatched } = ownPairs<D, R>([{ title: 'Ops' }, { title: 'Renamed' }, { id: 't1', title: 'X' }], remote, spec(false), ownMatch);
     expect(pairs.map((p) => [p.remote?.id, p.matchedBy])).toEqual([[undefined, undefined], ['t2', 'renamedFrom'], [undefined, undefined]]);
     expect(unmatched.map((r) => r.id)).toEqual(['t1']);
   });
@@ -81,7 +81,8 @@ describe('analyse: a kind that matches itself (a tree), and a twin note of its o
   it('still names the twins of what the kind matched, and refuses a rename onto a kept key', () => {
     const remote = [{ id: 't1', title: 'Ops' }, { id: 't2', title: 'Ops' }, { id: 't3', title: 'Old' }, { id: 't4', title: 'New' }];
     const ownMatch = (d: D) => (d.title === 'Ops' ? { remote: remote[0], by: 'key' as const } : d.title === 'New' ? { remote: remote[2], by: 'renamedFrom' as const } : undefined);
-    const kp = analyse<D, R>('o', [{ title: 'Ops' }, { title: 'New' }], remote, spec(false, { ownMatch })).plan;
+    const desired = [{ title: 'Ops' }, { title: 'New' }];
+    const kp = analyse<D, R>('o', desired, remote, spec(false), ownPairs(desired, remote, spec(false), ownMatch)).plan;
     expect(kp.duplicates).toEqual(['things["Ops#t2"]']);
     expect(kp.problems.map((p) => p.address)).toEqual(['things["New"]']);
   });

@@ -54,13 +54,6 @@ export interface ResourceSpec<D, R> {
   idOnly?: boolean;
   renamedFrom?(d: D): string | undefined;
   /**
-   * The kind's own match of an entry, where matching depends on structure (a tree: a child is matched
-   * among the children of its parent's match): the remote object and how it was matched, undefined for
-   * none. When given, it alone decides the matches (ids, renames and keys are not looked at); the
-   * analyser does the rest.
-   */
-  ownMatch?(d: D): { remote: R; by: MatchedBy } | undefined;
-  /**
    * Whether the natural key of an entry may match this remote object (a space without id matches
    * only within its collection); every remote object when absent. `d` undefined: any entry.
    */
@@ -117,7 +110,7 @@ export interface Analysis<D, R> {
 export function matchPairs<D, R>(
   desired: readonly D[],
   remote: readonly R[],
-  o: Pick<ResourceSpec<D, R>, 'address' | 'addressKey' | 'desiredKey' | 'remoteKey' | 'normalize' | 'remoteId' | 'desiredId' | 'idOnly' | 'renamedFrom' | 'ownMatch' | 'keyMatches'>,
+  o: Pick<ResourceSpec<D, R>, 'address' | 'addressKey' | 'desiredKey' | 'remoteKey' | 'normalize' | 'remoteId' | 'desiredId' | 'idOnly' | 'renamedFrom' | 'keyMatches'>,
 ): { pairs: Pair<D, R>[]; unmatched: R[]; twice: Array<{ entry: Pair<D, R>; other: Pair<D, R> }> } {
   const norm = o.normalize ?? ((k: string) => k);
   const byId = new Map<string, R>();
@@ -128,20 +121,13 @@ export function matchPairs<D, R>(
     byKey.set(k, [...(byKey.get(k) ?? []), r]);
   }
   const takenBy = new Map<R, Pair<D, R>>();
-  const pairs: Pair<D, R>[] = desired.map((d) => ({ desired: d, address: o.address(o.addressKey?.(d) ?? o.desiredKey(d)) }));
+  const pairs = entryPairs(desired, o);
   const twice: Array<{ entry: Pair<D, R>; other: Pair<D, R> }> = [];
   const take = (p: Pair<D, R>, r: R, how: MatchedBy) => {
     takenBy.set(r, p);
     p.remote = r;
     p.matchedBy = how;
   };
-  if (o.ownMatch) {
-    for (const p of pairs) {
-      const m = o.ownMatch(p.desired);
-      if (m && !takenBy.has(m.remote)) take(p, m.remote, m.by);
-    }
-    return { pairs, unmatched: remote.filter((r) => !takenBy.has(r)), twice };
-  }
   for (const p of pairs) {
     const id = o.desiredId?.(p.desired);
     if (id === undefined) continue;
@@ -170,6 +156,34 @@ export function matchPairs<D, R>(
 
 /** What matchPairs gives: the pairs, the remote objects no entry matched, the entries naming one object twice. */
 export type Matched<D, R> = ReturnType<typeof matchPairs<D, R>>;
+
+/** Each entry with its address (the kind's `address` of its addressKey, else of its natural key), unmatched. */
+function entryPairs<D, R>(desired: readonly D[], o: Pick<ResourceSpec<D, R>, 'address' | 'addressKey' | 'desiredKey'>): Pair<D, R>[] {
+  return desired.map((d) => ({ desired: d, address: o.address(o.addressKey?.(d) ?? o.desiredKey(d)) }));
+}
+
+/**
+ * The match of a kind whose matching depends on structure (a tree: a child is matched among the
+ * children of its parent's match), from its own match of each entry, for `analyse`'s `matched`: ids,
+ * renames and keys are not looked at, and a remote object goes to the first entry that claims it.
+ */
+export function ownPairs<D, R>(
+  desired: readonly D[],
+  remote: readonly R[],
+  o: Pick<ResourceSpec<D, R>, 'address' | 'addressKey' | 'desiredKey'>,
+  match: (d: D) => { remote: R; by: MatchedBy } | undefined,
+): Matched<D, R> {
+  const taken = new Set<R>();
+  const pairs = entryPairs<D, R>(desired, o);
+  for (const p of pairs) {
+    const m = match(p.desired);
+    if (!m || taken.has(m.remote)) continue;
+    taken.add(m.remote);
+    p.remote = m.remote;
+    p.matchedBy = m.by;
+  }
+  return { pairs, unmatched: remote.filter((r) => !taken.has(r)), twice: [] };
+}
 
 /**
  * Plans one kind's resources: matching, the named-twice and collision problems, steps, twins, fingerprints.

@@ -5,6 +5,7 @@
  * it — with updateSiteTopicById. Listed with listSiteTopics, which answers every topic at once (the
  * operation takes no paging). A label the site lacks is a plan problem, with the closest label.
  */
+import { BugError } from '../../../core/errors.js';
 import { didYouMean } from '../../../core/text.js';
 import { key } from '../../../model/address.js';
 import type { JsonObject, PlanProblem } from '../../../model/step.js';
@@ -99,7 +100,7 @@ function planSite(ctx: PlanContext, o: TopicSite, kp: KindPlan): void {
       })];
     },
     remove: () => {
-      throw new Error('topics are never pruned');
+      throw new BugError('a topic was planned for a delete, but topics are never pruned');
     },
     // A topic the config does not name is listed by its label, with its id where two share it.
     unmatchedKey: (r) => (o.topics.filter((t) => t.label === r.label).length > 1 ? `${r.label}#${r.id}` : r.label),
