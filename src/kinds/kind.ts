@@ -10,6 +10,7 @@ import type { ApiClient } from '../api/types.js';
 import type { Secret } from '../core/secrets.js';
 import type { DeferredCheck, OrgConfig } from '../model/desired.js';
 import type { SitePicture } from '../model/picture.js';
+import type { AccessResult } from '../model/access-result.js';
 import type { JsonObject, Kind, PlanProblem, StepBody } from '../model/step.js';
 import type { Item, Origin, Problems } from '../source/origin.js';
 import type { LocateMode } from '../source/yaml.js';
@@ -74,6 +75,8 @@ export interface KindPlan {
   duplicates?: string[];
   /** Pictures of the structures this kind changes, as they are and as they will be (the sites' sections). */
   pictures?: SitePicture[];
+  /** Who can do what after the plan on each object whose access this kind changes. */
+  access?: AccessResult[];
 }
 
 export interface PlanContext {

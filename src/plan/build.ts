@@ -3,10 +3,11 @@
  * thresholds, fingerprints and counts. Pure: same input, same plan; nothing is read or sent.
  */
 import type { PlanPicture } from '../model/picture.js';
+import type { PlanAccessResult } from '../model/access-result.js';
 import { BugError } from '../core/errors.js';
 import { priorityQueue } from '../core/priority-queue.js';
 import type { DraftStep, KindPlan } from '../kinds/kind.js';
-import { compareAddresses, stepId, parsePattern, patternMatches } from '../model/address.js';
+import { compareAddresses, isUnder, stepId, parsePattern, patternMatches } from '../model/address.js';
 import { selectTargets } from './targets.js';
 import type { Action, JsonObject, Kind, Plan, PlanProblem, PlanSummary, SafetyViolation, Step } from './types.js';
 import { KINDS, KIND_SPECS } from '../kinds/index.js';
@@ -314,6 +315,12 @@ function picturesOf(pictures: PlanPicture[], steps: readonly Step[]): { pictures
   return kept.length > 0 ? { pictures: kept } : {};
 }
 
+/** The access results of the objects whose grants the plan's steps change (a `--target` plan keeps what it selects). */
+function accessOf(results: PlanAccessResult[], steps: readonly Step[]): { access?: PlanAccessResult[] } {
+  const kept = results.filter((r) => steps.some((s) => s.org === r.org && isUnder(s.address, `${r.address}.access`)));
+  return kept.length > 0 ? { access: kept } : {};
+}
+
 export function buildPlan(input: BuildPlanInput): Plan {
   const orgs = [...input.orgs].sort((a, b) => compareStrings(a.org, b.org));
   const violations: SafetyViolation[] = [];
@@ -321,6 +328,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const notes: string[] = [];
   const duplicates: string[] = [];
   const pictures: PlanPicture[] = [];
+  const access: PlanAccessResult[] = [];
   const unmanaged: Plan['unmanaged'] = {};
   const fingerprintsByOrg = new Map<string, Record<string, string>>();
   const observed: Record<string, JsonObject> = {};
@@ -339,6 +347,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
       for (const n of kp.notes ?? []) notes.push(`${o.org}: ${n}`);
       for (const d of kp.duplicates ?? []) duplicates.push(`${o.org}/${d}`);
       for (const p of kp.pictures ?? []) pictures.push({ org: o.org, ...p });
+      for (const a of kp.access ?? []) access.push({ org: o.org, ...a });
       for (const [address, hash] of Object.entries(kp.fingerprints)) if (!(address in fingerprints)) fingerprints[address] = hash;
       for (const [address, fields] of Object.entries(kp.observed ?? {})) observed[`${o.org}/${address}`] = { ...observed[`${o.org}/${address}`], ...fields };
       if (kp.unmanaged.length > 0) counts[kind] = [...kp.unmanaged].sort(compareAddresses);
@@ -382,6 +391,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     ...(notes.length > 0 ? { notes } : {}),
     ...(duplicates.length > 0 ? { duplicates: [...new Set(duplicates)].sort(compareAddresses) } : {}),
     ...picturesOf(pictures, steps),
+    ...accessOf(access, steps),
     ...(Object.keys(observed).length > 0 ? { observed } : {}),
   };
 }

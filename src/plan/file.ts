@@ -102,6 +102,25 @@ const PlanFileSchema = z.looseObject({
       }),
     )
     .optional(),
+  access: z
+    .array(
+      z.object({
+        org: z.string(),
+        address: z.string(),
+        title: z.string(),
+        rows: z.array(
+          z.object({
+            who: z.enum(['team', 'user']),
+            name: z.string(),
+            before: z.string().nullable(),
+            after: z.string().nullable(),
+            members: z.array(z.string()).optional(),
+            memberCount: z.number().int().nonnegative().optional(),
+          }),
+        ),
+      }),
+    )
+    .optional(),
 });
 
 /** `steps[3].requests[0].method`; keys that are not plain names in brackets (`fingerprints["org/teams[\"A\"]"]`). */

@@ -70,6 +70,7 @@ function mergeKindPlans(a: KindPlan, b: KindPlan): KindPlan {
     notes: [...(a.notes ?? []), ...(b.notes ?? [])],
     duplicates: [...(a.duplicates ?? []), ...(b.duplicates ?? [])],
     pictures: [...(a.pictures ?? []), ...(b.pictures ?? [])],
+    access: [...(a.access ?? []), ...(b.access ?? [])],
     observed: { ...a.observed, ...b.observed },
   };
 }

@@ -3,6 +3,7 @@
  * has no side effects; rendering and applying happen elsewhere.
  */
 import type { PlanPicture } from '../model/picture.js';
+import type { PlanAccessResult } from '../model/access-result.js';
 import type { JsonObject, Kind, PlanProblem, StepBody } from '../model/step.js';
 
 export type { Action, FieldChange, JsonObject, JsonValue, Kind, PlanProblem, RequestSpec } from '../model/step.js';
@@ -99,4 +100,9 @@ export interface Plan {
    * absent when none changes, and in plans saved before pictures existed.
    */
   pictures?: PlanPicture[];
+  /**
+   * Each object whose access the plan changes, with who can do what after it (the markdown's
+   * access tables); absent when no access changes, and in plans saved before it existed.
+   */
+  access?: PlanAccessResult[];
 }

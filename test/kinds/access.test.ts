@@ -34,7 +34,7 @@ const cases: Case[] = [
     name: 'plans nothing when the grants are as configured',
     module: spaceAccessModule,
     config: { spaces: [{ id: 's1', access: { teams: { Engineering: 'edit' }, users: { 'alice@acme.com': 'admin' } } }] },
-    remote: { objects: [{ address: 'spaces["s1"]', id: 's1', access: { teams: { Engineering: 'edit' }, users: { 'alice@acme.com': 'admin' } } }], grants: { s1: grants({ t_eng: 'edit' }, { u_alice: 'admin' }) } },
+    remote: { objects: [{ address: 'spaces["s1"]', title: 'T', id: 's1', access: { teams: { Engineering: 'edit' }, users: { 'alice@acme.com': 'admin' } } }], grants: { s1: grants({ t_eng: 'edit' }, { u_alice: 'admin' }) } },
     steps: [],
   },
   {
@@ -42,7 +42,7 @@ const cases: Case[] = [
     module: spaceAccessModule,
     config: {},
     remote: {
-      objects: [{ address: 'spaces["s1"]', id: 's1', access: { teams: { Engineering: 'read', Support: 'comment' }, users: { 'alice@acme.com': 'admin' } } }],
+      objects: [{ address: 'spaces["s1"]', title: 'T', id: 's1', access: { teams: { Engineering: 'read', Support: 'comment' }, users: { 'alice@acme.com': 'admin' } } }],
       grants: { s1: grants({ t_eng: 'edit' }, { u_alice: 'admin', u_bob: 'edit' }) },
     },
     steps: [
@@ -55,7 +55,7 @@ const cases: Case[] = [
     name: 'manages collection grants by the collection path; an empty access removes every grant',
     module: collectionAccessModule,
     config: {},
-    remote: { objects: [{ address: 'collections["Product/API"]', id: 'c_api', access: {} }], grants: { c_api: grants({ t_sup: 'read' }, { u_carol: 'comment' }) } },
+    remote: { objects: [{ address: 'collections["Product/API"]', title: 'T', id: 'c_api', access: {} }], grants: { c_api: grants({ t_sup: 'read' }, { u_carol: 'comment' }) } },
     steps: [
       ['collections["Product/API"].access.teams["Support"]', 'delete', 'DELETE /v1/collections/c_api/permissions/teams/t_sup'],
       ['collections["Product/API"].access.users["carol@acme.com"]', 'delete', 'DELETE /v1/collections/c_api/permissions/users/u_carol'],
@@ -65,14 +65,14 @@ const cases: Case[] = [
     name: 'grants on a site go under the organization',
     module: siteAccessModule,
     config: {},
-    remote: { objects: [{ address: 'sites["site_docs"]', id: 'site_docs', access: { users: { 'bob@acme.com': 'read' } } }], grants: { site_docs: grants({}) } },
+    remote: { objects: [{ address: 'sites["site_docs"]', title: 'T', id: 'site_docs', access: { users: { 'bob@acme.com': 'read' } } }], grants: { site_docs: grants({}) } },
     steps: [['sites["site_docs"].access.users["bob@acme.com"]', 'create', `POST ${SITE}`, { role: 'read', users: ['u_bob'] }]],
   },
   {
     name: 'a team of the config created by this plan is named by ref, and so is a space created by this plan',
     module: spaceAccessModule,
     config: { teams: [{ title: 'Docs' }] },
-    remote: { objects: [{ address: 'spaces["Handbook"]', access: { teams: { Docs: 'edit' } } }], grants: {} },
+    remote: { objects: [{ address: 'spaces["Handbook"]', title: 'T', access: { teams: { Docs: 'edit' } } }], grants: {} },
     steps: [['spaces["Handbook"].access.teams["Docs"]', 'create', 'POST /v1/spaces/{{ref:org_acme/spaces["Handbook"]}}/permissions', { role: 'edit', teams: ['{{ref:org_acme/teams["Docs"]}}'] }]],
   },
   {
@@ -80,7 +80,7 @@ const cases: Case[] = [
     module: spaceAccessModule,
     config: { members: [{ user: 'zed@acme.com', role: 'read' }] },
     remote: {
-      objects: [{ address: 'spaces["s1"]', id: 's1', access: { teams: { Nobody: 'read' }, users: { 'zed@acme.com': 'read', 'yan@acme.com': 'read' } } }],
+      objects: [{ address: 'spaces["s1"]', title: 'T', id: 's1', access: { teams: { Nobody: 'read' }, users: { 'zed@acme.com': 'read', 'yan@acme.com': 'read' } } }],
       grants: { s1: grants({}, { u_alice: 'admin' }) },
     },
     steps: [
@@ -105,15 +105,41 @@ describe('access', () => {
 
   it('makes a grant wait for its object and its team, and counts the remote grants', () => {
     const kp = planKind(spaceAccessModule, orgConfig({ teams: [{ title: 'Docs' }] }), {
-      objects: [{ address: 'spaces["Handbook"]', access: { teams: { Docs: 'edit' } } }],
+      objects: [{ address: 'spaces["Handbook"]', title: 'T', access: { teams: { Docs: 'edit' } } }],
       grants: {},
       teams,
       members,
     });
     expect(kp.steps[0].needs).toEqual(['spaces["Handbook"]', 'teams["Docs"]']);
-    const counted = planKind(spaceAccessModule, orgConfig(), { objects: [{ address: 'spaces["s1"]', id: 's1', access: {} }], grants: { s1: grants({ t_eng: 'read' }, { u_bob: 'read' }) }, teams, members });
+    const counted = planKind(spaceAccessModule, orgConfig(), { objects: [{ address: 'spaces["s1"]', title: 'T', id: 's1', access: {} }], grants: { s1: grants({ t_eng: 'read' }, { u_bob: 'read' }) }, teams, members });
     expect(counted.remoteCount).toBe(2);
     expect(counted.steps[0]).toMatchObject({ before: { role: 'read' }, after: null });
+  });
+
+  it('says who can do what after the plan on each object whose access changes, with the members a team grant reaches', () => {
+    const teamsWithCounts = [{ id: 't_eng', title: 'Engineering', members: 4 }, { id: 't_sup', title: 'Support', members: 2 }];
+    const kp = planKind(spaceAccessModule, orgConfig({ teams: [{ title: 'Support', members: ['bob@acme.com', { user: 'carol@acme.com', role: 'owner' }] }] }), {
+      objects: [
+        { address: 'spaces["s1"]', title: 'Handbook', id: 's1', access: { teams: { Engineering: 'edit', Support: 'admin' }, users: { 'alice@acme.com': 'admin' } } },
+        { address: 'spaces["s2"]', title: 'Same', id: 's2', access: { users: { 'alice@acme.com': 'read' } } },
+      ],
+      grants: { s1: grants({ t_eng: 'edit' }, { u_alice: 'admin', u_bob: 'read' }), s2: grants({}, { u_alice: 'read' }) },
+      teams: teamsWithCounts,
+      members,
+    });
+    // s2 does not change: no result for it.
+    expect(kp.access).toEqual([
+      {
+        address: 'spaces["s1"]',
+        title: 'Handbook',
+        rows: [
+          { who: 'team', name: 'Engineering', before: 'edit', after: 'edit', memberCount: 4 },
+          { who: 'team', name: 'Support', before: null, after: 'admin', members: ['bob@acme.com', 'carol@acme.com'] },
+          { who: 'user', name: 'alice@acme.com', before: 'admin', after: 'admin' },
+          { who: 'user', name: 'bob@acme.com', before: 'read', after: null },
+        ],
+      },
+    ]);
   });
 
   it('reads two lists per object whose access the config gives, and none for the others', async () => {

@@ -15,6 +15,7 @@ import { teamAddress, teamIdsOrRefs } from '../shared/teams.js';
 import { grantAddress, permissionsPath, type AccessTarget, type RemoteGrants } from './grants.js';
 import type { AccessT } from '../shared/access-schema.js';
 import { step } from '../common/step.js';
+import type { AccessGrantRow, AccessResult } from '../../model/access-result.js';
 
 /** One object whose access the config manages. */
 export interface AccessObject {
@@ -22,6 +23,8 @@ export interface AccessObject {
   address: string;
   /** Its remote id, when it exists. */
   id?: string;
+  /** What a reviewer calls it: a collection's path, a space's or a site's title. */
+  title: string;
   access: AccessT;
 }
 
@@ -92,6 +95,7 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
       have.set(`users:${g.user.id}`, { who: 'users', id: g.user.id, name: m ? memberLabel(m) : (g.user.email?.toLowerCase() ?? g.user.id), role: g.permission });
     }
     kp.remoteCount += have.size;
+    const stepsBefore = kp.steps.length;
 
     const hadAdmin = [...have.values()].some((g) => g.role === 'admin');
     const keepsAdmin = [...want.values()].some((g) => g.role === 'admin');
@@ -155,6 +159,30 @@ export function planAccess(ctx: PlanContext, kind: Kind, target: AccessTarget, r
         remoteId: h.id }));
       kp.fingerprints[address] = fingerprint({ id: h.id, role: h.role });
     }
+    if (kp.steps.length > stepsBefore) (kp.access ??= []).push(accessResult(ctx, obj, want, have, remote.teams));
   }
   return kp;
+}
+
+/**
+ * Who can do what on an object after the plan: each direct grant as it is and as it will be, and for
+ * a team, who holds its role through it — the members the config lists, else how many the team has.
+ */
+function accessResult(ctx: PlanContext, obj: AccessObject, want: ReadonlyMap<string, Grant>, have: ReadonlyMap<string, Grant>, teams: readonly RemoteTeam[]): AccessResult {
+  const rows: AccessGrantRow[] = [];
+  for (const k of new Set([...want.keys(), ...have.keys()])) {
+    const w = want.get(k);
+    const h = have.get(k);
+    const g = (w ?? h) as Grant;
+    const row: AccessGrantRow = { who: g.who === 'teams' ? 'team' : 'user', name: w?.name ?? g.name, before: h?.role ?? null, after: w?.role ?? null };
+    if (g.who === 'teams' && row.after !== null) {
+      const listed = ctx.desired.teams?.find((t) => t.title === row.name)?.members;
+      const count = teams.find((t) => t.id === g.id)?.members;
+      if (listed !== undefined) row.members = listed.map((m) => (typeof m === 'string' ? m : m.user));
+      else if (count !== undefined) row.memberCount = count;
+    }
+    rows.push(row);
+  }
+  rows.sort((a, b) => (a.who === b.who ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.who === 'team' ? -1 : 1));
+  return { address: obj.address, title: obj.title, rows };
 }
