@@ -679,6 +679,15 @@ export function pinnedBase(planFile, event, cwd, log = console.log) {
   return { args: ['--base', before] };
 }
 
+/**
+ * Where the pull request's config files are on the web at its head commit (not the merge commit
+ * the job checks out, which no one can open): the plan's blocks link each entry's file:line there.
+ * Given as DOCPLANE_SOURCE_URL, which a docplane without the option ignores.
+ */
+export function sourceUrl(env, repo, pr, commit) {
+  return `${(env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')}/${repo}/blob/${pr?.headSha ?? commit}`;
+}
+
 export async function planStep(i, log = console.log) {
   const { env, config, dir, bin, cwd, event, gh, repo } = i;
   const pr = pullRequestOf(event);
@@ -695,7 +704,8 @@ export async function planStep(i, log = console.log) {
     };
     process.stderr.write(result.stderr);
   } else {
-    result = await runDocplane(bin, ['plan', '-c', config, ...baseArgs(i, log), '--format', 'markdown', '--out', join(dir, 'plan.json'), '--detailed-exitcode'], docplaneEnv(env));
+    const planEnv = { ...docplaneEnv(env), DOCPLANE_SOURCE_URL: sourceUrl(env, repo, pr, commit) };
+    result = await runDocplane(bin, ['plan', '-c', config, ...baseArgs(i, log), '--format', 'markdown', '--out', join(dir, 'plan.json'), '--detailed-exitcode'], planEnv);
   }
   writeFileSync(join(dir, 'plan.md'), result.stdout);
   writeSummary(env, result.code === 0 || result.code === 2 ? result.stdout : `### docplane plan failed (exit ${result.code})\n\n${fenced(result.stderr.trim() || '(docplane printed nothing on stderr)')}`);

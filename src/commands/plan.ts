@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { clientFromFlags } from '../cli/api.js';
 import { BaseCommand, commonFlags, configFlag } from '../cli/base.js';
 import { createReadProgress } from '../cli/progress.js';
-import { ExitCode } from '../core/errors.js';
+import { DocplaneError, ExitCode } from '../core/errors.js';
 import { writePlanFile } from '../plan/file.js';
 import { assertNoProblems } from '../plan/refusal.js';
 import { runPlan } from '../plan/service.js';
@@ -50,6 +50,11 @@ export default class Plan extends BaseCommand {
     attribute: Flags.string({
       description: 'When the plan has changes, name who made each one from the audit log this far back (a duration such as 7d, or an RFC 3339 time); --since always does',
     }),
+    'source-url': Flags.string({
+      description:
+        "Markdown: link each config entry's file:line to URL/FILE#LLINE, such as https://github.com/OWNER/REPO/blob/COMMIT (the action gives the pull request's head commit)",
+      env: 'DOCPLANE_SOURCE_URL',
+    }),
     replace: Flags.string({ description: 'Publish or update this resource even when nothing comparable differs (for what the API cannot read back: integration scripts and secrets, certificates); repeatable', multiple: true }),
   };
 
@@ -57,6 +62,12 @@ export default class Plan extends BaseCommand {
     // A plan reads thousands of lists and holds what they answer: V8's heap sized as an apply's (src/cli/heap.ts).
     sizeHeapForLongRun();
     const { flags } = await this.parse(Plan);
+    const sourceUrl = flags['source-url'];
+    if (sourceUrl !== undefined && !/^https?:\/\/[^\s"'<>]+$/.test(sourceUrl)) {
+      throw new DocplaneError('BAD_SOURCE_URL', `--source-url ${JSON.stringify(sourceUrl)} is not an http or https URL`, {
+        hint: "Give the config files' home on the web, such as https://github.com/OWNER/REPO/blob/COMMIT.",
+      });
+    }
     const { plan, secrets, locations } = await runPlan({
       configPath: flags.config,
       toolVersion: this.config.version,
@@ -70,8 +81,11 @@ export default class Plan extends BaseCommand {
       progress: createReadProgress({ stream: process.stderr, interactive: process.stderr.isTTY === true && !flags.verbose }),
     });
     const format = flags.format as PlanFormat;
-    // --verbose: under each step, why it exists (its config entry, the rules on it).
-    process.stdout.write(`${renderPlan(plan, { format, color: format === 'text' && this.colorEnabled(flags['no-color']), secrets, ...(flags.verbose ? { locations } : {}) })}\n`);
+    // Markdown names each config entry's file:line; --verbose adds under each step why it exists
+    // (its config entry, the rules on it).
+    const where = format === 'markdown' || flags.verbose ? { locations, why: flags.verbose } : {};
+    const color = format === 'text' && this.colorEnabled(flags['no-color']);
+    process.stdout.write(`${renderPlan(plan, { format, color, secrets, ...where, ...(sourceUrl !== undefined ? { sourceUrl } : {}) })}\n`);
     assertNoProblems(plan, { for: 'plan' });
     if (flags.out) {
       writePlanFile(plan, secrets, flags.out);

@@ -24,8 +24,8 @@ export interface AccessGrantRow {
 export interface AccessResult {
   /** The object's address (`collections["Partners"]`). */
   address: string;
-  /** A collection's path, a space's or a site's title. */
-  title: string;
+  /** A collection's path, a space's or a site's title, when the config or the plan's reads give it. */
+  title?: string;
   /** Every direct grant it has or will have, teams first, each by name. */
   rows: AccessGrantRow[];
 }

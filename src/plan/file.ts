@@ -107,7 +107,7 @@ const PlanFileSchema = z.looseObject({
       z.object({
         org: z.string(),
         address: z.string(),
-        title: z.string(),
+        title: z.string().optional(),
         rows: z.array(
           z.object({
             who: z.enum(['team', 'user']),

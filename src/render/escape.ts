@@ -38,6 +38,23 @@ export function markdownText(text: string): string {
 }
 
 /**
+ * Text inside raw HTML (a `<summary>`, an attribute), where markdown is not read: `&`, `<`, `>` and
+ * quotes as entities, `@`, `#` and URLs broken as in markdownText (GitHub still finds mentions,
+ * references and autolinks in the HTML's text), on one line.
+ */
+export function htmlText(text: string): string {
+  return oneLine(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+    .replace(/([@#])/g, `$1${ZWSP}`)
+    .replace(/:\/\//g, `:${ZWSP}//`)
+    .replace(/www\./gi, (m) => `${m.slice(0, 3)}${ZWSP}.`);
+}
+
+/**
  * An inline code span: a fence longer than any run of backticks inside, on one line. `|` is escaped
  * (GitHub's tables split cells at it even inside a code span, and show `\|` there as `|`); pass
  * `table: false` outside a table.

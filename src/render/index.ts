@@ -22,22 +22,26 @@ export interface RenderOptions {
   /** Text: each step's requests (method and path) under it. */
   requests?: boolean;
   /**
-   * Text and markdown: a line under each step saying why it exists (`plan --verbose`), from where
-   * the config writes each address, per organization.
+   * Where the config writes each address, per organization: markdown names each entry's file:line,
+   * and with `why` (`plan --verbose`) text and markdown say under each step why it exists.
    */
   locations?: Record<string, Record<string, SourceLocation>>;
+  /** Text and markdown: a line under each step saying why it exists (`plan --verbose`). */
+  why?: boolean;
+  /** Markdown: the config files' home on the web, for links to each entry's file:line (`plan --source-url`). */
+  sourceUrl?: string;
 }
 
 /** The plan rendered in the given format, secrets masked, without a trailing newline. */
 export function renderPlan(plan: Plan, options: RenderOptions): string {
   const masked = maskPlan(plan, options.secrets);
   const locations = options.locations;
-  const why = locations === undefined ? undefined : (step: Step) => whyLines(masked, step, locations[step.org]);
+  const why = locations === undefined || options.why !== true ? undefined : (step: Step) => whyLines(masked, step, locations[step.org]);
   switch (options.format) {
     case 'text':
       return renderText(masked, { color: options.color, requests: options.requests, why });
     case 'markdown':
-      return renderMarkdown(masked, { why });
+      return renderMarkdown(masked, { why, ...(locations ? { locations } : {}), ...(options.sourceUrl !== undefined ? { sourceUrl: options.sourceUrl } : {}) });
     case 'json':
       return renderJson(masked);
   }

@@ -1,16 +1,21 @@
 /**
- * The markdown rendering, for a pull-request comment: the summary as title, a table of counts per
- * kind, warnings, then one collapsible block per kind holding a ```diff fence in the text style
- * (GitHub colours `+` green, `-` red and `!` orange). A comment holds at most 65,536 characters, so
- * the details are cut from the end, with a note, to stay under that. Before the details: a Mermaid
- * picture of each site whose structure changes and a table of each object's access changes
- * (src/render/mermaid.ts), within a share of the limit.
+ * The markdown rendering, for a pull-request comment: the summary as title, what needs attention,
+ * a table of counts per kind, warnings, then one collapsible block per config entry (a team with
+ * its members, a site with its structure, a space with its access), named by its title and its
+ * config file:line (a link to the file, given `sourceUrl`), holding a ```diff fence in the text
+ * style (GitHub colours `+` green, `-` red and `!` orange). A comment holds at most 65,536
+ * characters, so the blocks are cut from the end, with a note, to stay under that. Before the
+ * blocks: a Mermaid picture of each site whose structure changes (src/render/mermaid.ts) and who can
+ * do what on each object whose access changes (src/render/access-result.ts), within a share of the limit.
  */
-import { KINDS } from '../kinds/index.js';
+import { KIND_SPECS, KINDS, UNITS } from '../kinds/index.js';
+import { compareAddresses, entryOf, key, topName } from '../model/address.js';
+import type { SourceLocation } from '../model/desired.js';
 import { type Action, type Kind, type Step } from '../plan/types.js';
-import { fencedLine, markdownCode, markdownText } from './escape.js';
+import { accessResultTable } from './access-result.js';
+import { fencedLine, htmlText, markdownCode, markdownText } from './escape.js';
 import { ACTION_SYMBOL, CHANGE_SYMBOL, changedBySuffix, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, targetLine, unmanagedAddresses, requestLine } from './format.js';
-import { accessTables, segmentsOf, siteDiagrams } from './mermaid.js';
+import { accessOf, accessTables, segmentsOf, siteDiagrams } from './mermaid.js';
 import type { MaskedPlan } from './redact.js';
 
 /** GitHub's limit on a comment body; the rendering stays strictly under it. */
@@ -26,6 +31,13 @@ export interface MarkdownOptions {
   limit?: number;
   /** Why each step exists, in lines under it (`plan --verbose`: src/render/explain.ts). */
   why?: (step: Step) => string[];
+  /** Where the config writes each address, per organization: each entry's block names its file:line. */
+  locations?: Record<string, Record<string, SourceLocation>>;
+  /**
+   * The config files' home on the web (`https://github.com/OWNER/REPO/blob/SHA`): an entry's file:line
+   * links to `URL/FILE#LLINE` (the action gives the pull request's head commit).
+   */
+  sourceUrl?: string;
 }
 
 /** Inline text that must not be read as markdown or HTML (src/render/escape.ts). */
@@ -150,7 +162,8 @@ const ROLE_ORDER = ['admin', 'create', 'review', 'edit', 'comment', 'read'];
 
 /** What a reviewer names a step's object by: its title (or name, label, email), else its address's last key. */
 function titleOf(step: Step): string {
-  for (const side of [step.before, step.after]) {
+  // The title it will have (a rename shows its new one), else the one it had (a delete).
+  for (const side of [step.after, step.before]) {
     for (const field of ['title', 'name', 'label', 'email']) {
       const v = (side as Record<string, unknown> | null)?.[field];
       if (typeof v === 'string' && v !== '') return v;
@@ -211,7 +224,12 @@ function pictures(plan: MaskedPlan, several: boolean, budget: number): string[] 
     const tree = d.tree && d.tree.length > 0 ? collapsedTree(d.tree) : [];
     pieces.push([heading, '', ...caption, '```mermaid', d.mermaid, '```', '', ...tree]);
   }
-  const tables = accessTables(plan);
+  const results = plan.access ?? [];
+  results.forEach((r, i) => {
+    pieces.push([...(i === 0 ? ['#### Access after this plan', ''] : []), ...accessResultTable(r, several ? `${r.org}/${r.address}` : r.address)]);
+  });
+  // A plan saved before access results existed: the changed grants alone, from its steps.
+  const tables = results.length > 0 ? [] : accessTables(plan);
   tables.forEach((t, i) => {
     const name = code(several ? `${t.org}/${t.object}` : t.object);
     const rows = t.rows.map((r) => `| ${escapeText(r.who)} | ${escapeText(r.before)} → ${r.after === r.before ? escapeText(r.after) : `**${escapeText(r.after)}**`} |`);
@@ -231,21 +249,94 @@ function pictures(plan: MaskedPlan, several: boolean, budget: number): string[] 
   return out;
 }
 
-/** The steps of one kind, as diff lines per step (grouped by organization when there are several). */
-function kindBlocks(plan: MaskedPlan, kind: Kind, orgs: string[], why?: (step: Step) => string[]): string[][] {
-  const blocks: string[][] = [];
-  for (const org of orgs) {
-    let first = true;
-    for (const step of plan.steps) {
-      if (step.kind !== kind || step.org !== org) continue;
-      const lines = stepLines(step, why);
-      // The org line rides with the org's first step, so a cut never leaves it dangling.
-      if (first && orgs.length > 1) lines.unshift(`@@ ${org} @@`);
-      first = false;
-      blocks.push(lines);
-    }
+/** One config entry's steps: a top-level resource and everything under it (`teams["Eng"]`, `organization`). */
+interface EntryBlock {
+  org: string;
+  /** The entry's address: the first keyed segment of its steps' addresses, or their first name. */
+  entry: string;
+  steps: Step[];
+}
+
+/** The plan's steps grouped per config entry, in the units' order, then by address; each entry's steps in the plan's order. */
+function entryBlocks(plan: MaskedPlan, orgs: string[]): EntryBlock[] {
+  const blocks = new Map<string, EntryBlock>();
+  for (const step of plan.steps) {
+    const entry = entryOf(step.address) ?? topName(step.address) ?? step.address;
+    const id = `${step.org}\0${entry}`;
+    let block = blocks.get(id);
+    if (!block) blocks.set(id, (block = { org: step.org, entry, steps: [] }));
+    block.steps.push(step);
   }
-  return blocks;
+  const unitIndex = (entry: string) => {
+    const top = topName(entry) ?? '';
+    const i = UNITS.findIndex((u) => u.addressNames.top.includes(top));
+    return i < 0 ? UNITS.length : i;
+  };
+  return [...blocks.values()].sort((a, b) => orgs.indexOf(a.org) - orgs.indexOf(b.org) || unitIndex(a.entry) - unitIndex(b.entry) || compareAddresses(a.entry, b.entry));
+}
+
+/** An entry's name for a reviewer: what it is (`team`) and its title, from its own step, its picture or its access, else its key. */
+function entryName(plan: MaskedPlan, block: EntryBlock): { what: string; title?: string } {
+  const top = topName(block.entry) ?? block.entry;
+  const keyOf = segmentsOf(block.entry)?.[0]?.key;
+  if (keyOf === undefined) return { what: top };
+  const what = KIND_SPECS.find((k) => k.kind === top)?.label.one ?? top;
+  const own = block.steps.find((s) => s.address === block.entry);
+  const title =
+    (own ? titleOf(own) : undefined) ??
+    plan.pictures?.find((p) => p.org === block.org && p.address === block.entry)?.title ??
+    plan.access?.find((a) => a.org === block.org && a.address === block.entry)?.title ??
+    keyOf;
+  return { what, title };
+}
+
+/** `1 to create, 2 to update`: what an entry's steps do. */
+function actionCounts(steps: readonly Step[]): string {
+  const n = { create: 0, update: 0, delete: 0, other: 0 };
+  for (const s of steps) n[isOtherAction(s.action) ? 'other' : (s.action as 'create' | 'update' | 'delete')]++;
+  const parts = [n.create && `${n.create} to create`, n.update && `${n.update} to update`, n.delete && `${n.delete} to delete`, n.other && `${n.other} other`];
+  return parts.filter(Boolean).join(', ');
+}
+
+/** `URL/FILE#LLINE` for a config file under the current folder; undefined for a file outside it. */
+function sourceLink(sourceUrl: string, at: SourceLocation): string | undefined {
+  const file = at.file.replace(/\\/g, '/');
+  if (file.startsWith('/') || file.startsWith('../') || /^[A-Za-z]:/.test(file)) return undefined;
+  return `${sourceUrl.replace(/\/+$/, '')}/${file.split('/').map(encodeURIComponent).join('/')}#L${at.line}`;
+}
+
+/** The `<summary>` of an entry's block: `team <b>Writers</b> · 1 to create · teams.yaml:12` (HTML: no markdown is read there). */
+function entrySummary(plan: MaskedPlan, block: EntryBlock, several: boolean, options: MarkdownOptions, shown: number): string {
+  const { what, title } = entryName(plan, block);
+  const name = `${several ? `${htmlText(block.org)}: ` : ''}${htmlText(what)}${title !== undefined ? ` <b>${htmlText(title)}</b>` : ''}`;
+  const count = `${actionCounts(block.steps)}${shown < block.steps.length ? ` (first ${shown} of ${block.steps.length} shown)` : ''}`;
+  const at = options.locations?.[block.org]?.[block.entry];
+  let where = '';
+  if (at !== undefined) {
+    const text = htmlText(`${at.file}:${at.line}`);
+    const link = options.sourceUrl !== undefined ? sourceLink(options.sourceUrl, at) : undefined;
+    where = ` · ${link !== undefined ? `<a href="${link.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}">${text}</a>` : `<code>${text}</code>`}`;
+  }
+  return `<summary>${name} · ${count}${where}</summary>`;
+}
+
+/**
+ * The grants in this plan that name an entry from another entry's access (a team's grants are
+ * written on the collections, spaces and sites): a line in the team's block pointing at them.
+ */
+function grantsNaming(plan: MaskedPlan, block: EntryBlock, several: boolean): string[] {
+  const lines: string[] = [];
+  for (const step of plan.steps) {
+    if (step.org !== block.org) continue;
+    const m = accessOf(step.address);
+    if (!m || `${m.who}${key(m.key)}` !== block.entry) continue;
+    const before = roleOf(step.before);
+    const after = roleOf(step.after);
+    const t = (r: string | undefined) => markdownText(r ?? '—');
+    const change = after !== undefined ? (before !== undefined ? `${t(before)} → **${t(after)}**` : `**${t(after)}**`) : `**revoked** (was ${t(before)})`;
+    lines.push(`- ${change} on ${code(several ? `${step.org}/${m.object}` : m.object)}`);
+  }
+  return lines.length > 0 ? ['Its grants in this plan (in the blocks of what they grant):', '', ...lines, ''] : [];
 }
 
 function fenceFor(lines: string[]): string {
@@ -280,19 +371,18 @@ export function renderMarkdown(plan: MaskedPlan, options: MarkdownOptions = {}):
   let shown = 0;
   let cut = false;
 
-  for (const kind of KINDS) {
+  for (const block of entryBlocks(plan, orgs)) {
     if (cut) break;
-    const blocks = kindBlocks(plan, kind, orgs, options.why);
-    if (blocks.length === 0) continue;
-    const fence = fenceFor(blocks.flat());
+    const diffs = block.steps.map((step) => stepLines(step, options.why));
+    const fence = fenceFor(diffs.flat());
+    const intro = grantsNaming(plan, block, several);
     const close = `${fence}\n\n</details>\n`;
-    const open = (n: number) =>
-      `<details><summary>${kind} (${blocks.length}${n < blocks.length ? `, first ${n} shown` : ''})</summary>\n\n${fence}diff\n`;
+    const open = (n: number) => `<details>${entrySummary(plan, block, several, options, n)}\n\n${intro.length > 0 ? `${intro.join('\n')}\n` : ''}${fence}diff\n`;
 
     const body: string[] = [];
     let size = 0;
-    for (const block of blocks) {
-      const piece = `${body.length > 0 ? '\n' : ''}${block.join('\n')}\n`;
+    for (const lines of diffs) {
+      const piece = `${body.length > 0 ? '\n' : ''}${lines.join('\n')}\n`;
       const needed = text.length + open(body.length + 1).length + size + piece.length + close.length + reserve;
       if (needed >= limit) {
         cut = true;

@@ -529,7 +529,7 @@ export interface AccessTable {
 }
 
 /** An access step's object, who (teams or users) and whose key: `OBJECT.access.teams["KEY"]`. */
-function accessOf(address: string): { object: string; who: 'teams' | 'users'; key: string } | undefined {
+export function accessOf(address: string): { object: string; who: 'teams' | 'users'; key: string } | undefined {
   const parsed = parseAddress(address);
   if (!parsed || parsed.segments.length < 4) return undefined;
   const n = parsed.segments.length;

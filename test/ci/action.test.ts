@@ -239,6 +239,8 @@ describe('the action script: plan', () => {
     expect(planComments()).toHaveLength(1);
     const [comment] = planComments();
     expect(comment.body).toContain('Writers');
+    // The team's entry links to its line in the pull request's head commit (not the merge commit).
+    expect(comment.body).toMatch(new RegExp(`<summary>team <b>Writers</b> · 1 to (?:create|update)[^<]* · <a href="https://github\\.example/${REPO.replace('/', '\\/')}/blob/${HEAD_SHA}/docplane/org_acme\\.yaml#L\\d+">docplane/org_acme\\.yaml:\\d+</a></summary>`));
     expect(comment.body).toContain('docplane-plan-pr-7');
     expect(first.stdout).toContain(`plan comment created (id ${comment.id}) on pull request #7`);
     const meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'));

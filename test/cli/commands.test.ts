@@ -32,6 +32,21 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'docplane-home-'));
   for (const part of ['docplane.yaml', 'certs', 'integrations']) cpSync(join(ROOT, 'examples', part), join(dir, part), { recursive: true });
   writeFileSync(join(dir, 'small.yaml'), 'version: 1\norganization:\n  id: org_acme\n  title: Acme Renamed\nteams:\n  - title: Writers\n');
+  // A new team with two members and admin on a space whose other grant goes: one block per entry.
+  writeFileSync(
+    join(dir, 'review.yaml'),
+    [
+      'version: 1',
+      'organization: {id: org_acme}',
+      'teams:',
+      '  - title: Writers',
+      '    members: [bob@acme.com, {user: dave@acme.com, role: owner}]',
+      'spaces:',
+      '  - id: space_api',
+      '    access: {teams: {Writers: admin}}',
+      '',
+    ].join('\n'),
+  );
   writeFileSync(
     join(dir, 'deferred.yaml'),
     'version: 1\norganization: {id: org_acme}\nsaml:\n  - label: Okta\n    ssoURL: https://okta.example/sso\n    defaultTeam: Legacy\n',
@@ -122,6 +137,34 @@ describe('plan --out, docplane show, --target', () => {
     expect(md.stdout).toContain('> [!IMPORTANT]\n> Targeted plan: only teams\\["Writers"\\]');
     const json = JSON.parse((await cli([...args, '--format', 'json'])).stdout) as { targets?: string[] };
     expect(json.targets).toEqual(['teams["Writers"]']);
+  });
+});
+
+describe('the markdown plan a reviewer reads', () => {
+  it('one block per config entry, named by title and linked to its file:line; the access as it will be', async () => {
+    const r = await cli(['plan', '-c', 'review.yaml', '--format', 'markdown', '--source-url', 'https://github.com/acme/docs/blob/abc123']);
+    expect(r.code, r.stderr).toBe(0);
+    const md = r.stdout;
+    // The team's block holds its create and its members, and points at its grant.
+    expect(md).toContain('<details><summary>team <b>Writers</b> · 1 to create, 1 to update · <a href="https://github.com/acme/docs/blob/abc123/review.yaml#L4">review.yaml:4</a></summary>');
+    expect(md).toMatch(/Its grants in this plan \(in the blocks of what they grant\):\n\n- \*\*admin\*\* on `spaces\["space_api"\]`/);
+    // The space's block: its grants (the config names the space by id alone, and the plan reads no title for it).
+    expect(md).toContain('<details><summary>space <b>space_api</b> · 1 to create, 1 to delete · <a href="https://github.com/acme/docs/blob/abc123/review.yaml#L7">review.yaml:7</a></summary>');
+    // Who can do what after the plan: carol's direct grant goes, the team's members hold admin through it.
+    expect(md).toContain('Access of `spaces["space_api"]` after this plan:');
+    expect(md).toContain('| team Writers | **admin** | direct | **new** |');
+    expect(md).toContain('| ↳ bob@​acme.com | **admin** | through team Writers | with the team |');
+    expect(md).toContain('| ↳ dave@​acme.com | **admin** | through team Writers | with the team |');
+    expect(md).toContain('| user carol@​acme.com | **—** |  | **revoked** (was read) |');
+  });
+
+  it('without --source-url the file:line is named, not linked; a --source-url that is no web address is refused', async () => {
+    const r = await cli(['plan', '-c', 'review.yaml', '--format', 'markdown']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('<details><summary>team <b>Writers</b> · 1 to create, 1 to update · <code>review.yaml:4</code></summary>');
+    const bad = await cli(['plan', '-c', 'review.yaml', '--format', 'markdown', '--source-url', 'javascript:alert(1)']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.split('\n')[0]).toBe('error: --source-url "javascript:alert(1)" is not an http or https URL');
   });
 });
 

@@ -62,7 +62,7 @@ describe('docplane explain', () => {
 
 describe('plan --verbose: why, under each step', () => {
   it('text: the reason and the config entry under each step, then the rules that weigh on it', () => {
-    const text = renderPlan(plan, { format: 'text', color: false, secrets: [], locations });
+    const text = renderPlan(plan, { format: 'text', color: false, secrets: [], locations, why: true });
     const lines = text.split('\n');
     const at = lines.findIndex((l) => l.includes('sites["site_docs"].sections["api"]'));
     expect(lines.slice(at).find((l) => l.includes('# why:'))).toBe('  # why: the config and the remote differ; config: docplane/sites.yaml:9:9');
@@ -74,7 +74,7 @@ describe('plan --verbose: why, under each step', () => {
   });
 
   it('markdown: the same lines inside the step\'s diff block', () => {
-    const md = renderPlan(plan, { format: 'markdown', color: false, secrets: [], locations });
+    const md = renderPlan(plan, { format: 'markdown', color: false, secrets: [], locations, why: true });
     expect(md).toContain('#   why: the config and the remote differ; config: docplane/sites.yaml:9:9');
     expect(renderPlan(plan, { format: 'markdown', color: false, secrets: [] })).not.toContain('why:');
   });

@@ -17,13 +17,16 @@ function shownSteps(md: string): number {
 }
 
 describe('markdown rendering', () => {
-  it('starts with the summary, has a counts table, warnings and one details block per kind', () => {
+  it('starts with the summary, has a counts table, warnings and one details block per config entry', () => {
     const md = renderPlan(richPlan(), { format: 'markdown', color: false, secrets: RICH_SECRETS });
     expect(md.split('\n')[0]).toBe('### Plan: 5 to create, 7 to update, 5 to delete, 6 other changes; 6 unmanaged.');
     expect(md).toContain('| Organization | Kind | Create | Update | Delete | Other | Unmanaged |');
     expect(md).toContain('> [!CAUTION]');
     expect(md).toContain('> [!WARNING]');
-    expect(md).toContain('<details><summary>teams (4)</summary>');
+    // A renamed team by its new title; its members' change in the same block.
+    expect(md).toContain('<details><summary>org_acme: team <b>Engineering</b> · 2 to update</summary>\n\n```diff\n! ~ teams["Engineering"]\n');
+    expect(md).toContain('! ~ teams["Engineering"].members\n');
+    expect(md.match(/<details><summary>/g)?.length).toBe(new Set(richPlan().steps.map((s) => `${s.org}/${s.address.replace(/^((?:[a-zA-Z]+)(?:\["(?:[^"\\]|\\.)*"\])?).*$/, '$1')}`)).size + 2); // and the unmanaged and requests blocks
     expect(md).not.toContain('more steps not shown');
     expect(md).not.toContain('\u001b[');
     expectWellFormed(md);
@@ -42,9 +45,39 @@ describe('markdown rendering', () => {
     // The table still counts everything, even what the details leave out.
     expect(md).toContain('| members | 0 | 2500 | 0 | 0 | 0 |');
     expect(md).toContain('| teams | 2500 | 0 | 0 | 0 | 0 |');
-    // The cut kind says how much of it is shown.
-    expect(md).toMatch(/<summary>members \(2500, first \d+ shown\)<\/summary>/);
     expectWellFormed(md);
+  });
+
+  it('an entry larger than the comment is cut inside its block, which says how much of it is shown', () => {
+    const sections: Step[] = Array.from({ length: 3000 }, (_, i) => ({
+      id: `org_acme/sites["site_docs"].sections["s${i}"]:create`,
+      org: 'org_acme',
+      address: `sites["site_docs"].sections["s${i}"]`,
+      kind: 'sections',
+      action: 'create',
+      before: null,
+      after: { title: `Section ${i}`, path: `s${i}` },
+      changes: [],
+      requests: [],
+      dependsOn: [],
+    }));
+    const md = renderMarkdown(maskPlan(emptyPlan({ steps: sections, summary: { create: 3000, update: 0, delete: 0, other: 0, unmanaged: 0 } }), []));
+    expect(md.length).toBeLessThan(MARKDOWN_LIMIT);
+    const shown = md.split('\n').filter((l) => l.startsWith('+ sites["site_docs"].sections[')).length;
+    expect(shown).toBeGreaterThan(100);
+    expect(md).toContain(`<details><summary>site <b>site_docs</b> · 3000 to create (first ${shown} of 3000 shown)</summary>`);
+    expect(md).toContain(`> … ${3000 - shown} more steps not shown`);
+    expectWellFormed(md);
+  });
+
+  it("an entry's file:line is linked under the source URL, a file outside the folder is named only, and titles cannot write HTML there", () => {
+    const step = (address: string, title: string): Step => ({ id: `org_acme/${address}:create`, org: 'org_acme', address, kind: 'teams', action: 'create', before: null, after: { title }, changes: [], requests: [], dependsOn: [] });
+    const plan = maskPlan(emptyPlan({ steps: [step('teams["A"]', '<img src=x onerror=alert(1)> @team #1'), step('teams["B"]', 'B "quoted"')] }), []);
+    const locations = { org_acme: { 'teams["A"]': { file: 'docplane/teams dir/a.yaml', line: 7, column: 5 }, 'teams["B"]': { file: '../elsewhere.yaml', line: 2, column: 5 } } };
+    const md = renderMarkdown(plan, { locations, sourceUrl: 'https://github.com/o/r/blob/abc/' });
+    expect(md).toContain('<summary>team <b>&lt;img src=x onerror=alert(1)&gt; @\u200bteam #\u200b1</b> · 1 to create · <a href="https://github.com/o/r/blob/abc/docplane/teams%20dir/a.yaml#L7">docplane/teams dir/a.yaml:7</a></summary>');
+    expect(md).toContain('<summary>team <b>B &quot;quoted&quot;</b> · 1 to create · <code>../elsewhere.yaml:2</code></summary>');
+    expect(md).not.toMatch(/<summary>[^\n]*<img/);
   });
 
   it('drops details from the end under a small limit, and never goes over it', () => {

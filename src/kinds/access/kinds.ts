@@ -68,7 +68,7 @@ export const spaceAccessModule: KindSpec<RemoteAccess | undefined> = {
       .filter((p) => p.desired.access !== undefined)
       .map((p): AccessObject => {
         const id = p.desired.id ?? p.remote?.id;
-        return { address: p.address, title: p.desired.title ?? p.remote?.title ?? id ?? p.address, ...(id === undefined ? {} : { id }), access: p.desired.access ?? {} };
+        return { address: p.address, ...(p.desired.title ?? p.remote?.title ? { title: p.desired.title ?? p.remote?.title } : {}), ...(id === undefined ? {} : { id }), access: p.desired.access ?? {} };
       });
     return readFor(ctx, 'space', objects);
   },
@@ -85,7 +85,7 @@ export const siteAccessModule: KindSpec<RemoteAccess | undefined> = {
     const list = desired.some((s) => s.id === undefined) ? await readSiteInfos(ctx) : [];
     const objects = matchSites(desired, list).pairs.map((p): AccessObject => {
       const id = p.desired.id ?? p.remote?.id;
-      return { address: `sites${key(siteKey(p.desired))}`, title: p.desired.title ?? p.remote?.title ?? siteKey(p.desired), ...(id === undefined ? {} : { id }), access: p.desired.access ?? {} };
+      return { address: `sites${key(siteKey(p.desired))}`, ...(p.desired.title ?? p.remote?.title ? { title: p.desired.title ?? p.remote?.title } : {}), ...(id === undefined ? {} : { id }), access: p.desired.access ?? {} };
     });
     return readFor(ctx, 'site', objects);
   },

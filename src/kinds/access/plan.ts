@@ -23,8 +23,8 @@ export interface AccessObject {
   address: string;
   /** Its remote id, when it exists. */
   id?: string;
-  /** What a reviewer calls it: a collection's path, a space's or a site's title. */
-  title: string;
+  /** What a reviewer calls it: a collection's path, a space's or a site's title (when the config or the reads give it). */
+  title?: string;
   access: AccessT;
 }
 
@@ -184,5 +184,5 @@ function accessResult(ctx: PlanContext, obj: AccessObject, want: ReadonlyMap<str
     rows.push(row);
   }
   rows.sort((a, b) => (a.who === b.who ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.who === 'team' ? -1 : 1));
-  return { address: obj.address, title: obj.title, rows };
+  return { address: obj.address, ...(obj.title !== undefined ? { title: obj.title } : {}), rows };
 }
