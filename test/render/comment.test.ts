@@ -94,9 +94,36 @@ describe('the pull-request comment', () => {
       notes: ['org_acme: warning: teams["Legacy"] (delete): teams are archived, not deleted (policy no-team-deletes)'],
       duplicates: ['org_acme/teams["Writers"]#team_2'],
       unmanaged: { org_acme: { spaces: ['spaces["space_old"]'] } },
+      access: [
+        {
+          org: 'org_acme',
+          address: 'collections["Product"]',
+          title: 'Product',
+          rows: [
+            { who: 'team', name: 'Engineering', before: 'admin', after: 'admin', members: ['alice@acme.com', 'erin@acme.com'] },
+            { who: 'team', name: 'Support', before: 'edit', after: null },
+          ],
+        },
+        {
+          org: 'org_acme',
+          address: 'spaces["space_api"]',
+          title: 'API reference',
+          rows: [
+            { who: 'team', name: 'Writers', before: 'read', after: 'read', memberCount: 3 },
+            { who: 'user', name: 'erin@acme.com', before: 'admin', after: 'comment' },
+            { who: 'user', name: 'frank@acme.com', before: 'read', after: 'edit' },
+          ],
+        },
+      ],
     });
     const md = `${markdown(plan)}\n`;
     golden('plan-deletes-revocations.md', md);
+    // Access as it will be: every grant, the changed ones marked, members through a team as such.
+    expect(md).toContain('| team Support | **—** |  | **revoked** (was edit) |');
+    expect(md).toContain('| ↳ erin@\u200bacme.com | admin | through team Engineering |  |');
+    expect(md).toContain('| ↳ its 3 members (the config does not list them) | read | through team Writers |  |');
+    expect(md).toContain('| user erin@\u200bacme.com | **comment** | direct | **lowered** from admin |');
+    expect(md).toContain('| user frank@\u200bacme.com | **edit** | direct | **raised** from read |');
     const attention = md.slice(md.indexOf('**Needs attention**'), md.indexOf('| Kind |'));
     for (const wanted of ['delete **Legacy**', 'lower **carol@\u200bacme.com** (admin → read)', 'remove **dave@\u200bacme.com** (edit → none)', 'revoke **Support** (edit → none)', 'lower **erin@\u200bacme.com** (admin → comment)', 'delete **partner-acme**', '**safety rule maxDeletes**', '**policy warning**', '**twin**']) {
       expect(attention).toContain(wanted);
