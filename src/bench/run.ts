@@ -333,8 +333,9 @@ function workflowTargets(report: BenchReport): Target[] {
       name: `peak memory of the CLI < 200 MiB (apply, scale 4)`,
       value: `${(mem.maxRssMiB ?? 0).toFixed(0)} MiB`,
       limit: '200 MiB',
-      pass: memScale >= 4 ? (mem.maxRssMiB ?? Infinity) < 200 : undefined,
-      ...(memScale >= 4 ? {} : { note: `measured at scale ${memScale}` }),
+      // Judged only at the goal's own scale: a larger world is not held to a smaller one's goal.
+      pass: memScale === 4 ? (mem.maxRssMiB ?? Infinity) < 200 : undefined,
+      ...(memScale === 4 ? {} : { note: `measured at scale ${memScale}; the goal is for scale 4` }),
     });
   }
   for (const workflow of ['plan, no changes', 'import']) {
@@ -344,8 +345,8 @@ function workflowTargets(report: BenchReport): Target[] {
       name: `peak memory of ${workflow} < 256 MiB (scale 10)`,
       value: `${(row.maxRssMiB ?? 0).toFixed(0)} MiB`,
       limit: '256 MiB',
-      pass: memScale >= 10 ? (row.maxRssMiB ?? Infinity) < 256 : undefined,
-      ...(memScale >= 10 ? {} : { note: `measured at scale ${memScale}` }),
+      pass: memScale === 10 ? (row.maxRssMiB ?? Infinity) < 256 : undefined,
+      ...(memScale === 10 ? {} : { note: `measured at scale ${memScale}; the goal is for scale 10` }),
     });
   }
   const plan = byName.get('plan, no changes');
