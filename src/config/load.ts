@@ -22,7 +22,7 @@ import { UNITS } from '../kinds/index.js';
 import type { z } from 'zod';
 import { ConfigDocument } from './schema.js';
 import { isMap, isScalar, isSeq } from 'yaml';
-import { decodeText, documentOf, firstAlias, forgetParse, parseFile, position, type DocPath, type LocateMode, type RawIssue, type SourceDocument, type SourceFile } from '../source/yaml.js';
+import { decodeText, documentOf, firstAlias, forgetParse, parseFile, PIECES_FROM_CHARS, position, valueInPieces, type DocPath, type LocateMode, type RawIssue, type SourceDocument, type SourceFile } from '../source/yaml.js';
 import type { LoadedConfig, OrgConfig } from './types.js';
 import { compilePolicies } from '../policy/compile.js';
 import { checkResources } from '../policy/run.js';
@@ -421,12 +421,16 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     }
     const file: SourceFile = { abs, display, rel, raw, text: decoded.text };
     sources.push(file);
-    const parsed = parseFile(file);
+    // A large file is read a piece at a time when it can be (its whole syntax tree is several
+    // hundred megabytes at scale); else, or when a piece has any problem, it is parsed whole.
+    const pieces = file.text.length >= PIECES_FROM_CHARS ? valueInPieces(file.text) : undefined;
+    const parsed = pieces ? { documents: [{ file, index: 0 }], issues: [] } : parseFile(file);
     for (const issue of parsed.issues) problems.issues.push(issue);
     // Each document's value is taken, then the file's syntax tree is let go before the checks: a
     // large config's tree, its value and the schema's output are not all alive at once. A position a
     // later problem needs parses the file again.
     const values = parsed.documents.map((source) => {
+      if (pieces) return { source, top: pieces };
       try {
         return { source, top: documentValue(source, problems) };
       } catch (e) {

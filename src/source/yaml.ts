@@ -325,3 +325,90 @@ export function locateOffset(doc: Document.Parsed, path: DocPath, mode: LocateMo
 export function locate(source: SourceDocument, path: DocPath, mode: LocateMode = 'value'): { line: number; column: number } {
   return position(source.file, locateOffset(documentOf(source), path, mode));
 }
+
+/** A file at least this large is read in pieces (valueInPieces) when it can be. */
+export const PIECES_FROM_CHARS = 1 << 20;
+
+/** About this many characters of list entries make one piece. */
+const PIECE_CHARS = 1 << 16;
+
+/**
+ * Anything that may make a piece read otherwise than the whole file: a second document or a
+ * directive (`---`, `...`, `%` at a line's start), or an anchor, alias or tag (`&`, `*`, `!` where a
+ * token starts). Found where it need not be (`Q & A` is text), it only costs the whole-file read.
+ */
+const WHOLE_FILE_ONLY = /^(?:---|\.\.\.|%)|(?:^|[\s,[{:])[&*!]/m;
+
+/** A top-level key written alone on its line (`members:`, maybe a comment): its value follows, indented. */
+const BARE_KEY = /^([A-Za-z_][\w-]*):[ \t]*(?:#.*)?$/;
+
+/**
+ * The value of a large file of one document, read one top-level key, or one run of a top-level
+ * list's entries, at a time: the yaml package's syntax tree of a whole file (about 50 bytes per
+ * character of it) is never alive at once, only one piece's. Undefined when the file must be read
+ * whole — it holds something a piece could read otherwise than the whole file would (see
+ * WHOLE_FILE_ONLY; a top-level key written twice; a line this splitting does not expect), or a
+ * piece has any error, warning or duplicate key: the whole-file read then finds and places every
+ * problem as it always does. A piece cut inside a quoted or flow value is left unterminated, which
+ * is an error, so a cut in the wrong place never yields a different value.
+ */
+export function valueInPieces(text: string): Record<string, unknown> | undefined {
+  if (WHOLE_FILE_ONLY.test(text) || /\r(?!\n)/.test(text)) return undefined;
+  const out: Record<string, unknown> = {};
+  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const blank = (l: string) => /^\s*(?:#.*)?$/.test(l);
+  const indent = (l: string) => l.length - l.trimStart().length;
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i];
+    if (blank(line)) {
+      i++;
+      continue;
+    }
+    // Each top-level part starts at column 0 with its key.
+    if (indent(line) > 0 || line.startsWith('-')) return undefined;
+    let end = i + 1;
+    while (end < lines.length && (blank(lines[end]) || indent(lines[end]) > 0 || lines[end].startsWith('-'))) end++;
+    const bare = BARE_KEY.exec(line);
+    const first = lines.slice(i + 1, end).findIndex((l) => !blank(l)) + i + 1;
+    const entries = bare && first > i && /^\s*-(?:\s|$)/.test(lines[first]) ? indent(lines[first]) : undefined;
+    if (bare && entries !== undefined) {
+      // A list: runs of whole entries, each read as a document of its own.
+      if (bare[1] in out) return undefined;
+      const list: unknown[] = [];
+      let start = first;
+      let size = 0;
+      for (let j = first; j <= end; j++) {
+        const atEntry = j === end || (indent(lines[j]) === entries && /^\s*-(?:\s|$)/.test(lines[j]));
+        if (j < end && !blank(lines[j]) && indent(lines[j]) < entries) return undefined;
+        if (atEntry && j > start && (j === end || size >= PIECE_CHARS)) {
+          const value = pieceValue(lines.slice(start, j).join('\n'));
+          if (!Array.isArray(value)) return undefined;
+          for (const v of value) list.push(v);
+          start = j;
+          size = 0;
+        }
+        if (j < end) size += lines[j].length + 1;
+      }
+      out[bare[1]] = list;
+    } else {
+      const value = pieceValue(lines.slice(i, end).join('\n'));
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+      for (const [k, v] of Object.entries(value)) {
+        if (k in out) return undefined;
+        out[k] = v;
+      }
+    }
+    i = end;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** One piece's value, or undefined when it has any error, warning or duplicate key, or is not one document. */
+function pieceValue(text: string): unknown {
+  const docs = yaml.parseAllDocuments(text, { uniqueKeys: false, prettyErrors: false, logLevel: 'error' });
+  if (!Array.isArray(docs) || docs.length !== 1) return undefined;
+  const doc = docs[0] as Document.Parsed;
+  if (doc.errors.length > 0 || doc.warnings.length > 0 || duplicateKeys(doc).length > 0) return undefined;
+  return doc.toJS();
+}
