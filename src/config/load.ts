@@ -22,7 +22,7 @@ import { UNITS } from '../kinds/index.js';
 import type { z } from 'zod';
 import { ConfigDocument } from './schema.js';
 import { isMap, isScalar, isSeq } from 'yaml';
-import { decodeText, documentOf, firstAlias, forgetParse, parseFile, PIECES_FROM_CHARS, position, valueInPieces, type DocPath, type LocateMode, type RawIssue, type SourceDocument, type SourceFile } from '../source/yaml.js';
+import { decodeText, documentOf, firstAlias, forgetParse, parseFile, PIECES_FROM_CHARS, position, releaseText, valueInPieces, type DocPath, type LocateMode, type RawIssue, type SourceDocument, type SourceFile } from '../source/yaml.js';
 import type { LoadedConfig, OrgConfig } from './types.js';
 import { compilePolicies } from '../policy/compile.js';
 import { checkResources } from '../policy/run.js';
@@ -441,6 +441,8 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
       }
     });
     forgetParse(file);
+    // A file read in pieces had its value taken without a parse of the whole: its text goes too.
+    if (pieces) releaseText(file);
     for (const { source, top } of values) {
       documents++;
       if (top === undefined) continue;

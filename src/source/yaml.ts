@@ -58,6 +58,20 @@ export function forgetParse(file: SourceFile): void {
   file.lines = undefined;
 }
 
+/**
+ * Lets go of a file's decoded text once its value is taken (a large config's text is one string of
+ * twice its size when it holds any character past Latin-1); a position asked for later decodes the
+ * file's bytes again, once.
+ */
+export function releaseText(file: SourceFile): void {
+  let text: string | undefined;
+  Object.defineProperty(file, 'text', {
+    configurable: true,
+    enumerable: true,
+    get: () => (text ??= (decodeText(file.raw) as { text: string }).text),
+  });
+}
+
 /** A problem found before the documents were merged: a place in one document and a message. */
 export interface RawIssue {
   file: SourceFile;
@@ -401,7 +415,25 @@ export function valueInPieces(text: string): Record<string, unknown> | undefined
     }
     i = end;
   }
-  return Object.keys(out).length > 0 ? out : undefined;
+  return Object.keys(out).length > 0 ? ownStrings(out) : undefined;
+}
+
+/**
+ * The value with each string its own copy: V8 keeps a substring as a slice of the text it came
+ * from, so one kept value (an email of each entry) would keep every piece's whole text alive.
+ */
+function ownStrings<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
+    for (const [k, x] of entries) {
+      if (typeof x === 'string') (v as Record<string | number, unknown>)[k] = JSON.parse(JSON.stringify(x)) as string;
+      else stack.push(x);
+    }
+  }
+  return value;
 }
 
 /** One piece's value, or undefined when it has any error, warning or duplicate key, or is not one document. */

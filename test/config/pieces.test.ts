@@ -75,6 +75,26 @@ describe('reading a large file in pieces', () => {
     }
   });
 
+  it('a large config read in pieces still places a problem found after reading at its line (its text decoded again)', async () => {
+    const file = writeConfig(generate(3, 4), join(dir, 'named-twice'));
+    const text = readFileSync(file, 'utf8');
+    // A second team of an existing title, as the last entry of the teams list.
+    const first = text.indexOf('\n  - title: Team 0001\n') + 1;
+    expect(first).toBeGreaterThan(0);
+    const end = text.indexOf('\ncollections:\n');
+    const twice = `${text.slice(0, end)}\n  - title: Team 0001${text.slice(end)}`;
+    writeFileSync(file, twice);
+    expect(valueInPieces(twice)).toBeDefined();
+    const line = (offset: number) => twice.slice(0, offset).split('\n').length;
+    const error = await loadConfig({ path: file, env: {} }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    // Both places, each at its own line: the first entry's and the one added at the list's end.
+    expect(error?.message).toContain(`docplane.yaml:${line(first)}:5: teams[1]: teams["Team 0001"] is defined twice: here and at`);
+    expect(error?.message).toContain(`docplane.yaml:${line(end) + 1}:5`);
+  });
+
   it('a large config with a problem is read whole, and the problem is at its line', async () => {
     const file = writeConfig(generate(3, 2), join(dir, 'big'));
     const text = readFileSync(file, 'utf8');
