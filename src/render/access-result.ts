@@ -8,8 +8,8 @@
 import type { AccessGrantRow, PlanAccessResult } from '../model/access-result.js';
 import { markdownCode, markdownText } from './escape.js';
 
-/** Roles from the most to the least. */
-const ROLE_ORDER = ['admin', 'create', 'review', 'edit', 'comment', 'read'];
+/** Roles from the most to the least: a step to a later one (or to none) lowers access. */
+export const ROLE_ORDER = ['admin', 'create', 'review', 'edit', 'comment', 'read'];
 
 /** Member rows shown under one team grant; a larger team says how many more. */
 const MAX_MEMBERS = 50;

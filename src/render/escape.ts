@@ -24,14 +24,13 @@ export function oneLine(text: string): string {
  * in text after parsing, so a backslash alone does not stop them), on one line.
  */
 export function markdownText(text: string): string {
-  return oneLine(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]()|!#~])/g, '\\$1')
-    .replace(/([@#])/g, `$1${ZWSP}`)
-    .replace(/:\/\//g, `:${ZWSP}//`)
-    .replace(/www\./gi, (m) => `${m.slice(0, 3)}${ZWSP}.`)
+  return breakReferences(
+    oneLine(text)
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/([\\`*_[\]()|!#~])/g, '\\$1'),
+  )
     // Leading blanks (a title's line breaks, made spaces) would indent it into a code block in a list
     // item: each is written as the space's entity.
     .replace(/^[ \t]+/, (m) => '&#32;'.repeat(m.length));
@@ -43,12 +42,12 @@ export function markdownText(text: string): string {
  * references and autolinks in the HTML's text), on one line.
  */
 export function htmlText(text: string): string {
-  return oneLine(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
+  return breakReferences(oneLine(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'));
+}
+
+/** `@name`, `#123` and bare URLs (`https://…`, `www.…`) broken with a zero-width space. */
+function breakReferences(text: string): string {
+  return text
     .replace(/([@#])/g, `$1${ZWSP}`)
     .replace(/:\/\//g, `:${ZWSP}//`)
     .replace(/www\./gi, (m) => `${m.slice(0, 3)}${ZWSP}.`);

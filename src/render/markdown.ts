@@ -12,7 +12,7 @@ import { KIND_SPECS, KINDS, UNITS } from '../kinds/index.js';
 import { compareAddresses, entryOf, key, topName } from '../model/address.js';
 import type { SourceLocation } from '../model/desired.js';
 import { type Action, type Kind, type Step } from '../plan/types.js';
-import { accessResultTable } from './access-result.js';
+import { accessResultTable, ROLE_ORDER } from './access-result.js';
 import { fencedLine, htmlText, markdownCode, markdownText } from './escape.js';
 import { ACTION_SYMBOL, CHANGE_SYMBOL, changedBySuffix, changesOf, formatChange, isOtherAction, orgsOf, requestCount, summaryLine, targetLine, unmanagedAddresses, requestLine } from './format.js';
 import { accessOf, accessTables, segmentsOf, siteDiagrams } from './mermaid.js';
@@ -157,8 +157,6 @@ function collapsedTree(tree: readonly { depth: number; text: string }[]): string
 /** At most this many lines in "Needs attention"; the blocks below list the rest. */
 const MAX_ATTENTION = 40;
 
-/** Roles from the most to the least: a step to a later one (or to none) lowers access. */
-const ROLE_ORDER = ['admin', 'create', 'review', 'edit', 'comment', 'read'];
 
 /** What a reviewer names a step's object by: its title (or name, label, email), else its address's last key. */
 function titleOf(step: Step): string {
@@ -305,11 +303,14 @@ function sourceLink(sourceUrl: string, at: SourceLocation): string | undefined {
   return `${sourceUrl.replace(/\/+$/, '')}/${file.split('/').map(encodeURIComponent).join('/')}#L${at.line}`;
 }
 
-/** The `<summary>` of an entry's block: `team <b>Writers</b> · 1 to create · teams.yaml:12` (HTML: no markdown is read there). */
-function entrySummary(plan: MaskedPlan, block: EntryBlock, several: boolean, options: MarkdownOptions, shown: number): string {
+/**
+ * The `<summary>` of an entry's block, `team <b>Writers</b> · 1 to create · teams.yaml:12` (HTML: no
+ * markdown is read there), given how many of its steps are shown.
+ */
+function entrySummary(plan: MaskedPlan, block: EntryBlock, several: boolean, options: MarkdownOptions): (shown: number) => string {
   const { what, title } = entryName(plan, block);
   const name = `${several ? `${htmlText(block.org)}: ` : ''}${htmlText(what)}${title !== undefined ? ` <b>${htmlText(title)}</b>` : ''}`;
-  const count = `${actionCounts(block.steps)}${shown < block.steps.length ? ` (first ${shown} of ${block.steps.length} shown)` : ''}`;
+  const counts = actionCounts(block.steps);
   const at = options.locations?.[block.org]?.[block.entry];
   let where = '';
   if (at !== undefined) {
@@ -317,26 +318,29 @@ function entrySummary(plan: MaskedPlan, block: EntryBlock, several: boolean, opt
     const link = options.sourceUrl !== undefined ? sourceLink(options.sourceUrl, at) : undefined;
     where = ` · ${link !== undefined ? `<a href="${link.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}">${text}</a>` : `<code>${text}</code>`}`;
   }
-  return `<summary>${name} · ${count}${where}</summary>`;
+  return (shown) => `<summary>${name} · ${counts}${shown < block.steps.length ? ` (first ${shown} of ${block.steps.length} shown)` : ''}${where}</summary>`;
 }
 
 /**
  * The grants in this plan that name an entry from another entry's access (a team's grants are
- * written on the collections, spaces and sites): a line in the team's block pointing at them.
+ * written on the collections, spaces and sites), as lines of the named entry's block, by
+ * `ORG\0ENTRY`: made once for the plan.
  */
-function grantsNaming(plan: MaskedPlan, block: EntryBlock, several: boolean): string[] {
-  const lines: string[] = [];
+function grantsByEntry(plan: MaskedPlan, several: boolean): Map<string, string[]> {
+  const out = new Map<string, string[]>();
   for (const step of plan.steps) {
-    if (step.org !== block.org) continue;
     const m = accessOf(step.address);
-    if (!m || `${m.who}${key(m.key)}` !== block.entry) continue;
+    if (!m) continue;
     const before = roleOf(step.before);
     const after = roleOf(step.after);
     const t = (r: string | undefined) => markdownText(r ?? '—');
     const change = after !== undefined ? (before !== undefined ? `${t(before)} → **${t(after)}**` : `**${t(after)}**`) : `**revoked** (was ${t(before)})`;
+    const id = `${step.org}\0${m.who}${key(m.key)}`;
+    const lines = out.get(id) ?? [];
     lines.push(`- ${change} on ${code(several ? `${step.org}/${m.object}` : m.object)}`);
+    out.set(id, lines);
   }
-  return lines.length > 0 ? ['Its grants in this plan (in the blocks of what they grant):', '', ...lines, ''] : [];
+  return out;
 }
 
 function fenceFor(lines: string[]): string {
@@ -371,13 +375,16 @@ export function renderMarkdown(plan: MaskedPlan, options: MarkdownOptions = {}):
   let shown = 0;
   let cut = false;
 
+  const grants = grantsByEntry(plan, several);
   for (const block of entryBlocks(plan, orgs)) {
     if (cut) break;
     const diffs = block.steps.map((step) => stepLines(step, options.why));
     const fence = fenceFor(diffs.flat());
-    const intro = grantsNaming(plan, block, several);
+    const named = grants.get(`${block.org}\0${block.entry}`) ?? [];
+    const intro = named.length > 0 ? `Its grants in this plan (in the blocks of what they grant):\n\n${named.join('\n')}\n\n` : '';
+    const summary = entrySummary(plan, block, several, options);
     const close = `${fence}\n\n</details>\n`;
-    const open = (n: number) => `<details>${entrySummary(plan, block, several, options, n)}\n\n${intro.length > 0 ? `${intro.join('\n')}\n` : ''}${fence}diff\n`;
+    const open = (n: number) => `<details>${summary(n)}\n\n${intro}${fence}diff\n`;
 
     const body: string[] = [];
     let size = 0;

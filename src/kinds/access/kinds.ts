@@ -23,6 +23,9 @@ function grants(objects: ReadonlyArray<{ access?: AccessT }>): number {
   return objects.reduce((n, o) => n + Object.keys(o.access?.teams ?? {}).length + Object.keys(o.access?.users ?? {}).length, 0);
 }
 
+/** The object's title for a reviewer, when the config or the reads give one. */
+const titled = (title: string | undefined): { title?: string } => (title ? { title } : {});
+
 async function readFor(ctx: ReadContext, target: AccessTarget, objects: AccessObject[]): Promise<RemoteAccess | undefined> {
   if (objects.length === 0) return undefined;
   const [teams, members, grants] = await Promise.all([
@@ -68,7 +71,7 @@ export const spaceAccessModule: KindSpec<RemoteAccess | undefined> = {
       .filter((p) => p.desired.access !== undefined)
       .map((p): AccessObject => {
         const id = p.desired.id ?? p.remote?.id;
-        return { address: p.address, ...(p.desired.title ?? p.remote?.title ? { title: p.desired.title ?? p.remote?.title } : {}), ...(id === undefined ? {} : { id }), access: p.desired.access ?? {} };
+        return { address: p.address, ...titled(p.desired.title ?? p.remote?.title), ...(id === undefined ? {} : { id }), access: p.desired.access ?? {} };
       });
     return readFor(ctx, 'space', objects);
   },
@@ -85,7 +88,7 @@ export const siteAccessModule: KindSpec<RemoteAccess | undefined> = {
     const list = desired.some((s) => s.id === undefined) ? await readSiteInfos(ctx) : [];
     const objects = matchSites(desired, list).pairs.map((p): AccessObject => {
       const id = p.desired.id ?? p.remote?.id;
-      return { address: `sites${key(siteKey(p.desired))}`, ...(p.desired.title ?? p.remote?.title ? { title: p.desired.title ?? p.remote?.title } : {}), ...(id === undefined ? {} : { id }), access: p.desired.access ?? {} };
+      return { address: `sites${key(siteKey(p.desired))}`, ...titled(p.desired.title ?? p.remote?.title), ...(id === undefined ? {} : { id }), access: p.desired.access ?? {} };
     });
     return readFor(ctx, 'site', objects);
   },
