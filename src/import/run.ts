@@ -15,6 +15,7 @@ import { writeFileAtomic } from '../core/atomic-file.js';
 import { DocplaneError } from '../core/errors.js';
 import { convertOrg, fileNamer, type ImportedFile, type OrgImport } from './convert.js';
 import { parseAllDocuments } from 'yaml';
+import { valueInPieces } from '../source/yaml.js';
 import { readOrgState, type RemoteOrgState } from './read.js';
 import { configYaml, SCHEMA_FILE } from './yaml.js';
 
@@ -57,27 +58,41 @@ export interface ImportResult {
 const DOCUMENT_KEYS = new Set(['version', 'organization']);
 
 /**
+ * The values of the YAML documents of `text`, with the top-level entries `wanted` (others may be left
+ * out), and whether it is valid YAML (a document with errors still has the value yaml makes of it).
+ * A file of one document is read a piece at a time, as the config loader reads a large one, and only
+ * the wanted entries are parsed: an earlier import at scale is megabytes of kinds that this import
+ * writes anew, whose syntax tree would be several hundred megabytes.
+ */
+function documentValues(text: string, wanted: (key: string) => boolean): { values: unknown[]; valid: boolean } {
+  const pieces = valueInPieces(text, wanted);
+  if (pieces) return { values: [pieces], valid: true };
+  const docs = parseAllDocuments(text);
+  if (!Array.isArray(docs)) return { values: [], valid: false };
+  return { values: docs.map((d) => d.toJS() as unknown), valid: docs.every((d) => d.errors.length === 0) };
+}
+
+/**
  * The top-level entries of the document of `org` in an existing config file (prune, safety, protect,
  * policies, and any kind the import does not write), or why they cannot be read (they are then
- * dropped, and the import says so). The caller keeps those the import does not write itself.
+ * dropped, and the import says so). The entries in `written` (what the import writes itself) are not read.
  */
-function userSettings(file: string, org: string): { values: Record<string, unknown> } | { problem: string } {
+function userSettings(file: string, org: string, written: Readonly<Record<string, unknown>>): { values: Record<string, unknown> } | { problem: string } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     return { problem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})` };
   }
-  const docs = parseAllDocuments(text);
-  if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return { problem: 'is not valid YAML' };
+  const docs = documentValues(text, (key) => DOCUMENT_KEYS.has(key) || !(key in written));
+  if (!docs.valid) return { problem: 'is not valid YAML' };
   const values: Record<string, unknown> = {};
-  for (const doc of docs) {
-    const data: unknown = doc.toJS();
+  for (const data of docs.values) {
     if (!data || typeof data !== 'object') continue;
     const record = data as Record<string, unknown>;
     const id = (record.organization as { id?: unknown } | undefined)?.id;
     if (id !== org) continue;
-    for (const [k, v] of Object.entries(record)) if (!DOCUMENT_KEYS.has(k) && v !== undefined) values[k] = v;
+    for (const [k, v] of Object.entries(record)) if (!DOCUMENT_KEYS.has(k) && !(k in written) && v !== undefined) values[k] = v;
   }
   return { values };
 }
@@ -85,8 +100,8 @@ function userSettings(file: string, org: string): { values: Record<string, unkno
 /** The organization ids the YAML documents of `file` define (none when it cannot be read or parsed). */
 function orgsDefinedIn(file: string): string[] {
   try {
-    return parseAllDocuments(readFileSync(file, 'utf8')).flatMap((doc) => {
-      const id = (doc.toJS() as { organization?: { id?: unknown } } | null)?.organization?.id;
+    return documentValues(readFileSync(file, 'utf8'), (key) => key === 'organization').values.flatMap((doc) => {
+      const id = (doc as { organization?: { id?: unknown } } | null)?.organization?.id;
       return typeof id === 'string' ? [id] : [];
     });
   } catch {
@@ -214,12 +229,12 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       const file = orgFileName(i.org);
       const existing = dir === undefined ? undefined : path.join(dir, file);
       if (existing === undefined || !existsSync(existing)) return { org: i.org, file, document: i.document };
-      const found = userSettings(existing, i.org);
+      const found = userSettings(existing, i.org, i.document);
       if ('problem' in found) {
         dropped.push(`${i.org}: the existing ${file} ${found.problem}: any prune, safety, protect or policies it held are not written back`);
         return { org: i.org, file, document: i.document };
       }
-      const keep = Object.fromEntries(Object.entries(found.values).filter(([k]) => !(k in i.document)));
+      const keep = found.values;
       const keys = Object.keys(keep);
       if (keys.length > 0) keptSettings.push({ org: i.org, file, keys });
       return { org: i.org, file, document: { ...i.document, ...keep } };

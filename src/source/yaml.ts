@@ -365,10 +365,15 @@ const BARE_KEY = /^([A-Za-z_][\w-]*):[ \t]*(?:#.*)?$/;
  * piece has any error, warning or duplicate key: the whole-file read then finds and places every
  * problem as it always does. A piece cut inside a quoted or flow value is left unterminated, which
  * is an error, so a cut in the wrong place never yields a different value.
+ *
+ * `wanted`: the top-level keys to read (default: all). A key written alone on its line (`teams:`)
+ * that is not wanted is skipped unread, so a problem inside it is not seen.
  */
-export function valueInPieces(text: string): Record<string, unknown> | undefined {
+export function valueInPieces(text: string, wanted: (key: string) => boolean = () => true): Record<string, unknown> | undefined {
   if (WHOLE_FILE_ONLY.test(text) || /\r(?!\n)/.test(text)) return undefined;
   const out: Record<string, unknown> = {};
+  /** Every top-level key met, read or skipped: one written twice makes the file a whole read. */
+  const seen = new Set<string>();
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   const blank = (l: string) => /^\s*(?:#.*)?$/.test(l);
   const indent = (l: string) => l.length - l.trimStart().length;
@@ -384,11 +389,18 @@ export function valueInPieces(text: string): Record<string, unknown> | undefined
     let end = i + 1;
     while (end < lines.length && (blank(lines[end]) || indent(lines[end]) > 0 || lines[end].startsWith('-'))) end++;
     const bare = BARE_KEY.exec(line);
+    if (bare && !wanted(bare[1])) {
+      if (seen.has(bare[1])) return undefined;
+      seen.add(bare[1]);
+      i = end;
+      continue;
+    }
     const first = lines.slice(i + 1, end).findIndex((l) => !blank(l)) + i + 1;
     const entries = bare && first > i && /^\s*-(?:\s|$)/.test(lines[first]) ? indent(lines[first]) : undefined;
     if (bare && entries !== undefined) {
       // A list: runs of whole entries, each read as a document of its own.
-      if (bare[1] in out) return undefined;
+      if (seen.has(bare[1])) return undefined;
+      seen.add(bare[1]);
       const list: unknown[] = [];
       let start = first;
       let size = 0;
@@ -409,13 +421,14 @@ export function valueInPieces(text: string): Record<string, unknown> | undefined
       const value = pieceValue(lines.slice(i, end).join('\n'));
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
       for (const [k, v] of Object.entries(value)) {
-        if (k in out) return undefined;
-        out[k] = v;
+        if (seen.has(k)) return undefined;
+        seen.add(k);
+        if (wanted(k)) out[k] = v;
       }
     }
     i = end;
   }
-  return Object.keys(out).length > 0 ? ownStrings(out) : undefined;
+  return seen.size > 0 ? ownStrings(out) : undefined;
 }
 
 /**

@@ -75,6 +75,20 @@ describe('reading a large file in pieces', () => {
     }
   });
 
+  it('reads only the wanted top-level keys: one not wanted is skipped unread, but still counts once', () => {
+    const org = 'version: 1\norganization:\n  id: org_a\n';
+    const keep = (key: string) => key !== 'teams';
+    // A problem inside a key not wanted is not seen: that key is never parsed.
+    expect(valueInPieces(`${org}teams:\n  - title: "A\n - title: B"\nprune: [teams]\n`, keep)).toEqual({ version: 1, organization: { id: 'org_a' }, prune: ['teams'] });
+    // Wanted or not, a key written twice sends the file to the whole read.
+    expect(valueInPieces(`${org}teams:\n  - title: A\nteams:\n  - title: B\n`, keep)).toBeUndefined();
+    expect(valueInPieces(`${org}teams: [a]\nteams:\n  - title: B\n`, keep)).toBeUndefined();
+    // A file with none of the wanted keys has an empty value, not none.
+    expect(valueInPieces('teams:\n  - title: A\n', keep)).toEqual({});
+    // Everything wanted (the default) is the whole value.
+    expect(valueInPieces(`${org}teams:\n  - title: A\n`)).toEqual({ version: 1, organization: { id: 'org_a' }, teams: [{ title: 'A' }] });
+  });
+
   it('a large config read in pieces still places a problem found after reading at its line (its text decoded again)', async () => {
     const file = writeConfig(generate(3, 4), join(dir, 'named-twice'));
     const text = readFileSync(file, 'utf8');

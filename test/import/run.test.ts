@@ -121,6 +121,16 @@ describe('import --force over an existing config', () => {
     expect(doc.yaml).toMatch(/^policies:$/m);
   });
 
+  it('does not read the entries it writes anew: a problem in them does not drop the settings kept', async () => {
+    const dir = mkdtempSync(join(work, 'force-broken-teams-'));
+    // The teams entry (which the import writes from the platform) has a quote left open.
+    writeFileSync(join(dir, 'org_rich.yaml'), `version: 1\norganization:\n  id: org_rich\nteams:\n  - title: "Stale\nprune: [teams]\n`);
+    const result = await run({ out: dir, force: true });
+    expect(result.kept).toEqual([{ org: 'org_rich', file: 'org_rich.yaml', keys: ['prune'] }]);
+    expect(result.warnings.filter((w) => w.includes('not valid YAML'))).toEqual([]);
+    expect(result.documents.find((d) => d.org === 'org_rich')!.yaml).not.toContain('Stale');
+  });
+
   it('refuses a folder where another file defines the organization, naming that file, before any request', async () => {
     const dir = mkdtempSync(join(work, 'twice-'));
     writeFileSync(join(dir, 'acme.yaml'), 'version: 1\norganization: { id: org_rich }\n');
