@@ -461,8 +461,7 @@ export function createClient(options: ClientOptions): ApiClient {
       if (offset > maxListItems) {
         throw listTooLong(scrub(pathOnly(path)), res.status, `the list ${scrub(pathOnly(path))} has more than ${maxListItems} items (--max-list-items ${maxListItems})`);
       }
-      if (schema) checkItems(scrub(pathOnly(path)), res.status, body.items, schema, offset - body.items.length);
-      yield body.items as T[];
+      yield (schema ? parseItems(scrub(pathOnly(path)), res.status, body.items, schema, offset - body.items.length) : body.items) as T[];
       const next = body.next?.page;
       if (next === undefined || next === null || next === '') return;
       if (typeof next !== 'string' && typeof next !== 'number') {
@@ -624,12 +623,13 @@ function checkShape(method: string, path: string, status: number, body: unknown,
   throw unexpectedBody(method, path, status, describeIssue(result.error.issues[0], at));
 }
 
-/** A page's items against the schema of one item; `offset`: the index of the page's first item in the list. */
-function checkItems(path: string, status: number, items: readonly unknown[], schema: z.ZodType, offset: number): void {
-  for (let i = 0; i < items.length; i++) {
-    const result = schema.safeParse(items[i], { reportInput: true });
+/** A page's items as the schema of one item parses them; `offset`: the index of the page's first item in the list. */
+function parseItems(path: string, status: number, items: readonly unknown[], schema: z.ZodType, offset: number): unknown[] {
+  return items.map((item, i) => {
+    const result = schema.safeParse(item, { reportInput: true });
     if (!result.success) throw unexpectedBody('GET', path, status, describeIssue(result.error.issues[0], ['items', offset + i]));
-  }
+    return result.data;
+  });
 }
 
 /** One zod issue in the words of the line: `items[0].id: missing`, `title: expected a string, got a number`. */

@@ -33,8 +33,13 @@ export interface RequestOptions {
   schema?: z.ZodType;
 }
 
-/** How a list's items are checked: the schema of one item (see RequestOptions.schema). */
+/** How a list's items are checked and kept. */
 export interface ListOptions {
+  /**
+   * The schema of one item (see RequestOptions.schema). What the list answers is each item as the
+   * schema parses it: a `z.looseObject` keeps every field, a `z.object` only the fields it names
+   * (so a list of thousands keeps what docplane reads of each item, not the whole answer).
+   */
   schema?: z.ZodType;
 }
 

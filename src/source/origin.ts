@@ -18,7 +18,9 @@ export interface Item<T> {
 }
 
 export function child(origin: Origin, ...segments: (string | number)[]): Origin {
-  return { source: origin.source, path: [...origin.path, ...segments] };
+  // concat makes an array of exactly the path's length; a spread leaves room to grow (about 160
+  // bytes more per path, and a config at scale keeps one path per address it defines).
+  return { source: origin.source, path: origin.path.concat(segments) };
 }
 
 /**
@@ -49,14 +51,16 @@ export function locationOf(origin: Origin, mode: LocateMode = 'value'): SourceLo
  * loaded config's memory.
  */
 export function lazyLocations(): { record: Record<string, SourceLocation>; add(address: string, origin: Origin, mode: LocateMode): void } {
-  const origins = new Map<string, { origin: Origin; mode: LocateMode }>();
+  // Per address only its origin; the few not located at their value keep their mode beside.
+  const origins = new Map<string, Origin>();
+  const modes = new Map<string, LocateMode>();
   const made = new Map<string, SourceLocation>();
   const at = (address: string): SourceLocation | undefined => {
     let location = made.get(address);
     if (location === undefined) {
-      const o = origins.get(address);
-      if (o === undefined) return undefined;
-      location = locationOf(o.origin, o.mode);
+      const origin = origins.get(address);
+      if (origin === undefined) return undefined;
+      location = locationOf(origin, modes.get(address) ?? 'value');
       made.set(address, location);
     }
     return location;
@@ -74,9 +78,18 @@ export function lazyLocations(): { record: Record<string, SourceLocation>; add(a
   return {
     record,
     add(address, origin, mode) {
-      if (!origins.has(address)) origins.set(address, { origin, mode });
+      if (origins.has(address)) return;
+      // An address built by concatenation is a tree of string parts: kept as one flat copy.
+      const key = flatCopy(address);
+      origins.set(key, origin);
+      if (mode !== 'value') modes.set(key, mode);
     },
   };
+}
+
+/** A string as one flat string of its own (not a concatenation of parts, nor a slice of a larger text). */
+function flatCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 export function where(origin: Origin, mode: LocateMode = 'value'): string {

@@ -56,7 +56,7 @@ export function findMember(index: MemberIndex, user: string): RemoteMember | und
 }
 
 /** How a member is shown and keyed in diffs: the email (lower-case) when known, else the user id. */
-export function memberLabel(m: RemoteMember): string {
+export function memberLabel(m: Pick<RemoteMember, 'id' | 'user'>): string {
   return m.user?.email ? m.user.email.toLowerCase() : m.id;
 }
 

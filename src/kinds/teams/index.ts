@@ -25,7 +25,7 @@ const importTeams: Importer<TeamsState> = {
   write(state, sink) {
     const teams = writtenTeams(state.teams, (m) => sink.warn(m));
     const memberById = new Map(state.members.map((m) => [m.id, m]));
-    const labelOf = (m: RemoteMember): string => memberLabel(memberById.get(m.id) ?? m);
+    const labelOf = (m: Pick<RemoteMember, 'id' | 'user'>): string => memberLabel(memberById.get(m.id) ?? m);
     sink.count(teamsModule.label, teams.length);
     return teams.map((t): Draft => {
       const list = unique(

@@ -14,8 +14,9 @@ import { ref } from '../../model/address.js';
 import { step } from '../common/step.js';
 import { TeamMemberAnswer } from '../shared/team-answers.js';
 
+/** What TeamMemberAnswer keeps of a team's member. */
 export interface RemoteTeamMember {
-  organization: RemoteMember;
+  organization: Pick<RemoteMember, 'id' | 'user'>;
   team: { role: 'owner' | 'member' };
 }
 
