@@ -163,6 +163,15 @@ describe('answers of the wrong shape', () => {
     expect(err.message).toBe('GET /v1/orgs/o/teams answered 200 with an unexpected body: items[1].title: expected a string, got a number');
   });
 
+  it('keeps each list item as its schema parses it: a z.object only the fields it names, a looseObject every field', async () => {
+    const answer = { items: [{ id: 'a', title: 'A', urls: { location: 'https://x' }, createdAt: '2026-01-01', nested: { id: 'n', extra: 1 } }] };
+    const { client } = await setup((_req, res) => sendJson(res, 200, answer));
+    const strict = z.object({ id: z.string(), title: z.string(), nested: z.object({ id: z.string() }) });
+    expect(await client.listAll('/v1/orgs/o/teams', {}, { schema: strict })).toEqual([{ id: 'a', title: 'A', nested: { id: 'n' } }]);
+    expect(await client.listAll('/v1/orgs/o/teams', {}, { schema: z.looseObject({ id: z.string() }) })).toEqual(answer.items);
+    expect(await client.listAll('/v1/orgs/o/teams')).toEqual(answer.items);
+  });
+
   it('checks an object read', async () => {
     const { client } = await setup((_req, res) => sendJson(res, 200, { id: 7 }));
     const err = await failure(client.request('GET', '/v1/orgs/o', { schema: Item }));
