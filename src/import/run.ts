@@ -15,7 +15,8 @@ import { writeFileAtomic } from '../core/atomic-file.js';
 import { DocplaneError } from '../core/errors.js';
 import { convertOrg, fileNamer, type ImportedFile, type OrgImport } from './convert.js';
 import { parseAllDocuments } from 'yaml';
-import { valueInPieces } from '../source/yaml.js';
+import { ownCopy, valueInPieces } from '../source/yaml.js';
+import { UNITS } from '../kinds/index.js';
 import { readOrgState, type RemoteOrgState } from './read.js';
 import { configYaml, SCHEMA_FILE } from './yaml.js';
 
@@ -72,60 +73,110 @@ function documentValues(text: string, wanted: (key: string) => boolean): { value
   return { values: docs.map((d) => d.toJS() as unknown), valid: docs.every((d) => d.errors.length === 0) };
 }
 
+/** The top-level entries the import writes itself, one per unit: never read from an earlier file up front. */
+const UNIT_KEYS = new Set(UNITS.map((u) => u.configKey));
+
+/** What the import needs of a YAML file already in the folder, read once, before any request. */
+interface EarlierFile {
+  /** The organizations its documents define (even when it has errors). */
+  orgs: string[];
+  /** Why the user's entries cannot be taken from it (they are then dropped, and the import says so). */
+  problem?: string;
+  /** Its top-level keys. */
+  keys: Set<string>;
+  /** Per organization, the entries of its document that no unit writes (prune, safety, protect, policies, …). */
+  settings: Map<string, Record<string, unknown>>;
+}
+
 /**
- * The top-level entries of the document of `org` in an existing config file (prune, safety, protect,
- * policies, and any kind the import does not write), or why they cannot be read (they are then
- * dropped, and the import says so). The entries in `written` (what the import writes itself) are not read.
+ * An existing config file of the folder: the organizations it defines and, for each, the entries the
+ * import keeps. Read before the requests, while the process holds little: the entries every unit
+ * writes (the bulk of an earlier import) are not parsed.
  */
-function userSettings(file: string, org: string, written: Readonly<Record<string, unknown>>): { values: Record<string, unknown> } | { problem: string } {
+function readEarlier(file: string): EarlierFile {
+  const keys = new Set<string>();
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    return { orgs: [], problem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`, keys, settings: new Map() };
+  }
+  const docs = documentValues(text, (key) => {
+    // A copy: the key is a slice of the file's text, which it would keep alive through the import.
+    keys.add(ownCopy(key));
+    return DOCUMENT_KEYS.has(key) || !UNIT_KEYS.has(key);
+  });
+  const orgs: string[] = [];
+  const settings = new Map<string, Record<string, unknown>>();
+  for (const [id, record] of documentsByOrg(docs.values)) {
+    orgs.push(id);
+    const values = settings.get(id) ?? {};
+    for (const [k, v] of Object.entries(record)) {
+      keys.add(ownCopy(k));
+      if (!DOCUMENT_KEYS.has(k) && !UNIT_KEYS.has(k) && v !== undefined) values[k] = v;
+    }
+    settings.set(id, values);
+  }
+  return { orgs, ...(docs.valid ? {} : { problem: 'is not valid YAML' }), keys, settings };
+}
+
+/** The documents among `values` that define an organization, with its id. */
+function documentsByOrg(values: readonly unknown[]): Array<[string, Record<string, unknown>]> {
+  return values.flatMap((data): Array<[string, Record<string, unknown>]> => {
+    if (!data || typeof data !== 'object') return [];
+    const record = data as Record<string, unknown>;
+    const id = (record.organization as { id?: unknown } | undefined)?.id;
+    return typeof id === 'string' ? [[id, record]] : [];
+  });
+}
+
+/**
+ * The entries of `org`'s document in its earlier file that the import keeps: every entry it does not
+ * write. Those no unit writes were read up front; a unit's entry that this import leaves out (it
+ * found nothing of the kind to write) is read from the file now, which is rare.
+ */
+function keptEntries(file: string, earlier: EarlierFile, org: string, written: Readonly<Record<string, unknown>>): { values: Record<string, unknown> } | { problem: string } {
+  if (earlier.problem !== undefined) return { problem: earlier.problem };
+  const values = { ...(earlier.settings.get(org) ?? {}) };
+  const late = [...earlier.keys].filter((k) => UNIT_KEYS.has(k) && !(k in written));
+  if (late.length === 0) return { values };
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     return { problem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})` };
   }
-  const docs = documentValues(text, (key) => DOCUMENT_KEYS.has(key) || !(key in written));
+  const docs = documentValues(text, (key) => DOCUMENT_KEYS.has(key) || late.includes(key));
   if (!docs.valid) return { problem: 'is not valid YAML' };
-  const values: Record<string, unknown> = {};
-  for (const data of docs.values) {
-    if (!data || typeof data !== 'object') continue;
-    const record = data as Record<string, unknown>;
-    const id = (record.organization as { id?: unknown } | undefined)?.id;
+  for (const [id, record] of documentsByOrg(docs.values)) {
     if (id !== org) continue;
-    for (const [k, v] of Object.entries(record)) if (!DOCUMENT_KEYS.has(k) && !(k in written) && v !== undefined) values[k] = v;
+    for (const k of late) if (record[k] !== undefined) values[k] = record[k];
   }
   return { values };
 }
 
-/** The organization ids the YAML documents of `file` define (none when it cannot be read or parsed). */
-function orgsDefinedIn(file: string): string[] {
-  try {
-    return documentValues(readFileSync(file, 'utf8'), (key) => key === 'organization').values.flatMap((doc) => {
-      const id = (doc as { organization?: { id?: unknown } } | null)?.organization?.id;
-      return typeof id === 'string' ? [id] : [];
-    });
-  } catch {
-    return [];
-  }
-}
-
 /**
- * Refuses to write an organization into a folder where another YAML file already defines it: the
- * folder is one config, and the organization would be defined twice (every resource a duplicate).
+ * Reads the YAML files already in the folder, and refuses to write an organization where another
+ * file already defines it: the folder is one config, and the organization would be defined twice
+ * (every resource a duplicate). Returns each organization's own earlier file, by file name.
  */
-function checkNoOtherDefinition(dir: string, shown: string, orgs: readonly string[]): void {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) return;
+function readFolder(dir: string, shown: string, orgs: readonly string[]): Map<string, EarlierFile> {
+  const own = new Map<string, EarlierFile>();
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return own;
   for (const name of readdirSync(dir).sort()) {
     if (name.startsWith('.') || !/\.ya?ml$/i.test(name)) continue;
     const abs = path.join(dir, name);
     if (!statSync(abs).isFile()) continue;
-    for (const org of orgsDefinedIn(abs)) {
+    const earlier = readEarlier(abs);
+    if (orgs.some((org) => orgFileName(org) === name)) own.set(name, earlier);
+    for (const org of earlier.orgs) {
       if (!orgs.includes(org) || orgFileName(org) === name) continue;
       throw new DocplaneError('IMPORT_ORG_DEFINED_ELSEWHERE', `${path.join(shown, name)} already defines organization ${org}: importing it into ${shown} would define it twice`, {
         hint: `Import into another folder and merge by hand, or rename ${name} to ${orgFileName(org)} so that --force replaces it (keeping its prune, safety, protect and policies).`,
       });
     }
   }
+  return own;
 }
 
 /** `<org id>.yaml`, with any character unfit for a file name replaced. */
@@ -187,9 +238,10 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const toStdout = options.out === '-';
   const cwd = options.cwd ?? process.cwd();
   const dir = toStdout ? undefined : path.resolve(cwd, options.out);
+  let earlierFiles = new Map<string, EarlierFile>();
   if (dir !== undefined) {
     checkFolder(dir, options.out, options.force === true);
-    checkNoOtherDefinition(dir, options.out, orgs);
+    earlierFiles = readFolder(dir, options.out, orgs);
   }
 
   const client = await options.connect();
@@ -227,9 +279,9 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const documents = imports
     .map((i): { org: string; file: string; document: Record<string, unknown> } => {
       const file = orgFileName(i.org);
-      const existing = dir === undefined ? undefined : path.join(dir, file);
-      if (existing === undefined || !existsSync(existing)) return { org: i.org, file, document: i.document };
-      const found = userSettings(existing, i.org, i.document);
+      const earlier = earlierFiles.get(file);
+      if (dir === undefined || earlier === undefined) return { org: i.org, file, document: i.document };
+      const found = keptEntries(path.join(dir, file), earlier, i.org, i.document);
       if ('problem' in found) {
         dropped.push(`${i.org}: the existing ${file} ${found.problem}: any prune, safety, protect or policies it held are not written back`);
         return { org: i.org, file, document: i.document };

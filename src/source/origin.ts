@@ -3,7 +3,7 @@
  * to report a problem there.
  */
 import type { SourceLocation } from '../model/desired.js';
-import { formatPath, locate, type DocPath, type LocateMode, type RawIssue, type SourceDocument } from './yaml.js';
+import { formatPath, locate, ownCopy, type DocPath, type LocateMode, type RawIssue, type SourceDocument } from './yaml.js';
 
 /** Where a value came from: a document and the path of the value inside it. */
 export interface Origin {
@@ -80,16 +80,11 @@ export function lazyLocations(): { record: Record<string, SourceLocation>; add(a
     add(address, origin, mode) {
       if (origins.has(address)) return;
       // An address built by concatenation is a tree of string parts: kept as one flat copy.
-      const key = flatCopy(address);
+      const key = ownCopy(address);
       origins.set(key, origin);
       if (mode !== 'value') modes.set(key, mode);
     },
   };
-}
-
-/** A string as one flat string of its own (not a concatenation of parts, nor a slice of a larger text). */
-function flatCopy(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 export function where(origin: Origin, mode: LocateMode = 'value'): string {

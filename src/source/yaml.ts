@@ -374,61 +374,89 @@ export function valueInPieces(text: string, wanted: (key: string) => boolean = (
   const out: Record<string, unknown> = {};
   /** Every top-level key met, read or skipped: one written twice makes the file a whole read. */
   const seen = new Set<string>();
-  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-  const blank = (l: string) => /^\s*(?:#.*)?$/.test(l);
-  const indent = (l: string) => l.length - l.trimStart().length;
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i];
-    if (blank(line)) {
-      i++;
+  // The lines are taken one at a time (as text.split('\n') would give them): only a part that is
+  // read keeps its lines, so a skipped part costs no more than a look at each of its lines.
+  let at = 0;
+  const nextLine = (): string | undefined => {
+    if (at < 0) return undefined;
+    const nl = text.indexOf('\n', at);
+    const line = text.slice(at, nl < 0 ? text.length : nl);
+    at = nl < 0 ? -1 : nl + 1;
+    return line.endsWith('\r') ? line.slice(0, -1) : line;
+  };
+  let line = nextLine();
+  while (line !== undefined) {
+    if (blankLine(line)) {
+      line = nextLine();
       continue;
     }
     // Each top-level part starts at column 0 with its key.
-    if (indent(line) > 0 || line.startsWith('-')) return undefined;
-    let end = i + 1;
-    while (end < lines.length && (blank(lines[end]) || indent(lines[end]) > 0 || lines[end].startsWith('-'))) end++;
-    const bare = BARE_KEY.exec(line);
-    if (bare && !wanted(bare[1])) {
-      if (seen.has(bare[1])) return undefined;
-      seen.add(bare[1]);
-      i = end;
-      continue;
+    if (indentOf(line) > 0 || line.startsWith('-')) return undefined;
+    const key = BARE_KEY.exec(line)?.[1];
+    const skipped = key !== undefined && !wanted(key);
+    const part = [line];
+    line = nextLine();
+    while (line !== undefined && (blankLine(line) || indentOf(line) > 0 || line.startsWith('-'))) {
+      if (!skipped) part.push(line);
+      line = nextLine();
     }
-    const first = lines.slice(i + 1, end).findIndex((l) => !blank(l)) + i + 1;
-    const entries = bare && first > i && /^\s*-(?:\s|$)/.test(lines[first]) ? indent(lines[first]) : undefined;
-    if (bare && entries !== undefined) {
-      // A list: runs of whole entries, each read as a document of its own.
-      if (seen.has(bare[1])) return undefined;
-      seen.add(bare[1]);
-      const list: unknown[] = [];
-      let start = first;
-      let size = 0;
-      for (let j = first; j <= end; j++) {
-        const atEntry = j === end || (indent(lines[j]) === entries && /^\s*-(?:\s|$)/.test(lines[j]));
-        if (j < end && !blank(lines[j]) && indent(lines[j]) < entries) return undefined;
-        if (atEntry && j > start && (j === end || size >= PIECE_CHARS)) {
-          const value = pieceValue(lines.slice(start, j).join('\n'));
-          if (!Array.isArray(value)) return undefined;
-          for (const v of value) list.push(v);
-          start = j;
-          size = 0;
-        }
-        if (j < end) size += lines[j].length + 1;
-      }
-      out[bare[1]] = list;
-    } else {
-      const value = pieceValue(lines.slice(i, end).join('\n'));
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-      for (const [k, v] of Object.entries(value)) {
-        if (seen.has(k)) return undefined;
-        seen.add(k);
-        if (wanted(k)) out[k] = v;
-      }
-    }
-    i = end;
+    if (skipped) {
+      if (seen.has(key)) return undefined;
+      seen.add(key);
+    } else if (!readPart(part, key, seen, wanted, out)) return undefined;
   }
   return seen.size > 0 ? ownStrings(out) : undefined;
+}
+
+const blankLine = (l: string) => /^\s*(?:#.*)?$/.test(l);
+const indentOf = (l: string) => l.length - l.trimStart().length;
+
+/**
+ * One top-level part of valueInPieces (its key's line and the lines under it) into `out`; false
+ * when the file must be read whole. `key`: the key when it is written alone on its line.
+ */
+function readPart(lines: readonly string[], key: string | undefined, seen: Set<string>, wanted: (key: string) => boolean, out: Record<string, unknown>): boolean {
+  const end = lines.length;
+  const first = lines.slice(1).findIndex((l) => !blankLine(l)) + 1;
+  const entries = key !== undefined && first > 0 && /^\s*-(?:\s|$)/.test(lines[first]) ? indentOf(lines[first]) : undefined;
+  if (key !== undefined && entries !== undefined) {
+    // A list: runs of whole entries, each read as a document of its own.
+    if (seen.has(key)) return false;
+    seen.add(key);
+    const list: unknown[] = [];
+    let start = first;
+    let size = 0;
+    for (let j = first; j <= end; j++) {
+      const atEntry = j === end || (indentOf(lines[j]) === entries && /^\s*-(?:\s|$)/.test(lines[j]));
+      if (j < end && !blankLine(lines[j]) && indentOf(lines[j]) < entries) return false;
+      if (atEntry && j > start && (j === end || size >= PIECE_CHARS)) {
+        const value = pieceValue(lines.slice(start, j).join('\n'));
+        if (!Array.isArray(value)) return false;
+        for (const v of value) list.push(v);
+        start = j;
+        size = 0;
+      }
+      if (j < end) size += lines[j].length + 1;
+    }
+    out[key] = list;
+    return true;
+  }
+  const value = pieceValue(lines.join('\n'));
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  for (const [k, v] of Object.entries(value)) {
+    if (seen.has(k)) return false;
+    seen.add(k);
+    if (wanted(k)) out[k] = v;
+  }
+  return true;
+}
+
+/**
+ * A string as one flat string of its own: V8 keeps a substring as a slice of the text it came from
+ * (a kept key would keep a whole file's text alive) and a concatenation as a tree of its parts.
+ */
+export function ownCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 /**
@@ -442,7 +470,7 @@ function ownStrings<T>(value: T): T {
     if (v === null || typeof v !== 'object') continue;
     const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
     for (const [k, x] of entries) {
-      if (typeof x === 'string') (v as Record<string | number, unknown>)[k] = JSON.parse(JSON.stringify(x)) as string;
+      if (typeof x === 'string') (v as Record<string | number, unknown>)[k] = ownCopy(x);
       else stack.push(x);
     }
   }

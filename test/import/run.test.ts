@@ -131,6 +131,17 @@ describe('import --force over an existing config', () => {
     expect(result.documents.find((d) => d.org === 'org_rich')!.yaml).not.toContain('Stale');
   });
 
+  it('keeps a kind the import does not write (it found none of it), read from the earlier file after the requests', async () => {
+    const dir = mkdtempSync(join(work, 'force-side-'));
+    const earlier = `version: 1\norganization:\n  id: org_side\nsites:\n  - id: site_gone\n    title: Gone\nprune: [teams]\n`;
+    writeFileSync(join(dir, 'org_side.yaml'), earlier);
+    const result = await run({ orgs: ['org_side'], out: dir, force: true });
+    const side = result.orgs.find((o) => o.org === 'org_side')!;
+    expect('sites' in side.document).toBe(false);
+    expect(result.kept).toEqual([{ org: 'org_side', file: 'org_side.yaml', keys: ['prune', 'sites'] }]);
+    expect(result.documents[0].yaml).toContain('site_gone');
+  });
+
   it('refuses a folder where another file defines the organization, naming that file, before any request', async () => {
     const dir = mkdtempSync(join(work, 'twice-'));
     writeFileSync(join(dir, 'acme.yaml'), 'version: 1\norganization: { id: org_rich }\n');
