@@ -214,6 +214,37 @@ describe('paging', () => {
     expect(order).toEqual(['p1', 'x0', 'p2', 'x1', 'p3', 'x2', 'x3', 'x4']);
   });
 
+  it('reads at most 4 lists a connection at once: the others wait their turn, started before nothing', async () => {
+    const { server, client } = await setup(
+      async (_req, res, a) => {
+        await sleep(5);
+        sendJson(res, 200, a.url.startsWith('/v1/list') ? { items: [a.url.slice(4).replace(/\?.*$/, '')] } : {});
+      },
+      { connections: 1 },
+    );
+    const lists = Array.from({ length: 10 }, (_, i) => client.listAll(`/v1/list${i}`));
+    const after = client.request('GET', '/v1/after');
+    expect(await Promise.all(lists)).toEqual(Array.from({ length: 10 }, (_, i) => [`list${i}`]));
+    await after;
+    // Four lists were started (their first page asked for at once); the read asked for after the
+    // ten went before the six lists still waiting for a place.
+    expect(server.arrivals.map((a) => a.url.slice(4).replace(/\?.*$/, ''))).toEqual(['list0', 'list1', 'list2', 'list3', 'after', 'list4', 'list5', 'list6', 'list7', 'list8', 'list9']);
+  });
+
+  it('fails the lists still waiting for a place when the client closes', async () => {
+    const { client } = await setup(
+      async (_req, res) => {
+        await sleep(20);
+        sendJson(res, 200, { items: [] });
+      },
+      { connections: 1 },
+    );
+    const lists = Array.from({ length: 6 }, (_, i) => client.listAll(`/v1/list${i}`).then(() => 'read', (err: ApiError) => err.code));
+    await client.close();
+    const outcomes = await Promise.all(lists);
+    expect(outcomes.slice(4)).toEqual(['API_ABORTED', 'API_ABORTED']);
+  });
+
   it('fails instead of looping on a repeated page cursor', async () => {
     const { server, client } = await setup((_req, res) => sendJson(res, 200, { items: [1], next: { page: 'same' } }));
     const err = await failure(client.listAll('/v1/x'));

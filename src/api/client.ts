@@ -38,6 +38,12 @@ const DEFAULTS = {
   connectTimeoutMs: 10_000,
 };
 
+/**
+ * Lists read at once, per connection: enough to keep every connection busy (a list's next page waits
+ * for its answer before it), few enough that the thousands a plan asks for wait holding only their path.
+ */
+const LISTS_PER_CONNECTION = 4;
+
 /** Timeouts in a row, with no answer between them, after which the client gives up on the host. */
 const TIMEOUTS_IN_A_ROW = 3;
 
@@ -98,6 +104,13 @@ export function createClient(options: ClientOptions): ApiClient {
 
   const connections = options.connections ?? DEFAULTS.connections;
   const slots = createSlots(connections);
+  /**
+   * The lists being read at once (LISTS_PER_CONNECTION a connection). A plan or an import asks for
+   * thousands of lists at once (every team's members, every object's grants): each one started
+   * holds its request's state while it waits for a connection (40 MiB for an import at scale 10),
+   * where one waiting here holds only its path.
+   */
+  const lists = createSlots(connections * LISTS_PER_CONNECTION);
   const pool = new Pool(base.origin, {
     connections,
     headersTimeout: timeoutMs,
@@ -444,6 +457,14 @@ export function createClient(options: ClientOptions): ApiClient {
     }
   }
 
+  /** Every item of a list, its pages read one after the other. */
+  async function readList<T>(path: string, query: Query | undefined, options: ListOptions | undefined): Promise<T[]> {
+    // Appended in place: a copy per page would make a long list's reading quadratic.
+    const all: T[] = [];
+    for await (const items of pages<T>(path, query, options?.schema)) for (const item of items) all.push(item);
+    return all;
+  }
+
   /** A list's pages, each page's items at once (listAll takes them a page at a time, not an item at a time). */
   async function* pages<T>(path: string, query: Query = {}, schema?: z.ZodType): AsyncGenerator<T[]> {
     const seen = new Set<string>();
@@ -502,11 +523,16 @@ export function createClient(options: ClientOptions): ApiClient {
     async *paginate<T = unknown>(path: string, query?: Query, options?: ListOptions): AsyncGenerator<T> {
       for await (const items of pages<T>(path, query, options?.schema)) yield* items;
     },
-    async listAll<T = unknown>(path: string, query?: Query, options?: ListOptions): Promise<T[]> {
-      // Appended in place: a copy per page would make a long list's reading quadratic.
-      const all: T[] = [];
-      for await (const items of pages<T>(path, query, options?.schema)) for (const item of items) all.push(item);
-      return all;
+    listAll<T = unknown>(path: string, query?: Query, options?: ListOptions): Promise<T[]> {
+      // Started inside enqueue() when a place is free: its first page is asked for at once, before
+      // whatever the caller asks for next.
+      return new Promise<T[]>((resolve, reject) => {
+        lists.enqueue(
+          0,
+          () => void readList<T>(path, query, options).then(resolve, reject).finally(() => lists.release()),
+          () => reject(aborted('GET', scrub(pathOnly(path)))),
+        );
+      });
     },
     conceal: (secret: Secret) => secrets.conceal(secret),
     concealed: () => secrets.concealed(),
@@ -520,6 +546,7 @@ export function createClient(options: ClientOptions): ApiClient {
       closing.abort();
       breaker.disarm();
       slots.close(new Error('client closed'));
+      lists.close(new Error('client closed'));
       if (pool.destroyed) return;
       await pool.close();
     },
