@@ -338,7 +338,7 @@ function workflowTargets(report: BenchReport): Target[] {
       ...(memScale === 4 ? {} : { note: `measured at scale ${memScale}; the goal is for scale 4` }),
     });
   }
-  for (const workflow of ['plan, no changes', 'import']) {
+  for (const workflow of ['plan, no changes', 'import', 'import --force over it']) {
     const row = byName.get(`${workflow}, scale ${memScale}`);
     if (!row) continue;
     targets.push({

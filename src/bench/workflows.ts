@@ -353,6 +353,9 @@ export async function memoryScenario(ctx: Omit<WorkflowContext, 'world' | 'confi
     const out = join(ctx.work, `import-scale-${scale}`);
     const imported = await cliAgainst(wctx, em, ['import', '--org', world.org, '--out', out]);
     rows.push(row('import', imported, leastImportReads(world.counts).requests, { ok: imported.run.code === 0, detail: `exit ${imported.run.code}, latency 0` }));
+    // Again over what it wrote (the drift workflow): the earlier file is read for the entries kept.
+    const again = await cliAgainst(wctx, em, ['import', '--org', world.org, '--out', out, '--force']);
+    rows.push(row('import --force over it', again, leastImportReads(world.counts).requests, { ok: again.run.code === 0, detail: `exit ${again.run.code}, latency 0` }));
     const validate = await cliAgainst(wctx, em, ['validate', '-c', config], { sends: false });
     rows.push(row('validate', validate, { total: 0, terms: [{ what: 'no request', n: 0 }] }, { ok: validate.run.code === 0, detail: `exit ${validate.run.code}` }));
     return rows;
