@@ -222,28 +222,11 @@ function checkFolder(dir: string, shown: string, force: boolean): void {
   }
 }
 
-/** Problems of a written document against the config schema (values the platform allows and the format does not). */
-function schemaWarnings(org: string, document: unknown): string[] {
-  const parsed = ConfigDocument.safeParse(document);
-  if (parsed.success) return [];
-  return parsed.error.issues.map(
-    (i) => `${org}: ${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '')}: ${i.message} (the written config will not validate until this is fixed by hand)`,
-  );
-}
-
-export async function runImport(options: ImportOptions): Promise<ImportResult> {
-  const orgs = [...new Set(options.orgs)].sort();
-  if (orgs.length === 0) throw new DocplaneError('IMPORT_NO_ORG', 'no organization given', { hint: 'Pass --org ID (repeatable).' });
-  const siteRequests = parseSites(options.sites ?? [], orgs);
-  const toStdout = options.out === '-';
-  const cwd = options.cwd ?? process.cwd();
-  const dir = toStdout ? undefined : path.resolve(cwd, options.out);
-  let earlierFiles = new Map<string, EarlierFile>();
-  if (dir !== undefined) {
-    checkFolder(dir, options.out, options.force === true);
-    earlierFiles = readFolder(dir, options.out, orgs);
-  }
-
+/**
+ * Each organization read and converted to its config document. The answers read are let go when
+ * this returns: the YAML is written from the documents, not from what the API answered.
+ */
+async function readAndConvert(options: ImportOptions, orgs: readonly string[], siteRequests: readonly SiteRequest[]): Promise<OrgImport[]> {
   const client = await options.connect();
   let states: RemoteOrgState[];
   try {
@@ -271,7 +254,32 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   }
 
   const files = fileNamer();
-  const imports = states.map((s) => convertOrg(s, files));
+  return states.map((s) => convertOrg(s, files));
+}
+
+/** Problems of a written document against the config schema (values the platform allows and the format does not). */
+function schemaWarnings(org: string, document: unknown): string[] {
+  const parsed = ConfigDocument.safeParse(document);
+  if (parsed.success) return [];
+  return parsed.error.issues.map(
+    (i) => `${org}: ${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '')}: ${i.message} (the written config will not validate until this is fixed by hand)`,
+  );
+}
+
+export async function runImport(options: ImportOptions): Promise<ImportResult> {
+  const orgs = [...new Set(options.orgs)].sort();
+  if (orgs.length === 0) throw new DocplaneError('IMPORT_NO_ORG', 'no organization given', { hint: 'Pass --org ID (repeatable).' });
+  const siteRequests = parseSites(options.sites ?? [], orgs);
+  const toStdout = options.out === '-';
+  const cwd = options.cwd ?? process.cwd();
+  const dir = toStdout ? undefined : path.resolve(cwd, options.out);
+  let earlierFiles = new Map<string, EarlierFile>();
+  if (dir !== undefined) {
+    checkFolder(dir, options.out, options.force === true);
+    earlierFiles = readFolder(dir, options.out, orgs);
+  }
+
+  const imports = await readAndConvert(options, orgs, siteRequests);
   // --force over an earlier import: every top-level entry the import does not write (prune, safety,
   // protect, policies, a kind it does not read) is written back.
   const keptSettings: ImportResult['kept'] = [];
