@@ -106,7 +106,7 @@ export function createClient(options: ClientOptions): ApiClient {
   const slots = createSlots(connections);
   /**
    * The lists being read at once (LISTS_PER_CONNECTION a connection). A plan or an import asks for
-   * thousands of lists at once (every team's members, every object's grants): each one started
+   * thousands of lists at once (one or two per object it reads): each one started
    * holds its request's state while it waits for a connection (40 MiB for an import at scale 10),
    * where one waiting here holds only its path.
    */

@@ -366,7 +366,7 @@ const BARE_KEY = /^([A-Za-z_][\w-]*):[ \t]*(?:#.*)?$/;
  * problem as it always does. A piece cut inside a quoted or flow value is left unterminated, which
  * is an error, so a cut in the wrong place never yields a different value.
  *
- * `wanted`: the top-level keys to read (default: all). A key written alone on its line (`teams:`)
+ * `wanted`: the top-level keys to read (default: all). A key written alone on its line (`name:`)
  * that is not wanted is skipped unread, so a problem inside it is not seen.
  */
 export function valueInPieces(text: string, wanted: (key: string) => boolean = () => true): Record<string, unknown> | undefined {
