@@ -6,9 +6,10 @@
  */
 import path from 'node:path';
 import type { ApiClient } from '../api/types.js';
-import { DocplaneError } from '../core/errors.js';
+import type { LoadedConfig } from '../config/types.js';
+import { BugError, DocplaneError } from '../core/errors.js';
 import { maskSecrets, type Secret, type SecretRegistry } from '../core/secrets.js';
-import { loadRun, type RunContext } from '../plan/context.js';
+import { loadRun, type RunContext, type RunPlan } from '../plan/context.js';
 import { readPlanFile } from '../plan/file.js';
 import { assertApplicable, assertNoProblems } from '../plan/refusal.js';
 import { checkTargets } from '../plan/fingerprint.js';
@@ -123,12 +124,15 @@ async function applyFresh(options: RunApplyOptions): Promise<RunApplyReport> {
   }
   const run = await loadRun({ configPath: options.configPath, toolVersion: options.toolVersion });
   return run.connect(options.connect, async (ctx) => {
-    const made = await ctx.plan({ targets: options.targets, warnings: true });
+    let made: RunPlan | undefined = await ctx.plan({ targets: options.targets, warnings: true });
+    // Held by `plan` alone, which is let go before the convergence check.
     let plan: Plan | undefined = made.plan;
+    const secrets = made.secrets;
+    made = undefined;
     // Shown and let go: at scale the text is megabytes, and the apply does not need it.
-    options.notify({ type: 'plan', plan, secrets: made.secrets });
+    options.notify({ type: 'plan', plan, secrets });
     assertApplicable(plan, { force: options.force });
-    const report: RunApplyReport = { secrets: made.secrets, multiOrg: plan.orgs.length > 1 };
+    const report: RunApplyReport = { secrets, multiOrg: plan.orgs.length > 1 };
     if (plan.steps.length === 0) {
       options.notify({ type: 'nothing' });
       return report;
@@ -185,7 +189,8 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
   const scope = await reviewedScope(saved, run, { targets: options.targets, replace: options.replace ?? [], ...(options.base === undefined ? {} : { base: options.base }) }, file);
   if ('kind' in scope) throw refusalError(scope, file);
   // With --target, only the selected steps (and what they need) are checked and applied.
-  const selected = narrowToTargets(saved, options.targets);
+  let selected: Plan | undefined = narrowToTargets(saved, options.targets);
+  const selectedSteps = selected.steps.length;
   const whole = selected.steps.length === saved.steps.length;
   const total = saved.steps.length;
   const multiOrg = saved.orgs.length > 1;
@@ -194,12 +199,10 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
     // The file is not trusted: its scope is planned again from the config and the organization, and
     // what runs is that re-derivation, once it is shown to be the file's, step for step
     // (src/apply/saved.ts). The steps policies run again on what will be sent.
-    const made = await ctx.plan(scope);
-    const fresh = narrowToTargets(made.plan, options.targets);
-    const secrets = made.secrets;
-    assertNoProblems(fresh, { for: 'apply' });
-    const checked = checkSaved(selected, fresh, secrets, configAddresses(config.orgs, secrets));
-    if ('kind' in checked) throw refusalError(checked, file);
+    // What runs is held by `plan` alone, which is let go before the convergence check: the file's
+    // steps and the re-derivation they were checked against are not kept.
+    const { checked, secrets } = await checkAgainstFile(ctx, scope, selected, config, options, file);
+    selected = undefined;
     let plan: Plan | undefined = checked.plan;
     assertApplicable(plan, { force: options.force });
     const report: RunApplyReport = { secrets, multiOrg };
@@ -208,12 +211,34 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
       return report;
     }
     if (checked.done > 0 || checked.partial > 0) options.notify({ type: 'resuming', done: checked.done, total: checked.total, partial: checked.partial });
-    options.notify({ type: 'applying', file, plan, ...(whole ? {} : { selected: { steps: selected.steps.length, total } }) });
+    options.notify({ type: 'applying', file, plan, ...(whole ? {} : { selected: { steps: selectedSteps, total } }) });
     if (plan.steps.length === 0) return report;
     const applied = await applySteps(plan, ctx.client, options, report);
     plan = undefined;
     return await verify(applied, ctx, options);
   });
+}
+
+/**
+ * The saved plan's steps checked against their scope planned again (src/apply/saved.ts); a refusal
+ * throws. Only the checked plan is returned: the re-derivation is let go with this call.
+ */
+async function checkAgainstFile(
+  ctx: RunContext,
+  scope: Exclude<Awaited<ReturnType<typeof reviewedScope>>, { kind: unknown }>,
+  selected: Plan | undefined,
+  config: LoadedConfig,
+  options: RunApplyOptions,
+  file: string,
+): Promise<{ checked: Exclude<ReturnType<typeof checkSaved>, { kind: unknown }>; secrets: Secret[] }> {
+  if (selected === undefined) throw new BugError('the saved plan was let go before it was checked');
+  const made = await ctx.plan(scope);
+  const fresh = narrowToTargets(made.plan, options.targets);
+  const secrets = made.secrets;
+  assertNoProblems(fresh, { for: 'apply' });
+  const checked = checkSaved(selected, fresh, secrets, configAddresses(config.orgs, secrets));
+  if ('kind' in checked) throw refusalError(checked, file);
+  return { checked, secrets };
 }
 
 /** Runs the plan's steps, with progress; the report holds their outcomes, not the plan. */
