@@ -9,14 +9,14 @@ import type { ApiClient } from '../api/types.js';
 import type { LoadedConfig } from '../config/types.js';
 import { BugError, DocplaneError } from '../core/errors.js';
 import { maskSecrets, type Secret, type SecretRegistry } from '../core/secrets.js';
-import { loadRun, type RunContext, type RunPlan } from '../plan/context.js';
+import { loadRun, type RunContext, type RunPlan, type RunPlanOptions } from '../plan/context.js';
 import { readPlanFile } from '../plan/file.js';
 import { assertApplicable, assertNoProblems } from '../plan/refusal.js';
 import { checkTargets } from '../plan/fingerprint.js';
 import type { Plan } from '../plan/types.js';
 import { applyPlan, type ApplyResult } from './executor.js';
 import { createProgressReporter } from './progress.js';
-import { checkFileSteps, checkSaved, configAddresses, refusalError, reviewedScope } from './saved.js';
+import { checkFileSteps, checkSaved, configAddresses, refusalError, reviewedScope, type SavedCheck } from './saved.js';
 import { narrowToTargets } from './targets.js';
 import { stopLine, type Convergence } from './summary.js';
 
@@ -225,12 +225,12 @@ async function applySaved(options: RunApplyOptions, file: string): Promise<RunAp
  */
 async function checkAgainstFile(
   ctx: RunContext,
-  scope: Exclude<Awaited<ReturnType<typeof reviewedScope>>, { kind: unknown }>,
+  scope: RunPlanOptions,
   selected: Plan | undefined,
   config: LoadedConfig,
   options: RunApplyOptions,
   file: string,
-): Promise<{ checked: Exclude<ReturnType<typeof checkSaved>, { kind: unknown }>; secrets: Secret[] }> {
+): Promise<{ checked: SavedCheck; secrets: Secret[] }> {
   if (selected === undefined) throw new BugError('the saved plan was let go before it was checked');
   const made = await ctx.plan(scope);
   const fresh = narrowToTargets(made.plan, options.targets);

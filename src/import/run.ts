@@ -95,12 +95,8 @@ interface EarlierFile {
  */
 function readEarlier(file: string): EarlierFile {
   const keys = new Set<string>();
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    return { orgs: [], problem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`, keys, settings: new Map() };
-  }
+  const text = readText(file);
+  if (typeof text !== 'string') return { orgs: [], problem: text.problem, keys, settings: new Map() };
   const docs = documentValues(text, (key) => {
     // A copy: the key is a slice of the file's text, which it would keep alive through the import.
     keys.add(ownCopy(key));
@@ -118,6 +114,15 @@ function readEarlier(file: string): EarlierFile {
     settings.set(id, values);
   }
   return { orgs, ...(docs.valid ? {} : { problem: 'is not valid YAML' }), keys, settings };
+}
+
+/** A file's text, or why it cannot be read. */
+function readText(file: string): string | { problem: string } {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    return { problem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})` };
+  }
 }
 
 /** The documents among `values` that define an organization, with its id. */
@@ -140,12 +145,8 @@ function keptEntries(file: string, earlier: EarlierFile, org: string, written: R
   const values = { ...(earlier.settings.get(org) ?? {}) };
   const late = [...earlier.keys].filter((k) => UNIT_KEYS.has(k) && !(k in written));
   if (late.length === 0) return { values };
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    return { problem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})` };
-  }
+  const text = readText(file);
+  if (typeof text !== 'string') return text;
   const docs = documentValues(text, (key) => DOCUMENT_KEYS.has(key) || late.includes(key));
   if (!docs.valid) return { problem: 'is not valid YAML' };
   for (const [id, record] of documentsByOrg(docs.values)) {
